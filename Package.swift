@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Understudy: one Swift server that stands in for the WarrantyLife, Sentilant Telematics,
+/// WarpLink and Asleep backends. Module layering is described in DESIGN.md; arrows point down only.
+let package = Package(
+    name: "Understudy",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "understudy", targets: ["understudy"]),
+        .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
+        .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyServer", targets: ["UnderstudyServer"]),
+    ],
+    targets: [
+        // System libraries, reached through module maps only.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+
+        // Transport and storage: know nothing of platforms.
+        .target(name: "HTTPServer", dependencies: ["CZlib"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
+
+        // Control plane and what the platforms share.
+        .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL"]),
+
+        // One module per platform, all the same shape; none imports another.
+        .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore"]),
+        .target(name: "AsleepEmulator", dependencies: ["EmulatorCore"]),
+        .target(name: "WarrantyLifeEmulator", dependencies: ["EmulatorCore"]),
+        .target(name: "TelematicsEmulator", dependencies: ["EmulatorCore"]),
+
+        .target(name: "UnderstudyServer", dependencies: [
+            "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator",
+        ]),
+        .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
+        .target(name: "UnderstudyClient"),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore"]),
+        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

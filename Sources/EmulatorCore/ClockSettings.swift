@@ -1,0 +1,41 @@
+import Foundation
+
+/// A project's clock: real time, frozen at an instant, or real time shifted by an offset.
+public struct ClockSettings: Sendable, Equatable, Codable {
+    /// How the clock runs.
+    public enum Mode: String, Sendable, Codable { case real, frozen, offset }
+
+    /// The mode.
+    public var mode: Mode
+    /// The frozen instant (mode `frozen`).
+    public var frozenAt: Date?
+    /// Seconds added to real time (mode `offset`).
+    public var offsetSeconds: Double
+
+    /// Real time.
+    public static let real = ClockSettings(mode: .real, frozenAt: nil, offsetSeconds: 0)
+
+    /// Creates settings.
+    public init(mode: Mode, frozenAt: Date?, offsetSeconds: Double) {
+        self.mode = mode
+        self.frozenAt = frozenAt
+        self.offsetSeconds = offsetSeconds
+    }
+
+    /// The project's "now" given the real time.
+    public func now(real: Date = Date()) -> Date {
+        switch mode {
+        case .real: return real
+        case .frozen: return frozenAt ?? real
+        case .offset: return real.addingTimeInterval(offsetSeconds)
+        }
+    }
+
+    /// These settings moved forward by `seconds` (frozen moves the instant, others grow the offset).
+    public func advanced(by seconds: Double, real: Date = Date()) -> ClockSettings {
+        switch mode {
+        case .frozen: return ClockSettings(mode: .frozen, frozenAt: now(real: real).addingTimeInterval(seconds), offsetSeconds: 0)
+        case .real, .offset: return ClockSettings(mode: .offset, frozenAt: nil, offsetSeconds: offsetSeconds + seconds)
+        }
+    }
+}

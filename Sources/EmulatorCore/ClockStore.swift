@@ -1,0 +1,46 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// Each project's clock settings, cached in memory for the request path and persisted in `projects`.
+public final class ClockStore: Sendable {
+    private let cache = Mutex<[ProjectID: ClockSettings]>([:])
+
+    /// An empty store; `ProjectStore` fills it as projects are loaded or created.
+    public init() {}
+
+    /// The project's current time (real time for an unknown or nil project).
+    public func now(for project: ProjectID?) -> Date {
+        let real = Date()
+        guard let project else { return real }
+        return cache.withLock { $0[project] }?.now(real: real) ?? real
+    }
+
+    /// The project's settings (real when unknown).
+    public func settings(for project: ProjectID) -> ClockSettings {
+        cache.withLock { $0[project] } ?? .real
+    }
+
+    /// Replaces the cached settings (after they were written to the database).
+    public func update(_ project: ProjectID, _ settings: ClockSettings) {
+        cache.withLock { $0[project] = settings }
+    }
+
+    /// Forgets a deleted project.
+    public func remove(_ project: ProjectID) {
+        _ = cache.withLock { $0.removeValue(forKey: project) }
+    }
+
+    /// Persists settings for `project` on `connection` (inside the caller's transaction).
+    public static func save(_ settings: ClockSettings, project: ProjectID, connection: SQLiteConnection) throws {
+        try connection.run("UPDATE projects SET clock_mode = ?, clock_frozen_at = ?, clock_offset_seconds = ? WHERE id = ?",
+                           settings.mode.rawValue, settings.frozenAt?.timeIntervalSince1970, settings.offsetSeconds, project)
+    }
+
+    /// Reads settings from a `projects` row.
+    public static func settings(from row: Row) -> ClockSettings {
+        ClockSettings(mode: ClockSettings.Mode(rawValue: row.string("clock_mode") ?? "real") ?? .real,
+                      frozenAt: row.double("clock_frozen_at").map(Date.init(timeIntervalSince1970:)),
+                      offsetSeconds: row.double("clock_offset_seconds") ?? 0)
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+
+/// The control plane's own routes under `/__admin`: health, projects, clocks, faults, journal,
+/// snapshots, outbox and the OpenAPI documents. Platform-specific control routes live in each
+/// platform's `Admin.swift`.
+enum CoreAdminRoutes {
+    struct CreateProject: Codable {
+        var id: String?
+        var name: String?
+        var seed: UInt64?
+        var credentials: [String: [String: String]]?
+    }
+
+    struct ClockBody: Codable {
+        var mode: ClockSettings.Mode
+        var now: String?
+        var offsetSeconds: Double?
+    }
+
+    struct AdvanceBody: Codable {
+        var seconds: Double
+    }
+
+    struct SnapshotBody: Codable {
+        var name: String
+    }
+
+    struct WaitBody: Codable {
+        var platform: String?
+        var method: String?
+        var path: String?
+        var status: Int?
+        var since: Int?
+        var count: Int?
+        var timeoutMs: Int?
+    }
+
+    static func routes(projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform]) -> [Route] {
+        var routes: [Route] = []
+
+        routes.append(Route(.get, "/__admin/health") { _, _ in
+            .json(JSONValue.object(["status": "ok"]))
+        })
+        routes.append(Route(.get, "/__admin/ready") { _, context in
+            let pending = try await context.database.read { connection in
+                try connection.scalar("SELECT count(*) FROM projects").int ?? 0
+            }
+            return .json(JSONValue.object(["status": "ready", "database": "ok", "projects": .int(Int64(pending))]))
+        })
+
+        routes.append(Route(.get, "/__admin/openapi.json") { _, context in
+            .json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL).encoded())
+        })
+        routes.append(Route(.get, "/__admin/openapi/{document}") { _, context in
+            let name = context.parameter("document").replacingOccurrences(of: ".json", with: "")
+            guard let platform = platforms.first(where: { $0.id.rawValue == name }) else {
+                throw AdminError.notFound("OpenAPI document `\(name)`")
+            }
+            var document = platform.openAPIDocument()
+            if case .object(var members) = document {
+                members["servers"] = [["url": .string(context.services.serverURL + platform.id.pathPrefix)]]
+                document = .object(members)
+            }
+            return .json(status: 200, bytes: document.encoded())
+        })
+
+        // MARK: Projects
+
+        routes.append(Route(.post, "/__admin/projects") { request, context in
+            let body = request.body.isEmpty ? CreateProject() : try decodeAdmin(CreateProject.self, request)
+            var overrides: [PlatformID: [String: String]] = [:]
+            for (name, values) in body.credentials ?? [:] {
+                guard let platform = PlatformID(rawValue: name) else {
+                    throw AdminError.badRequest("Unknown platform `\(name)` in credentials.")
+                }
+                overrides[platform] = values
+            }
+            let record = try await projects.create(id: body.id, name: body.name, seed: body.seed, credentialOverrides: overrides)
+            return .json(status: 201, bytes: render(record, services: context.services, platforms: platforms).encoded())
+        })
+        routes.append(Route(.get, "/__admin/projects") { _, context in
+            let all = try await projects.list()
+            return .json(status: 200, bytes: JSONValue.object(["projects": .array(all.map { render($0, services: context.services, platforms: platforms) })]).encoded())
+        })
+        routes.append(Route(.get, "/__admin/projects/{id}") { _, context in
+            guard let record = try await projects.get(context.parameter("id")) else { throw AdminError.notFound("Project `\(context.parameter("id"))`") }
+            return .json(status: 200, bytes: render(record, services: context.services, platforms: platforms).encoded())
+        })
+        routes.append(Route(.delete, "/__admin/projects/{id}") { _, context in
+            let id = context.parameter("id")
+            guard try await projects.delete(id) else { throw AdminError.notFound("Project `\(id)`") }
+            faults.forget(project: id)
+            context.services.forgetCredentials(of: id)
+            try await journal.recount()
+            for platform in platforms { await platform.projectStateDidChange(id) }
+            return .empty(204)
+        })
+        routes.append(Route(.post, "/__admin/projects/{id}/reset") { _, context in
+            let id = context.parameter("id")
+            try await journal.flush()
+            try await projects.reset(id)
+            try await faults.removeAll(project: id)
+            try await journal.recount()
+            for platform in platforms { await platform.projectStateDidChange(id) }
+            guard let record = try await projects.get(id) else { throw AdminError.notFound("Project `\(id)`") }
+            return .json(status: 200, bytes: render(record, services: context.services, platforms: platforms).encoded())
+        })
+
+        // MARK: Clock
+
+        routes.append(Route(.get, "/__admin/projects/{id}/clock") { _, context in
+            .json(status: 200, bytes: renderClock(context.services.clocks.settings(for: context.parameter("id"))).encoded())
+        })
+        routes.append(Route(.put, "/__admin/projects/{id}/clock") { request, context in
+            let body = try decodeAdmin(ClockBody.self, request)
+            let settings: ClockSettings
+            switch body.mode {
+            case .real:
+                settings = .real
+            case .frozen:
+                var instant = Date()
+                if let text = body.now {
+                    guard let parsed = Timestamp.parse(text) else { throw AdminError.badRequest("`now` must be an ISO 8601 date-time; got `\(text)`.") }
+                    instant = parsed
+                }
+                settings = ClockSettings(mode: .frozen, frozenAt: instant, offsetSeconds: 0)
+            case .offset:
+                if let text = body.now {
+                    guard let parsed = Timestamp.parse(text) else { throw AdminError.badRequest("`now` must be an ISO 8601 date-time; got `\(text)`.") }
+                    settings = ClockSettings(mode: .offset, frozenAt: nil, offsetSeconds: parsed.timeIntervalSinceNow)
+                } else {
+                    settings = ClockSettings(mode: .offset, frozenAt: nil, offsetSeconds: body.offsetSeconds ?? 0)
+                }
+            }
+            try await projects.setClock(context.parameter("id"), settings)
+            return .json(status: 200, bytes: renderClock(settings).encoded())
+        })
+        routes.append(Route(.post, "/__admin/projects/{id}/clock/advance") { request, context in
+            let body = try decodeAdmin(AdvanceBody.self, request)
+            guard body.seconds.isFinite, body.seconds >= 0, body.seconds <= 10 * 365 * 86_400 else {
+                throw AdminError.badRequest("`seconds` must be between 0 and ten years.")
+            }
+            let id = context.parameter("id")
+            let settings = context.services.clocks.settings(for: id).advanced(by: body.seconds)
+            try await projects.setClock(id, settings)
+            return .json(status: 200, bytes: renderClock(settings).encoded())
+        })
+
+        // MARK: Faults
+
+        for scoped in [true, false] {
+            let base = scoped ? "/__admin/projects/{id}/faults" : "/__admin/faults"
+            routes.append(Route(.post, base) { request, context in
+                let rule = try decodeAdmin(FaultRule.self, request)
+                if let problem = rule.validationProblem() { throw AdminError.badRequest(problem, code: "invalid_rule") }
+                let id = "flt_" + context.services.generateIDs(for: nil) { $0.lowerAlphanumeric(12) }
+                let stored = try await faults.add(rule, project: scoped ? context.parameter("id") : nil, id: id)
+                return .json(stored, status: 201)
+            })
+            routes.append(Route(.get, base) { _, context in
+                .json(["rules": faults.list(project: scoped ? context.parameter("id") : nil)])
+            })
+            routes.append(Route(.delete, base) { _, context in
+                try await faults.removeAll(project: scoped ? context.parameter("id") : nil)
+                return .empty(204)
+            })
+            routes.append(Route(.delete, base + "/{rule}") { _, context in
+                guard try await faults.remove(id: context.parameter("rule"), project: scoped ? context.parameter("id") : nil) else {
+                    throw AdminError.notFound("Fault rule `\(context.parameter("rule"))`")
+                }
+                return .empty(204)
+            })
+        }
+
+        // MARK: Journal
+
+        routes.append(Route(.get, "/__admin/projects/{id}/requests") { request, context in
+            let filter = try journalFilter(request)
+            let result = try await journal.query(project: context.parameter("id"), filter: filter)
+            return .json(JournalPage(requests: result.entries, evicted: result.evicted))
+        })
+        routes.append(Route(.post, "/__admin/projects/{id}/requests/wait") { request, context in
+            let body = request.body.isEmpty ? WaitBody() : try decodeAdmin(WaitBody.self, request)
+            let count = body.count ?? 1
+            guard (1...10_000).contains(count) else { throw AdminError.badRequest("`count` must be 1–10000.") }
+            let timeout = Double(min(max(body.timeoutMs ?? 5_000, 0), 120_000)) / 1000
+            let filter = JournalFilter(platform: body.platform, method: body.method, path: body.path, status: body.status, since: body.since)
+            let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: count, timeout: timeout)
+            if result.satisfied { return .json(JournalPage(requests: result.entries, evicted: result.evicted)) }
+            return AdminError(status: 408, code: "wait_timeout",
+                              message: "Saw \(result.entries.count) of \(count) matching requests within \(Int(timeout * 1000)) ms.",
+                              details: try JSONValue.from(JournalPage(requests: result.entries, evicted: result.evicted))).response
+        })
+        routes.append(Route(.delete, "/__admin/projects/{id}/requests") { _, context in
+            try await journal.clear(project: context.parameter("id"))
+            return .empty(204)
+        })
+
+        // MARK: Snapshots
+
+        routes.append(Route(.post, "/__admin/projects/{id}/snapshots") { request, context in
+            let body = try decodeAdmin(SnapshotBody.self, request)
+            guard ProjectStore.isValidID(body.name) else { throw AdminError.badRequest("Snapshot names are 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.") }
+            return .json(try await snapshots.save(project: context.parameter("id"), name: body.name), status: 201)
+        })
+        routes.append(Route(.get, "/__admin/projects/{id}/snapshots") { _, context in
+            .json(["snapshots": try await snapshots.list(project: context.parameter("id"))])
+        })
+        routes.append(Route(.post, "/__admin/projects/{id}/snapshots/{name}/restore") { _, context in
+            guard try await snapshots.restore(project: context.parameter("id"), name: context.parameter("name")) else {
+                throw AdminError.notFound("Snapshot `\(context.parameter("name"))`")
+            }
+            return .json(JSONValue.object(["restored": .string(context.parameter("name"))]))
+        })
+        routes.append(Route(.delete, "/__admin/projects/{id}/snapshots/{name}") { _, context in
+            guard try await snapshots.delete(project: context.parameter("id"), name: context.parameter("name")) else {
+                throw AdminError.notFound("Snapshot `\(context.parameter("name"))`")
+            }
+            return .empty(204)
+        })
+
+        // MARK: Outbox
+
+        routes.append(Route(.get, "/__admin/projects/{id}/outbox") { request, context in
+            var platform: PlatformID?
+            if let name = request.queryValue("platform") {
+                guard let parsed = PlatformID(rawValue: name) else { throw AdminError.badRequest("Unknown platform `\(name)`.") }
+                platform = parsed
+            }
+            let messages = try await context.services.outbox.list(project: context.parameter("id"), platform: platform, kind: request.queryValue("kind"))
+            return .json(["messages": messages])
+        })
+        return routes
+    }
+
+    struct JournalPage: Codable {
+        var requests: [JournalEntry]
+        var evicted: Int
+    }
+
+    static func journalFilter(_ request: Request) throws -> JournalFilter {
+        var filter = JournalFilter()
+        for (name, value) in request.queryItems {
+            switch name {
+            case "platform": filter.platform = value
+            case "method": filter.method = value
+            case "path": filter.path = value
+            case "status":
+                guard let status = Int(value) else { throw AdminError.badRequest("`status` must be a number.") }
+                filter.status = status
+            case "since":
+                guard let since = Int(value) else { throw AdminError.badRequest("`since` must be a journal id (a number).") }
+                filter.since = since
+            case "limit":
+                guard let limit = Int(value), limit > 0 else { throw AdminError.badRequest("`limit` must be a positive number.") }
+                filter.limit = limit
+            default:
+                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, since, limit.")
+            }
+        }
+        return filter
+    }
+
+    /// Decodes a control-plane body strictly (unknown keys are errors) into the admin error format.
+    static func decodeAdmin<T: Codable>(_ type: T.Type, _ request: Request) throws -> T {
+        do {
+            return try JSONBody.decode(type, from: request, rejectUnknownKeys: true)
+        } catch {
+            throw AdminError(error)
+        }
+    }
+
+    static func renderClock(_ settings: ClockSettings) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "mode": .string(settings.mode.rawValue),
+            "now": .string(Timestamp.format(settings.now())),
+            "offsetSeconds": .double(settings.mode == .offset ? settings.offsetSeconds : 0),
+        ]
+        if let frozen = settings.frozenAt, settings.mode == .frozen { members["frozenAt"] = .string(Timestamp.format(frozen)) }
+        return .object(members)
+    }
+
+    static func render(_ record: ProjectRecord, services: EmulatorServices, platforms: [any Platform]) -> JSONValue {
+        var credentials: [String: JSONValue] = [:]
+        var baseURLs: [String: JSONValue] = [:]
+        var sdkSettings: [String: JSONValue] = [:]
+        let serverURL = services.serverURL
+        for platform in platforms {
+            let values = record.credentials[platform.id] ?? [:]
+            credentials[platform.id.rawValue] = .object(values.mapValues(JSONValue.string))
+            baseURLs[platform.id.rawValue] = .string(serverURL + platform.id.pathPrefix)
+            sdkSettings[platform.id.rawValue] = .object(platform.sdkSettings(serverURL: serverURL, credentials: values).mapValues(JSONValue.string))
+        }
+        var members: [String: JSONValue] = [
+            "id": .string(record.id), "name": .string(record.name), "createdAt": .string(Timestamp.format(record.createdAt)),
+            "isDemo": .bool(record.isDemo), "clock": renderClock(services.clocks.settings(for: record.id)),
+            "credentials": .object(credentials), "baseURLs": .object(baseURLs), "sdkSettings": .object(sdkSettings),
+        ]
+        if let seed = record.seed { members["seed"] = .int(Int64(bitPattern: seed)) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,325 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+
+/// The application the HTTP server runs: finds the platform and project of each request, applies
+/// fault rules, routes it, turns errors into the platform's own format, and journals the exchange.
+///
+/// Request flow: platform (path prefix, or real host name) → route → project (credential, or the
+/// admin path) → admin token → faults → handler → journal → log.
+public final class Emulator: HTTPApplication {
+    /// Shared services.
+    public let services: EmulatorServices
+    /// Projects.
+    public let projects: ProjectStore
+    /// Fault rules.
+    public let faults: FaultEngine
+    /// The request journal.
+    public let journal: Journal
+    /// Snapshots of project state.
+    public let snapshots: SnapshotStore
+    /// The platforms, in registration order.
+    public let platforms: [any Platform]
+
+    private enum Owner: Sendable {
+        case core
+        case platform(PlatformID)
+        case platformAdmin(PlatformID)
+    }
+
+    private struct Target: Sendable {
+        let owner: Owner
+        let handler: @Sendable (Request, EmulatorContext) async throws -> Response
+    }
+
+    private let router: Router<Target>
+    private let platformsByID: [PlatformID: any Platform]
+
+    /// Paths that are never journalled (probes would drown the journal).
+    private static let unjournalled: Set<String> = ["/__admin/health", "/__admin/ready"]
+
+    /// Builds the emulator; `load()` must run before serving.
+    public init(services: EmulatorServices, platforms: [any Platform]) throws {
+        self.services = services
+        self.platforms = platforms
+        self.platformsByID = Dictionary(uniqueKeysWithValues: platforms.map { ($0.id, $0) })
+        self.projects = ProjectStore(services: services, platforms: platforms)
+        self.faults = FaultEngine(database: services.database)
+        self.journal = try Journal(database: services.database, limits: services.settings.journal)
+        self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
+
+        var router = Router<Target>()
+        for route in CoreAdminRoutes.routes(projects: projects, faults: faults, journal: journal, snapshots: snapshots, platforms: platforms) {
+            try router.add(route.method, route.path, Target(owner: .core, handler: route.handler))
+        }
+        for platform in platforms {
+            for route in platform.routes() {
+                try router.add(route.method, platform.id.pathPrefix + route.path, Target(owner: .platform(platform.id), handler: route.handler))
+            }
+            for route in platform.adminRoutes() {
+                try router.add(route.method, "/__admin/projects/{id}/" + platform.id.rawValue + route.path,
+                               Target(owner: .platformAdmin(platform.id), handler: route.handler))
+            }
+        }
+        self.router = router
+    }
+
+    /// Loads projects, clocks and fault rules, creates the demo project if configured, and starts
+    /// the platforms' background work.
+    public func load() async throws {
+        try await projects.loadAll()
+        try await faults.load()
+        if let directory = services.settings.fixturesDirectory {
+            _ = try await projects.loadDemo(from: directory)
+        }
+        for platform in platforms { await platform.start(services: services) }
+    }
+
+    // MARK: - HTTPApplication
+
+    /// Answers a request.
+    public func respond(to request: Request) async -> Response {
+        let requestID = journal.reserveID()
+        var routedPath = request.path
+        var platform: (any Platform)?
+        if let host = request.hostName, !routedPath.hasPrefix("/__admin") {
+            for candidate in platforms {
+                if let prefix = candidate.pathPrefix(forHost: host) {
+                    platform = candidate
+                    routedPath = prefix + (routedPath == "/" ? "" : routedPath)
+                    break
+                }
+            }
+        }
+        if platform == nil { platform = platformOwning(path: routedPath) }
+
+        var projectID: ProjectID?
+        var routeTemplate: String?
+        var faultNote: String?
+        var response: Response
+        let match = router.match(request.method, path: routedPath)
+
+        switch match {
+        case .matched(let target, let parameters, let template):
+            routeTemplate = template
+            switch target.owner {
+            case .core: platform = nil
+            case .platform(let id), .platformAdmin(let id): platform = platformsByID[id]
+            }
+            let isAdmin: Bool
+            if case .platform = target.owner { isAdmin = false } else { isAdmin = true }
+            if isAdmin {
+                projectID = parameters["id"]
+            } else if let platform {
+                projectID = await platform.identifyProject(request, services: services)
+            }
+            response = await answer(request, target: target, isAdmin: isAdmin, platform: platform, parameters: parameters,
+                                    template: template, projectID: projectID, requestID: requestID, routedPath: routedPath, faultNote: &faultNote)
+        case .methodNotAllowed(let allowed):
+            if let platform { projectID = await platform.identifyProject(request, services: services) }
+            response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            if let platform, let fault = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers) {
+                faultNote = "rule \(fault.id): \(fault.action.type)"
+                response = await applyBefore(fault.action, platform: platform, requestID: requestID) ?? response
+            }
+        case .notFound:
+            if let platform {
+                projectID = await platform.identifyProject(request, services: services)
+                if let fault = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers),
+                   let faulted = await applyBefore(fault.action, platform: platform, requestID: requestID) {
+                    faultNote = "rule \(fault.id): \(fault.action.type)"
+                    response = faulted
+                    break
+                }
+            }
+            response = failureResponse(.routeNotFound, platform: platform, requestID: requestID)
+        }
+
+        finish(request, response: response, requestID: requestID, platform: platform, projectID: projectID,
+               routedPath: routedPath, route: routeTemplate, fault: faultNote)
+        return response
+    }
+
+    /// Answers a request that could not be read, in the format of the platform its path names.
+    public func respond(to error: HTTPRequestError, head: Request?) async -> Response {
+        let requestID = journal.reserveID()
+        guard let head else {
+            return HTTPApplicationDefaults.errorResponse(error)
+        }
+        var routedPath = head.path
+        var platform: (any Platform)?
+        if let host = head.hostName, !routedPath.hasPrefix("/__admin") {
+            for candidate in platforms {
+                if let prefix = candidate.pathPrefix(forHost: host) { platform = candidate; routedPath = prefix + routedPath; break }
+            }
+        }
+        if platform == nil { platform = platformOwning(path: routedPath) }
+        let projectID: ProjectID? = if let platform { await platform.identifyProject(head, services: services) } else { nil }
+        let response = failureResponse(.unreadableRequest(error), platform: platform, requestID: requestID)
+        var route: String?
+        if case .matched(_, _, let template) = router.match(head.method, path: routedPath) { route = template }
+        finish(head, response: response, requestID: requestID, platform: platform, projectID: projectID,
+               routedPath: routedPath, route: route, fault: nil)
+        return response
+    }
+
+    // MARK: - Steps
+
+    private func answer(_ request: Request, target: Target, isAdmin: Bool, platform: (any Platform)?, parameters: [String: String],
+                        template: String, projectID: ProjectID?, requestID: Int, routedPath: String, faultNote: inout String?) async -> Response {
+        if isAdmin {
+            if let denied = checkAdminToken(request, path: routedPath) { return denied }
+            if let projectID, template.hasPrefix("/__admin/projects/{id}"), !projects.exists(projectID) {
+                return AdminError.notFound("Project `\(projectID)`").response
+            }
+        }
+        // Faults apply to platform traffic only: the control plane must stay reliable to remove them.
+        var after: FaultRule.Action?
+        if !isAdmin, let platform {
+            var fired: (id: String, action: FaultRule.Action)?
+            if let header = request.headers["x-understudy-fault"] {
+                if let action = FaultEngine.parseHeader(header) { fired = ("header", action) }
+            } else {
+                fired = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers)
+            }
+            if let fired {
+                faultNote = fired.id == "header" ? "header: \(fired.action.type)" : "rule \(fired.id): \(fired.action.type)"
+                if fired.action.type == "delay" {
+                    try? await Task.sleep(nanoseconds: UInt64(max(0, fired.action.delayMs ?? 0)) * 1_000_000)
+                    after = fired.action.retryAfter != nil ? fired.action : nil
+                } else if let response = await applyBefore(fired.action, platform: platform, requestID: requestID) {
+                    return response
+                } else {
+                    after = fired.action
+                }
+            }
+        }
+        let context = EmulatorContext(requestID: String(requestID), platform: platform?.id, parameters: parameters, route: template,
+                                      projectID: projectID, now: services.clocks.now(for: projectID), services: services)
+        var response: Response
+        do {
+            response = try await target.handler(request, context)
+        } catch let error as ResponseError {
+            response = error.response
+        } catch let error as BodyError {
+            response = isAdmin ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
+        } catch {
+            services.logger.error("handler failed", [("path", routedPath), ("error", String(describing: error))])
+            response = isAdmin ? AdminError(status: 500, code: "internal_error", message: String(describing: error)).response
+                : failureResponse(.internalError(String(describing: error)), platform: platform, requestID: requestID)
+        }
+        if let after { response = Self.applyAfter(after, to: response) }
+        return response
+    }
+
+    /// Faults that replace the response (the handler never runs, so no state changes).
+    private func applyBefore(_ action: FaultRule.Action, platform: any Platform, requestID: Int) async -> Response? {
+        switch action.type {
+        case "status":
+            let status = action.status ?? 500
+            var response: Response
+            if let body = action.body {
+                response = .json(status: status, bytes: body.encoded())
+            } else {
+                response = platform.errorResponse(for: .injected(status: status), requestID: String(requestID))
+                response.status = status
+            }
+            if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+            return response
+        case "reset":
+            return Response(status: 0, delivery: .reset)
+        case "hang":
+            return Response(status: 0, delivery: .hang(seconds: Double(action.delayMs ?? 30_000) / 1000))
+        default:
+            return nil
+        }
+    }
+
+    /// Faults that damage a real response (the handler ran; the client just never sees it whole).
+    private static func applyAfter(_ action: FaultRule.Action, to original: Response) -> Response {
+        var response = original
+        if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        switch action.type {
+        case "closeAfterHeaders":
+            response.delivery = .closeAfterHeaders
+        case "truncate":
+            response.delivery = .truncateBody(bytes: action.bytes ?? response.body.count / 2)
+        case "malformedJSON":
+            // Cut the document mid-value and close it wrongly: parses as nothing, looks like JSON.
+            let cut = response.body.prefix(max(1, response.body.count / 2))
+            response.body = Data(cut) + Data("\",}".utf8)
+        default:
+            break
+        }
+        return response
+    }
+
+    private func failureResponse(_ failure: CoreFailure, platform: (any Platform)?, requestID: Int) -> Response {
+        guard let platform else {
+            switch failure {
+            case .routeNotFound: return AdminError(status: 404, code: "not_found", message: "No such route.").response
+            case .methodNotAllowed: return AdminError(status: 405, code: "method_not_allowed", message: failure.message).response
+            case .unreadableRequest(let error): return AdminError(status: error.status, code: error.code, message: error.message).response
+            case .invalidBody(let error): return AdminError(error).response
+            default: return AdminError(status: failure.status, code: "error", message: failure.message).response
+            }
+        }
+        var response = platform.errorResponse(for: failure, requestID: String(requestID))
+        response.status = failure.status
+        return response
+    }
+
+    private func checkAdminToken(_ request: Request, path: String) -> Response? {
+        guard let token = services.settings.adminToken, !Self.unjournalled.contains(path) else { return nil }
+        var presented = request.headers["x-understudy-admin-token"]
+        if presented == nil, let authorization = request.headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
+            presented = String(authorization.dropFirst(7))
+        }
+        if let presented, ConstantTime.equals(presented, token) { return nil }
+        var response = AdminError(status: 401, code: "unauthorized",
+                                  message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response
+        response.headers.set("WWW-Authenticate", "Bearer realm=\"understudy-admin\"")
+        return response
+    }
+
+    private func platformOwning(path: String) -> (any Platform)? {
+        for platform in platforms {
+            let prefix = platform.id.pathPrefix
+            if path == prefix || path.hasPrefix(prefix + "/") { return platform }
+        }
+        return nil
+    }
+
+    private func finish(_ request: Request, response: Response, requestID: Int, platform: (any Platform)?, projectID: ProjectID?,
+                        routedPath: String, route: String?, fault: String?) {
+        let durationMs = MonotonicClock.millisecondsSince(request.receivedAt)
+        let platformName = platform?.id.rawValue ?? "admin"
+        if journal.isEnabled && !Self.unjournalled.contains(routedPath) {
+            let cap = services.settings.journal.bodyCaptureBytes
+            var responseHeaders: [String: String] = [:]
+            for field in response.headers { responseHeaders[field.lowercasedName] = field.value }
+            journal.record(JournalEntry(
+                id: requestID, time: Timestamp.format(Date()), projectID: projectID, platform: platformName,
+                method: request.method.rawValue, path: routedPath, route: route, query: request.query, status: response.status,
+                durationMs: (durationMs * 1000).rounded() / 1000, requestHeaders: Journal.redactedHeaders(request.headers),
+                requestBody: Journal.bodyText(request.body, cap: cap), requestBodySize: request.body.count,
+                responseHeaders: responseHeaders, responseBody: Journal.bodyText(response.body, cap: cap),
+                responseBodySize: response.body.count, fault: fault))
+        }
+        services.logger.request(method: request.method.rawValue, path: routedPath, status: response.status, durationMs: durationMs,
+                                bytes: response.body.count, platform: platformName, project: projectID)
+    }
+}
+
+/// Comparison that takes the same time wherever the first difference is.
+enum ConstantTime {
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}

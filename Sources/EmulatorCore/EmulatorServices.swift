@@ -1,0 +1,120 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// Settings the core and platforms read.
+public struct EmulatorSettings: Sendable {
+    /// Journal bounds.
+    public var journal: JournalLimits
+    /// Token required on `/__admin` (always when listening off loopback); nil means open.
+    public var adminToken: String?
+    /// Each platform's section of the configuration file (`warplink: {...}`), or null.
+    public var platformConfiguration: [PlatformID: JSONValue]
+    /// Folder with `project.json` and `<platform>.json` demo fixtures; nil loads no demo project.
+    public var fixturesDirectory: String?
+
+    /// Creates settings with defaults.
+    public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,
+                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil) {
+        self.journal = journal
+        self.adminToken = adminToken
+        self.platformConfiguration = platformConfiguration
+        self.fixturesDirectory = fixturesDirectory
+    }
+
+    /// The configuration section of `platform` (null when absent).
+    public func configuration(for platform: PlatformID) -> JSONValue { platformConfiguration[platform] ?? .null }
+}
+
+/// How big the journal may grow before the oldest entries are evicted.
+public struct JournalLimits: Sendable, Equatable {
+    /// Most entries kept across all projects.
+    public var maxEntries: Int
+    /// Most stored body and header bytes kept across all projects.
+    public var maxBytes: Int
+    /// Bytes of each request and response body kept (the rest is cut; sizes are still recorded).
+    public var bodyCaptureBytes: Int
+    /// Whether requests are journalled at all.
+    public var enabled: Bool
+
+    /// Creates limits; defaults are 50,000 entries, 256 MiB and 64 KiB per body.
+    public init(maxEntries: Int = 50_000, maxBytes: Int = 256 * 1024 * 1024, bodyCaptureBytes: Int = 64 * 1024, enabled: Bool = true) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+        self.bodyCaptureBytes = bodyCaptureBytes
+        self.enabled = enabled
+    }
+}
+
+/// The shared services every handler reaches through its context.
+public final class EmulatorServices: Sendable {
+    /// The database.
+    public let database: Database
+    /// Per-project clocks.
+    public let clocks: ClockStore
+    /// Logging.
+    public let logger: Logger
+    /// Settings.
+    public let settings: EmulatorSettings
+    /// Side effects (mail, push, webhooks) recorded for tests to read.
+    public let outbox: Outbox
+    private let serverURLValue = Mutex<String>("http://127.0.0.1:8080")
+    private let credentialCache = Mutex<[String: ProjectID]>([:])
+    private let generators = Mutex<[ProjectID: IDGenerator]>([:])
+
+    /// Creates the services.
+    public init(database: Database, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
+        self.database = database
+        self.clocks = ClockStore()
+        self.logger = logger
+        self.settings = settings
+        self.outbox = Outbox(database: database)
+    }
+
+    /// The URL clients reach this server at, e.g. `http://127.0.0.1:8080` (set once the port is bound).
+    public var serverURL: String {
+        get { serverURLValue.withLock { $0 } }
+        set { serverURLValue.withLock { $0 = newValue } }
+    }
+
+    /// The project's current time.
+    public func now(for project: ProjectID?) -> Date { clocks.now(for: project) }
+
+    /// Runs `body` with the project's id generator: seeded projects get repeatable ids, others random ones.
+    public func generateIDs<T>(for project: ProjectID?, _ body: (inout IDGenerator) -> T) -> T {
+        guard let project else {
+            var generator = IDGenerator()
+            return body(&generator)
+        }
+        return generators.withLock { all in
+            var generator = all[project] ?? IDGenerator()
+            let result = body(&generator)
+            all[project] = generator
+            return result
+        }
+    }
+
+    /// The project that was was issued `value` as one of its `platform` credentials
+    /// (from `project_credentials`, the credentials handed out at project creation). Found
+    /// projects are cached; `forgetCredentials(of:)` drops a deleted project's entries.
+    public func project(forCredential value: String, platform: PlatformID) async -> ProjectID? {
+        let key = platform.rawValue + "\u{0}" + value
+        if let cached = credentialCache.withLock({ $0[key] }) { return cached }
+        let found = try? await database.read { connection in
+            try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?", platform.rawValue, value).string
+        }
+        guard let project = found ?? nil else { return nil }
+        credentialCache.withLock { $0[key] = project }
+        return project
+    }
+
+    /// Drops cached credential lookups of a project (after it is deleted).
+    public func forgetCredentials(of project: ProjectID) {
+        credentialCache.withLock { cache in cache = cache.filter { $0.value != project } }
+    }
+
+    /// Sets (or clears) the seeded generator of a project.
+    public func setGenerator(_ generator: IDGenerator?, for project: ProjectID) {
+        generators.withLock { $0[project] = generator }
+    }
+}

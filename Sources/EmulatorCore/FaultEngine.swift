@@ -1,0 +1,180 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+import Synchronization
+
+/// Holds fault rules (persisted, cached in memory for the request path) and decides which one
+/// applies to a request.
+public final class FaultEngine: Sendable {
+    private struct Live: Sendable {
+        var rule: FaultRule
+        var expires: Date
+        var generator: IDGenerator
+        var matched = 0
+        var hits = 0
+    }
+
+    private let database: Database
+    private let rules = Mutex<[Live]>([])
+    /// Default lifetime of a rule that gives no `ttlSeconds`.
+    public static let defaultTTL: Double = 600
+
+    /// Creates the engine over `database`; call `load()` before serving.
+    public init(database: Database) { self.database = database }
+
+    /// Loads unexpired rules from the database.
+    public func load() async throws {
+        let now = Date().timeIntervalSince1970
+        let rows = try await database.write { connection -> [Row] in
+            try connection.run("DELETE FROM fault_rules WHERE expires_at IS NOT NULL AND expires_at <= ?", now)
+            return try connection.query("SELECT rule, expires_at FROM fault_rules ORDER BY created_at")
+        }
+        let loaded = rows.compactMap { row -> Live? in
+            guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
+            return Live(rule: rule, expires: Date(timeIntervalSince1970: row.double("expires_at") ?? now + Self.defaultTTL),
+                        generator: IDGenerator(seed: rule.seed))
+        }
+        rules.withLock { $0 = loaded }
+    }
+
+    /// Adds a rule (validated by the caller) and returns it as stored.
+    public func add(_ submitted: FaultRule, project: ProjectID?, id: String) async throws -> FaultRule {
+        var rule = submitted
+        rule.id = id
+        rule.projectID = project
+        let ttl = rule.ttlSeconds ?? Self.defaultTTL
+        let expires = Date().addingTimeInterval(ttl)
+        rule.ttlSeconds = ttl
+        rule.expiresAt = Timestamp.format(expires)
+        rule.matched = 0
+        rule.hits = 0
+        let stored = rule
+        let encoded = try JSONEncoder().encode(stored)
+        try await database.write { connection in
+            try connection.run("INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                               id, project, encoded, Timestamp.format(Date()), expires.timeIntervalSince1970)
+        }
+        rules.withLock { $0.append(Live(rule: stored, expires: expires, generator: IDGenerator(seed: stored.seed))) }
+        return stored
+    }
+
+    /// Rules of one project (`project` nil: the global rules), with their counters.
+    public func list(project: ProjectID?) -> [FaultRule] {
+        let now = Date()
+        return rules.withLock { all in
+            all.removeAll { $0.expires <= now }
+            return all.filter { $0.rule.projectID == project }.map { live in
+                var rule = live.rule
+                rule.matched = live.matched
+                rule.hits = live.hits
+                return rule
+            }
+        }
+    }
+
+    /// Removes one rule; false when there was no such rule in that scope.
+    public func remove(id: String, project: ProjectID?) async throws -> Bool {
+        let removed = rules.withLock { all -> Bool in
+            let before = all.count
+            all.removeAll { $0.rule.id == id && $0.rule.projectID == project }
+            return all.count != before
+        }
+        if removed { try await database.write { try $0.run("DELETE FROM fault_rules WHERE id = ?", id) } }
+        return removed
+    }
+
+    /// Removes every rule of a scope (`project` nil: the global rules).
+    public func removeAll(project: ProjectID?) async throws {
+        rules.withLock { $0.removeAll { $0.rule.projectID == project } }
+        try await database.write { try $0.run("DELETE FROM fault_rules WHERE project_id IS ?", project) }
+    }
+
+    /// Forgets the rules of a deleted or reset project (their rows go with the project).
+    public func forget(project: ProjectID) {
+        rules.withLock { $0.removeAll { $0.rule.projectID == project } }
+    }
+
+    /// The action to apply to this request, if any rule fires. Counts matches and hits.
+    /// `path` is the full routed path; `platformPrefix` lets rules name paths below the prefix.
+    public func fire(platform: PlatformID, project: ProjectID?, method: HTTPMethod, path: String, headers: HTTPHeaders) -> (id: String, action: FaultRule.Action)? {
+        let now = Date()
+        return rules.withLock { all -> (String, FaultRule.Action)? in
+            if all.isEmpty { return nil }
+            all.removeAll { $0.expires <= now }
+            for index in all.indices {
+                let rule = all[index].rule
+                if let scope = rule.projectID, scope != project { continue }
+                guard Self.matches(rule.match, platform: platform, method: method, path: path, headers: headers) else { continue }
+                all[index].matched += 1
+                if let after = rule.after, all[index].matched <= after { continue }
+                if let times = rule.times, all[index].hits >= times { continue }
+                if let probability = rule.probability, all[index].generator.unit() >= probability { continue }
+                all[index].hits += 1
+                return (rule.id ?? "", rule.action)
+            }
+            return nil
+        }
+    }
+
+    static func matches(_ match: FaultRule.Match, platform: PlatformID, method: HTTPMethod, path: String, headers: HTTPHeaders) -> Bool {
+        if let wanted = match.platform, wanted != platform.rawValue { return false }
+        if let wanted = match.method, wanted.uppercased() != method.rawValue { return false }
+        if let pattern = match.path {
+            let relative = path.hasPrefix(platform.pathPrefix) ? String(path.dropFirst(platform.pathPrefix.count)) : path
+            guard Glob.matches(pattern, path) || Glob.matches(pattern, relative) else { return false }
+        }
+        for (name, value) in match.headers ?? [:] where headers[name] != value { return false }
+        return true
+    }
+
+    /// Parses the `X-Understudy-Fault` header: `;`-separated `key[=value]` items, e.g.
+    /// `status=503`, `status=429;retryAfter=2`, `delay=300`, `reset`, `hang=5`, `closeAfterHeaders`,
+    /// `truncate=10`, `malformedJSON`. Nil when it names no known action.
+    public static func parseHeader(_ text: String) -> FaultRule.Action? {
+        var action: FaultRule.Action?
+        var retryAfter: Int?
+        for item in text.split(separator: ";") {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let key = parts.first else { continue }
+            let value = parts.count > 1 ? parts[1] : nil
+            switch key {
+            case "status": action = FaultRule.Action(type: "status", status: value.flatMap(Int.init) ?? 500)
+            case "delay": action = FaultRule.Action(type: "delay", delayMs: value.flatMap(Int.init) ?? 1000)
+            case "hang": action = FaultRule.Action(type: "hang", delayMs: value.flatMap(Double.init).map { Int($0 * 1000) })
+            case "reset": action = FaultRule.Action(type: "reset")
+            case "closeAfterHeaders": action = FaultRule.Action(type: "closeAfterHeaders")
+            case "truncate": action = FaultRule.Action(type: "truncate", bytes: value.flatMap(Int.init))
+            case "malformedJSON": action = FaultRule.Action(type: "malformedJSON")
+            case "retryAfter": retryAfter = value.flatMap(Int.init)
+            default: return nil
+            }
+        }
+        if let retryAfter { action?.retryAfter = retryAfter }
+        if let action, let status = action.status, !(100...599).contains(status) { return nil }
+        return action
+    }
+}
+
+/// Path globs for fault rules: `*` within one segment, `**` across segments.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        matches(Array(pattern.utf8)[...], Array(text.utf8)[...])
+    }
+
+    private static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        guard let first = pattern.first else { return text.isEmpty }
+        if first == UInt8(ascii: "*") {
+            let crossesSegments = pattern.dropFirst().first == UInt8(ascii: "*")
+            let rest = pattern.dropFirst(crossesSegments ? 2 : 1)
+            var index = text.startIndex
+            while true {
+                if matches(rest, text[index...]) { return true }
+                if index == text.endIndex { return false }
+                if !crossesSegments && text[index] == UInt8(ascii: "/") { return false }
+                index += 1
+            }
+        }
+        guard let character = text.first, character == first else { return false }
+        return matches(pattern.dropFirst(), text.dropFirst())
+    }
+}

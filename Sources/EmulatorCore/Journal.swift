@@ -1,0 +1,331 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+import Synchronization
+
+/// One journalled request and its response.
+public struct JournalEntry: Sendable, Codable, Equatable {
+    /// Sequential id (also the request's trace id).
+    public var id: Int
+    /// When the request arrived (real time, ISO 8601).
+    public var time: String
+    /// Owning project, when one was identified.
+    public var projectID: String?
+    /// `warplink`, `asleep`, `warrantylife`, `telematics` or `admin`.
+    public var platform: String
+    /// Method.
+    public var method: String
+    /// Path as routed (with the platform prefix, also for host-routed requests).
+    public var path: String
+    /// The route pattern that matched, if any.
+    public var route: String?
+    /// Raw query string.
+    public var query: String
+    /// Response status.
+    public var status: Int
+    /// Time spent answering, in milliseconds.
+    public var durationMs: Double
+    /// Request headers, secrets redacted.
+    public var requestHeaders: [String: String]
+    /// Request body (decompressed, capped) as text when UTF-8, else base64 with a `base64:` prefix.
+    public var requestBody: String?
+    /// Decoded request body size before capping.
+    public var requestBodySize: Int
+    /// Response headers.
+    public var responseHeaders: [String: String]
+    /// Response body (capped), encoded like `requestBody`.
+    public var responseBody: String?
+    /// Response body size before capping.
+    public var responseBodySize: Int
+    /// The fault applied (`rule flt_…: status 503`, `header: reset`), if any.
+    public var fault: String?
+}
+
+/// Filters for journal queries.
+public struct JournalFilter: Sendable, Codable, Equatable {
+    /// Platform name.
+    public var platform: String?
+    /// Method.
+    public var method: String?
+    /// Path glob (`*`, `**`) or exact path.
+    public var path: String?
+    /// Exact status.
+    public var status: Int?
+    /// Only entries with an id greater than this.
+    public var since: Int?
+    /// Most entries returned (default 100, max 1000).
+    public var limit: Int?
+
+    /// Creates a filter.
+    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil) {
+        self.platform = platform
+        self.method = method
+        self.path = path
+        self.status = status
+        self.since = since
+        self.limit = limit
+    }
+}
+
+/// The request journal: appended off the hot path in batches, bounded by count and bytes with
+/// eviction counted per project, and queryable (with a wait) by tests.
+public final class Journal: Sendable {
+    private struct Pending: Sendable {
+        var entries: [JournalEntry] = []
+        var flushScheduled = false
+    }
+
+    private let database: Database
+    private let limits: JournalLimits
+    private let nextIDValue: Atomic<Int>
+    private let pending = Mutex(Pending())
+    private let totals = Mutex<(count: Int, bytes: Int)>((0, 0))
+    private let flushQueue = DispatchQueue(label: "understudy.journal.flush")
+    private let generation = Atomic<Int>(0)
+
+    /// Creates the journal, continuing ids after what the database holds.
+    public init(database: Database, limits: JournalLimits) throws {
+        self.database = database
+        self.limits = limits
+        let (maxID, count, bytes) = try database.withWriterBlocking { connection -> (Int, Int, Int) in
+            let row = try connection.queryOne("SELECT coalesce(max(id), 0) AS max_id, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal")
+            return (row?.int("max_id") ?? 0, row?.int("n") ?? 0, row?.int("bytes") ?? 0)
+        }
+        nextIDValue = Atomic(maxID + 1)
+        totals.withLock { $0 = (count, bytes) }
+    }
+
+    /// Reserves the id of a request about to be answered.
+    public func reserveID() -> Int { nextIDValue.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    /// Whether recording is on.
+    public var isEnabled: Bool { limits.enabled }
+
+    /// Queues an entry; it is written within a few milliseconds, and before any query runs.
+    public func record(_ entry: JournalEntry) {
+        guard limits.enabled else { return }
+        let schedule = pending.withLock { state -> Bool in
+            state.entries.append(entry)
+            if state.flushScheduled { return false }
+            state.flushScheduled = true
+            return true
+        }
+        if schedule {
+            // A short delay gathers the requests of a burst into one transaction.
+            flushQueue.asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
+                Task { try? await self.flush() }
+            }
+        }
+    }
+
+    /// Writes everything queued so far.
+    public func flush() async throws {
+        let batch = pending.withLock { state -> [JournalEntry] in
+            let batch = state.entries
+            state.entries = []
+            state.flushScheduled = false
+            return batch
+        }
+        guard !batch.isEmpty else { return }
+        let limits = self.limits
+        let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
+        let (count, bytes) = totals.withLock { totals -> (Int, Int) in
+            totals.count += batch.count
+            totals.bytes += added
+            return totals
+        }
+        let excessCount = max(0, count - limits.maxEntries)
+        let excessBytes = max(0, bytes - limits.maxBytes)
+        let evicted = try await database.write { connection -> (count: Int, bytes: Int) in
+            for entry in batch { try Self.insert(entry, connection: connection) }
+            guard excessCount > 0 || excessBytes > 0 else { return (0, 0) }
+            return try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
+        }
+        if evicted.count > 0 { totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes } }
+        generation.add(1, ordering: .releasing)
+    }
+
+    private static func storedBytes(_ entry: JournalEntry) -> Int {
+        (entry.requestBody?.utf8.count ?? 0) + (entry.responseBody?.utf8.count ?? 0) + 256
+            + entry.requestHeaders.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            + entry.responseHeaders.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+    }
+
+    private static func insert(_ entry: JournalEntry, connection: SQLiteConnection) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try connection.run("""
+            INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
+                request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, bindings: [
+                entry.id, entry.projectID, entry.time, entry.platform, entry.method, entry.path, entry.route, entry.query,
+                entry.status, entry.durationMs, String(decoding: try encoder.encode(entry.requestHeaders), as: UTF8.self),
+                entry.requestBody, entry.requestBodySize, String(decoding: try encoder.encode(entry.responseHeaders), as: UTF8.self),
+                entry.responseBody, entry.responseBodySize, entry.fault, storedBytes(entry),
+            ])
+    }
+
+    private static func evict(count: Int, bytes: Int, connection: SQLiteConnection) throws -> (count: Int, bytes: Int) {
+        var removedCount = 0, removedBytes = 0
+        var perProject: [String: Int] = [:]
+        // Oldest first until both bounds hold again.
+        let rows = try connection.query("SELECT id, project_id, stored_bytes FROM journal ORDER BY id LIMIT ?", max(count, 1) + 10_000)
+        var lastID = 0
+        for row in rows {
+            if removedCount >= count && removedBytes >= bytes { break }
+            removedCount += 1
+            removedBytes += row.int("stored_bytes") ?? 0
+            perProject[row.string("project_id") ?? "", default: 0] += 1
+            lastID = row.int("id") ?? lastID
+        }
+        try connection.run("DELETE FROM journal WHERE id <= ?", lastID)
+        for (project, evicted) in perProject {
+            try connection.run("""
+                INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
+                ON CONFLICT (project_id) DO UPDATE SET evicted = evicted + excluded.evicted
+                """, project, evicted)
+        }
+        return (removedCount, removedBytes)
+    }
+
+    /// Entries of a project (or of requests with no project when `project` is nil… use "" for those), newest first.
+    public func query(project: ProjectID?, filter: JournalFilter) async throws -> (entries: [JournalEntry], evicted: Int) {
+        try await flush()
+        let limit = min(max(filter.limit ?? 100, 1), 1000)
+        return try await database.read { connection in
+            var sql = "SELECT * FROM journal WHERE 1 = 1"
+            var bindings: [any SQLBindable] = []
+            if let project { sql += " AND project_id = ?"; bindings.append(project) }
+            if let platform = filter.platform { sql += " AND platform = ?"; bindings.append(platform) }
+            if let method = filter.method { sql += " AND method = ?"; bindings.append(method.uppercased()) }
+            if let status = filter.status { sql += " AND status = ?"; bindings.append(status) }
+            if let since = filter.since { sql += " AND id > ?"; bindings.append(since) }
+            sql += " ORDER BY id DESC"
+            var entries: [JournalEntry] = []
+            for row in try connection.query(sql, bindings: bindings) {
+                let entry = Self.entry(row)
+                if let pattern = filter.path, !(entry.path == pattern || Glob.matches(pattern, entry.path)
+                    || Glob.matches(pattern, Self.relativePath(entry))) { continue }
+                entries.append(entry)
+                if entries.count >= limit { break }
+            }
+            let evicted = try project.map { try connection.scalar("SELECT evicted FROM journal_evictions WHERE project_id = ?", $0).int ?? 0 }
+                ?? (try connection.scalar("SELECT coalesce(sum(evicted), 0) FROM journal_evictions").int ?? 0)
+            return (entries, evicted)
+        }
+    }
+
+    /// Waits until at least `count` entries match, or `timeout` passes. Returns what matched.
+    public func wait(project: ProjectID?, filter: JournalFilter, count: Int, timeout: Double) async throws -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = -1
+        var last: (entries: [JournalEntry], evicted: Int) = ([], 0)
+        var wide = filter
+        wide.limit = max(count, filter.limit ?? count)
+        while true {
+            let current = generation.load(ordering: .acquiring)
+            let hasPending = pending.withLock { !$0.entries.isEmpty }
+            if current != seen || hasPending {
+                seen = current
+                last = try await query(project: project, filter: wide)
+                if last.entries.count >= count { return (last.entries, last.evicted, true) }
+            }
+            if Date() >= deadline { return (last.entries, last.evicted, false) }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+    }
+
+    /// Deletes a project's entries (and its eviction count).
+    public func clear(project: ProjectID) async throws {
+        try await flush()
+        let removed = try await database.write { connection -> (Int, Int) in
+            let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
+            try connection.run("DELETE FROM journal WHERE project_id = ?", project)
+            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
+            return (row?.int("n") ?? 0, row?.int("bytes") ?? 0)
+        }
+        totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
+    }
+
+    /// Re-reads the totals after entries were removed behind the journal's back (project deletion).
+    public func recount() async throws {
+        let row = try await database.read { try $0.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal") }
+        totals.withLock { $0 = (row?.int("n") ?? 0, row?.int("bytes") ?? 0) }
+    }
+
+    private static func relativePath(_ entry: JournalEntry) -> String {
+        let prefix = "/" + entry.platform
+        return entry.path.hasPrefix(prefix) ? String(entry.path.dropFirst(prefix.count)) : entry.path
+    }
+
+    private static func entry(_ row: Row) -> JournalEntry {
+        func headers(_ name: String) -> [String: String] {
+            (try? JSONDecoder().decode([String: String].self, from: row.data(name) ?? Data())) ?? [:]
+        }
+        return JournalEntry(id: row.int("id") ?? 0, time: row.string("time") ?? "", projectID: row.string("project_id"),
+                            platform: row.string("platform") ?? "", method: row.string("method") ?? "", path: row.string("path") ?? "",
+                            route: row.string("route"), query: row.string("query") ?? "", status: row.int("status") ?? 0,
+                            durationMs: row.double("duration_ms") ?? 0, requestHeaders: headers("request_headers"),
+                            requestBody: row.string("request_body"), requestBodySize: row.int("request_body_size") ?? 0,
+                            responseHeaders: headers("response_headers"), responseBody: row.string("response_body"),
+                            responseBodySize: row.int("response_body_size") ?? 0, fault: row.string("fault"))
+    }
+
+    // MARK: - Building entries
+
+    private static let secretHeaders: Set<String> = [
+        "authorization", "x-api-key", "x-wl-developer-key", "cookie", "set-cookie", "x-understudy-admin-token", "proxy-authorization",
+    ]
+
+    /// Headers as a dictionary (repeats joined with `, `), secrets redacted but for their last 4 characters.
+    public static func redactedHeaders(_ headers: HTTPHeaders) -> [String: String] {
+        var out: [String: String] = [:]
+        for field in headers {
+            let value = secretHeaders.contains(field.lowercasedName) ? redact(field.value) : field.value
+            if let existing = out[field.lowercasedName] { out[field.lowercasedName] = existing + ", " + value } else { out[field.lowercasedName] = value }
+        }
+        return out
+    }
+
+    /// `Bearer wl_test_abcd…` → `Bearer [redacted …abcd]`: enough to tell keys apart, not to reuse them.
+    public static func redact(_ value: String) -> String {
+        var scheme = ""
+        var secret = Substring(value)
+        if let space = value.firstIndex(of: " "), ["bearer", "basic", "token"].contains(value[..<space].lowercased()) {
+            scheme = String(value[..<space]) + " "
+            secret = value[value.index(after: space)...]
+        }
+        return scheme + "[redacted …\(secret.suffix(4))]"
+    }
+
+    /// A body as journal text: UTF-8 as is (JSON `password`-like fields redacted), binary as base64, cut at `cap` bytes.
+    public static func bodyText(_ body: Data, cap: Int) -> String? {
+        guard !body.isEmpty else { return nil }
+        let slice = body.prefix(cap)
+        if let text = String(data: slice, encoding: .utf8) {
+            if text.range(of: "password", options: .caseInsensitive) != nil || text.range(of: "secret", options: .caseInsensitive) != nil,
+               body.count <= cap, let json = try? JSONValue.parse(body) {
+                return String(decoding: redactSecrets(json).encoded(), as: UTF8.self)
+            }
+            return text
+        }
+        return "base64:" + slice.base64EncodedString()
+    }
+
+    private static func redactSecrets(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.reduce(into: [:]) { out, member in
+                let key = member.key.lowercased()
+                if (key.contains("password") || key.contains("secret")), case .string = member.value {
+                    out[member.key] = "[redacted]"
+                } else {
+                    out[member.key] = redactSecrets(member.value)
+                }
+            })
+        case .array(let elements): return .array(elements.map(redactSecrets))
+        default: return value
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SQLiteStore
+
+/// A side effect a platform produced for the outside world (an e-mail, a silent push, a webhook),
+/// recorded so a test can read it back instead of needing a real mailbox or device.
+public struct OutboxMessage: Sendable, Codable, Equatable {
+    /// Row id.
+    public var id: Int
+    /// Owning project.
+    public var projectID: ProjectID
+    /// Platform that produced it.
+    public var platform: String
+    /// `email`, `push`, `webhook`, …
+    public var kind: String
+    /// Address, device token or URL.
+    public var recipient: String?
+    /// E-mail subject or event name.
+    public var subject: String?
+    /// The message content (JSON).
+    public var payload: JSONValue
+    /// `pending`, `delivered`, `failed`, or `recorded` for messages that are never sent anywhere.
+    public var status: String
+    /// Delivery attempts so far.
+    public var attempts: Int
+    /// The last delivery error.
+    public var lastError: String?
+    /// When it was produced (project clock).
+    public var createdAt: String
+    /// When it last changed.
+    public var updatedAt: String
+}
+
+/// Reads and writes the `outbox` table.
+public struct Outbox: Sendable {
+    let database: Database
+
+    /// Records a message inside the caller's transaction and returns its id.
+    @discardableResult
+    public static func add(_ connection: SQLiteConnection, project: ProjectID, platform: PlatformID, kind: String,
+                           recipient: String?, subject: String?, payload: JSONValue, status: String = "recorded", now: Date) throws -> Int {
+        let time = Timestamp.format(now)
+        try connection.run("""
+            INSERT INTO outbox (project_id, platform, kind, recipient, subject, payload, status, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, project, platform.rawValue, kind, recipient, subject,
+            String(decoding: payload.encoded(), as: UTF8.self), status, time, time)
+        return Int(connection.lastInsertRowID)
+    }
+
+    /// Messages of a project, oldest first, optionally of one platform and kind.
+    public func list(project: ProjectID, platform: PlatformID? = nil, kind: String? = nil) async throws -> [OutboxMessage] {
+        try await database.read { connection in
+            try connection.query("""
+                SELECT * FROM outbox WHERE project_id = ? AND (? IS NULL OR platform = ?) AND (? IS NULL OR kind = ?) ORDER BY id
+                """, project, platform?.rawValue, platform?.rawValue, kind, kind).map(Self.message)
+        }
+    }
+
+    /// Updates delivery state.
+    public static func markAttempt(_ connection: SQLiteConnection, id: Int, status: String, error: String?, now: Date) throws {
+        try connection.run("UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
+                           status, error, Timestamp.format(now), id)
+    }
+
+    /// Builds a message from a row.
+    public static func message(_ row: Row) -> OutboxMessage {
+        OutboxMessage(id: row.int("id") ?? 0, projectID: row.string("project_id") ?? "", platform: row.string("platform") ?? "",
+                      kind: row.string("kind") ?? "", recipient: row.string("recipient"), subject: row.string("subject"),
+                      payload: (try? JSONValue.parse(row.data("payload") ?? Data())) ?? .null,
+                      status: row.string("status") ?? "", attempts: row.int("attempts") ?? 0, lastError: row.string("last_error"),
+                      createdAt: row.string("created_at") ?? "", updatedAt: row.string("updated_at") ?? "")
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+
+/// One emulated backend. Each platform module has one type conforming to this, in
+/// `<Platform>Platform.swift`; the core wires it into routing, projects, faults and the journal.
+public protocol Platform: Sendable {
+    /// Which backend this is; also the path prefix (`/warplink`) and the journal's platform name.
+    var id: PlatformID { get }
+
+    /// For a request whose `Host` (lower-cased, port removed) is one of the real service's hosts,
+    /// the path prefix to put in front of the request path, e.g. `api.warplink.app` → `/warplink`.
+    /// Nil when the host is not this platform's.
+    func pathPrefix(forHost host: String) -> String?
+
+    /// SDK-facing routes, with paths relative to the platform prefix (`/v1/sdk/validate`).
+    func routes() -> [Route]
+
+    /// Control-plane routes, with paths relative to `/__admin/projects/{id}/<platform>`.
+    /// Their context always carries an existing `projectID`.
+    func adminRoutes() -> [Route]
+
+    /// The platform's own error body for failures the core detects (unknown route, unreadable
+    /// body, injected fault status, …). The status must be `failure.status`.
+    func errorResponse(for failure: CoreFailure, requestID: String) -> Response
+
+    /// The project a request belongs to, from the credential it carries; nil when it carries none
+    /// or an unknown one. Handlers still do their own auth checks (revoked keys and the like);
+    /// this only lets project-scoped faults and the journal find the project early.
+    func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID?
+
+    /// Fresh credentials for a new project (names are the platform's, e.g. `sdkKey`, `apiKey`).
+    func makeCredentials(using generator: inout IDGenerator) -> [String: String]
+
+    /// Stores what the platform needs for `credentials` to work for `project` (key rows and the
+    /// like). Runs inside the project-creation (or reset/restore) transaction.
+    func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws
+
+    /// Settings a developer pastes into the SDK, named as the SDK names them.
+    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String]
+
+    /// Tables with a `project_id` column holding this platform's per-project state, parents
+    /// first. The core clears them on reset and copies them for snapshots.
+    var projectTables: [String] { get }
+
+    /// Loads demo data from `Config/fixtures/<platform>.json` into the demo project.
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws
+
+    /// The OpenAPI 3.1 document for the SDK routes and this platform's control-plane routes.
+    func openAPIDocument() -> JSONValue
+
+    /// Called once after the server starts (background work such as webhook delivery).
+    func start(services: EmulatorServices) async
+
+
+    /// Called after a project's state was replaced behind the platform's back (reset, snapshot
+    /// restore, deletion), so in-memory caches of that project can be dropped.
+    func projectStateDidChange(_ project: ProjectID) async
+}
+
+extension Platform {
+    /// No background work by default.
+    public func start(services: EmulatorServices) async {}
+    /// No caches by default.
+    public func projectStateDidChange(_ project: ProjectID) async {}
+}
+
+/// A failure the core detects before or around a platform's handler.
+public enum CoreFailure: Sendable, Equatable {
+    /// No route has this path.
+    case routeNotFound
+    /// The path exists for other methods.
+    case methodNotAllowed([HTTPMethod])
+    /// The request could not be read (bad framing, too large, broken gzip, slow headers…).
+    case unreadableRequest(HTTPRequestError)
+    /// A handler let a body decoding error escape.
+    case invalidBody(BodyError)
+    /// A fault rule asked for this status.
+    case injected(status: Int)
+    /// A bug: a handler threw something unexpected.
+    case internalError(String)
+
+    /// The status to answer with.
+    public var status: Int {
+        switch self {
+        case .routeNotFound: return 404
+        case .methodNotAllowed: return 405
+        case .unreadableRequest(let error): return error.status
+        case .invalidBody(let error): return error.status
+        case .injected(let status): return status
+        case .internalError: return 500
+        }
+    }
+
+    /// A default human message.
+    public var message: String {
+        switch self {
+        case .routeNotFound: return "Not found"
+        case .methodNotAllowed(let allowed): return "Method not allowed; allowed: \(allowed.map(\.rawValue).joined(separator: ", "))"
+        case .unreadableRequest(let error): return error.message
+        case .invalidBody(let error): return error.message
+        case .injected(let status): return "Injected fault: \(status) \(HTTPStatus.reason(status))"
+        case .internalError(let message): return "Internal error: \(message)"
+        }
+    }
+}
+
+/// A method, a path pattern and a handler.
+public struct Route: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The path pattern (`/links/resolve/{slug}`), relative to where the platform mounts it.
+    public var path: String
+    /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s the platform's 400.
+    public var handler: @Sendable (Request, EmulatorContext) async throws -> Response
+
+    /// Creates a route.
+    public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+}
+
+/// What a handler knows about the request besides the request itself.
+public struct EmulatorContext: Sendable {
+    /// The journal id of this request (also usable as a trace id in error bodies).
+    public let requestID: String
+    /// The platform this request is for; nil for the core control plane.
+    public let platform: PlatformID?
+    /// Decoded path parameters.
+    public let parameters: [String: String]
+    /// The route pattern that matched, as registered (full path).
+    public let route: String
+    /// The project: from the credential (SDK routes, when identified) or the path (admin routes).
+    public let projectID: ProjectID?
+    /// The project's clock reading when the request arrived (real time when there is no project).
+    public let now: Date
+    /// Shared services: database, clocks, projects, outbox, logger, settings.
+    public let services: EmulatorServices
+
+    /// Creates a context (the core does this; tests of handlers may too).
+    public init(requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
+                projectID: ProjectID?, now: Date, services: EmulatorServices) {
+        self.requestID = requestID
+        self.platform = platform
+        self.parameters = parameters
+        self.route = route
+        self.projectID = projectID
+        self.now = now
+        self.services = services
+    }
+
+    /// Path parameter `name` ("" when absent, which cannot happen for a parameter in the pattern).
+    public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// The database.
+    public var database: Database { services.database }
+}

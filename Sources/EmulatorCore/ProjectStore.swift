@@ -1,0 +1,215 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// A project (tenant) as stored.
+public struct ProjectRecord: Sendable, Equatable {
+    /// The id, e.g. `prj_k3v9x0a1b2c3` or `demo`.
+    public var id: ProjectID
+    /// A human name.
+    public var name: String
+    /// The seed that makes the project's ids repeatable, if one was given.
+    public var seed: UInt64?
+    /// When it was created (real time).
+    public var createdAt: Date
+    /// Its clock.
+    public var clock: ClockSettings
+    /// Credentials per platform, by the platform's own names.
+    public var credentials: [PlatformID: [String: String]]
+    /// Whether this is the demo project loaded from fixtures.
+    public var isDemo: Bool
+}
+
+/// Creates, finds, resets and deletes projects, and provisions each platform's credentials.
+public final class ProjectStore: Sendable {
+    private let services: EmulatorServices
+    private let platforms: [any Platform]
+    private let known = Mutex<Set<ProjectID>>([])
+
+    /// Creates the store; call `loadAll()` before serving.
+    public init(services: EmulatorServices, platforms: [any Platform]) {
+        self.services = services
+        self.platforms = platforms
+    }
+
+    /// Tables the core keeps per project that reset and snapshots cover besides the platforms'.
+    static let coreProjectTables = ["outbox"]
+
+    /// Fills the in-memory caches (known ids, clocks, seeded generators) from the database.
+    public func loadAll() async throws {
+        let rows = try await services.database.read { try $0.query("SELECT * FROM projects") }
+        for row in rows {
+            guard let id = row.string("id") else { continue }
+            known.withLock { _ = $0.insert(id) }
+            services.clocks.update(id, ClockStore.settings(from: row))
+            if let seed = row[ "seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
+        }
+    }
+
+    /// Whether a project exists (from the in-memory cache; no database access).
+    public func exists(_ id: ProjectID) -> Bool { known.withLock { $0.contains(id) } }
+
+    /// Creates a project with fresh credentials for every platform (overridable per name).
+    public func create(id requestedID: ProjectID? = nil, name: String? = nil, seed: UInt64? = nil,
+                       credentialOverrides: [PlatformID: [String: String]] = [:], isDemo: Bool = false) async throws -> ProjectRecord {
+        var generator = IDGenerator(seed: seed)
+        let id = requestedID ?? "prj_" + generator.lowerAlphanumeric(12)
+        guard Self.isValidID(id) else {
+            throw AdminError.badRequest("Project id `\(id)` must be 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.")
+        }
+        var credentials: [PlatformID: [String: String]] = [:]
+        for platform in platforms {
+            var values = platform.makeCredentials(using: &generator)
+            for (name, value) in credentialOverrides[platform.id] ?? [:] { values[name] = value }
+            credentials[platform.id] = values
+        }
+        // Millisecond precision, as stored, so the returned record equals the one read back later.
+        let createdAt = Timestamp.parse(Timestamp.format(Date())) ?? Date()
+        let record = ProjectRecord(id: id, name: name ?? id, seed: seed, createdAt: createdAt, clock: .real, credentials: credentials, isDemo: isDemo)
+        let platforms = self.platforms
+        let allCredentials = credentials
+        do {
+            try await services.database.write { connection in
+                try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, ?)",
+                                   record.id, record.name, seed.map { Int64(bitPattern: $0) }, Timestamp.format(record.createdAt), isDemo)
+                try Self.provision(record.id, credentials: allCredentials, platforms: platforms, connection: connection, now: record.createdAt)
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            if exists(id) { throw AdminError(status: 409, code: "conflict", message: "Project `\(id)` already exists.") }
+            throw AdminError(status: 409, code: "conflict", message: "A credential of this project is already used by another project (\(error.message)).")
+        }
+        known.withLock { _ = $0.insert(id) }
+        services.clocks.update(id, .real)
+        // The project's own id stream starts after the draws used for its id and credentials.
+        services.setGenerator(seed.map { IDGenerator(seed: $0 &+ 1) }, for: id)
+        return record
+    }
+
+    private static func provision(_ project: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
+                                  connection: SQLiteConnection, now: Date) throws {
+        for platform in platforms {
+            let values = credentials[platform.id] ?? [:]
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                try connection.run("INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, ?, ?, ?)",
+                                   project, platform.id.rawValue, name, value)
+            }
+            try platform.provision(project: project, credentials: values, connection: connection, now: now)
+        }
+    }
+
+    /// All projects, oldest first.
+    public func list() async throws -> [ProjectRecord] {
+        try await services.database.read { connection in
+            let rows = try connection.query("SELECT * FROM projects ORDER BY created_at, id")
+            return try rows.map { try Self.record($0, connection: connection) }
+        }
+    }
+
+    /// One project, or nil.
+    public func get(_ id: ProjectID) async throws -> ProjectRecord? {
+        try await services.database.read { connection in
+            try connection.queryOne("SELECT * FROM projects WHERE id = ?", id).map { try Self.record($0, connection: connection) }
+        }
+    }
+
+    private static func record(_ row: Row, connection: SQLiteConnection) throws -> ProjectRecord {
+        let id = row.string("id") ?? ""
+        var credentials: [PlatformID: [String: String]] = [:]
+        for credential in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
+            guard let platform = PlatformID(rawValue: credential.string("platform") ?? "") else { continue }
+            credentials[platform, default: [:]][credential.string("name") ?? ""] = credential.string("value")
+        }
+        return ProjectRecord(id: id, name: row.string("name") ?? id, seed: row["seed"].int.map { UInt64(bitPattern: Int64($0)) },
+                             createdAt: Timestamp.parse(row.string("created_at") ?? "") ?? Date(),
+                             clock: ClockStore.settings(from: row), credentials: credentials, isDemo: row.bool("is_demo") ?? false)
+    }
+
+    /// Deletes a project and everything it owns. Returns false when it did not exist.
+    public func delete(_ id: ProjectID) async throws -> Bool {
+        let tables = allProjectTables
+        let deleted = try await services.database.write { connection -> Bool in
+            for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", id) }
+            try connection.run("DELETE FROM journal WHERE project_id = ?", id)
+            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", id)
+            return try connection.run("DELETE FROM projects WHERE id = ?", id) > 0
+        }
+        known.withLock { _ = $0.remove(id) }
+        services.clocks.remove(id)
+        services.setGenerator(nil, for: id)
+        return deleted
+    }
+
+    /// Clears a project's state (platform data, outbox, journal, faults, clock) but keeps its
+    /// credentials working, as if it had just been created. Snapshots are kept.
+    public func reset(_ id: ProjectID) async throws {
+        let tables = allProjectTables
+        let platforms = self.platforms
+        let now = Date()
+        try await services.database.write { connection in
+            for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", id) }
+            try connection.run("DELETE FROM journal WHERE project_id = ?", id)
+            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", id)
+            try ClockStore.save(.real, project: id, connection: connection)
+            try Self.reprovision(id, platforms: platforms, connection: connection, now: now)
+        }
+        services.clocks.update(id, .real)
+    }
+
+    /// Re-creates each platform's credential rows from `project_credentials` (after a reset or restore).
+    static func reprovision(_ id: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
+        var credentials: [PlatformID: [String: String]] = [:]
+        for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
+            guard let platform = PlatformID(rawValue: row.string("platform") ?? "") else { continue }
+            credentials[platform, default: [:]][row.string("name") ?? ""] = row.string("value")
+        }
+        for platform in platforms {
+            try platform.provision(project: id, credentials: credentials[platform.id] ?? [:], connection: connection, now: now)
+        }
+    }
+
+    /// Every per-project table, parents first: core tables, then each platform's.
+    public var allProjectTables: [String] {
+        Self.coreProjectTables + platforms.flatMap(\.projectTables)
+    }
+
+    /// Changes a project's clock and returns the new settings.
+    public func setClock(_ id: ProjectID, _ settings: ClockSettings) async throws {
+        try await services.database.write { connection in
+            try ClockStore.save(settings, project: id, connection: connection)
+        }
+        services.clocks.update(id, settings)
+    }
+
+    /// Creates the demo project from `project.json` and each `<platform>.json` in `directory`,
+    /// unless it already exists. Returns the demo project.
+    public func loadDemo(from directory: String) async throws -> ProjectRecord? {
+        let projectFile = URL(fileURLWithPath: directory).appendingPathComponent("project.json")
+        guard let data = try? Data(contentsOf: projectFile) else { return nil }
+        let fixture = try JSONValue.parse(data)
+        let id = fixture["id"]?.stringValue ?? "demo"
+        if let existing = try await get(id) { return existing }
+        var overrides: [PlatformID: [String: String]] = [:]
+        for platform in platforms {
+            if case .object(let members)? = fixture["credentials"]?[platform.id.rawValue] {
+                overrides[platform.id] = members.compactMapValues(\.stringValue)
+            }
+        }
+        let record = try await create(id: id, name: fixture["name"]?.stringValue ?? "Demo", credentialOverrides: overrides, isDemo: true)
+        let platforms = self.platforms
+        let now = Date()
+        try await services.database.write { connection in
+            for platform in platforms {
+                let file = URL(fileURLWithPath: directory).appendingPathComponent("\(platform.id.rawValue).json")
+                guard let data = try? Data(contentsOf: file) else { continue }
+                try platform.loadFixtures(try JSONValue.parse(data), project: id, connection: connection, now: now)
+            }
+        }
+        return record
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy {
+            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
+        }
+    }
+}

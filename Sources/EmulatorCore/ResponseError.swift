@@ -1,0 +1,51 @@
+import Foundation
+import HTTPServer
+
+/// An error that knows its HTTP answer. Each platform's `Errors.swift` conforms its error type,
+/// so handlers just throw and the answer has that platform's envelope.
+public protocol ResponseError: Error {
+    /// The response to send for this error.
+    var response: Response { get }
+}
+
+/// Control-plane errors: `{"error": {"code", "message", "details"?}}`, camelCase like all of `/__admin`.
+public struct AdminError: ResponseError, Sendable {
+    /// The status code.
+    public let status: Int
+    /// Machine-readable code, e.g. `not_found`.
+    public let code: String
+    /// What went wrong, for the developer.
+    public let message: String
+    /// Extra structured information (such as what a wait saw).
+    public let details: JSONValue?
+
+    /// Creates an error.
+    public init(status: Int, code: String, message: String, details: JSONValue? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+
+    /// 404 for a missing resource.
+    public static func notFound(_ what: String) -> AdminError {
+        AdminError(status: 404, code: "not_found", message: "\(what) not found.")
+    }
+
+    /// 400 for a bad body or parameter.
+    public static func badRequest(_ message: String, code: String = "bad_request") -> AdminError {
+        AdminError(status: 400, code: code, message: message)
+    }
+
+    /// From a body decoding failure.
+    public init(_ error: BodyError) {
+        self.init(status: error.status, code: error.code, message: error.message, details: error.field.map { ["field": .string($0)] })
+    }
+
+    /// The JSON envelope.
+    public var response: Response {
+        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        if let details { error["details"] = details }
+        return .json(status: status, bytes: JSONValue.object(["error": .object(error)]).encoded())
+    }
+}

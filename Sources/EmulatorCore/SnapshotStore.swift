@@ -1,0 +1,122 @@
+import Foundation
+import SQLiteStore
+
+/// A saved copy of one project's state.
+public struct SnapshotInfo: Sendable, Codable, Equatable {
+    /// The snapshot's name.
+    public var name: String
+    /// When it was taken (real time).
+    public var createdAt: String
+    /// Rows saved, all tables together.
+    public var rows: Int
+}
+
+/// Saves and restores a project's rows in every per-project table, atomically, in the database
+/// itself (no export step that a crash could lose).
+public final class SnapshotStore: Sendable {
+    private let services: EmulatorServices
+    private let projects: ProjectStore
+    private let platforms: [any Platform]
+
+    init(services: EmulatorServices, projects: ProjectStore, platforms: [any Platform]) {
+        self.services = services
+        self.projects = projects
+        self.platforms = platforms
+    }
+
+    private struct TableCopy: Codable {
+        var columns: [String]
+        var rows: [[JSONValue]]
+    }
+
+    private struct Payload: Codable {
+        var tables: [String: TableCopy]
+        var clock: ClockSettings
+        var rowCount: Int
+    }
+
+    /// Saves the project's current state under `name`, replacing a snapshot of that name.
+    public func save(project: ProjectID, name: String) async throws -> SnapshotInfo {
+        let tables = projects.allProjectTables
+        return try await services.database.write { connection in
+            var payload = Payload(tables: [:], clock: .real, rowCount: 0)
+            if let row = try connection.queryOne("SELECT * FROM projects WHERE id = ?", project) {
+                payload.clock = ClockStore.settings(from: row)
+            }
+            for table in tables {
+                let rows = try connection.query("SELECT * FROM \(table) WHERE project_id = ?", project)
+                payload.tables[table] = TableCopy(columns: rows.first?.columns ?? [], rows: rows.map { $0.values.map(Self.json) })
+                payload.rowCount += rows.count
+            }
+            let created = Timestamp.format(Date())
+            try connection.run("""
+                INSERT INTO snapshots (project_id, name, created_at, data) VALUES (?, ?, ?, ?)
+                ON CONFLICT (project_id, name) DO UPDATE SET created_at = excluded.created_at, data = excluded.data
+                """, project, name, created, try JSONEncoder().encode(payload))
+            return SnapshotInfo(name: name, createdAt: created, rows: payload.rowCount)
+        }
+    }
+
+    /// The project's snapshots, oldest first.
+    public func list(project: ProjectID) async throws -> [SnapshotInfo] {
+        try await services.database.read { connection in
+            try connection.query("SELECT name, created_at, data FROM snapshots WHERE project_id = ? ORDER BY created_at, name", project).map { row in
+                let payload = try? JSONDecoder().decode(Payload.self, from: row.data("data") ?? Data())
+                return SnapshotInfo(name: row.string("name") ?? "", createdAt: row.string("created_at") ?? "", rows: payload?.rowCount ?? 0)
+            }
+        }
+    }
+
+    /// Replaces the project's state with the snapshot, in one transaction. False when there is no such snapshot.
+    public func restore(project: ProjectID, name: String) async throws -> Bool {
+        let tables = projects.allProjectTables
+        let clock = try await services.database.write { connection -> ClockSettings? in
+            guard let data = try connection.queryOne("SELECT data FROM snapshots WHERE project_id = ? AND name = ?", project, name)?.data("data") else {
+                return nil
+            }
+            let payload = try JSONDecoder().decode(Payload.self, from: data)
+            for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", project) }
+            for table in tables {
+                guard let copy = payload.tables[table], !copy.rows.isEmpty else { continue }
+                let columns = copy.columns.map { "\"\($0)\"" }.joined(separator: ", ")
+                let placeholders = Array(repeating: "?", count: copy.columns.count).joined(separator: ", ")
+                let sql = "INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))"
+                for row in copy.rows { try connection.run(sql, bindings: row.map(Self.sql)) }
+            }
+            try ClockStore.save(payload.clock, project: project, connection: connection)
+            return payload.clock
+        }
+        guard let clock else { return false }
+        services.clocks.update(project, clock)
+        for platform in platforms { await platform.projectStateDidChange(project) }
+        return true
+    }
+
+    /// Deletes a snapshot; false when there was none.
+    public func delete(project: ProjectID, name: String) async throws -> Bool {
+        try await services.database.write { try $0.run("DELETE FROM snapshots WHERE project_id = ? AND name = ?", project, name) > 0 }
+    }
+
+    // Blobs are tagged so they come back as blobs, not text.
+    private static func json(_ value: SQLValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return .int(number)
+        case .real(let number): return .double(number)
+        case .text(let text): return .string(text)
+        case .blob(let data): return .object(["blob": .string(data.base64EncodedString())])
+        }
+    }
+
+    private static func sql(_ value: JSONValue) -> any SQLBindable {
+        switch value {
+        case .null: return SQLValue.null
+        case .int(let number): return number
+        case .double(let number): return number
+        case .string(let text): return text
+        case .bool(let flag): return flag
+        case .object(let members): return Data(base64Encoded: members["blob"]?.stringValue ?? "") ?? Data()
+        case .array: return SQLValue.null
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// An ordered list of header fields; names compare case-insensitively and repeats are kept.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, Equatable {
+    /// One header field as it appeared on the wire.
+    public struct Field: Sendable, Equatable {
+        /// The name as sent (case preserved for journalling).
+        public var name: String
+        /// The value with surrounding whitespace removed.
+        public var value: String
+        /// The lower-cased name, computed once so lookups do not lower-case on every call.
+        public let lowercasedName: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+            self.lowercasedName = name.lowercased()
+        }
+    }
+
+    /// The fields in wire order.
+    public private(set) var fields: [Field]
+
+    /// An empty header list.
+    public init() { fields = [] }
+
+    /// Headers from name/value pairs, in order.
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Headers from a literal.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        let key = name.lowercased()
+        return fields.first { $0.lowercasedName == key }?.value
+    }
+
+    /// All values of `name`, in order.
+    public func values(for name: String) -> [String] {
+        let key = name.lowercased()
+        return fields.filter { $0.lowercasedName == key }.map(\.value)
+    }
+
+    /// Whether any field named `name` exists.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        let key = name.lowercased()
+        fields.removeAll { $0.lowercasedName == key }
+    }
+
+    /// Whether a comma-separated header (such as `Connection`) contains `token`, case-insensitively.
+    public func containsToken(_ token: String, in name: String) -> Bool {
+        let wanted = token.lowercased()
+        for value in values(for: name) {
+            for part in value.split(separator: ",") where part.trimmingASCIIWhitespace().lowercased() == wanted {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Iterates fields in wire order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// Number of fields.
+    public var count: Int { fields.count }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    func trimmingASCIIWhitespace() -> String {
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,71 @@
+/// Why a request could not be read; each maps to the status the server answers before closing.
+public enum HTTPRequestError: Error, Equatable, Sendable {
+    case malformedRequestLine
+    case unsupportedVersion
+    case malformedHeader
+    case headersTooLarge
+    case missingHost
+    case invalidContentLength
+    case conflictingFraming
+    case unsupportedTransferEncoding
+    case malformedChunk
+    case bodyTooLarge(limit: Int)
+    case unsupportedExpectation
+    case unsupportedContentEncoding(String)
+    case corruptContentEncoding
+    case headerTimeout
+
+    /// The status code the server answers with.
+    public var status: Int {
+        switch self {
+        case .headersTooLarge: return 431
+        case .bodyTooLarge: return 413
+        case .unsupportedVersion: return 505
+        case .unsupportedTransferEncoding: return 501
+        case .unsupportedExpectation: return 417
+        case .unsupportedContentEncoding: return 415
+        case .headerTimeout: return 408
+        default: return 400
+        }
+    }
+
+    /// A short machine-readable code.
+    public var code: String {
+        switch self {
+        case .malformedRequestLine: return "malformed_request_line"
+        case .unsupportedVersion: return "unsupported_http_version"
+        case .malformedHeader: return "malformed_header"
+        case .headersTooLarge: return "headers_too_large"
+        case .missingHost: return "missing_host"
+        case .invalidContentLength: return "invalid_content_length"
+        case .conflictingFraming: return "conflicting_framing"
+        case .unsupportedTransferEncoding: return "unsupported_transfer_encoding"
+        case .malformedChunk: return "malformed_chunk"
+        case .bodyTooLarge: return "body_too_large"
+        case .unsupportedExpectation: return "unsupported_expectation"
+        case .unsupportedContentEncoding: return "unsupported_content_encoding"
+        case .corruptContentEncoding: return "corrupt_content_encoding"
+        case .headerTimeout: return "header_timeout"
+        }
+    }
+
+    /// A sentence for humans reading the error body or the log.
+    public var message: String {
+        switch self {
+        case .malformedRequestLine: return "The request line is not `METHOD target HTTP/1.x`."
+        case .unsupportedVersion: return "Only HTTP/1.0 and HTTP/1.1 are supported."
+        case .malformedHeader: return "A header line is malformed."
+        case .headersTooLarge: return "The request header block is larger than allowed."
+        case .missingHost: return "HTTP/1.1 requests must carry a Host header."
+        case .invalidContentLength: return "Content-Length is not a valid number."
+        case .conflictingFraming: return "The request has conflicting Content-Length/Transfer-Encoding headers."
+        case .unsupportedTransferEncoding: return "Only the chunked transfer coding is supported."
+        case .malformedChunk: return "The chunked body is malformed."
+        case .bodyTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes."
+        case .unsupportedExpectation: return "Only `Expect: 100-continue` is supported."
+        case .unsupportedContentEncoding(let coding): return "Content-Encoding `\(coding)` is not supported (use gzip, deflate or identity)."
+        case .corruptContentEncoding: return "The request body is not valid for its Content-Encoding."
+        case .headerTimeout: return "The request headers did not arrive in time."
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// The accept source, wrapped because Dispatch sources are thread-safe but not marked `Sendable`.
+private final class ListenerSource: @unchecked Sendable {
+    let source: DispatchSourceRead
+    init(source: DispatchSourceRead) { self.source = source }
+}
+
+/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources (epoll on Linux).
+///
+/// No thread per connection: a listener source accepts, and each connection is watched by a read
+/// source on one of a few serial queues. Handlers run as Swift tasks; their responses are written
+/// back on the connection's queue in one `send`.
+public final class HTTPServer: Sendable {
+    /// Why the server could not start.
+    public enum StartError: Error, CustomStringConvertible {
+        case resolve(String)
+        case socket(Int32)
+        case bind(String, Int, Int32)
+        case listen(Int32)
+
+        /// A sentence for the operator.
+        public var description: String {
+            switch self {
+            case .resolve(let host): return "cannot resolve listen address \(host)"
+            case .socket(let code): return "socket() failed: \(String(cString: strerror(code)))"
+            case .bind(let host, let port, let code): return "cannot listen on \(host):\(port): \(String(cString: strerror(code)))"
+            case .listen(let code): return "listen() failed: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    /// The configuration the server was created with.
+    public let configuration: HTTPServerConfiguration
+    /// The application answering requests.
+    public let application: any HTTPApplication
+
+    private struct State: ~Copyable {
+        var listenSocket: Int32 = -1
+        var listenSource: ListenerSource?
+        var boundPort = 0
+        var connections: [Int: Connection] = [:]
+        var nextConnectionID = 0
+        var nextQueue = 0
+        var drained: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+    private let shuttingDown = Atomic<Bool>(false)
+    private let inFlight = Atomic<Int>(0)
+    private let eventQueues: [EventQueue]
+    private let acceptQueue = DispatchQueue(label: "understudy.http.accept", qos: .userInitiated)
+
+    /// Creates a server; call `start()` to listen.
+    public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
+        self.configuration = configuration
+        self.application = application
+        self.eventQueues = (0..<max(1, configuration.eventQueueCount)).map { EventQueue(label: "understudy.http.events.\($0)") }
+        // A vanished client must surface as EPIPE on send, never kill the process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The bound port (useful with port 0), or 0 before `start()`.
+    public var port: Int { state.withLock { $0.boundPort } }
+
+    /// Whether a shutdown has begun.
+    public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
+
+    /// Number of open client connections.
+    public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Binds, listens and starts accepting. Returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let (socketFD, boundPort) = try Self.openListener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        let source = DispatchSource.makeReadSource(fileDescriptor: socketFD, queue: acceptQueue)
+        source.setEventHandler { [weak self] in self?.acceptAll(socketFD) }
+        source.setCancelHandler { _ = Glibc.close(socketFD) }
+        state.withLock {
+            $0.listenSocket = socketFD
+            $0.listenSource = ListenerSource(source: source)
+            $0.boundPort = boundPort
+        }
+        source.resume()
+        return boundPort
+    }
+
+    /// Stops accepting, lets in-flight requests finish, closes idle connections, and returns once
+    /// every connection is closed or `gracePeriod` seconds have passed (then the rest are closed).
+    public func shutdown(gracePeriod: Double = 10) async {
+        guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let (source, connections) = state.withLock { state -> (ListenerSource?, [Connection]) in
+            let source = state.listenSource
+            state.listenSource = nil
+            return (source, Array(state.connections.values))
+        }
+        source?.source.cancel()
+        for connection in connections {
+            queue(for: connection.id).async { connection.beginShutdown() }
+        }
+        let deadline = MonotonicClock.nanoseconds() + UInt64(gracePeriod * 1e9)
+        while connectionCount > 0 && MonotonicClock.nanoseconds() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        let leftovers = state.withLock { Array($0.connections.values) }
+        for connection in leftovers {
+            queue(for: connection.id).async { connection.forceClose() }
+        }
+        while connectionCount > 0 {
+            try? await Task.sleep(nanoseconds: 2_000_000)
+        }
+    }
+
+    // MARK: - Connection bookkeeping (called by Connection)
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestFinished() { inFlight.subtract(1, ordering: .relaxed) }
+
+    /// Requests being answered right now.
+    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    func connectionClosed(_ connection: Connection) {
+        _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
+    }
+
+    private func queue(for connectionID: Int) -> DispatchQueue {
+        eventQueues[connectionID % eventQueues.count].queue
+    }
+
+    // MARK: - Accepting
+
+    private func acceptAll(_ listenFD: Int32) {
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(listenFD, $0, &length)
+                }
+            }
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return // EAGAIN, or EMFILE and friends: try again on the next readiness event
+            }
+            // Glibc's module does not export accept4, so set the flags after accepting.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if isShuttingDown {
+                _ = Glibc.close(fd)
+                continue
+            }
+            var one: Int32 = 1
+            // Without NODELAY, a head and body written separately wait ~40 ms for a delayed ACK.
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let remote = Self.addressText(&address)
+            let (id, events) = state.withLock { state -> (Int, EventQueue) in
+                state.nextConnectionID += 1
+                return (state.nextConnectionID, eventQueues[state.nextConnectionID % eventQueues.count])
+            }
+            let connection = Connection(id: id, transport: SocketTransport(fileDescriptor: fd), events: events, server: self, remoteAddress: remote)
+            state.withLock { $0.connections[id] = connection }
+            events.queue.async { connection.start() }
+        }
+    }
+
+    private static func addressText(_ storage: inout sockaddr_storage) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    var address = pointer.pointee.sin_addr
+                    inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count))
+                    return cText(buffer)
+                }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                    var address = pointer.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count))
+                    let text = cText(buffer)
+                    return text.hasPrefix("::ffff:") ? String(text.dropFirst(7)) : text
+                }
+            }
+        default:
+            return ""
+        }
+    }
+
+    private static func cText(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func openListener(host: String, port: Int, backlog: Int32) throws -> (Int32, Int) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
+            throw StartError.resolve(host)
+        }
+        defer { freeaddrinfo(result) }
+        var lastError: Int32 = 0
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let info = cursor {
+            cursor = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            if fd < 0 { lastError = errno; continue }
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            if bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
+                lastError = errno
+                _ = Glibc.close(fd)
+                continue
+            }
+            guard listen(fd, backlog) == 0 else {
+                lastError = errno
+                _ = Glibc.close(fd)
+                throw StartError.listen(lastError)
+            }
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            _ = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            let boundPort: Int
+            if Int32(storage.ss_family) == AF_INET6 {
+                boundPort = withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+                }
+            } else {
+                boundPort = withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+                }
+            }
+            return (fd, boundPort)
+        }
+        throw StartError.bind(host, port, lastError)
+    }
+}

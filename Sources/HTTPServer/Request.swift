@@ -1,0 +1,81 @@
+import Foundation
+
+/// A fully received HTTP request: head, decoded body and where it came from.
+public struct Request: Sendable {
+    /// The method token.
+    public var method: HTTPMethod
+    /// The request target as sent (origin form, e.g. `/a/b?x=1`).
+    public var target: String
+    /// The path part of the target, still percent-encoded (the router decodes segments itself).
+    public var path: String
+    /// The raw query string without `?`, or empty.
+    public var query: String
+    /// `1.0` or `1.1`, as (major, minor).
+    public var version: HTTPVersion
+    /// Header fields in wire order.
+    public var headers: HTTPHeaders
+    /// Chunked-encoding trailer fields, if any.
+    public var trailers: HTTPHeaders
+    /// The body after transfer and content decoding (gzip/deflate inflated).
+    public var body: Data
+    /// The body's size on the wire before content decoding.
+    public var wireBodySize: Int
+    /// The peer's address as text (IPv4 dotted or IPv6), or empty when unknown.
+    public var remoteAddress: String
+    /// When the first byte of the request arrived (monotonic seconds, for durations).
+    public var receivedAt: UInt64
+
+    /// Creates a request; used by the parser and by in-process tests.
+    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,
+                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
+        self.method = method
+        self.target = target
+        if let question = target.firstIndex(of: "?") {
+            path = String(target[..<question])
+            query = String(target[target.index(after: question)...])
+        } else {
+            path = target
+            query = ""
+        }
+        self.version = version
+        self.headers = headers
+        self.trailers = HTTPHeaders()
+        self.body = body
+        self.wireBodySize = body.count
+        self.remoteAddress = remoteAddress
+        self.receivedAt = MonotonicClock.nanoseconds()
+    }
+
+    /// The query decoded into ordered name/value pairs (`+` is a space, as in forms).
+    public var queryItems: [(name: String, value: String)] { URLQuery.parse(query) }
+
+    /// The first value of query parameter `name`, decoded.
+    public func queryValue(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The `Host` header without its port, lower-cased.
+    public var hostName: String? {
+        guard let host = headers["host"], !host.isEmpty else { return nil }
+        if host.hasPrefix("[") { // IPv6 literal
+            return host.split(separator: "]").first.map { String($0.dropFirst()).lowercased() }
+        }
+        return host.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() }
+    }
+
+    /// Whether the client asked to keep the connection open after this request.
+    public var wantsKeepAlive: Bool {
+        switch version {
+        case .http11: return !headers.containsToken("close", in: "connection")
+        default: return headers.containsToken("keep-alive", in: "connection")
+        }
+    }
+}
+
+/// The HTTP version of a request.
+public enum HTTPVersion: Sendable, Equatable {
+    case http10, http11
+
+    /// The version as it appears on a status line.
+    public var text: String { self == .http10 ? "HTTP/1.0" : "HTTP/1.1" }
+}

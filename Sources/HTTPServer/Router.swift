@@ -1,0 +1,145 @@
+/// Method + path-pattern routing over a trie of path segments.
+///
+/// Patterns are `/literal/{param}/more` with an optional trailing wildcard `{name...}` (or `*`),
+/// which captures the rest of the path. Literal segments win over parameters, parameters over
+/// wildcards; lookup cost grows with path depth, not with the number of routes.
+public struct Router<Value: Sendable>: Sendable {
+    /// The outcome of a lookup.
+    public enum Match: Sendable {
+        /// A route matched: its value, decoded path parameters, and the pattern it was registered with.
+        case matched(Value, parameters: [String: String], template: String)
+        /// The path exists but not for this method; `allowed` lists the methods that do exist.
+        case methodNotAllowed(allowed: [HTTPMethod])
+        /// No route has this path.
+        case notFound
+    }
+
+    private struct Entry: Sendable {
+        var value: Value
+        var template: String
+    }
+
+    private struct Node: Sendable {
+        var literals: [String: Node] = [:]
+        var parameterName: String?
+        var parameterChild: [Node] = [] // zero or one node; an array because a struct cannot nest itself directly
+        var wildcardName: String?
+        var wildcardEntries: [HTTPMethod: Entry] = [:]
+        var entries: [HTTPMethod: Entry] = [:]
+    }
+
+    /// Why a pattern could not be registered.
+    public enum RegistrationError: Error, Equatable {
+        /// The same method and pattern (or an equivalent one) were registered twice.
+        case duplicate(String)
+        /// Two patterns name the parameter at the same position differently.
+        case conflictingParameter(String)
+        /// A wildcard is not the last segment.
+        case wildcardNotLast(String)
+    }
+
+    private var root = Node()
+
+    /// An empty router.
+    public init() {}
+
+    /// Registers `value` for `method` and `pattern`.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ value: Value) throws {
+        let segments = Self.segments(of: pattern)
+        try Self.insert(into: &root, segments: segments[...], method: method, entry: Entry(value: value, template: pattern), pattern: pattern)
+    }
+
+    private static func insert(into node: inout Node, segments: ArraySlice<Substring>, method: HTTPMethod, entry: Entry, pattern: String) throws {
+        guard let segment = segments.first else {
+            if node.entries[method] != nil { throw RegistrationError.duplicate(pattern) }
+            node.entries[method] = entry
+            return
+        }
+        let rest = segments.dropFirst()
+        if segment == "*" || (segment.hasPrefix("{") && segment.hasSuffix("...}")) {
+            guard rest.isEmpty else { throw RegistrationError.wildcardNotLast(pattern) }
+            let name = segment == "*" ? "*" : String(segment.dropFirst().dropLast(4))
+            if let existing = node.wildcardName, existing != name { throw RegistrationError.conflictingParameter(pattern) }
+            if node.wildcardEntries[method] != nil { throw RegistrationError.duplicate(pattern) }
+            node.wildcardName = name
+            node.wildcardEntries[method] = entry
+        } else if segment.hasPrefix("{") && segment.hasSuffix("}") {
+            let name = String(segment.dropFirst().dropLast())
+            if let existing = node.parameterName, existing != name { throw RegistrationError.conflictingParameter(pattern) }
+            node.parameterName = name
+            if node.parameterChild.isEmpty { node.parameterChild = [Node()] }
+            try insert(into: &node.parameterChild[0], segments: rest, method: method, entry: entry, pattern: pattern)
+        } else {
+            let key = String(segment)
+            var child = node.literals[key] ?? Node()
+            try insert(into: &child, segments: rest, method: method, entry: entry, pattern: pattern)
+            node.literals[key] = child
+        }
+    }
+
+    /// Finds the route for `method` and `path` (percent-encoded, without query).
+    /// `HEAD` falls back to `GET` when no `HEAD` route exists.
+    public func match(_ method: HTTPMethod, path: String) -> Match {
+        let segments = Self.segments(of: path)
+        var parameters: [String: String] = [:]
+        var allowed: Set<String> = []
+        if let entry = Self.find(root, segments[...], method: method, parameters: &parameters, allowed: &allowed) {
+            return .matched(entry.value, parameters: parameters, template: entry.template)
+        }
+        if !allowed.isEmpty {
+            var methods = allowed
+            if methods.contains("GET") { methods.insert("HEAD") }
+            return .methodNotAllowed(allowed: methods.sorted().map(HTTPMethod.init(rawValue:)))
+        }
+        return .notFound
+    }
+
+    private static func pick(_ entries: [HTTPMethod: Entry], _ method: HTTPMethod) -> Entry? {
+        if let entry = entries[method] { return entry }
+        if method == .head { return entries[.get] }
+        return nil
+    }
+
+    private static func find(_ node: Node, _ segments: ArraySlice<Substring>, method: HTTPMethod,
+                             parameters: inout [String: String], allowed: inout Set<String>) -> Entry? {
+        guard let segment = segments.first else {
+            if let entry = pick(node.entries, method) { return entry }
+            allowed.formUnion(node.entries.keys.map(\.rawValue))
+            if let entry = pick(node.wildcardEntries, method), let name = node.wildcardName {
+                parameters[name] = ""
+                return entry
+            }
+            allowed.formUnion(node.wildcardEntries.keys.map(\.rawValue))
+            return nil
+        }
+        let rest = segments.dropFirst()
+        let decoded = URLQuery.percentDecode(segment) ?? String(segment)
+        if let child = node.literals[decoded],
+           let entry = find(child, rest, method: method, parameters: &parameters, allowed: &allowed) {
+            return entry
+        }
+        if let name = node.parameterName, let child = node.parameterChild.first, !segment.isEmpty {
+            if let entry = find(child, rest, method: method, parameters: &parameters, allowed: &allowed) {
+                parameters[name] = decoded
+                return entry
+            }
+        }
+        if let name = node.wildcardName {
+            if let entry = pick(node.wildcardEntries, method) {
+                let remainder = segments.joined(separator: "/")
+                parameters[name] = URLQuery.percentDecode(remainder) ?? remainder
+                return entry
+            }
+            allowed.formUnion(node.wildcardEntries.keys.map(\.rawValue))
+        }
+        return nil
+    }
+
+    private static func segments(of path: String) -> [Substring] {
+        var trimmed = Substring(path)
+        if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
+        if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() } // `/a/b/` routes like `/a/b`
+        if trimmed.isEmpty { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+}

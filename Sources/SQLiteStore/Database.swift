@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A SQLite database file in WAL mode: one writer connection on its own serial queue, and a small
+/// pool of reader connections, each on its own queue.
+///
+/// WAL lets readers run while the writer writes. All blocking SQLite work happens on these
+/// dedicated queues, never on Swift's cooperative pool or Dispatch's global queues.
+public final class Database: Sendable {
+    private final class Lane: @unchecked Sendable { // `connection` is only used on `queue`
+        let queue: DispatchQueue
+        let connection: SQLiteConnection
+        init(label: String, connection: SQLiteConnection) {
+            self.queue = DispatchQueue(label: label)
+            self.connection = connection
+        }
+    }
+
+    /// The database file.
+    public let path: String
+    private let writer: Lane
+    private let readers: [Lane]
+    private let nextReader = Atomic<Int>(0)
+
+    /// Opens (creating it and its folder if needed) the database at `path`.
+    public init(path: String, readerCount: Int = 3) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let writerConnection = try SQLiteConnection(path: path)
+        // WAL: readers never block the writer; NORMAL sync is durable across app crashes, which is
+        // what a test emulator needs, at a fraction of FULL's fsyncs.
+        let mode = try writerConnection.scalar("PRAGMA journal_mode = WAL").string ?? ""
+        guard mode.lowercased() == "wal" else {
+            throw SQLiteError(code: -1, message: "could not switch \(path) to WAL mode (got \(mode))")
+        }
+        try writerConnection.execute("PRAGMA synchronous = NORMAL")
+        writer = Lane(label: "understudy.sqlite.writer", connection: writerConnection)
+        var readers: [Lane] = []
+        for index in 0..<max(1, readerCount) {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA query_only = 1")
+            readers.append(Lane(label: "understudy.sqlite.reader.\(index)", connection: connection))
+        }
+        self.readers = readers
+    }
+
+    /// Runs `body` in a write transaction on the writer connection; rolls back if it throws.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writer.queue.async { [writer] in
+                continuation.resume(with: Result { try writer.connection.transaction { try body(writer.connection) } })
+            }
+        }
+    }
+
+    /// Runs `body` on a reader connection (a consistent snapshot for the duration of `body`).
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        let lane = readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
+        return try await withCheckedThrowingContinuation { continuation in
+            lane.queue.async {
+                continuation.resume(with: Result { try lane.connection.transaction(immediate: false) { try body(lane.connection) } })
+            }
+        }
+    }
+
+    /// Runs `body` on the writer connection without an implicit transaction, blocking the caller.
+    /// For startup work (migrations) and tests, never from a request handler.
+    public func withWriterBlocking<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.queue.sync { try body(writer.connection) }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// One SQL migration file, `NNNN_name.sql`.
+public struct Migration: Sendable, Equatable {
+    /// The file name without `.sql`, e.g. `0001_core`; recorded once applied.
+    public let id: String
+    /// The leading number, which orders migrations.
+    public let number: Int
+    /// The file's SQL.
+    public let sql: String
+    /// SHA-256 of the SQL, to detect a file edited after it was applied.
+    public let checksum: String
+
+    /// Creates a migration from its file name and contents.
+    public init(id: String, number: Int, sql: String) {
+        self.id = id
+        self.number = number
+        self.sql = sql
+        self.checksum = SHA256Digest.hex(Data(sql.utf8))
+    }
+}
+
+/// Why migrating failed.
+public enum MigrationError: Error, CustomStringConvertible, Equatable {
+    /// No migrations folder was found.
+    case folderNotFound([String])
+    /// A file in the folder is not named `NNNN_name.sql`.
+    case badFileName(String)
+    /// Two files share a number.
+    case duplicateNumber(Int)
+    /// An applied migration's file changed since it was applied.
+    case checksumMismatch(id: String, applied: String, file: String)
+    /// A migration's SQL failed; nothing of it was applied.
+    case failed(id: String, message: String)
+
+    /// A sentence for the operator.
+    public var description: String {
+        switch self {
+        case .folderNotFound(let tried):
+            return "no Migrations folder found (tried: \(tried.joined(separator: ", "))); pass --migrations PATH or set UNDERSTUDY_MIGRATIONS"
+        case .badFileName(let name): return "migration file \(name) is not named NNNN_name.sql"
+        case .duplicateNumber(let number): return "two migration files share the number \(number)"
+        case .checksumMismatch(let id, let applied, let file):
+            return "migration \(id) was changed after it was applied (applied checksum \(applied.prefix(12))…, file \(file.prefix(12))…); "
+                + "restore the file or start from a fresh database"
+        case .failed(let id, let message): return "migration \(id) failed: \(message)"
+        }
+    }
+}
+
+/// Applies `Migrations/NNNN_name.sql` files in order, each in its own transaction, and records
+/// each one's id and checksum in `schema_migrations`.
+public struct Migrator: Sendable {
+    /// The migrations found, in order.
+    public let migrations: [Migration]
+
+    /// A migrator over explicit migrations (tests).
+    public init(migrations: [Migration]) {
+        self.migrations = migrations.sorted { $0.number < $1.number }
+    }
+
+    /// A migrator over the `.sql` files in `directory`.
+    public init(directory: URL) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }.sorted()
+        var seen = Set<Int>()
+        var migrations: [Migration] = []
+        for name in names {
+            let id = String(name.dropLast(4))
+            guard let underscore = id.firstIndex(of: "_"), let number = Int(id[..<underscore]),
+                  id[..<underscore].allSatisfy(\.isNumber) else { throw MigrationError.badFileName(name) }
+            guard seen.insert(number).inserted else { throw MigrationError.duplicateNumber(number) }
+            let sql = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            migrations.append(Migration(id: id, number: number, sql: sql))
+        }
+        self.init(migrations: migrations)
+    }
+
+    /// Finds the migrations folder: `configured` if given, else `Migrations/` in the working
+    /// directory, else the folder baked in at build time (this package's `Migrations/`).
+    public static func locateDirectory(configured: String?) throws -> URL {
+        var candidates: [String] = []
+        if let configured, !configured.isEmpty { candidates.append(configured) }
+        candidates.append(FileManager.default.currentDirectoryPath + "/Migrations")
+        // Sources/SQLiteStore/Migrator.swift → package root.
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent("Migrations").path)
+        for candidate in candidates {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: candidate)
+            }
+            if configured != nil && candidate == configured { break } // an explicit path that is missing is an error
+        }
+        throw MigrationError.folderNotFound(candidates)
+    }
+
+    /// Applies pending migrations and returns the ids applied. Throws without applying anything
+    /// if an applied migration's checksum no longer matches its file.
+    @discardableResult
+    public func migrate(_ connection: SQLiteConnection) throws -> [String] {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                id TEXT PRIMARY KEY,
+                checksum TEXT NOT NULL,
+                applied_at TEXT NOT NULL
+            )
+            """)
+        let applied = Dictionary(uniqueKeysWithValues: try connection.query("SELECT id, checksum FROM schema_migrations").map {
+            ($0.string("id") ?? "", $0.string("checksum") ?? "")
+        })
+        for migration in migrations {
+            if let checksum = applied[migration.id], checksum != migration.checksum {
+                throw MigrationError.checksumMismatch(id: migration.id, applied: checksum, file: migration.checksum)
+            }
+        }
+        var done: [String] = []
+        for migration in migrations where applied[migration.id] == nil {
+            do {
+                try connection.transaction {
+                    try connection.execute(migration.sql)
+                    try connection.run("INSERT INTO schema_migrations (id, checksum, applied_at) VALUES (?, ?, ?)",
+                                       migration.id, migration.checksum, Date().formatted(.iso8601))
+                }
+            } catch let error as SQLiteError {
+                throw MigrationError.failed(id: migration.id, message: error.message)
+            }
+            done.append(migration.id)
+        }
+        return done
+    }
+
+    /// Ids of migrations not yet applied.
+    public func pending(_ connection: SQLiteConnection) throws -> [String] {
+        let exists = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").int ?? 0
+        guard exists > 0 else { return migrations.map(\.id) }
+        let applied = Set(try connection.query("SELECT id FROM schema_migrations").compactMap { $0.string("id") })
+        return migrations.map(\.id).filter { !applied.contains($0) }
+    }
+}

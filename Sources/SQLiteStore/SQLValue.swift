@@ -1,0 +1,102 @@
+import Foundation
+
+/// A value SQLite stores: its five storage classes.
+public enum SQLValue: Sendable, Equatable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// The value as an Int if it is an integer (or a real with no fraction).
+    public var int: Int? {
+        switch self {
+        case .integer(let value): return Int(value)
+        case .real(let value) where value.rounded() == value: return Int(value)
+        default: return nil
+        }
+    }
+
+    /// The value as a Double if numeric.
+    public var double: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The value as text if it is text.
+    public var string: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as bytes if it is a blob (or text, as UTF-8).
+    public var data: Data? {
+        switch self {
+        case .blob(let value): return value
+        case .text(let value): return Data(value.utf8)
+        default: return nil
+        }
+    }
+
+    /// Whether the value is NULL.
+    public var isNull: Bool { self == .null }
+}
+
+/// A Swift value that binds to a statement parameter.
+public protocol SQLBindable: Sendable {
+    /// The value to bind.
+    var sqlValue: SQLValue { get }
+}
+
+extension SQLValue: SQLBindable {
+    /// Itself.
+    public var sqlValue: SQLValue { self }
+}
+
+extension Int: SQLBindable {
+    /// As an integer.
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Int64: SQLBindable {
+    /// As an integer.
+    public var sqlValue: SQLValue { .integer(self) }
+}
+
+extension Int32: SQLBindable {
+    /// As an integer.
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Bool: SQLBindable {
+    /// As 0 or 1.
+    public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
+}
+
+extension Double: SQLBindable {
+    /// As a real.
+    public var sqlValue: SQLValue { .real(self) }
+}
+
+extension String: SQLBindable {
+    /// As text.
+    public var sqlValue: SQLValue { .text(self) }
+}
+
+extension Substring: SQLBindable {
+    /// As text.
+    public var sqlValue: SQLValue { .text(String(self)) }
+}
+
+extension Data: SQLBindable {
+    /// As a blob.
+    public var sqlValue: SQLValue { .blob(self) }
+}
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    /// The wrapped value, or NULL.
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}

@@ -1,0 +1,197 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe: a connection is confined to one queue by `Database`. Every value reaches SQL
+/// through a bound parameter; no statement is built by concatenating values.
+public final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    /// The file this connection opened.
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and applies the store's pragmas.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        var db: OpaquePointer?
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(db)
+            throw SQLiteError(code: status, message: "\(message): \(path)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5_000)
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Executing
+
+    /// Runs one or more statements that take no parameters (schema, pragmas).
+    public func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        if status != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Runs a statement with bound parameters and returns the number of rows changed.
+    @discardableResult
+    public func run(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
+        try run(sql, bindings: bindings)
+    }
+
+    /// Runs a statement with bound parameters and returns the number of rows changed.
+    @discardableResult
+    public func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try bind(bindings, to: statement, sql: sql)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            if status != SQLITE_ROW { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+        }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and returns every row.
+    public func query(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
+        try query(sql, bindings: bindings)
+    }
+
+    /// Runs a query and returns every row.
+    public func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try bind(bindings, to: statement, sql: sql)
+        let columnCount = Int(sqlite3_column_count(statement))
+        let columns = (0..<columnCount).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
+        var rows: [Row] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+            var values: [SQLValue] = []
+            values.reserveCapacity(columnCount)
+            for index in 0..<Int32(columnCount) { values.append(Self.column(statement, index)) }
+            rows.append(Row(columns: columns, values: values))
+        }
+        return rows
+    }
+
+    /// Runs a query and returns its first row, if any.
+    public func queryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
+        try query(sql, bindings: bindings).first
+    }
+
+    /// Runs a query and returns the first column of its first row (NULL when there is no row).
+    public func scalar(_ sql: String, _ bindings: any SQLBindable...) throws -> SQLValue {
+        try query(sql, bindings: bindings).first?.values.first ?? .null
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` in a transaction (a savepoint when one is already open); rolls back if it throws.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            let name = "sp\(UInt32.random(in: 0...UInt32.max))"
+            try execute("SAVEPOINT \(name)")
+            do {
+                let result = try body()
+                try execute("RELEASE \(name)")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO \(name)")
+                try? execute("RELEASE \(name)")
+                throw error
+            }
+        }
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The current journal mode (`wal` once `Database` has opened the file).
+    public func journalMode() throws -> String {
+        try scalar("PRAGMA journal_mode").string ?? ""
+    }
+
+    // MARK: - Internals
+
+    private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ bindings: [any SQLBindable], to statement: OpaquePointer, sql: String) throws {
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        guard expected == bindings.count else {
+            throw SQLiteError(code: -1, message: "statement takes \(expected) parameters, \(bindings.count) given", sql: sql)
+        }
+        for (offset, binding) in bindings.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch binding.sqlValue {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+            case .real(let value): status = sqlite3_bind_double(statement, index, value)
+            case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, Self.transient)
+            case .blob(let value):
+                status = value.withUnsafeBytes { raw in
+                    sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)
+                }
+            }
+            guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastMessage, sql: sql) }
+        }
+    }
+
+    private static func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    // SQLite copies bound values before the call returns (the C macro SQLITE_TRANSIENT).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,162 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// Everything `understudy serve` can be told, with its defaults.
+///
+/// Precedence: command-line flags beat `UNDERSTUDY_*` environment variables, which beat the
+/// configuration file, which beats the defaults.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Listen address.
+    public var host = "127.0.0.1"
+    /// Listen port (0 picks a free one).
+    public var port = 8080
+    /// SQLite file; its folder is created.
+    public var databasePath = "data/understudy.sqlite"
+    /// Configuration file (JSON).
+    public var configPath = "Config/understudy.json"
+    /// Whether `configPath` was given explicitly (then it must exist).
+    public var configPathExplicit = false
+    /// Migrations folder; nil searches the working directory, then the source checkout.
+    public var migrationsPath: String?
+    /// Fixtures folder for the demo project; nil searches `Config/fixtures`, "" disables the demo.
+    public var fixturesPath: String?
+    /// `text` or `json` log lines.
+    public var logFormat = Logger.Format.text
+    /// Whether a line is logged per request.
+    public var logRequests = true
+    /// Token for `/__admin` (required when listening off loopback).
+    public var adminToken: String?
+    /// Seconds allowed for a request head.
+    public var headerTimeout = 10.0
+    /// Seconds an idle keep-alive connection is kept.
+    public var idleTimeout = 75.0
+    /// Largest request body in bytes.
+    public var maxBodyBytes = 32 * 1024 * 1024
+    /// Journal bounds.
+    public var journal = JournalLimits()
+    /// Each platform's configuration section.
+    public var platforms: [PlatformID: JSONValue] = [:]
+
+    /// The defaults.
+    public init() {}
+
+    /// Whether the listen address is a loopback address.
+    public var isLoopback: Bool {
+        ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.")
+    }
+}
+
+/// Why the configuration could not be built.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong, for the operator.
+    public let description: String
+}
+
+extension ServerConfiguration {
+    /// Applies a configuration file's JSON object.
+    mutating func apply(file json: JSONValue) throws {
+        guard case .object(let members) = json else { throw ConfigurationError(description: "\(configPath): the top level must be a JSON object") }
+        for (key, value) in members {
+            switch key {
+            case "host": host = try string(value, key)
+            case "port": port = try int(value, key)
+            case "database": databasePath = try string(value, key)
+            case "migrations": migrationsPath = try string(value, key)
+            case "fixtures": fixturesPath = try string(value, key)
+            case "logFormat": logFormat = try logFormatValue(try string(value, key))
+            case "logRequests": logRequests = try bool(value, key)
+            case "headerTimeoutSeconds": headerTimeout = try double(value, key)
+            case "idleTimeoutSeconds": idleTimeout = try double(value, key)
+            case "maxBodyBytes": maxBodyBytes = try int(value, key)
+            case "admin":
+                if let token = value["token"], token != .null { adminToken = try string(token, "admin.token") }
+            case "journal":
+                guard case .object(let journalMembers) = value else { throw ConfigurationError(description: "journal must be an object") }
+                for (name, setting) in journalMembers {
+                    switch name {
+                    case "maxEntries": journal.maxEntries = try int(setting, "journal.maxEntries")
+                    case "maxBytes": journal.maxBytes = try int(setting, "journal.maxBytes")
+                    case "bodyCaptureBytes": journal.bodyCaptureBytes = try int(setting, "journal.bodyCaptureBytes")
+                    case "enabled": journal.enabled = try bool(setting, "journal.enabled")
+                    default: throw ConfigurationError(description: "unknown setting journal.\(name)")
+                    }
+                }
+            case "$comment": break
+            default:
+                guard let platform = PlatformID(rawValue: key) else { throw ConfigurationError(description: "unknown setting `\(key)` in \(configPath)") }
+                platforms[platform] = value
+            }
+        }
+    }
+
+    /// Applies `UNDERSTUDY_*` environment variables.
+    mutating func apply(environment: [String: String]) throws {
+        for (key, value) in environment where key.hasPrefix("UNDERSTUDY_") {
+            switch key {
+            case "UNDERSTUDY_HOST": host = value
+            case "UNDERSTUDY_PORT": port = try parseInt(value, key)
+            case "UNDERSTUDY_DATABASE": databasePath = value
+            case "UNDERSTUDY_CONFIG": configPath = value; configPathExplicit = true
+            case "UNDERSTUDY_MIGRATIONS": migrationsPath = value
+            case "UNDERSTUDY_FIXTURES": fixturesPath = value
+            case "UNDERSTUDY_LOG_FORMAT": logFormat = try logFormatValue(value)
+            case "UNDERSTUDY_LOG_REQUESTS": logRequests = try parseBool(value, key)
+            case "UNDERSTUDY_ADMIN_TOKEN": adminToken = value.isEmpty ? nil : value
+            case "UNDERSTUDY_HEADER_TIMEOUT": headerTimeout = try parseDouble(value, key)
+            case "UNDERSTUDY_IDLE_TIMEOUT": idleTimeout = try parseDouble(value, key)
+            case "UNDERSTUDY_MAX_BODY_BYTES": maxBodyBytes = try parseInt(value, key)
+            case "UNDERSTUDY_JOURNAL": journal.enabled = try parseBool(value, key)
+            case "UNDERSTUDY_JOURNAL_MAX_ENTRIES": journal.maxEntries = try parseInt(value, key)
+            case "UNDERSTUDY_JOURNAL_MAX_BYTES": journal.maxBytes = try parseInt(value, key)
+            default: break // other tools may share the prefix; unknown names are not fatal here
+            }
+        }
+    }
+
+    /// Checks combinations that make no sense.
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ConfigurationError(description: "port must be 0–65535") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ConfigurationError(description: "timeouts must be positive") }
+        guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }
+        if !isLoopback && (adminToken ?? "").isEmpty {
+            throw ConfigurationError(description: "listening on \(host) (not loopback) needs an admin token: set admin.token, UNDERSTUDY_ADMIN_TOKEN or --admin-token")
+        }
+    }
+
+    private func string(_ value: JSONValue, _ key: String) throws -> String {
+        guard let text = value.stringValue else { throw ConfigurationError(description: "\(key) must be a string") }
+        return text
+    }
+    private func int(_ value: JSONValue, _ key: String) throws -> Int {
+        guard let number = value.intValue else { throw ConfigurationError(description: "\(key) must be an integer") }
+        return number
+    }
+    private func double(_ value: JSONValue, _ key: String) throws -> Double {
+        guard let number = value.doubleValue else { throw ConfigurationError(description: "\(key) must be a number") }
+        return number
+    }
+    private func bool(_ value: JSONValue, _ key: String) throws -> Bool {
+        guard let flag = value.boolValue else { throw ConfigurationError(description: "\(key) must be true or false") }
+        return flag
+    }
+    func parseInt(_ value: String, _ key: String) throws -> Int {
+        guard let number = Int(value) else { throw ConfigurationError(description: "\(key) must be an integer, got `\(value)`") }
+        return number
+    }
+    func parseDouble(_ value: String, _ key: String) throws -> Double {
+        guard let number = Double(value) else { throw ConfigurationError(description: "\(key) must be a number, got `\(value)`") }
+        return number
+    }
+    func parseBool(_ value: String, _ key: String) throws -> Bool {
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw ConfigurationError(description: "\(key) must be true or false, got `\(value)`")
+        }
+    }
+    func logFormatValue(_ value: String) throws -> Logger.Format {
+        guard let format = Logger.Format(rawValue: value) else { throw ConfigurationError(description: "log format must be text or json, got `\(value)`") }
+        return format
+    }
+}

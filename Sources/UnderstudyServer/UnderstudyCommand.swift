@@ -1,0 +1,207 @@
+import Dispatch
+import EmulatorCore
+import Foundation
+import Glibc
+import HTTPServer
+import SQLiteStore
+
+/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `--help`, `--version`.
+public enum UnderstudyCommand {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    static let usage = """
+        Usage: understudy [serve] [options]
+               understudy migrate [--database PATH] [--migrations PATH]
+               understudy healthcheck [--host HOST] [--port PORT] [--admin-token TOKEN]
+               understudy --help | --version
+
+        Serves local stand-ins for the WarpLink, Asleep, WarrantyLife and Sentilant Telematics backends.
+
+        Options (each also UNDERSTUDY_<NAME> in the environment; flags beat environment beat the config file):
+          --host HOST              listen address (default 127.0.0.1)                   UNDERSTUDY_HOST
+          --port PORT              listen port, 0 for any free port (default 8080)      UNDERSTUDY_PORT
+          --database PATH          SQLite file (default data/understudy.sqlite)         UNDERSTUDY_DATABASE
+          --config PATH            JSON configuration (default Config/understudy.json)  UNDERSTUDY_CONFIG
+          --migrations PATH        migrations folder (default ./Migrations)             UNDERSTUDY_MIGRATIONS
+          --fixtures PATH          demo fixtures folder, "" for none                    UNDERSTUDY_FIXTURES
+          --log-format text|json   log line format (default text)                       UNDERSTUDY_LOG_FORMAT
+          --no-request-log         no line per request                                  UNDERSTUDY_LOG_REQUESTS=false
+          --admin-token TOKEN      token for /__admin (required off loopback)           UNDERSTUDY_ADMIN_TOKEN
+          --header-timeout SECS    time allowed for a request head (default 10)         UNDERSTUDY_HEADER_TIMEOUT
+          --idle-timeout SECS      idle keep-alive time (default 75)                    UNDERSTUDY_IDLE_TIMEOUT
+          --max-body-bytes N       largest request body (default 33554432)              UNDERSTUDY_MAX_BODY_BYTES
+          --no-journal             do not record requests                               UNDERSTUDY_JOURNAL=false
+        """
+
+    /// Runs the command line and returns the process exit code.
+    public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+        var arguments = Array(arguments.dropFirst())
+        var command = "serve"
+        if let first = arguments.first, !first.hasPrefix("-") {
+            command = first
+            arguments.removeFirst()
+        }
+        if arguments.contains("--help") || arguments.contains("-h") || command == "help" {
+            print(usage)
+            return 0
+        }
+        if arguments.contains("--version") || command == "version" {
+            print("understudy \(version)")
+            return 0
+        }
+        let configuration: ServerConfiguration
+        do {
+            configuration = try parse(arguments, environment: environment)
+        } catch let error as ConfigurationError {
+            printError("understudy: \(error.description)\n\n\(usage)")
+            return 2
+        } catch {
+            printError("understudy: \(error)")
+            return 2
+        }
+        switch command {
+        case "serve": return await serve(configuration)
+        case "migrate": return migrate(configuration)
+        case "healthcheck": return await healthcheck(configuration)
+        default:
+            printError("understudy: unknown command `\(command)`\n\n\(usage)")
+            return 2
+        }
+    }
+
+    /// Builds the configuration from defaults, the config file, the environment and the flags.
+    public static func parse(_ arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        // The config path itself may come from flags or environment, so find it first.
+        if let path = environment["UNDERSTUDY_CONFIG"] { configuration.configPath = path; configuration.configPathExplicit = true }
+        if let index = arguments.firstIndex(of: "--config") {
+            guard index + 1 < arguments.count else { throw ConfigurationError(description: "--config needs a value") }
+            configuration.configPath = arguments[index + 1]
+            configuration.configPathExplicit = true
+        }
+        if let data = FileManager.default.contents(atPath: configuration.configPath) {
+            let json: JSONValue
+            do { json = try JSONValue.parse(data) } catch {
+                throw ConfigurationError(description: "\(configuration.configPath) is not valid JSON")
+            }
+            try configuration.apply(file: json)
+        } else if configuration.configPathExplicit {
+            throw ConfigurationError(description: "configuration file \(configuration.configPath) not found")
+        }
+        try configuration.apply(environment: environment)
+
+        var index = 0
+        func value(_ flag: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw ConfigurationError(description: "\(flag) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let flag = arguments[index]
+            switch flag {
+            case "--host": configuration.host = try value(flag)
+            case "--port": configuration.port = try configuration.parseInt(try value(flag), flag)
+            case "--database": configuration.databasePath = try value(flag)
+            case "--config": _ = try value(flag)
+            case "--migrations": configuration.migrationsPath = try value(flag)
+            case "--fixtures": configuration.fixturesPath = try value(flag)
+            case "--log-format": configuration.logFormat = try configuration.logFormatValue(try value(flag))
+            case "--no-request-log": configuration.logRequests = false
+            case "--admin-token": configuration.adminToken = try value(flag)
+            case "--header-timeout": configuration.headerTimeout = try configuration.parseDouble(try value(flag), flag)
+            case "--idle-timeout": configuration.idleTimeout = try configuration.parseDouble(try value(flag), flag)
+            case "--max-body-bytes": configuration.maxBodyBytes = try configuration.parseInt(try value(flag), flag)
+            case "--no-journal": configuration.journal.enabled = false
+            default: throw ConfigurationError(description: "unknown option \(flag)")
+            }
+            index += 1
+        }
+        return configuration
+    }
+
+    private static func serve(_ configuration: ServerConfiguration) async -> Int32 {
+        let started = MonotonicClock.nanoseconds()
+        let server: UnderstudyServer
+        do {
+            server = try UnderstudyServer(configuration: configuration)
+            try await server.start()
+        } catch {
+            printError("understudy: cannot start: \(error)")
+            return 1
+        }
+        let logger = server.emulator.services.logger
+        logger.info("understudy \(version) listening", [
+            ("url", server.url), ("database", configuration.databasePath),
+            ("readyMs", String(format: "%.1f", MonotonicClock.millisecondsSince(started))),
+        ])
+        if !server.appliedMigrations.isEmpty { logger.info("applied migrations", [("ids", server.appliedMigrations.joined(separator: ","))]) }
+        await printDemo(server)
+
+        // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe code).
+        let stop = AsyncStream<Int32>.makeStream()
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signalQueue = DispatchQueue(label: "understudy.signals")
+        let sources = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler { stop.continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        for await number in stop.stream {
+            logger.info("shutting down", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("inFlight", String(server.http.requestsInFlight))])
+            break
+        }
+        await server.stop()
+        sources.forEach { $0.cancel() }
+        logger.info("stopped")
+        return 0
+    }
+
+    private static func printDemo(_ server: UnderstudyServer) async {
+        guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
+        var lines = ["Demo project `\(demo.id)` is ready. Point the SDKs at:"]
+        for platform in server.emulator.platforms {
+            let credentials = demo.credentials[platform.id] ?? [:]
+            let settings = platform.sdkSettings(serverURL: server.url, credentials: credentials)
+            let text = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
+            lines.append("  \(platform.id.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
+            if settings.isEmpty || !credentials.isEmpty {
+                let keys = credentials.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
+                lines.append("  \(String(repeating: " ", count: 13)) \(keys)")
+            }
+        }
+        lines.append("Control plane: \(server.url)/__admin/projects  (OpenAPI: \(server.url)/__admin/openapi.json)")
+        printError(lines.joined(separator: "\n"))
+    }
+
+    private static func migrate(_ configuration: ServerConfiguration) -> Int32 {
+        do {
+            let database = try Database(path: configuration.databasePath, readerCount: 1)
+            let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: configuration.migrationsPath))
+            let applied = try database.withWriterBlocking { try migrator.migrate($0) }
+            print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
+            return 0
+        } catch {
+            printError("understudy: migrate failed: \(error)")
+            return 1
+        }
+    }
+
+    /// Exit 0 when a server answers `/__admin/ready` with 200 (for Docker healthchecks without curl).
+    private static func healthcheck(_ configuration: ServerConfiguration) async -> Int32 {
+        let host = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+        guard let status = HealthProbe.status(host: host, port: configuration.port, path: "/__admin/ready", timeout: 3) else {
+            printError("understudy: no answer from \(host):\(configuration.port)")
+            return 1
+        }
+        if status == 200 { print("ready"); return 0 }
+        printError("understudy: /__admin/ready answered \(status)")
+        return 1
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

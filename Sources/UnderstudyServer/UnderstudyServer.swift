@@ -1,0 +1,75 @@
+import AsleepEmulator
+import EmulatorCore
+import Foundation
+import HTTPServer
+import SQLiteStore
+import TelematicsEmulator
+import WarpLinkEmulator
+import WarrantyLifeEmulator
+
+/// A running Understudy: database opened and migrated, the four platforms wired, listening.
+public final class UnderstudyServer: Sendable {
+    /// The configuration it was started with.
+    public let configuration: ServerConfiguration
+    /// The emulator (projects, faults, journal, platforms).
+    public let emulator: Emulator
+    /// The HTTP server.
+    public let http: HTTPServer
+    /// Migrations applied at start (empty when the database was current).
+    public let appliedMigrations: [String]
+
+    /// Opens the database, applies migrations and builds the emulator; does not listen yet.
+    public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let database = try Database(path: configuration.databasePath)
+        let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: configuration.migrationsPath))
+        appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
+        let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
+        let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
+                                        platformConfiguration: configuration.platforms,
+                                        fixturesDirectory: Self.locateFixtures(configuration.fixturesPath))
+        let services = EmulatorServices(database: database, logger: logger, settings: settings)
+        let platforms: [any Platform] = [
+            WarpLinkPlatform(configuration: settings.configuration(for: .warplink)),
+            AsleepPlatform(configuration: settings.configuration(for: .asleep)),
+            WarrantyLifePlatform(configuration: settings.configuration(for: .warrantylife)),
+            TelematicsPlatform(configuration: settings.configuration(for: .telematics)),
+        ]
+        emulator = try Emulator(services: services, platforms: platforms)
+        let httpConfiguration = HTTPServerConfiguration(
+            host: configuration.host, port: configuration.port,
+            limits: HTTPParserLimits(maxBodyBytes: configuration.maxBodyBytes),
+            headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout)
+        http = HTTPServer(configuration: httpConfiguration, application: emulator)
+    }
+
+    /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
+    @discardableResult
+    public func start() async throws -> Int {
+        let port = try http.start()
+        let advertisedHost = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+        emulator.services.serverURL = "http://\(advertisedHost.contains(":") ? "[\(advertisedHost)]" : advertisedHost):\(port)"
+        try await emulator.load()
+        return port
+    }
+
+    /// The URL clients use.
+    public var url: String { emulator.services.serverURL }
+
+    /// Stops accepting, finishes in-flight requests and flushes the journal.
+    public func stop(gracePeriod: Double = 10) async {
+        await http.shutdown(gracePeriod: gracePeriod)
+        try? await emulator.journal.flush()
+    }
+
+    private static func locateFixtures(_ configured: String?) -> String? {
+        if let configured { return configured.isEmpty ? nil : configured }
+        let local = FileManager.default.currentDirectoryPath + "/Config/fixtures"
+        if FileManager.default.fileExists(atPath: local + "/project.json") { return local }
+        // Sources/UnderstudyServer/UnderstudyServer.swift → package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let baked = root.appendingPathComponent("Config/fixtures").path
+        return FileManager.default.fileExists(atPath: baked + "/project.json") ? baked : nil
+    }
+}

@@ -1,0 +1,4 @@
+import UnderstudyServer
+import Foundation
+
+exit(await UnderstudyCommand.main(CommandLine.arguments))
