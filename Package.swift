@@ -41,6 +41,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore"]),
+        .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
+        .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
+        .testTarget(name: "WarrantyLifeEmulatorTests", dependencies: ["WarrantyLifeEmulator"]),
+        .testTarget(name: "TelematicsEmulatorTests", dependencies: ["TelematicsEmulator"]),
         .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
