@@ -99,41 +99,67 @@ public final class Emulator: HTTPApplication {
         var response: Response
         let match = router.match(request.method, path: routedPath)
 
-        switch match {
-        case .matched(let target, let parameters, let template):
+        var target: Target?
+        var parameters: [String: String] = [:]
+        if case .matched(let found, let foundParameters, let template) = match {
+            target = found
+            parameters = foundParameters
             routeTemplate = template
-            switch target.owner {
+            switch found.owner {
             case .core: platform = nil
             case .platform(let id), .platformAdmin(let id): platform = platformsByID[id]
             }
-            let isAdmin: Bool
-            if case .platform = target.owner { isAdmin = false } else { isAdmin = true }
-            if isAdmin {
-                projectID = parameters["id"]
-            } else if let platform {
-                projectID = await platform.identifyProject(request, services: services)
+        }
+        let isAdmin: Bool
+        switch target?.owner {
+        case .platform?: isAdmin = false
+        case .core?, .platformAdmin?: isAdmin = true
+        case nil: isAdmin = platform == nil
+        }
+        if isAdmin {
+            projectID = parameters["id"]
+        } else if let platform {
+            projectID = await platform.identifyProject(request, services: services)
+        }
+
+        // Faults apply to all platform traffic, routed or not, and never to the control plane,
+        // which must stay reliable so tests can remove them.
+        var after: FaultRule.Action?
+        var replaced: Response?
+        if !isAdmin, let platform {
+            var fired: (id: String, action: FaultRule.Action)?
+            if let header = request.headers["x-understudy-fault"], let action = FaultEngine.parseHeader(header) {
+                fired = ("header", action)
+            } else {
+                fired = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers)
             }
-            response = await answer(request, target: target, isAdmin: isAdmin, platform: platform, parameters: parameters,
-                                    template: template, projectID: projectID, requestID: requestID, routedPath: routedPath, faultNote: &faultNote)
-        case .methodNotAllowed(let allowed):
-            if let platform { projectID = await platform.identifyProject(request, services: services) }
-            response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
-            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            if let platform, let fault = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers) {
-                faultNote = "rule \(fault.id): \(fault.action.type)"
-                response = await applyBefore(fault.action, platform: platform, requestID: requestID) ?? response
-            }
-        case .notFound:
-            if let platform {
-                projectID = await platform.identifyProject(request, services: services)
-                if let fault = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers),
-                   let faulted = await applyBefore(fault.action, platform: platform, requestID: requestID) {
-                    faultNote = "rule \(fault.id): \(fault.action.type)"
-                    response = faulted
-                    break
+            if let fired {
+                faultNote = fired.id == "header" ? "header: \(fired.action.type)" : "rule \(fired.id): \(fired.action.type)"
+                if fired.action.type == "delay" {
+                    try? await Task.sleep(nanoseconds: UInt64(max(0, fired.action.delayMs ?? 0)) * 1_000_000)
+                    after = fired.action
+                } else if let response = applyBefore(fired.action, platform: platform, requestID: requestID) {
+                    replaced = response
+                } else {
+                    after = fired.action
                 }
             }
-            response = failureResponse(.routeNotFound, platform: platform, requestID: requestID)
+        }
+
+        if let replaced {
+            response = replaced
+        } else {
+            switch match {
+            case .matched:
+                response = await answer(request, target: target!, isAdmin: isAdmin, platform: platform, parameters: parameters,
+                                        template: routeTemplate ?? "", projectID: projectID, requestID: requestID, routedPath: routedPath)
+            case .methodNotAllowed(let allowed):
+                response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
+                response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            case .notFound:
+                response = failureResponse(.routeNotFound, platform: platform, requestID: requestID)
+            }
+            if let after { response = Self.applyAfter(after, to: response) }
         }
 
         finish(request, response: response, requestID: requestID, platform: platform, projectID: projectID,
@@ -167,54 +193,30 @@ public final class Emulator: HTTPApplication {
     // MARK: - Steps
 
     private func answer(_ request: Request, target: Target, isAdmin: Bool, platform: (any Platform)?, parameters: [String: String],
-                        template: String, projectID: ProjectID?, requestID: Int, routedPath: String, faultNote: inout String?) async -> Response {
+                        template: String, projectID: ProjectID?, requestID: Int, routedPath: String) async -> Response {
         if isAdmin {
             if let denied = checkAdminToken(request, path: routedPath) { return denied }
             if let projectID, template.hasPrefix("/__admin/projects/{id}"), !projects.exists(projectID) {
                 return AdminError.notFound("Project `\(projectID)`").response
             }
         }
-        // Faults apply to platform traffic only: the control plane must stay reliable to remove them.
-        var after: FaultRule.Action?
-        if !isAdmin, let platform {
-            var fired: (id: String, action: FaultRule.Action)?
-            if let header = request.headers["x-understudy-fault"] {
-                if let action = FaultEngine.parseHeader(header) { fired = ("header", action) }
-            } else {
-                fired = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers)
-            }
-            if let fired {
-                faultNote = fired.id == "header" ? "header: \(fired.action.type)" : "rule \(fired.id): \(fired.action.type)"
-                if fired.action.type == "delay" {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, fired.action.delayMs ?? 0)) * 1_000_000)
-                    after = fired.action.retryAfter != nil ? fired.action : nil
-                } else if let response = await applyBefore(fired.action, platform: platform, requestID: requestID) {
-                    return response
-                } else {
-                    after = fired.action
-                }
-            }
-        }
         let context = EmulatorContext(requestID: String(requestID), platform: platform?.id, parameters: parameters, route: template,
                                       projectID: projectID, now: services.clocks.now(for: projectID), services: services)
-        var response: Response
         do {
-            response = try await target.handler(request, context)
+            return try await target.handler(request, context)
         } catch let error as ResponseError {
-            response = error.response
+            return error.response
         } catch let error as BodyError {
-            response = isAdmin ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
+            return isAdmin ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
         } catch {
             services.logger.error("handler failed", [("path", routedPath), ("error", String(describing: error))])
-            response = isAdmin ? AdminError(status: 500, code: "internal_error", message: String(describing: error)).response
+            return isAdmin ? AdminError(status: 500, code: "internal_error", message: String(describing: error)).response
                 : failureResponse(.internalError(String(describing: error)), platform: platform, requestID: requestID)
         }
-        if let after { response = Self.applyAfter(after, to: response) }
-        return response
     }
 
     /// Faults that replace the response (the handler never runs, so no state changes).
-    private func applyBefore(_ action: FaultRule.Action, platform: any Platform, requestID: Int) async -> Response? {
+    private func applyBefore(_ action: FaultRule.Action, platform: any Platform, requestID: Int) -> Response? {
         switch action.type {
         case "status":
             let status = action.status ?? 500

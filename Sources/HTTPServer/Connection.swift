@@ -27,7 +27,8 @@ final class Connection: @unchecked Sendable {
     let id: Int
     private let transport: ByteTransport
     private let events: EventQueue
-    private unowned let server: HTTPServer
+    // Strong: a connection keeps its server alive until it closes (the registry drops it then).
+    private let server: HTTPServer
     private var parser: HTTPRequestParser
     private var phase: Phase = .idle
     private var readSource: DispatchSourceRead?
@@ -150,7 +151,7 @@ final class Connection: @unchecked Sendable {
                 let keepAlive = request.wantsKeepAlive && !closeRequested && !server.isShuttingDown
                 let application = server.application
                 server.requestStarted()
-                Task {
+                Task(executorPreference: HandlerExecutor.shared) {
                     let response = await application.respond(to: request)
                     self.events.queue.async { self.deliver(response, for: request, keepAlive: keepAlive) }
                 }
@@ -159,7 +160,7 @@ final class Connection: @unchecked Sendable {
                 disarm()
                 let application = server.application
                 server.requestStarted()
-                Task {
+                Task(executorPreference: HandlerExecutor.shared) {
                     let response = await application.respond(to: error, head: head)
                     self.events.queue.async { self.deliver(response, for: head, keepAlive: false) }
                 }
@@ -288,7 +289,7 @@ final class Connection: @unchecked Sendable {
             suspendReading()
             let application = server.application
             server.requestStarted()
-            Task {
+            Task(executorPreference: HandlerExecutor.shared) {
                 let response = await application.respond(to: .headerTimeout, head: nil)
                 self.events.queue.async { self.deliver(response, for: nil, keepAlive: false) }
             }

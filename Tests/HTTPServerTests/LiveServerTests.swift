@@ -1,0 +1,204 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// Echoes what it received, so tests can see what the server decoded.
+private struct EchoApplication: HTTPApplication {
+    let gate: Gate?
+
+    func respond(to request: Request) async -> Response {
+        if request.path == "/slow", let gate { await gate.wait() }
+        if request.path == "/big" {
+            return Response(status: 200, body: Data(repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024))
+        }
+        let summary = "\(request.method.rawValue) \(request.path) \(request.body.count) \(String(decoding: request.body.prefix(64), as: UTF8.self))"
+        return .text(summary)
+    }
+}
+
+/// Lets a test hold a request inside the handler until it says go.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>], entered: Int)>((false, [], 0))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                state.entered += 1
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    var entered: Int { state.withLock { $0.entered } }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
+
+private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil) throws -> HTTPServer {
+    let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
+                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout)
+    let server = HTTPServer(configuration: configuration, application: EchoApplication(gate: gate))
+    try server.start()
+    return server
+}
+
+@Suite("Live server on real sockets")
+struct LiveServerTests {
+    @Test("keep-alive: several requests share one connection")
+    func keepAlive() async throws {
+        let server = try startServer()
+        let client = try RawClient(port: server.port)
+        for index in 0..<3 {
+            client.send("GET /k\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            let reply = try client.readResponse()
+            #expect(reply.status == 200 && reply.text.hasPrefix("GET /k\(index) 0"))
+            #expect(reply.headers["connection"] == nil)
+        }
+        #expect(server.connectionCount == 1)
+        await server.shutdown()
+    }
+
+    @Test("pipelined requests in one write are answered in order")
+    func pipelining() async throws {
+        let server = try startServer()
+        let client = try RawClient(port: server.port)
+        client.send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /2 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().text == "GET /1 0 ")
+        #expect(try client.readResponse().text == "POST /2 2 hi")
+        #expect(try client.readResponse().text == "GET /3 0 ")
+        await server.shutdown()
+    }
+
+    @Test("chunked and gzip uploads arrive decoded")
+    func uploads() async throws {
+        let server = try startServer()
+        let client = try RawClient(port: server.port)
+        client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
+        #expect(try client.readResponse().text == "POST /c 11 hello world")
+        let payload = Data("[{\"t\":1},{\"t\":2}]".utf8)
+        let gz = Gzip.compress(payload)
+        client.send(Array("POST /g HTTP/1.1\r\nHost: t\r\nContent-Encoding: gzip\r\nContent-Length: \(gz.count)\r\n\r\n".utf8) + Array(gz))
+        #expect(try client.readResponse().text == "POST /g \(payload.count) [{\"t\":1},{\"t\":2}]")
+        await server.shutdown()
+    }
+
+    @Test("Expect: 100-continue gets an interim 100 before the body is sent")
+    func continueExpected() async throws {
+        let server = try startServer()
+        let client = try RawClient(port: server.port)
+        client.send("PUT /e HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+        #expect(try client.readResponse().status == 100)
+        client.send("data")
+        #expect(try client.readResponse().text == "PUT /e 4 data")
+        await server.shutdown()
+    }
+
+    @Test("oversized and malformed requests get 431/413/400 and the connection closes", arguments: [
+        ("GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "a", count: 20_000) + "\r\n\r\n", 431),
+        ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n", 413),
+        ("GET / HTTP/1.1\r\nHost: t\r\nBad Header: x\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
+        ("GET / HTTP/1.1\r\n\r\n", 400),
+    ])
+    func rejects(input: String, status: Int) async throws {
+        let server = try startServer(maxBody: 1000)
+        let client = try RawClient(port: server.port)
+        client.send(input)
+        let reply = try client.readResponse()
+        #expect(reply.status == status)
+        #expect(reply.headers["connection"] == "close")
+        #expect(client.isClosedByServer())
+        await server.shutdown()
+    }
+
+    @Test("a client that sends its head too slowly gets 408 and is disconnected")
+    func slowHeaders() async throws {
+        let server = try startServer(headerTimeout: 0.3)
+        let client = try RawClient(port: server.port)
+        client.send("GET /slowloris HTTP/1.1\r\nHost: t\r\n")
+        let started = Date()
+        let reply = try client.readResponse()
+        #expect(reply.status == 408)
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(client.isClosedByServer())
+        await server.shutdown()
+    }
+
+    @Test("idle keep-alive connections are closed after the idle timeout")
+    func idle() async throws {
+        let server = try startServer(idleTimeout: 0.3)
+        let client = try RawClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        #expect(client.isClosedByServer())
+        await server.shutdown()
+    }
+
+    @Test("HEAD is answered without a body; a large body survives partial writes")
+    func headAndBig() async throws {
+        let server = try startServer()
+        let client = try RawClient(port: server.port)
+        client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n")
+        let head = try client.readResponse(head: true)
+        #expect(head.status == 200 && head.headers["content-length"] == String(8 * 1024 * 1024) && head.body.isEmpty)
+        client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
+        let big = try client.readResponse()
+        #expect(big.body.count == 8 * 1024 * 1024 && big.body.allSatisfy { $0 == UInt8(ascii: "x") })
+        await server.shutdown()
+    }
+
+    @Test("graceful shutdown finishes the request in flight, then refuses new connections")
+    func gracefulShutdown() async throws {
+        let gate = Gate()
+        let server = try startServer(gate: gate)
+        let port = server.port
+        let idleClient = try RawClient(port: port)
+        idleClient.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = try idleClient.readResponse()
+        let client = try RawClient(port: port)
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        while gate.entered == 0 { await Task.yield() }
+        let shutdown = Task { await server.shutdown(gracePeriod: 5) }
+        #expect(idleClient.isClosedByServer()) // idle connections go at once
+        gate.open()
+        let reply = try client.readResponse()
+        #expect(reply.status == 200 && reply.text.hasPrefix("GET /slow"))
+        #expect(reply.headers["connection"] == "close")
+        await shutdown.value
+        #expect(server.connectionCount == 0)
+        #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
+    }
+
+    @Test("fault deliveries: reset, close after headers, truncated body, hang")
+    func deliveries() async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
+            var response = Response.text("0123456789")
+            switch request.path {
+            case "/reset": response.delivery = .reset
+            case "/headers": response.delivery = .closeAfterHeaders
+            case "/truncate": response.delivery = .truncateBody(bytes: 3)
+            case "/hang": response.delivery = .hang(seconds: 0.3)
+            default: break
+            }
+            return response
+        })
+        try server.start()
+        for path in ["/reset", "/headers", "/truncate", "/hang"] {
+            let client = try RawClient(port: server.port)
+            client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(throws: RawClient.Failure.self, "\(path) should not yield a whole response") { _ = try client.readResponse() }
+        }
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+
+/// A blocking test client on a raw socket, for what URLSession hides: pipelining, exact bytes,
+/// half-sent requests, and whether the server closed the connection.
+final class RawClient {
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    enum Failure: Error { case connect, timeout, closed, malformed }
+
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { close(fd); throw Failure.connect }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Reads until at least `count` bytes are buffered.
+    private func fill(_ count: Int) throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while buffer.count < count {
+            let received = recv(fd, &chunk, chunk.count, 0)
+            if received == 0 { throw Failure.closed }
+            if received < 0 { throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timeout : Failure.closed }
+            buffer.append(contentsOf: chunk[0..<received])
+        }
+    }
+
+    /// Reads one response (interim 1xx responses included), using Content-Length (HEAD: pass `head`).
+    func readResponse(head: Bool = false) throws -> Reply {
+        var end: Int?
+        while end == nil {
+            if let found = findHeadEnd() { end = found } else { try fill(buffer.count + 1) }
+        }
+        let headText = String(decoding: buffer[0..<end!], as: UTF8.self)
+        buffer.removeFirst(end! + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure.malformed }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = head || status < 200 || status == 204 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        try fill(length)
+        let body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return Reply(status: status, headers: headers, body: body)
+    }
+
+    /// True when the server has closed the connection (reads EOF) within the timeout.
+    func isClosedByServer() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let received = recv(fd, &chunk, chunk.count, 0)
+            if received == 0 { return true }
+            if received < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    private func findHeadEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}

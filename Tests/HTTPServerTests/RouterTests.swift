@@ -1,0 +1,53 @@
+import Testing
+@testable import HTTPServer
+
+@Suite("Router")
+struct RouterTests {
+    private func router() throws -> Router<String> {
+        var router = Router<String>()
+        try router.add(.get, "/links/resolve/{slug}", "resolve")
+        try router.add(.get, "/links/resolve/special", "special")
+        try router.add(.post, "/attribution/match", "match")
+        try router.add(.get, "/projects/{id}/requests", "requests")
+        try router.add(.delete, "/projects/{id}/requests", "clear")
+        try router.add(.get, "/files/{rest...}", "files")
+        try router.add(.get, "/", "root")
+        return router
+    }
+
+    @Test("literals beat parameters; parameters are percent-decoded")
+    func matching() throws {
+        let router = try router()
+        guard case .matched(let value, let parameters, let template) = router.match(.get, path: "/links/resolve/a%20b") else {
+            Issue.record("no match"); return
+        }
+        #expect(value == "resolve" && parameters["slug"] == "a b" && template == "/links/resolve/{slug}")
+        guard case .matched(let special, _, _) = router.match(.get, path: "/links/resolve/special") else { Issue.record("no match"); return }
+        #expect(special == "special")
+        guard case .matched(let root, _, _) = router.match(.get, path: "/") else { Issue.record("no root"); return }
+        #expect(root == "root")
+        guard case .matched(_, let rest, _) = router.match(.get, path: "/files/a/b/c.txt") else { Issue.record("no wildcard"); return }
+        #expect(rest["rest"] == "a/b/c.txt")
+        guard case .matched(let slash, _, _) = router.match(.post, path: "/attribution/match/") else { Issue.record("trailing slash"); return }
+        #expect(slash == "match")
+    }
+
+    @Test("wrong method is 405 with the allowed methods; HEAD falls back to GET")
+    func methods() throws {
+        let router = try router()
+        guard case .methodNotAllowed(let allowed) = router.match(.put, path: "/projects/p1/requests") else { Issue.record("expected 405"); return }
+        #expect(allowed.map(\.rawValue) == ["DELETE", "GET", "HEAD"])
+        guard case .matched(let value, _, _) = router.match(.head, path: "/projects/p1/requests") else { Issue.record("HEAD"); return }
+        #expect(value == "requests")
+        guard case .notFound = router.match(.get, path: "/nothing/here") else { Issue.record("expected 404"); return }
+    }
+
+    @Test("duplicate and conflicting registrations are refused")
+    func registration() throws {
+        var router = try router()
+        #expect(throws: Router<String>.RegistrationError.duplicate("/attribution/match")) { try router.add(.post, "/attribution/match", "again") }
+        #expect(throws: Router<String>.RegistrationError.conflictingParameter("/links/resolve/{other}/x")) {
+            try router.add(.get, "/links/resolve/{other}/x", "x")
+        }
+    }
+}
