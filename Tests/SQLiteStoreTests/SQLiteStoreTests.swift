@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import SQLiteStore
+
+private func temporaryPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-store-\(UUID().uuidString)/db.sqlite").path
+}
+
+private struct Boom: Error {}
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    @Test("a file database runs in WAL mode with a -wal file beside it")
+    func wal() async throws {
+        let path = temporaryPath()
+        let database = try Database(path: path)
+        try await database.write { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)") }
+        try await database.write { try $0.run("INSERT INTO t (name) VALUES (?)", "a") }
+        #expect(try database.withWriterBlocking { try $0.journalMode() } == "wal")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let names = try await database.read { try $0.query("SELECT name FROM t").compactMap { $0.string("name") } }
+        #expect(names == ["a"])
+    }
+
+    @Test("a write that throws is rolled back whole")
+    func rollback() async throws {
+        let database = try Database(path: temporaryPath())
+        try await database.write { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)") }
+        await #expect(throws: Boom.self) {
+            try await database.write { connection in
+                try connection.run("INSERT INTO t (name) VALUES (?)", "half")
+                throw Boom()
+            }
+        }
+        let count = try await database.read { try $0.scalar("SELECT count(*) FROM t").int }
+        #expect(count == 0)
+    }
+
+    @Test("typed binding round-trips every storage class, including NULL and blobs")
+    func binding() async throws {
+        let database = try Database(path: temporaryPath())
+        let blob = Data([0, 1, 2, 255])
+        let optional: String? = nil
+        let row = try await database.write { connection -> Row? in
+            try connection.execute("CREATE TABLE v (i INTEGER, r REAL, t TEXT, b BLOB, n TEXT)")
+            try connection.run("INSERT INTO v VALUES (?, ?, ?, ?, ?)", 42, 2.5, "it's \"quoted\"; DROP TABLE v", blob, optional)
+            return try connection.queryOne("SELECT * FROM v")
+        }
+        #expect(row?.int("i") == 42 && row?.double("r") == 2.5)
+        #expect(row?.string("t") == "it's \"quoted\"; DROP TABLE v")
+        #expect(row?.data("b") == blob && row?["n"] == .null)
+    }
+
+    @Test("the wrong number of parameters is an error, not a silent NULL")
+    func parameterCount() async throws {
+        let database = try Database(path: temporaryPath())
+        await #expect(throws: SQLiteError.self) {
+            try await database.write { try $0.run("SELECT ?, ?", 1) }
+        }
+    }
+
+    @Test("unique violations are recognisable")
+    func unique() async throws {
+        let database = try Database(path: temporaryPath())
+        try await database.write { try $0.execute("CREATE TABLE u (k TEXT PRIMARY KEY)") }
+        try await database.write { try $0.run("INSERT INTO u VALUES (?)", "x") }
+        do {
+            try await database.write { try $0.run("INSERT INTO u VALUES (?)", "x") }
+            Issue.record("expected a constraint error")
+        } catch let error as SQLiteError {
+            #expect(error.isUniqueViolation && error.isConstraintViolation)
+        }
+    }
+
+    @Test("the migrator applies files in order once, and is idempotent")
+    func migrator() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "CREATE TABLE b (id TEXT);".write(to: folder.appendingPathComponent("0002_b.sql"), atomically: true, encoding: .utf8)
+        try "CREATE TABLE a (id TEXT);".write(to: folder.appendingPathComponent("0001_a.sql"), atomically: true, encoding: .utf8)
+        let database = try Database(path: temporaryPath())
+        let migrator = try Migrator(directory: folder)
+        #expect(migrator.migrations.map(\.id) == ["0001_a", "0002_b"])
+        #expect(try database.withWriterBlocking { try migrator.migrate($0) } == ["0001_a", "0002_b"])
+        #expect(try database.withWriterBlocking { try migrator.migrate($0) } == [])
+        #expect(try database.withWriterBlocking { try migrator.pending($0) } == [])
+        let recorded = try await database.read { try $0.query("SELECT id, checksum FROM schema_migrations ORDER BY id") }
+        #expect(recorded.map { $0.string("id") } == ["0001_a", "0002_b"])
+        #expect(recorded.first?.string("checksum") == Migration(id: "0001_a", number: 1, sql: "CREATE TABLE a (id TEXT);").checksum)
+    }
+
+    @Test("a migration changed after it was applied stops the migrator before it applies anything")
+    func checksum() throws {
+        let database = try Database(path: temporaryPath())
+        let original = Migrator(migrations: [Migration(id: "0001_a", number: 1, sql: "CREATE TABLE a (id TEXT);")])
+        try database.withWriterBlocking { _ = try original.migrate($0) }
+        let edited = Migrator(migrations: [
+            Migration(id: "0001_a", number: 1, sql: "CREATE TABLE a (id TEXT, extra TEXT);"),
+            Migration(id: "0002_b", number: 2, sql: "CREATE TABLE b (id TEXT);"),
+        ])
+        #expect {
+            try database.withWriterBlocking { _ = try edited.migrate($0) }
+        } throws: { error in
+            guard case MigrationError.checksumMismatch(let id, _, _) = error else { return false }
+            return id == "0001_a"
+        }
+        #expect(try database.withWriterBlocking { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'b'").int } == 0)
+    }
+
+    @Test("a failing migration leaves nothing half-applied")
+    func failingMigration() throws {
+        let database = try Database(path: temporaryPath())
+        let broken = Migrator(migrations: [Migration(id: "0001_x", number: 1, sql: "CREATE TABLE x (id TEXT); CREATE TABLE oops (;")])
+        #expect(throws: MigrationError.self) { try database.withWriterBlocking { _ = try broken.migrate($0) } }
+        #expect(try database.withWriterBlocking { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'x'").int } == 0)
+    }
+
+    @Test("badly named migration files are refused")
+    func badName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "SELECT 1;".write(to: folder.appendingPathComponent("initial.sql"), atomically: true, encoding: .utf8)
+        #expect(throws: MigrationError.badFileName("initial.sql")) { _ = try Migrator(directory: folder) }
+    }
+
+    @Test("the project's own Migrations folder applies cleanly")
+    func projectMigrations() throws {
+        let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
+        #expect(!migrator.migrations.isEmpty)
+        let database = try Database(path: temporaryPath())
+        #expect(try database.withWriterBlocking { try migrator.migrate($0) }.count == migrator.migrations.count)
+    }
+}
