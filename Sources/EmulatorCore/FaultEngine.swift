@@ -16,15 +16,21 @@ public final class FaultEngine: Sendable {
 
     private let database: Database
     private let rules = Mutex<[Live]>([])
+    private let currentTime: @Sendable () -> Date
     /// Default lifetime of a rule that gives no `ttlSeconds`.
     public static let defaultTTL: Double = 600
 
-    /// Creates the engine over `database`; call `load()` before serving.
-    public init(database: Database) { self.database = database }
+    /// Creates the engine over `database`; call `load()` before serving. TTLs run on real time
+    /// (`now` is injectable for tests), not a project clock: they exist so that a crashed test
+    /// leaves no rule behind, whatever its project's clock says.
+    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.currentTime = now
+    }
 
     /// Loads unexpired rules from the database.
     public func load() async throws {
-        let now = Date().timeIntervalSince1970
+        let now = currentTime().timeIntervalSince1970
         let rows = try await database.write { connection -> [Row] in
             try connection.run("DELETE FROM fault_rules WHERE expires_at IS NOT NULL AND expires_at <= ?", now)
             return try connection.query("SELECT rule, expires_at FROM fault_rules ORDER BY created_at")
@@ -43,7 +49,7 @@ public final class FaultEngine: Sendable {
         rule.id = id
         rule.projectID = project
         let ttl = rule.ttlSeconds ?? Self.defaultTTL
-        let expires = Date().addingTimeInterval(ttl)
+        let expires = currentTime().addingTimeInterval(ttl)
         rule.ttlSeconds = ttl
         rule.expiresAt = Timestamp.format(expires)
         rule.matched = 0
@@ -60,7 +66,7 @@ public final class FaultEngine: Sendable {
 
     /// Rules of one project (`project` nil: the global rules), with their counters.
     public func list(project: ProjectID?) -> [FaultRule] {
-        let now = Date()
+        let now = currentTime()
         return rules.withLock { all in
             all.removeAll { $0.expires <= now }
             return all.filter { $0.rule.projectID == project }.map { live in
@@ -97,7 +103,7 @@ public final class FaultEngine: Sendable {
     /// The action to apply to this request, if any rule fires. Counts matches and hits.
     /// `path` is the full routed path; `platformPrefix` lets rules name paths below the prefix.
     public func fire(platform: PlatformID, project: ProjectID?, method: HTTPMethod, path: String, headers: HTTPHeaders) -> (id: String, action: FaultRule.Action)? {
-        let now = Date()
+        let now = currentTime()
         return rules.withLock { all -> (String, FaultRule.Action)? in
             if all.isEmpty { return nil }
             all.removeAll { $0.expires <= now }
@@ -176,5 +182,12 @@ enum Glob {
         }
         guard let character = text.first, character == first else { return false }
         return matches(pattern.dropFirst(), text.dropFirst())
+    }
+}
+
+extension FaultEngine {
+    /// Whether `match` selects an `asleep`/`POST` request to `path` with `headers` (for tests of the matcher).
+    public static func matchesForTesting(_ match: FaultRule.Match, path: String, headers: HTTPHeaders) -> Bool {
+        matches(match, platform: .asleep, method: .post, path: path, headers: headers)
     }
 }

@@ -1,0 +1,129 @@
+import EmulatorCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+import SQLiteStore
+
+/// A minimal platform for exercising the core: items per project, kept in the outbox table.
+struct TestPlatform: Platform {
+    var id: PlatformID { .warplink }
+
+    func pathPrefix(forHost host: String) -> String? { host == "api.test.example" ? "/warplink" : nil }
+
+    func routes() -> [Route] {
+        [
+            Route(.post, "/items") { request, context in
+                guard let project = context.projectID else { throw TestError(status: 401, message: "unknown key") }
+                struct Body: Codable { var name: String }
+                let body = try JSONBody.decode(Body.self, from: request)
+                let now = context.now
+                let id = try await context.database.write { connection in
+                    try Outbox.add(connection, project: project, platform: .warplink, kind: "item", recipient: nil,
+                                   subject: body.name, payload: ["name": .string(body.name)], now: now)
+                }
+                return .json(JSONValue.object(["id": .int(Int64(id)), "name": .string(body.name), "createdAt": .string(Timestamp.format(now))]), status: 201)
+            },
+            Route(.get, "/items") { _, context in
+                guard let project = context.projectID else { throw TestError(status: 401, message: "unknown key") }
+                let items = try await context.services.outbox.list(project: project, kind: "item")
+                return .json(JSONValue.object(["items": .array(items.map { .string($0.subject ?? "") })]))
+            },
+        ]
+    }
+
+    func adminRoutes() -> [Route] { [] }
+
+    func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
+        .json(JSONValue.object(["error": ["code": .string("E\(failure.status)"), "message": .string(failure.message), "trace": .string(requestID)]]),
+              status: failure.status)
+    }
+
+    func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
+        guard let key = request.headers["x-test-key"] else { return nil }
+        return await services.project(forCredential: key, platform: .warplink)
+    }
+
+    func makeCredentials(using generator: inout IDGenerator) -> [String: String] { ["key": "tk_" + generator.alphanumeric(16)] }
+    func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
+    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] { ["endpoint": serverURL + "/warplink"] }
+    var projectTables: [String] { [] }
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
+    func openAPIDocument() -> JSONValue { ["openapi": "3.1.0", "paths": [:]] }
+}
+
+struct TestError: ResponseError {
+    let status: Int
+    let message: String
+    var response: Response { .json(JSONValue.object(["error": ["code": .string("E\(status)"), "message": .string(message)]]), status: status) }
+}
+
+/// An emulator with the test platform behind a real HTTP server on a free port.
+final class Harness: Sendable {
+    let emulator: Emulator
+    let http: HTTPServer
+    let baseURL: String
+    let session: URLSession
+
+    init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)/db.sqlite").path
+        let database = try Database(path: path)
+        let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try migrator.migrate($0) }
+        let services = EmulatorServices(database: database, settings: EmulatorSettings(journal: journal, adminToken: adminToken))
+        emulator = try Emulator(services: services, platforms: [TestPlatform()])
+        try await emulator.load()
+        http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: emulator)
+        let port = try http.start()
+        baseURL = "http://127.0.0.1:\(port)"
+        services.serverURL = baseURL
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        session = URLSession(configuration: configuration)
+    }
+
+    func stop() async {
+        await http.shutdown(gracePeriod: 1)
+        session.finishTasksAndInvalidate()
+    }
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+        var json: JSONValue? { try? JSONValue.parse(body) }
+    }
+
+    /// Sends a request; transport failures throw `URLError`.
+    func call(_ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, headers: [String: String] = [:],
+              timeout: Double = 10) async throws -> Reply {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = timeout
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let json {
+            request.httpBody = json.encoded()
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let body {
+            request.httpBody = body
+        }
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { fields[(key as! String).lowercased()] = value as? String }
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Creates a project and returns its id and test key.
+    func project(_ name: String = "p", seed: UInt64? = nil) async throws -> (id: String, key: String) {
+        var body: [String: JSONValue] = ["name": .string(name)]
+        if let seed { body["seed"] = .int(Int64(seed)) }
+        let reply = try await call("POST", "/__admin/projects", json: .object(body))
+        guard reply.status == 201, let json = reply.json, let id = json["id"]?.stringValue,
+              let key = json["credentials"]?["warplink"]?["key"]?.stringValue else {
+            throw TestError(status: reply.status, message: String(decoding: reply.body, as: UTF8.self))
+        }
+        return (id, key)
+    }
+}
