@@ -1,0 +1,90 @@
+import EmulatorCore
+import Foundation
+import Testing
+
+@Suite("Control-plane OpenAPI document")
+struct ControlPlaneOpenAPITests {
+    @Test("every documented operation is exercised and every real response fits the document")
+    func conformance() async throws {
+        let harness = try await Harness()
+        let document = try #require(try await harness.call("GET", "/__admin/openapi.json").json)
+        #expect(document["openapi"] == "3.1.0")
+        let validator = OpenAPIValidator(document: document)
+        var exercised = Set<String>()
+        var problems: [String] = []
+
+        func check(_ method: String, _ template: String, _ path: String, json: JSONValue? = nil, expect status: Int) async throws -> Harness.Reply {
+            let reply = try await harness.call(method, path, json: json)
+            exercised.insert("\(method) \(template)")
+            if reply.status != status { problems.append("\(method) \(path): expected \(status), got \(reply.status) \(String(decoding: reply.body, as: UTF8.self))") }
+            problems += validator.problems(method: method, path: template, status: reply.status, body: reply.body)
+            return reply
+        }
+
+        _ = try await check("GET", "/__admin/health", "/__admin/health", expect: 200)
+        _ = try await check("GET", "/__admin/ready", "/__admin/ready", expect: 200)
+        _ = try await check("GET", "/__admin/openapi.json", "/__admin/openapi.json", expect: 200)
+        _ = try await check("GET", "/__admin/openapi/{document}", "/__admin/openapi/warplink.json", expect: 200)
+        _ = try await check("GET", "/__admin/openapi/{document}", "/__admin/openapi/nope.json", expect: 404)
+        let created = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": "doc", "seed": 9], expect: 201)
+        let id = created.json?["id"]?.stringValue ?? ""
+        _ = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": 1], expect: 400)
+        _ = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["seed": 9], expect: 409)
+        _ = try await check("GET", "/__admin/projects", "/__admin/projects", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}", "/__admin/projects/missing", expect: 404)
+        _ = try await check("GET", "/__admin/projects/{id}/clock", "/__admin/projects/\(id)/clock", expect: 200)
+        _ = try await check("PUT", "/__admin/projects/{id}/clock", "/__admin/projects/\(id)/clock", json: ["mode": "frozen", "now": "2030-01-01T00:00:00Z"], expect: 200)
+        _ = try await check("PUT", "/__admin/projects/{id}/clock", "/__admin/projects/\(id)/clock", json: ["mode": "later"], expect: 400)
+        _ = try await check("POST", "/__admin/projects/{id}/clock/advance", "/__admin/projects/\(id)/clock/advance", json: ["seconds": 60], expect: 200)
+        _ = try await check("POST", "/__admin/projects/{id}/clock/advance", "/__admin/projects/\(id)/clock/advance", json: ["seconds": -1], expect: 400)
+        let rule = try await check("POST", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults",
+                                   json: ["match": ["platform": "asleep"], "action": ["type": "status", "status": 503], "times": 1], expect: 201)
+        _ = try await check("POST", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", json: ["match": [:], "action": ["type": "?"]], expect: 400)
+        _ = try await check("GET", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", expect: 200)
+        _ = try await check("DELETE", "/__admin/projects/{id}/faults/{rule}", "/__admin/projects/\(id)/faults/\(rule.json?["id"]?.stringValue ?? "")", expect: 204)
+        _ = try await check("DELETE", "/__admin/projects/{id}/faults/{rule}", "/__admin/projects/\(id)/faults/flt_none", expect: 404)
+        _ = try await check("DELETE", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", expect: 204)
+        let global = try await check("POST", "/__admin/faults", "/__admin/faults", json: ["match": ["platform": "telematics"], "action": ["type": "delay", "delayMs": 1]], expect: 201)
+        _ = try await check("GET", "/__admin/faults", "/__admin/faults", expect: 200)
+        _ = try await check("DELETE", "/__admin/faults/{rule}", "/__admin/faults/\(global.json?["id"]?.stringValue ?? "")", expect: 204)
+        _ = try await check("DELETE", "/__admin/faults", "/__admin/faults", expect: 204)
+        _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?limit=5", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?bogus=1", expect: 400)
+        _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["platform": "admin", "count": 1, "timeoutMs": 1000], expect: 200)
+        _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["method": "PATCH", "count": 1, "timeoutMs": 10], expect: 408)
+        _ = try await check("DELETE", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests", expect: 204)
+        _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "s1"], expect: 201)
+        _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "bad name!"], expect: 400)
+        _ = try await check("GET", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", expect: 200)
+        _ = try await check("POST", "/__admin/projects/{id}/snapshots/{name}/restore", "/__admin/projects/\(id)/snapshots/s1/restore", expect: 200)
+        _ = try await check("POST", "/__admin/projects/{id}/snapshots/{name}/restore", "/__admin/projects/\(id)/snapshots/none/restore", expect: 404)
+        _ = try await check("DELETE", "/__admin/projects/{id}/snapshots/{name}", "/__admin/projects/\(id)/snapshots/s1", expect: 204)
+        _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=asleep", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=nope", expect: 400)
+        _ = try await check("POST", "/__admin/projects/{id}/reset", "/__admin/projects/\(id)/reset", expect: 200)
+        _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 204)
+        _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 404)
+
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        let documented = Set(validator.operations.map { "\($0.method) \($0.path)" })
+        #expect(documented.subtracting(exercised).isEmpty, "not exercised: \(documented.subtracting(exercised).sorted())")
+        await harness.stop()
+    }
+
+    @Test("the validator catches a response that does not fit")
+    func validatorFails() {
+        let document: JSONValue = [
+            "openapi": "3.1.0",
+            "paths": ["/x": ["get": ["responses": ["200": ["description": "ok", "content": ["application/json": ["schema": [
+                "type": "object", "required": ["a"], "properties": ["a": ["type": "integer"], "b": ["type": ["string", "null"]]],
+            ]]]]]]]],
+        ]
+        let validator = OpenAPIValidator(document: document)
+        #expect(validator.problems(method: "GET", path: "/x", status: 200, body: Data("{\"a\":1,\"b\":null}".utf8)).isEmpty)
+        #expect(!validator.problems(method: "GET", path: "/x", status: 200, body: Data("{\"a\":\"1\"}".utf8)).isEmpty)
+        #expect(!validator.problems(method: "GET", path: "/x", status: 200, body: Data("{}".utf8)).isEmpty)
+        #expect(!validator.problems(method: "GET", path: "/x", status: 404, body: Data("{}".utf8)).isEmpty)
+        #expect(!validator.problems(method: "POST", path: "/x", status: 200, body: Data("{}".utf8)).isEmpty)
+    }
+}
