@@ -118,31 +118,37 @@ public final class Journal: Sendable {
         }
     }
 
-    /// Writes everything queued so far.
+    /// Writes everything queued so far, and returns only once every entry recorded before the
+    /// call is committed: batches are handed to the writer queue in the order they were taken,
+    /// so even an empty flush waits for a batch another flush took a moment earlier.
     public func flush() async throws {
-        let batch = pending.withLock { state -> [JournalEntry] in
-            let batch = state.entries
-            state.entries = []
-            state.flushScheduled = false
-            return batch
+        let failure: (any Error)? = await withCheckedContinuation { continuation in
+            pending.withLock { state in
+                let batch = state.entries
+                state.entries = []
+                state.flushScheduled = false
+                database.enqueueWrite({ [self] connection in
+                    guard !batch.isEmpty else { return }
+                    for entry in batch { try Self.insert(entry, connection: connection) }
+                    let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
+                    let (count, bytes) = totals.withLock { totals -> (Int, Int) in
+                        totals.count += batch.count
+                        totals.bytes += added
+                        return totals
+                    }
+                    let excessCount = max(0, count - limits.maxEntries)
+                    let excessBytes = max(0, bytes - limits.maxBytes)
+                    if excessCount > 0 || excessBytes > 0 {
+                        let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
+                        totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
+                    }
+                }, completion: { [self] error in
+                    generation.add(1, ordering: .releasing)
+                    continuation.resume(returning: error)
+                })
+            }
         }
-        guard !batch.isEmpty else { return }
-        let limits = self.limits
-        let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
-        let (count, bytes) = totals.withLock { totals -> (Int, Int) in
-            totals.count += batch.count
-            totals.bytes += added
-            return totals
-        }
-        let excessCount = max(0, count - limits.maxEntries)
-        let excessBytes = max(0, bytes - limits.maxBytes)
-        let evicted = try await database.write { connection -> (count: Int, bytes: Int) in
-            for entry in batch { try Self.insert(entry, connection: connection) }
-            guard excessCount > 0 || excessBytes > 0 else { return (0, 0) }
-            return try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
-        }
-        if evicted.count > 0 { totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes } }
-        generation.add(1, ordering: .releasing)
+        if let failure { throw failure }
     }
 
     private static func storedBytes(_ entry: JournalEntry) -> Int {

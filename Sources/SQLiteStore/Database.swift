@@ -56,6 +56,21 @@ public final class Database: Sendable {
         }
     }
 
+    /// Queues `body` as a write transaction and returns at once; `completion` runs on the writer
+    /// queue when it committed or rolled back. Writes queued this way run in the order queued,
+    /// which lets a caller make "everything queued before this point" visible before reading.
+    public func enqueueWrite(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void,
+                             completion: @escaping @Sendable ((any Error)?) -> Void) {
+        writer.queue.async { [writer] in
+            do {
+                try writer.connection.transaction { try body(writer.connection) }
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
     /// Runs `body` on a reader connection (a consistent snapshot for the duration of `body`).
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
