@@ -37,13 +37,18 @@ enum CoreAdminRoutes {
         var timeoutMs: Int?
     }
 
-    static func routes(projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform]) -> [Route] {
+    static func routes(readiness: ReadinessFlag, projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform]) -> [Route] {
         var routes: [Route] = []
 
+        // Precomputed: probes are hammered by orchestrators and benchmarks alike.
+        let healthBody = JSONValue.object(["status": "ok"]).encoded()
         routes.append(Route(.get, "/__admin/health") { _, _ in
-            .json(JSONValue.object(["status": "ok"]))
+            .json(status: 200, bytes: healthBody)
         })
         routes.append(Route(.get, "/__admin/ready") { _, context in
+            guard readiness.isReady else {
+                return .json(status: 503, bytes: JSONValue.object(["status": "starting"]).encoded())
+            }
             let pending = try await context.database.read { connection in
                 try connection.scalar("SELECT count(*) FROM projects").int ?? 0
             }

@@ -49,7 +49,10 @@ enum CoreOpenAPI {
         let query: (String, String) -> JSONValue = { name, type in ["name": .string(name), "in": "query", "schema": ["type": .string(type)]] }
         return [
             "/__admin/health": ["get": operation("Liveness", responses: ["200": json(ref("Health"), "The server is up.")])],
-            "/__admin/ready": ["get": operation("Readiness: database open and migrated", responses: ["200": json(ref("Ready"), "Ready to serve.")])],
+            "/__admin/ready": ["get": operation("Readiness: database open and migrated, projects and fixtures loaded", responses: [
+                "200": json(ref("Ready"), "Ready to serve."),
+                "503": json(["type": "object", "required": ["status"], "properties": ["status": ["const": "starting"]]], "Still starting."),
+            ])],
             "/__admin/openapi.json": ["get": operation("This document", responses: ["200": json(["type": "object"], "OpenAPI 3.1.")])],
             "/__admin/openapi/{document}": ["get": operation("A platform's OpenAPI document (`warplink.json`, `asleep.json`, `warrantylife.json`, `telematics.json`)",
                                                              parameters: [["name": "document", "in": "path", "required": true, "schema": ["type": "string"]]],

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import SQLiteStore
+import Synchronization
 
 /// The application the HTTP server runs: finds the platform and project of each request, applies
 /// fault rules, routes it, turns errors into the platform's own format, and journals the exchange.
@@ -33,6 +34,7 @@ public final class Emulator: HTTPApplication {
     }
 
     private let router: Router<Target>
+    private let readiness: ReadinessFlag
     private let platformsByID: [PlatformID: any Platform]
 
     /// Paths that are never journalled (probes would drown the journal).
@@ -49,7 +51,9 @@ public final class Emulator: HTTPApplication {
         self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
 
         var router = Router<Target>()
-        for route in CoreAdminRoutes.routes(projects: projects, faults: faults, journal: journal, snapshots: snapshots, platforms: platforms) {
+        let readiness = ReadinessFlag()
+        self.readiness = readiness
+        for route in CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal, snapshots: snapshots, platforms: platforms) {
             try router.add(route.method, route.path, Target(owner: .core, handler: route.handler))
         }
         for platform in platforms {
@@ -73,7 +77,11 @@ public final class Emulator: HTTPApplication {
             _ = try await projects.loadDemo(from: directory)
         }
         for platform in platforms { await platform.start(services: services) }
+        readiness.markReady()
     }
+
+    /// Whether `load()` has finished (the readiness probe answers 200 only then).
+    public var isReady: Bool { readiness.isReady }
 
     // MARK: - HTTPApplication
 
@@ -298,16 +306,10 @@ public final class Emulator: HTTPApplication {
         let durationMs = MonotonicClock.millisecondsSince(request.receivedAt)
         let platformName = platform?.id.rawValue ?? "admin"
         if journal.isEnabled && !Self.unjournalled.contains(routedPath) {
-            let cap = services.settings.journal.bodyCaptureBytes
-            var responseHeaders: [String: String] = [:]
-            for field in response.headers { responseHeaders[field.lowercasedName] = field.value }
-            journal.record(JournalEntry(
-                id: requestID, time: Timestamp.format(Date()), projectID: projectID, platform: platformName,
-                method: request.method.rawValue, path: routedPath, route: route, query: request.query, status: response.status,
-                durationMs: (durationMs * 1000).rounded() / 1000, requestHeaders: Journal.redactedHeaders(request.headers),
-                requestBody: Journal.bodyText(request.body, cap: cap), requestBodySize: request.body.count,
-                responseHeaders: responseHeaders, responseBody: Journal.bodyText(response.body, cap: cap),
-                responseBodySize: response.body.count, fault: fault))
+            journal.record(Journal.Exchange(
+                id: requestID, time: Date(), projectID: projectID, platform: platformName, path: routedPath, route: route,
+                request: request, status: response.status, responseHeaders: response.headers, responseBody: response.body,
+                durationMs: durationMs, fault: fault))
         }
         services.logger.request(method: request.method.rawValue, path: routedPath, status: response.status, durationMs: durationMs,
                                 bytes: response.body.count, platform: platformName, project: projectID)
@@ -324,4 +326,11 @@ enum ConstantTime {
         }
         return difference == 0
     }
+}
+
+/// Set once the emulator has loaded; read by the readiness probe.
+final class ReadinessFlag: Sendable {
+    private let ready = Atomic<Bool>(false)
+    var isReady: Bool { ready.load(ordering: .acquiring) }
+    func markReady() { ready.store(true, ordering: .releasing) }
 }

@@ -70,8 +70,54 @@ public struct JournalFilter: Sendable, Codable, Equatable {
 /// The request journal: appended off the hot path in batches, bounded by count and bytes with
 /// eviction counted per project, and queryable (with a wait) by tests.
 public final class Journal: Sendable {
+    /// What the request path hands over: the raw exchange. Turning it into an entry (header
+    /// maps, redaction, body text) happens at flush time, off the request path.
+    public struct Exchange: Sendable {
+        /// The reserved id.
+        public var id: Int
+        /// Real time of arrival.
+        public var time: Date
+        /// Owning project.
+        public var projectID: ProjectID?
+        /// Platform name or `admin`.
+        public var platform: String
+        /// Path as routed.
+        public var path: String
+        /// Matched route pattern.
+        public var route: String?
+        /// The request.
+        public var request: Request
+        /// Response status (0: none sent).
+        public var status: Int
+        /// Response headers.
+        public var responseHeaders: HTTPHeaders
+        /// Response body.
+        public var responseBody: Data
+        /// Milliseconds spent.
+        public var durationMs: Double
+        /// Fault applied, if any.
+        public var fault: String?
+
+        /// Creates an exchange record.
+        public init(id: Int, time: Date, projectID: ProjectID?, platform: String, path: String, route: String?, request: Request,
+                    status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?) {
+            self.id = id
+            self.time = time
+            self.projectID = projectID
+            self.platform = platform
+            self.path = path
+            self.route = route
+            self.request = request
+            self.status = status
+            self.responseHeaders = responseHeaders
+            self.responseBody = responseBody
+            self.durationMs = durationMs
+            self.fault = fault
+        }
+    }
+
     private struct Pending: Sendable {
-        var entries: [JournalEntry] = []
+        var entries: [Exchange] = []
         var flushScheduled = false
     }
 
@@ -101,8 +147,8 @@ public final class Journal: Sendable {
     /// Whether recording is on.
     public var isEnabled: Bool { limits.enabled }
 
-    /// Queues an entry; it is written within a few milliseconds, and before any query runs.
-    public func record(_ entry: JournalEntry) {
+    /// Queues an exchange; it is written within a few milliseconds, and before any query runs.
+    public func record(_ entry: Exchange) {
         guard limits.enabled else { return }
         let schedule = pending.withLock { state -> Bool in
             state.entries.append(entry)
@@ -127,8 +173,10 @@ public final class Journal: Sendable {
                 let batch = state.entries
                 state.entries = []
                 state.flushScheduled = false
+                let cap = limits.bodyCaptureBytes
                 database.enqueueWrite({ [self] connection in
                     guard !batch.isEmpty else { return }
+                    let batch = batch.map { Self.entry(from: $0, cap: cap) }
                     for entry in batch { try Self.insert(entry, connection: connection) }
                     let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
                     let (count, bytes) = totals.withLock { totals -> (Int, Int) in
@@ -157,17 +205,37 @@ public final class Journal: Sendable {
             + entry.responseHeaders.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
     }
 
+    static func entry(from exchange: Exchange, cap: Int) -> JournalEntry {
+        var responseHeaders: [String: String] = [:]
+        for field in exchange.responseHeaders { responseHeaders[field.lowercasedName] = field.value }
+        return JournalEntry(
+            id: exchange.id, time: Timestamp.format(exchange.time), projectID: exchange.projectID, platform: exchange.platform,
+            method: exchange.request.method.rawValue, path: exchange.path, route: exchange.route, query: exchange.request.query,
+            status: exchange.status, durationMs: (exchange.durationMs * 1000).rounded() / 1000,
+            requestHeaders: redactedHeaders(exchange.request.headers), requestBody: bodyText(exchange.request.body, cap: cap),
+            requestBodySize: exchange.request.body.count, responseHeaders: responseHeaders,
+            responseBody: bodyText(exchange.responseBody, cap: cap), responseBodySize: exchange.responseBody.count, fault: exchange.fault)
+    }
+
+    /// `{"a":"b"}` with sorted keys; hand-written because JSONEncoder dominated the flush profile.
+    static func headerJSON(_ headers: [String: String]) -> String {
+        var out = "{"
+        for (index, key) in headers.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            out += HTTPApplicationDefaults.jsonString(key) + ":" + HTTPApplicationDefaults.jsonString(headers[key] ?? "")
+        }
+        return out + "}"
+    }
+
     private static func insert(_ entry: JournalEntry, connection: SQLiteConnection) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         try connection.run("""
             INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
                 request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, bindings: [
                 entry.id, entry.projectID, entry.time, entry.platform, entry.method, entry.path, entry.route, entry.query,
-                entry.status, entry.durationMs, String(decoding: try encoder.encode(entry.requestHeaders), as: UTF8.self),
-                entry.requestBody, entry.requestBodySize, String(decoding: try encoder.encode(entry.responseHeaders), as: UTF8.self),
+                entry.status, entry.durationMs, headerJSON(entry.requestHeaders),
+                entry.requestBody, entry.requestBodySize, headerJSON(entry.responseHeaders),
                 entry.responseBody, entry.responseBodySize, entry.fault, storedBytes(entry),
             ])
     }
