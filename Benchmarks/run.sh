@@ -17,7 +17,13 @@ PORT=${PORT:-18180}
 NGINX_PORT=${NGINX_PORT:-18181}
 WORK=$(mktemp -d /tmp/understudy-bench.XXXXXX)
 PIDS=()
-cleanup() { for pid in "${PIDS[@]:-}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
+cleanup() {
+  for pid in "${PIDS[@]:-}"; do kill "$pid" 2>/dev/null || true; done
+  # nginx daemonizes, so it is stopped through its own pid file.
+  [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 need() { command -v "$1" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }; }

@@ -151,18 +151,19 @@ final class Connection: @unchecked Sendable {
                 let keepAlive = request.wantsKeepAlive && !closeRequested && !server.isShuttingDown
                 let application = server.application
                 server.requestStarted()
-                Task(executorPreference: HandlerExecutor.shared) {
+                Task(executorPreference: events) {
                     let response = await application.respond(to: request)
-                    self.events.queue.async { self.deliver(response, for: request, keepAlive: keepAlive) }
+                    // Back on `events.queue`: the task prefers it as its executor.
+                    self.deliver(response, for: request, keepAlive: keepAlive)
                 }
             case .failure(let error, let head):
                 phase = .responding
                 disarm()
                 let application = server.application
                 server.requestStarted()
-                Task(executorPreference: HandlerExecutor.shared) {
+                Task(executorPreference: events) {
                     let response = await application.respond(to: error, head: head)
-                    self.events.queue.async { self.deliver(response, for: head, keepAlive: false) }
+                    self.deliver(response, for: head, keepAlive: false)
                 }
             }
         }
@@ -171,6 +172,7 @@ final class Connection: @unchecked Sendable {
     // MARK: - Writing
 
     private func deliver(_ response: Response, for request: Request?, keepAlive: Bool) {
+        dispatchPrecondition(condition: .onQueue(events.queue))
         server.requestFinished()
         guard !isClosed else { return }
         let version = request?.version ?? .http11
@@ -289,9 +291,9 @@ final class Connection: @unchecked Sendable {
             suspendReading()
             let application = server.application
             server.requestStarted()
-            Task(executorPreference: HandlerExecutor.shared) {
+            Task(executorPreference: events) {
                 let response = await application.respond(to: .headerTimeout, head: nil)
-                self.events.queue.async { self.deliver(response, for: nil, keepAlive: false) }
+                self.deliver(response, for: nil, keepAlive: false)
             }
         default:
             break
