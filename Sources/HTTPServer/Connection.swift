@@ -37,7 +37,8 @@ final class Connection: @unchecked Sendable {
     private var writeSuspended = true
     private var pending: [UInt8] = []
     private var pendingOffset = 0
-    private var timer: DispatchSourceTimer?
+    /// When the current timeout (idle, header or hang) runs out, in monotonic ns; nil for none.
+    private(set) var deadline: UInt64?
     private var peerClosed = false
     private var closeRequested = false
     private var resetOnClose = false
@@ -57,11 +58,9 @@ final class Connection: @unchecked Sendable {
         source.setEventHandler { [unowned self] in self.readable() }
         readSource = source
         source.resume()
-        let timer = DispatchSource.makeTimerSource(queue: events.queue)
-        timer.setEventHandler { [unowned self] in self.timerFired() }
-        self.timer = timer
-        arm(after: server.configuration.idleTimeout)
-        timer.resume()
+        let configuration = server.configuration
+        events.register(self, sweepInterval: min(configuration.headerTimeout, configuration.idleTimeout) / 4)
+        arm(after: configuration.idleTimeout)
     }
 
     /// Asks the connection to finish what it is doing and close. Call on `events.queue`.
@@ -270,14 +269,16 @@ final class Connection: @unchecked Sendable {
     // MARK: - Timeouts
 
     private func arm(after seconds: Double) {
-        timer?.schedule(deadline: .now() + seconds, leeway: .milliseconds(10))
+        deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
     }
 
     private func disarm() {
-        timer?.schedule(deadline: .distantFuture)
+        deadline = nil
     }
 
-    private func timerFired() {
+    /// Called by the queue's sweep when `deadline` has passed.
+    func deadlinePassed() {
+        deadline = nil
         switch phase {
         case .idle, .hanging:
             close()
@@ -310,11 +311,7 @@ final class Connection: @unchecked Sendable {
     private func close() {
         guard !isClosed else { return }
         phase = .closed
-        if let timer {
-            timer.setEventHandler {}
-            timer.cancel()
-        }
-        timer = nil
+        deadline = nil
         // The descriptor is closed only after every source on it is cancelled, so a reused
         // descriptor number can never be watched by a stale source.
         var sources: [(DispatchSourceProtocol, Bool)] = []
@@ -342,6 +339,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func finishClose() {
+        events.unregister(self)
         transport.close(reset: resetOnClose)
         server.connectionClosed(self)
     }
