@@ -17,9 +17,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Transport and storage: know nothing of platforms.
-        .target(name: "HTTPServer", dependencies: ["CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CZlib", "CEpoll"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
 
         // Control plane and what the platforms share.

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Glibc
 
@@ -6,7 +5,9 @@ import Glibc
 /// order, so pipelining is answered in order), writes each response with one `send`, and applies
 /// keep-alive, timeouts and fault deliveries.
 ///
-/// Confined to `events.queue`: every method runs there, which is why it is `@unchecked Sendable`.
+/// Confined to its event loop's thread: every method runs there (the loop calls `readable`,
+/// `writable` and `deadlinePassed`; handler tasks prefer the loop as executor), which is why it
+/// is `@unchecked Sendable`.
 final class Connection: @unchecked Sendable {
     private enum Phase {
         /// Waiting for the first byte of a request (idle keep-alive timeout applies).
@@ -26,67 +27,62 @@ final class Connection: @unchecked Sendable {
 
     let id: Int
     private let transport: ByteTransport
-    private let events: EventQueue
+    private let loop: EventLoop
     // Strong: a connection keeps its server alive until it closes (the registry drops it then).
     private let server: HTTPServer
     private var parser: HTTPRequestParser
     private var phase: Phase = .idle
-    private var readSource: DispatchSourceRead?
-    private var readSuspended = false
-    private var writeSource: DispatchSourceWrite?
-    private var writeSuspended = true
+    private var reading = true
+    private var writingWanted = false
     private var pending: [UInt8] = []
     private var pendingOffset = 0
-    /// When the current timeout (idle, header or hang) runs out, in monotonic ns; nil for none.
-    private(set) var deadline: UInt64?
     private var peerClosed = false
     private var closeRequested = false
-    private var resetOnClose = false
-    private var liveSources = 0
+    /// When the current timeout (idle, header or hang) runs out, in monotonic ns; nil for none.
+    private(set) var deadline: UInt64?
 
-    init(id: Int, transport: ByteTransport, events: EventQueue, server: HTTPServer, remoteAddress: String) {
+    init(id: Int, transport: ByteTransport, loop: EventLoop, server: HTTPServer, remoteAddress: String) {
         self.id = id
         self.transport = transport
-        self.events = events
+        self.loop = loop
         self.server = server
         self.parser = HTTPRequestParser(limits: server.configuration.limits, remoteAddress: remoteAddress)
     }
 
-    /// Starts watching the socket. Call on `events.queue`.
+    /// The socket.
+    var fileDescriptor: Int32 { transport.fileDescriptor }
+
+    /// Starts watching the socket. Call on the loop.
     func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: transport.fileDescriptor, queue: events.queue)
-        source.setEventHandler { [unowned self] in self.readable() }
-        readSource = source
-        source.resume()
         let configuration = server.configuration
-        events.register(self, sweepInterval: min(configuration.headerTimeout, configuration.idleTimeout) / 4)
+        loop.register(self, sweepInterval: min(configuration.headerTimeout, configuration.idleTimeout) / 4)
         arm(after: configuration.idleTimeout)
     }
 
-    /// Asks the connection to finish what it is doing and close. Call on `events.queue`.
+    /// Asks the connection to finish what it is doing and close. Call on the loop.
     func beginShutdown() {
         closeRequested = true
         switch phase {
-        case .idle: close()
-        case .hanging: close()
+        case .idle, .hanging: close()
         default: break
         }
     }
 
-    /// Closes at once. Call on `events.queue`.
+    /// Closes at once. Call on the loop.
     func forceClose() { close() }
 
     // MARK: - Reading
 
-    private func readable() {
-        guard !isClosed else { return }
+    /// The socket is readable (or closed, or in error). Called by the loop.
+    func readable() {
+        guard !isClosed, reading else { return }
         var received = false
         loop: while true {
-            switch transport.receive(into: events.readBuffer) {
+            switch transport.receive(into: loop.readBuffer) {
             case .done(let count):
                 received = true
-                parser.feed(UnsafeRawBufferPointer(rebasing: events.readBuffer[0..<count]))
-                if count < events.readBuffer.count { break loop }
+                parser.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                if count < loop.readBuffer.count { break loop }
                 // Stop pulling while a response is pending and pipelined bytes pile up.
                 if case .responding = phase, parser.bufferedByteCount > 1 << 20 { break loop }
             case .wouldBlock:
@@ -106,20 +102,21 @@ final class Connection: @unchecked Sendable {
         }
         if peerClosed {
             // Half-closed clients still get the answer to what they already sent.
-            suspendReading()
+            setReading(false)
             switch phase {
             case .idle, .receiving:
                 processEvents()
-                if case .responding = phase { return }
-                if case .writing = phase { return }
-                close()
+                switch phase {
+                case .responding, .writing: return
+                default: close()
+                }
             default:
                 return
             }
             return
         }
         processEvents()
-        if case .responding = phase, parser.bufferedByteCount > 1 << 20 { suspendReading() }
+        if case .responding = phase, parser.bufferedByteCount > 1 << 20 { setReading(false) }
     }
 
     private func processEvents() {
@@ -150,17 +147,18 @@ final class Connection: @unchecked Sendable {
                 let keepAlive = request.wantsKeepAlive && !closeRequested && !server.isShuttingDown
                 let application = server.application
                 server.requestStarted()
-                Task(executorPreference: events) {
+                Task(executorPreference: loop) {
                     let response = await application.respond(to: request)
-                    // Back on `events.queue`: the task prefers it as its executor.
+                    // Back on the loop: the task prefers it as its executor.
                     self.deliver(response, for: request, keepAlive: keepAlive)
                 }
             case .failure(let error, let head):
                 phase = .responding
                 disarm()
+                setReading(false)
                 let application = server.application
                 server.requestStarted()
-                Task(executorPreference: events) {
+                Task(executorPreference: loop) {
                     let response = await application.respond(to: error, head: head)
                     self.deliver(response, for: head, keepAlive: false)
                 }
@@ -171,7 +169,7 @@ final class Connection: @unchecked Sendable {
     // MARK: - Writing
 
     private func deliver(_ response: Response, for request: Request?, keepAlive: Bool) {
-        dispatchPrecondition(condition: .onQueue(events.queue))
+        precondition(loop.inLoop, "a connection is used off its event loop")
         server.requestFinished()
         guard !isClosed else { return }
         let version = request?.version ?? .http11
@@ -181,8 +179,7 @@ final class Connection: @unchecked Sendable {
             let output = ResponseSerializer.serialize(response, method: request?.method, version: version, keepAlive: keepAlive)
             write(output.bytes, then: keepAlive ? .nextRequest : .close)
         case .reset:
-            resetOnClose = true
-            close()
+            close(reset: true)
         case .closeAfterHeaders:
             let output = ResponseSerializer.serialize(response, method: request?.method, version: version, keepAlive: false)
             write(Array(output.bytes[0..<output.bodyOffset]), then: .close)
@@ -192,7 +189,7 @@ final class Connection: @unchecked Sendable {
             write(Array(output.bytes[0..<end]), then: .close)
         case .hang(let seconds):
             phase = .hanging
-            resumeReading() // to notice the client giving up
+            setReading(true) // to notice the client giving up
             arm(after: seconds)
         }
     }
@@ -208,6 +205,12 @@ final class Connection: @unchecked Sendable {
         flush()
     }
 
+    /// The socket can take more bytes. Called by the loop.
+    func writable() {
+        guard !isClosed else { return }
+        flush()
+    }
+
     private func flush() {
         while pendingOffset < pending.count {
             let result = pending.withUnsafeBytes { raw in
@@ -217,7 +220,10 @@ final class Connection: @unchecked Sendable {
             case .done(let count):
                 pendingOffset += count
             case .wouldBlock:
-                waitForWritable()
+                if !writingWanted {
+                    writingWanted = true
+                    loop.watch(self, read: reading, write: true)
+                }
                 return
             case .closed, .failed:
                 close()
@@ -226,7 +232,10 @@ final class Connection: @unchecked Sendable {
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
         pendingOffset = 0
-        if !writeSuspended { writeSource?.suspend(); writeSuspended = true }
+        if writingWanted {
+            writingWanted = false
+            loop.watch(self, read: reading, write: false)
+        }
         guard case .writing(let then) = phase else { return }
         switch then {
         case .close:
@@ -238,7 +247,7 @@ final class Connection: @unchecked Sendable {
             }
             phase = parser.isMidRequest ? .receiving : .idle
             arm(after: parser.isMidRequest ? server.configuration.headerTimeout : server.configuration.idleTimeout)
-            resumeReading()
+            setReading(!peerClosed)
             processEvents()
             if peerClosed, case .idle = phase { close() }
         case .none:
@@ -246,24 +255,10 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func waitForWritable() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: transport.fileDescriptor, queue: events.queue)
-            source.setEventHandler { [unowned self] in self.flush() }
-            writeSource = source
-        }
-        if writeSuspended {
-            writeSuspended = false
-            writeSource?.resume()
-        }
-    }
-
-    private func suspendReading() {
-        if !readSuspended, let readSource { readSource.suspend(); readSuspended = true }
-    }
-
-    private func resumeReading() {
-        if readSuspended, let readSource { readSource.resume(); readSuspended = false }
+    private func setReading(_ enabled: Bool) {
+        guard enabled != reading, !isClosed else { return }
+        reading = enabled
+        loop.watch(self, read: enabled, write: writingWanted)
     }
 
     // MARK: - Timeouts
@@ -276,7 +271,7 @@ final class Connection: @unchecked Sendable {
         deadline = nil
     }
 
-    /// Called by the queue's sweep when `deadline` has passed.
+    /// Called by the loop's sweep when `deadline` has passed.
     func deadlinePassed() {
         deadline = nil
         switch phase {
@@ -288,11 +283,10 @@ final class Connection: @unchecked Sendable {
                 return
             }
             phase = .responding
-            disarm()
-            suspendReading()
+            setReading(false)
             let application = server.application
             server.requestStarted()
-            Task(executorPreference: events) {
+            Task(executorPreference: loop) {
                 let response = await application.respond(to: .headerTimeout, head: nil)
                 self.deliver(response, for: nil, keepAlive: false)
             }
@@ -308,39 +302,12 @@ final class Connection: @unchecked Sendable {
         return false
     }
 
-    private func close() {
+    private func close(reset: Bool = false) {
         guard !isClosed else { return }
         phase = .closed
         deadline = nil
-        // The descriptor is closed only after every source on it is cancelled, so a reused
-        // descriptor number can never be watched by a stale source.
-        var sources: [(DispatchSourceProtocol, Bool)] = []
-        if let readSource { sources.append((readSource, readSuspended)) }
-        if let writeSource { sources.append((writeSource, writeSuspended)) }
-        readSource = nil
-        writeSource = nil
-        liveSources = sources.count
-        if sources.isEmpty {
-            finishClose()
-            return
-        }
-        for (source, suspended) in sources {
-            source.setEventHandler {}
-            source.setCancelHandler { self.sourceCancelled() }
-            source.cancel()
-            // A suspended source must be resumed for its cancellation to complete.
-            if suspended { source.resume() }
-        }
-    }
-
-    private func sourceCancelled() {
-        liveSources -= 1
-        if liveSources == 0 { finishClose() }
-    }
-
-    private func finishClose() {
-        events.unregister(self)
-        transport.close(reset: resetOnClose)
+        loop.unregister(self)
+        transport.close(reset: reset)
         server.connectionClosed(self)
     }
 }

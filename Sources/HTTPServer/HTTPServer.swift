@@ -1,19 +1,13 @@
-import Dispatch
+import CEpoll
 import Foundation
 import Glibc
 import Synchronization
 
-/// The accept source, wrapped because Dispatch sources are thread-safe but not marked `Sendable`.
-private final class ListenerSource: @unchecked Sendable {
-    let source: DispatchSourceRead
-    init(source: DispatchSourceRead) { self.source = source }
-}
-
-/// An HTTP/1.1 server on non-blocking POSIX sockets driven by Dispatch sources (epoll on Linux).
+/// An HTTP/1.1 server on non-blocking POSIX sockets and a few epoll loops.
 ///
-/// No thread per connection: a listener source accepts, and each connection is watched by a read
-/// source on one of a few serial queues. Handlers run as Swift tasks; their responses are written
-/// back on the connection's queue in one `send`.
+/// No thread per connection: one event loop per core owns its connections, reads and parses
+/// them, runs their handlers as Swift tasks that prefer the loop as executor, and writes each
+/// response back in one `send`. The first loop also accepts.
 public final class HTTPServer: Sendable {
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible {
@@ -40,7 +34,7 @@ public final class HTTPServer: Sendable {
 
     private struct State: ~Copyable {
         var listenSocket: Int32 = -1
-        var listenSource: ListenerSource?
+        var listening = false
         var boundPort = 0
         var connections: [Int: Connection] = [:]
         var nextConnectionID = 0
@@ -51,14 +45,13 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State())
     private let shuttingDown = Atomic<Bool>(false)
     private let inFlight = Atomic<Int>(0)
-    private let eventQueues: [EventQueue]
-    private let acceptQueue = DispatchQueue(label: "understudy.http.accept", qos: .userInitiated)
+    private let loops: [EventLoop]
 
     /// Creates a server; call `start()` to listen.
     public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
         self.configuration = configuration
         self.application = application
-        self.eventQueues = (0..<max(1, configuration.eventQueueCount)).map { EventQueue(label: "understudy.http.events.\($0)") }
+        self.loops = (0..<max(1, configuration.eventQueueCount)).map { EventLoop(index: $0) }
         // A vanished client must surface as EPIPE on send, never kill the process.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -76,15 +69,13 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func start() throws -> Int {
         let (socketFD, boundPort) = try Self.openListener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
-        let source = DispatchSource.makeReadSource(fileDescriptor: socketFD, queue: acceptQueue)
-        source.setEventHandler { [weak self] in self?.acceptAll(socketFD) }
-        source.setCancelHandler { _ = Glibc.close(socketFD) }
         state.withLock {
             $0.listenSocket = socketFD
-            $0.listenSource = ListenerSource(source: source)
+            $0.listening = true
             $0.boundPort = boundPort
         }
-        source.resume()
+        let acceptor = loops[0]
+        acceptor.execute { [self] in acceptor.registerListener(socketFD) { [unowned self] in self.acceptAll(socketFD) } }
         return boundPort
     }
 
@@ -92,26 +83,27 @@ public final class HTTPServer: Sendable {
     /// every connection is closed or `gracePeriod` seconds have passed (then the rest are closed).
     public func shutdown(gracePeriod: Double = 10) async {
         guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let (source, connections) = state.withLock { state -> (ListenerSource?, [Connection]) in
-            let source = state.listenSource
-            state.listenSource = nil
-            return (source, Array(state.connections.values))
+        let listening = state.withLock { state -> Bool in
+            defer { state.listening = false }
+            return state.listening
         }
-        source?.source.cancel()
-        for connection in connections {
-            queue(for: connection.id).async { connection.beginShutdown() }
+        if listening { loops[0].execute { [loops] in loops[0].closeListener() } }
+        for loop in loops {
+            loop.execute { loop.ownedConnections.forEach { $0.beginShutdown() } }
         }
         let deadline = MonotonicClock.nanoseconds() + UInt64(gracePeriod * 1e9)
         while connectionCount > 0 && MonotonicClock.nanoseconds() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        let leftovers = state.withLock { Array($0.connections.values) }
-        for connection in leftovers {
-            queue(for: connection.id).async { connection.forceClose() }
+        for loop in loops {
+            loop.execute { loop.ownedConnections.forEach { $0.forceClose() } }
         }
         while connectionCount > 0 {
             try? await Task.sleep(nanoseconds: 2_000_000)
         }
+        // Handlers still running after the grace period cannot be cancelled; their loops stay
+        // alive (idle) so those tasks have an executor to finish on.
+        if requestsInFlight == 0 { loops.forEach { $0.stop() } }
     }
 
     // MARK: - Connection bookkeeping (called by Connection)
@@ -126,28 +118,18 @@ public final class HTTPServer: Sendable {
         _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
     }
 
-    private func queue(for connectionID: Int) -> DispatchQueue {
-        eventQueues[connectionID % eventQueues.count].queue
-    }
-
     // MARK: - Accepting
 
+    /// Accepts every pending connection. Runs on the first loop.
     private func acceptAll(_ listenFD: Int32) {
         while true {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    accept(listenFD, $0, &length)
-                }
-            }
+            let fd = cepoll_accept(listenFD, &address, &length)
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return // EAGAIN, or EMFILE and friends: try again on the next readiness event
             }
-            // Glibc's module does not export accept4, so set the flags after accepting.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if isShuttingDown {
                 _ = Glibc.close(fd)
                 continue
@@ -156,13 +138,13 @@ public final class HTTPServer: Sendable {
             // Without NODELAY, a head and body written separately wait ~40 ms for a delayed ACK.
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let remote = Self.addressText(&address)
-            let (id, events) = state.withLock { state -> (Int, EventQueue) in
+            let (id, loop) = state.withLock { state -> (Int, EventLoop) in
                 state.nextConnectionID += 1
-                return (state.nextConnectionID, eventQueues[state.nextConnectionID % eventQueues.count])
+                return (state.nextConnectionID, loops[state.nextConnectionID % loops.count])
             }
-            let connection = Connection(id: id, transport: SocketTransport(fileDescriptor: fd), events: events, server: self, remoteAddress: remote)
+            let connection = Connection(id: id, transport: SocketTransport(fileDescriptor: fd), loop: loop, server: self, remoteAddress: remote)
             state.withLock { $0.connections[id] = connection }
-            events.queue.async { connection.start() }
+            if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
         }
     }
 
