@@ -5,9 +5,18 @@ public enum Timestamp {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
-    /// `2026-11-03T12:43:29.562Z` (milliseconds) or without fraction.
+    /// `2026-11-03T12:43:29.562Z` (milliseconds, rounded) or without fraction.
+    ///
+    /// The fraction is computed from whole milliseconds rather than left to the format style,
+    /// which truncates: a stored `.640` is the double `.63999…` and would print as `.639`.
     public static func format(_ date: Date, fractionalSeconds: Bool = true) -> String {
-        fractionalSeconds ? withFraction.format(date) : withoutFraction.format(date)
+        guard fractionalSeconds else { return withoutFraction.format(date) }
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (milliseconds / 1000).rounded(.down)
+        let fraction = Int(milliseconds - seconds * 1000)
+        let base = withoutFraction.format(Date(timeIntervalSince1970: seconds))
+        let digits = String(fraction)
+        return base.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// `2026-11-03T12:43:29.562522Z`: UTC with exactly six fractional digits.

@@ -88,3 +88,20 @@ struct ControlPlaneOpenAPITests {
         #expect(!validator.problems(method: "POST", path: "/x", status: 200, body: Data("{}".utf8)).isEmpty)
     }
 }
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("milliseconds print as stored, never one less")
+    func rounding() {
+        for millis in [0, 1, 639, 640, 999] {
+            let date = Date(timeIntervalSince1970: 1_900_000_000 + Double(millis) / 1000)
+            #expect(Timestamp.format(date).hasSuffix(String(format: ".%03dZ", millis)))
+            #expect(Timestamp.parse(Timestamp.format(date)).map { Timestamp.format($0) } == Timestamp.format(date))
+        }
+        #expect(Timestamp.format(Date(timeIntervalSince1970: 1.9996)) == "1970-01-01T00:00:02.000Z")
+        #expect(Timestamp.formatMicroseconds(Date(timeIntervalSince1970: 0.5)) == "1970-01-01T00:00:00.500000Z")
+        #expect(Timestamp.parse("2026-11-03T12:43:29.562522Z").map { Timestamp.format($0) } == "2026-11-03T12:43:29.563Z")
+        #expect(Timestamp.parse("2026-11-03T14:43:29+02:00").map { Timestamp.format($0, fractionalSeconds: false) } == "2026-11-03T12:43:29Z")
+        #expect(Timestamp.parse("yesterday") == nil)
+    }
+}

