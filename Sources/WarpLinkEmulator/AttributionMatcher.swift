@@ -157,8 +157,11 @@ public struct AttributionMatcher: Sendable {
     /// The newest claimable click within its link's window, scored per [W-M4]/[W-M5].
     private func probabilistic(_ clicks: [ClickRecord], variant: ConfidenceScale.Variant, outcome: String, scope: AppScope, appID: String?,
                                _ connection: SQLiteConnection) throws -> AttributionResult? {
+        // Deferred payloads live no longer than the scale's horizon (24 h, 72 h legacy), so older
+        // clicks neither match nor count as competing candidates.
+        let horizon: TimeInterval = (settings.isLegacy ? 72 : 24) * 3600
         var claimable: [(ClickRecord, LinkRecord)] = []
-        for click in clicks {
+        for click in clicks where now.timeIntervalSince(click.clickedAt) < horizon {
             if let link = try WarpLinkStore.link(project, id: click.linkID, connection), Self.isClaimable(link, scope: scope) {
                 claimable.append((click, link))
             }
