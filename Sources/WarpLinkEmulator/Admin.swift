@@ -299,18 +299,18 @@ struct WarpLinkAdmin {
     static func render(_ app: AppRecord) -> JSONValue {
         ["id": .string(app.id), "name": .string(app.name), "handle": .string(app.handle), "domain": .string(app.handleDomain),
          "ios_bundle_id": WarpLinkWire.optional(app.iosBundleID), "android_package_name": WarpLinkWire.optional(app.androidPackageName),
-         "created_at": .string(Timestamp.format(app.createdAt))]
+         "created_at": .string(WarpLinkTime.format(app.createdAt))]
     }
 
     static func render(_ key: KeyRecord) -> JSONValue {
         ["value": .string(key.value), "kind": .string(key.kind), "scopes": .array(key.scopes.map(JSONValue.string)),
          "app_id": WarpLinkWire.optional(key.appID), "state": .string(key.state), "name": WarpLinkWire.optional(key.name),
-         "created_at": .string(Timestamp.format(key.createdAt)), "revoked_at": WarpLinkWire.optional(key.revokedAt.map { Timestamp.format($0) })]
+         "created_at": .string(WarpLinkTime.format(key.createdAt)), "revoked_at": WarpLinkWire.optional(key.revokedAt.map { WarpLinkTime.format($0) })]
     }
 
     static func render(_ domain: DomainRecord) -> JSONValue {
         ["hostname": .string(domain.hostname), "state": .string(domain.state), "app_id": WarpLinkWire.optional(domain.appID),
-         "created_at": .string(Timestamp.format(domain.createdAt))]
+         "created_at": .string(WarpLinkTime.format(domain.createdAt))]
     }
 
     static func render(_ link: LinkRecord) -> JSONValue {
@@ -319,9 +319,9 @@ struct WarpLinkAdmin {
          "ios_fallback_url": WarpLinkWire.optional(link.iosFallbackURL), "android_url": WarpLinkWire.optional(link.androidURL),
          "android_fallback_url": WarpLinkWire.optional(link.androidFallbackURL), "custom_params": link.customParams,
          "app_id": WarpLinkWire.optional(link.appID), "tags": .array(link.tags.map(JSONValue.string)),
-         "password_protected": .bool(link.password != nil), "expires_at": WarpLinkWire.optional(link.expiresAt.map { Timestamp.format($0) }),
+         "password_protected": .bool(link.password != nil), "expires_at": WarpLinkWire.optional(link.expiresAt.map { WarpLinkTime.format($0) }),
          "is_active": .bool(link.isActive), "match_window_hours": link.matchWindowHours.map { .int(Int64($0)) } ?? .null,
-         "created_at": .string(Timestamp.format(link.createdAt)), "updated_at": .string(Timestamp.format(link.updatedAt))]
+         "created_at": .string(WarpLinkTime.format(link.createdAt)), "updated_at": .string(WarpLinkTime.format(link.updatedAt))]
     }
 
     static func render(_ click: ClickRecord) -> JSONValue {
@@ -332,9 +332,9 @@ struct WarpLinkAdmin {
          "fingerprint": WarpLinkWire.optional(click.fingerprint), "user_agent": WarpLinkWire.optional(click.userAgent),
          "tap_id": WarpLinkWire.optional(click.tapID), "destination_url": WarpLinkWire.optional(click.destinationURL),
          "ios_url": WarpLinkWire.optional(click.iosURL), "android_url": WarpLinkWire.optional(click.androidURL),
-         "custom_params": click.customParams, "clicked_at": .string(Timestamp.format(click.clickedAt)),
+         "custom_params": click.customParams, "clicked_at": .string(WarpLinkTime.format(click.clickedAt)),
          "claimed": .bool(click.claimedBy != nil), "claimed_by": WarpLinkWire.optional(click.claimedBy),
-         "claimed_at": WarpLinkWire.optional(click.claimedAt.map { Timestamp.format($0) })]
+         "claimed_at": WarpLinkWire.optional(click.claimedAt.map { WarpLinkTime.format($0) })]
     }
 
     static func render(_ install: InstallRecord) -> JSONValue {
@@ -344,6 +344,6 @@ struct WarpLinkAdmin {
          "match_type": WarpLinkWire.optional(install.matchType), "match_confidence": install.matchConfidence.map(JSONValue.double) ?? .null,
          "link_id": WarpLinkWire.optional(install.linkID), "click_id": WarpLinkWire.optional(install.clickID),
          "tap_id": WarpLinkWire.optional(install.tapID), "ip": WarpLinkWire.optional(install.ip), "source": .string(install.source),
-         "created_at": .string(Timestamp.format(install.createdAt))]
+         "created_at": .string(WarpLinkTime.format(install.createdAt))]
     }
 }

@@ -213,11 +213,11 @@ enum AdminInputs {
         var members: [String: JSONValue] = [
             "id": .string(link.id), "slug": .string(link.slug), "domain": .string(link.domain), "destination_url": .string(link.destinationURL),
             "custom_params": link.customParams, "tags": .array(link.tags.map(JSONValue.string)), "is_active": .bool(link.isActive),
-            "created_at": .string(Timestamp.format(link.createdAt)),
+            "created_at": .string(WarpLinkTime.format(link.createdAt)),
         ]
         let optionals: [(String, String?)] = [("ios_url", link.iosURL), ("ios_fallback_url", link.iosFallbackURL), ("android_url", link.androidURL),
                                               ("android_fallback_url", link.androidFallbackURL), ("app_id", link.appID), ("password", link.password),
-                                              ("expires_at", link.expiresAt.map { Timestamp.format($0) })]
+                                              ("expires_at", link.expiresAt.map { WarpLinkTime.format($0) })]
         for (name, value) in optionals { if let value { members[name] = .string(value) } }
         if let hours = link.matchWindowHours { members["match_window_hours"] = .int(Int64(hours)) }
         return .object(members)

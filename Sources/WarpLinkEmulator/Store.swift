@@ -45,7 +45,7 @@ public enum WarpLinkStore {
     /// Inserts an app.
     public static func insert(_ app: AppRecord, project: ProjectID, _ connection: SQLiteConnection) throws {
         try connection.run("INSERT INTO warplink_apps (project_id, id, name, handle, ios_bundle_id, android_package_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           project, app.id, app.name, app.handle, app.iosBundleID, app.androidPackageName, Timestamp.format(app.createdAt))
+                           project, app.id, app.name, app.handle, app.iosBundleID, app.androidPackageName, WarpLinkTime.format(app.createdAt))
     }
 
     /// Deletes an app; false when there was none.
@@ -75,13 +75,13 @@ public enum WarpLinkStore {
     public static func insert(_ key: KeyRecord, ignoreExisting: Bool = false, _ connection: SQLiteConnection) throws {
         try connection.run("INSERT \(ignoreExisting ? "OR IGNORE " : "")INTO warplink_keys (project_id, value, kind, scopes, app_id, state, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            key.projectID, key.value, key.kind, key.scopes.joined(separator: " "), key.appID, key.state, key.name,
-                           Timestamp.format(key.createdAt), key.revokedAt.map { Timestamp.format($0) })
+                           WarpLinkTime.format(key.createdAt), key.revokedAt.map { WarpLinkTime.format($0) })
     }
 
     /// Sets a key's state; false when the project has no such key.
     public static func setKeyState(_ project: ProjectID, value: String, state: String, at now: Date, _ connection: SQLiteConnection) throws -> Bool {
         try connection.run("UPDATE warplink_keys SET state = ?, revoked_at = ? WHERE project_id = ? AND value = ?",
-                           state, state == "revoked" ? Timestamp.format(now) : nil, project, value) > 0
+                           state, state == "revoked" ? WarpLinkTime.format(now) : nil, project, value) > 0
     }
 
     /// Deletes a key; false when there was none.
@@ -120,7 +120,7 @@ public enum WarpLinkStore {
     /// Inserts a custom domain.
     public static func insert(_ domain: DomainRecord, project: ProjectID, _ connection: SQLiteConnection) throws {
         try connection.run("INSERT INTO warplink_domains (project_id, hostname, state, app_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                           project, domain.hostname, domain.state, domain.appID, Timestamp.format(domain.createdAt))
+                           project, domain.hostname, domain.state, domain.appID, WarpLinkTime.format(domain.createdAt))
     }
 
     /// Sets a domain's state; false when there is none.
@@ -179,8 +179,8 @@ public enum WarpLinkStore {
                 tags = excluded.tags, password = excluded.password, expires_at = excluded.expires_at, is_active = excluded.is_active,
                 match_window_hours = excluded.match_window_hours, updated_at = excluded.updated_at
             """, bindings: [project, link.id, link.appID, link.slug, link.domain, link.destinationURL, link.iosURL, link.iosFallbackURL,
-                            link.androidURL, link.androidFallbackURL, params, tags, link.password, link.expiresAt.map { Timestamp.format($0) },
-                            link.isActive, link.matchWindowHours, Timestamp.format(link.createdAt), Timestamp.format(link.updatedAt)])
+                            link.androidURL, link.androidFallbackURL, params, tags, link.password, link.expiresAt.map { WarpLinkTime.format($0) },
+                            link.isActive, link.matchWindowHours, WarpLinkTime.format(link.createdAt), WarpLinkTime.format(link.updatedAt)])
     }
 
     /// Deletes a link (clicks and installs keep its id, which is how routeless matches arise).

@@ -41,7 +41,8 @@ public struct WarpLinkPlatform: Platform {
         case .internalError: message = "Internal error"
         default: message = failure.message
         }
-        var response = WarpLinkError(status: status, code: WarpLinkError.code(forStatus: status), message: message).response
+        let code = status == 405 ? "METHOD_NOT_ALLOWED" : WarpLinkError.code(forStatus: status)
+        var response = WarpLinkError(status: status, code: code, message: status == 405 ? failure.message : message).response
         response.headers.set("X-RateLimit-Limit", "60")
         return response
     }

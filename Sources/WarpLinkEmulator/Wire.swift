@@ -23,11 +23,11 @@ public enum WarpLinkWire {
             "android_fallback_url": optional(reshaped.androidFallbackURL),
             "custom_params": reshaped.customParams.json,
             "app_id": optional(link.appID),
-            "expires_at": optional(link.expiresAt.map { Timestamp.format($0) }),
+            "expires_at": optional(link.expiresAt.map { WarpLinkTime.format($0) }),
             "is_active": .bool(link.isActive),
             "tags": .array(link.tags.map(JSONValue.string)),
-            "created_at": .string(Timestamp.format(link.createdAt)),
-            "updated_at": .string(Timestamp.format(link.updatedAt)),
+            "created_at": .string(WarpLinkTime.format(link.createdAt)),
+            "updated_at": .string(WarpLinkTime.format(link.updatedAt)),
         ]
     }
 
