@@ -241,6 +241,27 @@ struct WarpLinkAttributionTests {
         #expect(try await h.admin.installs().count == 1)
     }
 
+    @Test("oversized and broken-gzip bodies are 4xx in WarpLink's envelope, journalled, and record no install")
+    func unreadableBodies() async throws {
+        let server = try await UnderstudyTestServer.start { $0.maxBodyBytes = 1024 }
+        defer { Task { await server.stop() } }
+        let project = try await server.client.admin.createProject(name: "limits")
+        let key = project.credential("warplink", "sdkKey")
+        let big = try await server.client.send(ClientRequest(method: "POST", path: "/warplink/v1/attribution/match",
+                                                             headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json"],
+                                                             body: Data(("{\"platform\":\"" + String(repeating: "a", count: 4096) + "\"}").utf8)))
+        #expect(big.status == 413)
+        #expect(try big.json()["error"]?["code"]?.string == "VALIDATION_ERROR")
+        let gzip = try await server.client.send(ClientRequest(method: "POST", path: "/warplink/v1/attribution/match",
+                                                              headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json", "Content-Encoding": "gzip"],
+                                                              body: Data("definitely not gzip".utf8)))
+        #expect(gzip.status == 400)
+        #expect(try gzip.json()["error"]?["code"]?.string == "VALIDATION_ERROR")
+        let journal = try await server.client.admin.project(project.id).waitForRequests(JournalQuery(platform: "warplink"), count: 2)
+        #expect(Set(journal.requests.map(\.status)) == [413, 400])
+        #expect(try await server.client.warpLink.project(project.id).installs().isEmpty)
+    }
+
     @Test("the configure flow: validate and match both answered; a 5xx twice then success is three match requests with one tap id")
     func configureFlowRetries() async throws {
         let h = try await WarpLinkHarness.start()
