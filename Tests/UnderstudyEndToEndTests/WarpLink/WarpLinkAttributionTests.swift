@@ -180,6 +180,33 @@ struct WarpLinkAttributionTests {
         #expect(installs.map(\.outcome).contains("referrer"))
     }
 
+    @Test("settings: fingerprint tier, X-Forwarded-For trust, primary-language mode and the legacy scale")
+    func settingsAndFingerprint() async throws {
+        let h = try await WarpLinkHarness.start()
+        defer { Task { await h.stop() } }
+        try await h.freeze()
+        let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/f"))
+        let fingerprint = String(repeating: "ab", count: 32)
+        _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, ip: "8.8.8.8", fingerprint: fingerprint, ageSeconds: 2 * 3600))
+        var body = WarpLinkAttributionRequest(platform: "ios", fingerprintVersion: "enriched", acceptLanguage: "de-DE", timezoneOffset: -120)
+        body.fingerprint = fingerprint.uppercased()
+        let byFingerprint = try await h.warpLink.matchAttribution(body, apiKey: h.sdkKey).get()
+        #expect(byFingerprint.matchType == "probabilistic" && byFingerprint.matchConfidence == 0.59) // 0.65 × 0.9
+        #expect(try await h.admin.installs().first?.outcome == "fingerprint")
+
+        _ = try await h.admin.updateSettings(WarpLinkSettings(languageMode: "primary", trustForwardedFor: true))
+        _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, ip: "2001:db8::5", acceptLanguage: "pt-BR,pt;q=0.8", ageSeconds: 600))
+        let forwarded = try await h.server.client.send(ClientRequest.json("POST", "/warplink/v1/attribution/match",
+                                                                          WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "pt-PT", timezoneOffset: nil),
+                                                                          headers: ["Authorization": "Bearer " + h.sdkKey, "X-Forwarded-For": "2001:db8::5, 10.0.0.1"]))
+        #expect(try forwarded.json()["match_confidence"]?.double == 0.70) // basic < 1 h, IPv6 ×1.0, "pt" == "pt"
+
+        _ = try await h.admin.updateSettings(WarpLinkSettings(languageMode: "full", scoring: "legacy", trustForwardedFor: false))
+        _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "en", ageSeconds: 30 * 3600))
+        let legacy = try await h.warpLink.matchAttribution(WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "en", timezoneOffset: nil), apiKey: h.sdkKey).get()
+        #expect(legacy.matchConfidence == 0.24) // 0.40 (< 72 h) × 0.6 loopback
+    }
+
     @Test("keys and apps: API keys refused (403, or 401 by setting), revoked 401, app-bound keys and ambiguous_app")
     func keysAndApps() async throws {
         let h = try await WarpLinkHarness.start()
