@@ -71,9 +71,11 @@ public enum WarpLinkStore {
         try connection.query("SELECT * FROM warplink_keys WHERE project_id = ? ORDER BY created_at, value", project).map(key)
     }
 
-    /// Inserts a key; `ignoreExisting` keeps an existing row (re-provisioning after a reset).
+    /// Inserts a key; `ignoreExisting` keeps the project's own existing row (re-provisioning after
+    /// a reset) while a value held by another project still fails the unique index.
     public static func insert(_ key: KeyRecord, ignoreExisting: Bool = false, _ connection: SQLiteConnection) throws {
-        try connection.run("INSERT \(ignoreExisting ? "OR IGNORE " : "")INTO warplink_keys (project_id, value, kind, scopes, app_id, state, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        let onConflict = ignoreExisting ? " ON CONFLICT (project_id, value) DO NOTHING" : ""
+        try connection.run("INSERT INTO warplink_keys (project_id, value, kind, scopes, app_id, state, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)" + onConflict,
                            key.projectID, key.value, key.kind, key.scopes.joined(separator: " "), key.appID, key.state, key.name,
                            WarpLinkTime.format(key.createdAt), key.revokedAt.map { WarpLinkTime.format($0) })
     }
@@ -259,9 +261,9 @@ public enum WarpLinkStore {
     /// Clicks, newest first, optionally of one link or source.
     public static func clicks(_ project: ProjectID, linkID: String?, source: String?, limit: Int, _ connection: SQLiteConnection) throws -> [ClickRecord] {
         try connection.query("""
-            SELECT * FROM warplink_clicks WHERE project_id = ? AND (?1 IS NULL OR link_id = ?) AND (? IS NULL OR source = ?)
+            SELECT * FROM warplink_clicks WHERE project_id = ? AND (? IS NULL OR link_id = ?) AND (? IS NULL OR source = ?)
             ORDER BY clicked_at DESC, seq DESC LIMIT ?
-            """.replacingOccurrences(of: "?1", with: "?"), project, linkID, linkID, source, source, limit).map(click)
+            """, project, linkID, linkID, source, source, limit).map(click)
     }
 
     private static func click(_ row: Row) -> ClickRecord {

@@ -90,6 +90,21 @@ struct WarpLinkControlPlaneTests {
         #expect(missing.status == 404)
     }
 
+    @Test("a key value belongs to one project: seeding another project's key, or creating a project over a seeded key, is a 409")
+    func keyOwnership() async throws {
+        let h = try await WarpLinkHarness.start()
+        defer { Task { await h.stop() } }
+        let seeded = try await h.admin.createKey()
+        let other = try await h.server.client.admin.createProject(name: "other")
+        let clash = try await h.server.client.admin.project(other.id).platformRequest("warplink", "POST", "/keys", json: ["value": .string(seeded.value)])
+        #expect(clash.status == 409)
+        await #expect(throws: UnderstudyClientError.self) {
+            _ = try await h.server.client.admin.createProject(name: "thief", credentials: ["warplink": ["sdkKey": seeded.value]])
+        }
+        #expect(try await h.warpLink.validate(apiKey: seeded.value).status == 200)
+        #expect(try await h.server.client.warpLink.validate(apiKey: other.credential("warplink", "sdkKey")).status == 200)
+    }
+
     @Test("reset clears WarpLink state but keeps the project's keys; snapshots restore links and clicks")
     func resetAndSnapshots() async throws {
         let h = try await WarpLinkHarness.start()
