@@ -268,6 +268,23 @@ struct WarpLinkAttributionTests {
         #expect(try await h.admin.installs().count == 1)
     }
 
+    @Test("a dropped connection is a transport error for the SDK; the journal shows the attempt with its tap id and no install is stored")
+    func droppedConnection() async throws {
+        let h = try await WarpLinkHarness.start()
+        defer { Task { await h.stop() } }
+        let tap = UUID().uuidString.lowercased()
+        _ = try await h.projectAdmin.addFault(FaultRule(match: .init(platform: "warplink", method: "POST", path: "/v1/attribution/match"), action: .reset, times: 1))
+        // A short client timeout: URLSession on Linux may sit on a reset connection until it times out.
+        let impatient = Understudy(baseURL: h.server.url, timeout: 3).warpLink
+        await #expect(throws: UnderstudyClientError.self) {
+            _ = try await impatient.matchAttribution(Self.androidBody(), apiKey: h.sdkKey, tapID: tap)
+        }
+        let dropped = try await h.projectAdmin.waitForRequests(JournalQuery(method: "POST", path: "/warplink/v1/attribution/match"), count: 1).requests
+        #expect(dropped.first?.status == 0 && dropped.first?.requestHeaders["x-warplink-tap-id"] == tap && dropped.first?.fault != nil)
+        #expect(try await h.admin.installs().isEmpty)
+        #expect(try await h.warpLink.matchAttribution(Self.androidBody(), apiKey: h.sdkKey, tapID: tap).status == 200)
+    }
+
     @Test("oversized and broken-gzip bodies are 4xx in WarpLink's envelope, journalled, and record no install")
     func unreadableBodies() async throws {
         let server = try await UnderstudyTestServer.start { $0.maxBodyBytes = 1024 }
