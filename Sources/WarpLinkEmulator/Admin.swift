@@ -7,6 +7,7 @@ import SQLiteStore
 /// custom domains, links, clicks, installs and matching settings.
 struct WarpLinkAdmin {
     let state: WarpLinkState
+    var defaults: MatchingSettings { state.defaultSettings }
 
     func all() -> [Route] {
         var routes: [Route] = []
@@ -14,14 +15,14 @@ struct WarpLinkAdmin {
         // MARK: Settings
         routes.append(Route(.get, "/settings") { _, context in
             let project = try project(context)
-            let settings = try await context.database.read { try WarpLinkStore.settings(project, $0) }
+            let settings = try await context.database.read { try WarpLinkStore.settings(project, defaults: defaults, $0) }
             return .json(settings)
         })
         routes.append(Route(.put, "/settings") { request, context in
             let project = try project(context)
             let patch = try object(request)
             let settings = try await context.database.write { connection -> MatchingSettings in
-                var merged = try JSONValue.from(try WarpLinkStore.settings(project, connection)).objectValue ?? [:]
+                var merged = try JSONValue.from(try WarpLinkStore.settings(project, defaults: defaults, connection)).objectValue ?? [:]
                 for (key, value) in patch {
                     guard merged.keys.contains(key) else { throw AdminError.badRequest("Unknown field `\(key)`.", code: "unknown_field") }
                     merged[key] = value
@@ -210,7 +211,7 @@ struct WarpLinkAdmin {
             let input = try decode(AdminInputs.Click.self, request)
             let now = context.now
             let click = try await context.database.write { connection -> ClickRecord in
-                let settings = try WarpLinkStore.settings(project, connection)
+                let settings = try WarpLinkStore.settings(project, defaults: defaults, connection)
                 let click = try withGenerator(context, project) { try AdminInputs.click(input, project: project, now: now, settings: settings, generator: &$0, connection) }
                 try WarpLinkStore.insert(click, project: project, connection)
                 return click

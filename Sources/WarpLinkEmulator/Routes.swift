@@ -6,6 +6,7 @@ import SQLiteStore
 /// The SDK-facing routes and the short-link redirect: decode, call the rules, encode WarpLink's envelope.
 struct WarpLinkRoutes {
     let state: WarpLinkState
+    var defaults: MatchingSettings { state.defaultSettings }
 
     /// Every data-plane route, relative to `/warplink`.
     func all() -> [Route] {
@@ -25,7 +26,7 @@ struct WarpLinkRoutes {
     /// every WarpLink response carries ([W-E1]).
     private func guarded(_ request: Request, _ context: EmulatorContext, _ body: () async throws -> Response) async -> Response {
         let bucket = Self.bearer(request) ?? ("ip:" + ClientAddress.reduce(request.remoteAddress))
-        let settings = (try? await settings(context)) ?? MatchingSettings()
+        let settings = (try? await settings(context)) ?? defaults
         let window = state.consume(bucket, now: context.now)
         var response: Response
         if settings.enforceRateLimit && !window.allowed {
@@ -49,8 +50,8 @@ struct WarpLinkRoutes {
     }
 
     private func settings(_ context: EmulatorContext) async throws -> MatchingSettings {
-        guard let project = context.projectID else { return MatchingSettings() }
-        return try await context.database.read { try WarpLinkStore.settings(project, $0) }
+        guard let project = context.projectID else { return defaults }
+        return try await context.database.read { try WarpLinkStore.settings(project, defaults: defaults, $0) }
     }
 
     /// The key of `Authorization: Bearer <key>`, or nil.
@@ -119,7 +120,7 @@ struct WarpLinkRoutes {
         let ip = clientIP(request, settings: try await settings(context))
         let userAgent = request.headers["user-agent"]
         let body = try await context.database.write { connection -> JSONValue in
-            let settings = try WarpLinkStore.settings(project, connection)
+            let settings = try WarpLinkStore.settings(project, defaults: defaults, connection)
             let link = try LinkLookup.find(project: project, domain: domain, slug: slug, appID: key.appID, now: now,
                                            lenient: settings.lenientLookup, connection)
             let shaped = LinkReshaper.reshape(link, tapped: tapped)
@@ -211,7 +212,7 @@ struct WarpLinkRoutes {
         let acceptLanguage = request.headers["accept-language"]
         let userAgent = request.headers["user-agent"]
         let location = try await context.database.write { connection -> String in
-            let settings = try WarpLinkStore.settings(project, connection)
+            let settings = try WarpLinkStore.settings(project, defaults: defaults, connection)
             let link = try LinkLookup.find(project: project, domain: domain, slug: slug, appID: nil, now: now, lenient: false, connection)
             let shaped = LinkReshaper.reshape(link, tapped: tapped)
             try WarpLinkStore.insert(ClickRecord(

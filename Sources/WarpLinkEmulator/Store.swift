@@ -10,12 +10,12 @@ public enum WarpLinkStore {
 
     // MARK: Settings
 
-    /// The project's matching settings (defaults when none are stored).
-    public static func settings(_ project: ProjectID, _ connection: SQLiteConnection) throws -> MatchingSettings {
+    /// The project's matching settings (`defaults`, the server-wide ones, when none are stored).
+    public static func settings(_ project: ProjectID, defaults: MatchingSettings = MatchingSettings(), _ connection: SQLiteConnection) throws -> MatchingSettings {
         guard let text = try connection.scalar("SELECT settings FROM warplink_settings WHERE project_id = ?", project).string else {
-            return MatchingSettings()
+            return defaults
         }
-        return (try? JSONDecoder().decode(MatchingSettings.self, from: Data(text.utf8))) ?? MatchingSettings()
+        return (try? JSONDecoder().decode(MatchingSettings.self, from: Data(text.utf8))) ?? defaults
     }
 
     /// Stores the project's matching settings.

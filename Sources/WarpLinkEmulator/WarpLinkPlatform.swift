@@ -10,10 +10,20 @@ public struct WarpLinkPlatform: Platform {
     /// Caches shared by every copy of this value.
     public let state: WarpLinkState
 
-    /// Creates the platform.
+    /// Creates the platform from the configuration file's `warplink` section:
+    /// `{"settings": {…matching settings…}, "autoProvisionKeysInto": "<project id>"}`.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
-        self.state = WarpLinkState()
+        let (settings, _) = Self.defaultSettings(from: configuration)
+        self.state = WarpLinkState(defaultSettings: settings, autoProvisionProject: configuration["autoProvisionKeysInto"]?.stringValue)
+    }
+
+    /// The server-wide default settings of `configuration`, and why they were not used if invalid.
+    static func defaultSettings(from configuration: JSONValue) -> (MatchingSettings, String?) {
+        guard let section = configuration["settings"], section != .null else { return (MatchingSettings(), nil) }
+        guard let settings = try? section.decode(MatchingSettings.self) else { return (MatchingSettings(), "warplink.settings has a wrong type") }
+        if let problem = settings.validationProblem { return (MatchingSettings(), "warplink.settings: " + problem) }
+        return (settings, nil)
     }
 
     /// `warplink`.
@@ -53,10 +63,26 @@ public struct WarpLinkPlatform: Platform {
     public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
         if let key = WarpLinkRoutes.bearer(request) {
             if let cached = state.project(forKey: key) { return cached }
-            guard WarpLinkNames.isWellFormedKey(key),
-                  let found = try? await services.database.read({ try WarpLinkStore.key(key, $0)?.projectID }) else { return nil }
-            state.remember(key: key, project: found)
-            return found
+            guard WarpLinkNames.isWellFormedKey(key) else { return nil }
+            let target = state.autoProvisionProject
+            let found = try? await services.database.read { try WarpLinkStore.key(key, $0)?.projectID }
+            if let found = found ?? nil {
+                state.remember(key: key, project: found)
+                return found
+            }
+            guard let target else { return nil }
+            // [W-K1] alternative: any well-formed unknown key becomes an org-wide SDK key of `target`.
+            let provisioned = try? await services.database.write { connection -> ProjectID? in
+                guard try connection.scalar("SELECT 1 FROM projects WHERE id = ?", target).int != nil else { return nil }
+                let now = services.now(for: target)
+                try WarpLinkStore.insert(KeyRecord(projectID: target, value: key, kind: "sdk", scopes: KeyRecord.sdkScopes, appID: nil, state: "active",
+                                                   name: "Auto-provisioned", createdAt: now, revokedAt: nil), ignoreExisting: true, connection)
+                return try WarpLinkStore.key(key, connection)?.projectID
+            }
+            guard let owner = provisioned ?? nil else { return nil }
+            services.logger.info("warplink: auto-provisioned an SDK key", [("project", owner)])
+            state.remember(key: key, project: owner)
+            return owner
         }
         guard let (domain, slug) = shortLinkTarget(request) else { return nil }
         if let owner = state.project(forDomain: domain) { return owner }
@@ -141,6 +167,9 @@ public struct WarpLinkPlatform: Platform {
     /// Loads the custom-domain table used for Host routing.
     public func start(services: EmulatorServices) async {
         state.services = services
+        if let problem = Self.defaultSettings(from: configuration).1 {
+            services.logger.error("ignoring invalid WarpLink configuration; using the contract's defaults", [("problem", problem)])
+        }
         if let owners = try? await services.database.read({ try WarpLinkStore.allDomainOwners($0) }) { state.setDomains(owners) }
     }
 

@@ -17,8 +17,16 @@ public final class WarpLinkState: Sendable {
         set { servicesBox.withLock { $0 = newValue } }
     }
 
-    /// Empty state.
-    public init() {}
+    /// Settings a project has until it changes them (the configuration's `warplink.settings`).
+    public let defaultSettings: MatchingSettings
+    /// The project unknown well-formed keys are provisioned into ([W-K1] alternative), if any.
+    public let autoProvisionProject: ProjectID?
+
+    /// Empty state with the server-wide defaults.
+    public init(defaultSettings: MatchingSettings = MatchingSettings(), autoProvisionProject: ProjectID? = nil) {
+        self.defaultSettings = defaultSettings
+        self.autoProvisionProject = autoProvisionProject
+    }
 
     /// The cached project of a key value.
     public func project(forKey value: String) -> ProjectID? { keyOwners.withLock { $0[value] } }
