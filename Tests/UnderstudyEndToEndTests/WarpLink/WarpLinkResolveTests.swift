@@ -139,6 +139,21 @@ struct WarpLinkResolveTests {
         #expect(clicks.count == 4 && clicks.allSatisfy { $0.source == "resolve" }, "\(clicks)")
     }
 
+    @Test("lenient lookup finds a link by slug alone when the slug is unique; handle domains resolve strictly")
+    func lenientLookup() async throws {
+        let h = try await WarpLinkHarness.start()
+        defer { Task { await h.stop() } }
+        let app = try await h.admin.createApp(name: "Shop", handle: WarpLinkHarness.slug("h"))
+        let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", domain: app.domain, destinationURL: "https://e.com/deal"))
+        #expect(try await h.warpLink.resolve(slug: "deal", domain: app.domain, apiKey: h.sdkKey).value?.id == onHandle.id)
+        #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).status == 404)
+        _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
+        #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).value?.domain == app.domain)
+        _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", destinationURL: "https://e.com/shared"))
+        _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
+        #expect(try await h.warpLink.resolve(slug: "deal", domain: "links.unknown.example", apiKey: h.sdkKey).status == 404) // two candidates
+    }
+
     @Test("resolve records one click per tap id; a 5xx twice then success is three requests with the same tap id")
     func clicksAndRetries() async throws {
         let h = try await WarpLinkHarness.start()
