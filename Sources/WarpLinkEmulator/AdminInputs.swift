@@ -9,73 +9,146 @@ enum AdminInputs {
         var id: String?
         var name: String
         var handle: String?
-        var ios_bundle_id: String?
-        var android_package_name: String?
+        var iosBundleID: String?
+        var androidPackageName: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case name
+            case handle
+            case iosBundleID = "ios_bundle_id"
+            case androidPackageName = "android_package_name"
+        }
     }
 
     struct Key: Codable {
         var value: String?
         var kind: String?
         var scopes: [String]?
-        var app_id: String?
+        var appID: String?
         var name: String?
         var state: String?
+
+        enum CodingKeys: String, CodingKey {
+            case value
+            case kind
+            case scopes
+            case appID = "app_id"
+            case name
+            case state
+        }
     }
 
     struct Domain: Codable {
         var hostname: String
         var state: String?
-        var app_id: String?
+        var appID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case hostname
+            case state
+            case appID = "app_id"
+        }
     }
 
     struct Link: Codable {
         var id: String?
         var slug: String?
         var domain: String?
-        var destination_url: String
-        var ios_url: String?
-        var ios_fallback_url: String?
-        var android_url: String?
-        var android_fallback_url: String?
-        var custom_params: JSONValue?
-        var app_id: String?
+        var destinationURL: String
+        var iosURL: String?
+        var iosFallbackURL: String?
+        var androidURL: String?
+        var androidFallbackURL: String?
+        var customParams: JSONValue?
+        var appID: String?
         var tags: [String]?
         var password: String?
-        var expires_at: String?
-        var is_active: Bool?
-        var match_window_hours: Int?
-        var created_at: String?
+        var expiresAt: String?
+        var isActive: Bool?
+        var matchWindowHours: Int?
+        var createdAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case slug
+            case domain
+            case destinationURL = "destination_url"
+            case iosURL = "ios_url"
+            case iosFallbackURL = "ios_fallback_url"
+            case androidURL = "android_url"
+            case androidFallbackURL = "android_fallback_url"
+            case customParams = "custom_params"
+            case appID = "app_id"
+            case tags
+            case password
+            case expiresAt = "expires_at"
+            case isActive = "is_active"
+            case matchWindowHours = "match_window_hours"
+            case createdAt = "created_at"
+        }
     }
 
     struct Click: Codable {
         var slug: String?
         var domain: String?
-        var link_id: String?
+        var linkID: String?
         var ip: String?
-        var accept_language: String?
+        var acceptLanguage: String?
         var timezone: String?
-        var timezone_offset: Int?
-        var device_id: String?
+        var timezoneOffset: Int?
+        var deviceID: String?
         var fingerprint: String?
-        var user_agent: String?
+        var userAgent: String?
         var params: [String: String]?
-        var clicked_at: String?
-        var age_seconds: Double?
+        var clickedAt: String?
+        var ageSeconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case slug
+            case domain
+            case linkID = "link_id"
+            case ip
+            case acceptLanguage = "accept_language"
+            case timezone
+            case timezoneOffset = "timezone_offset"
+            case deviceID = "device_id"
+            case fingerprint
+            case userAgent = "user_agent"
+            case params
+            case clickedAt = "clicked_at"
+            case ageSeconds = "age_seconds"
+        }
     }
 
     struct Install: Codable {
         var id: String?
-        var device_id: String?
-        var link_id: String?
+        var deviceID: String?
+        var linkID: String?
         var slug: String?
         var domain: String?
-        var app_id: String?
+        var appID: String?
         var platform: String?
-        var sdk_version: String?
-        var match_type: String?
-        var match_confidence: Double?
-        var is_reinstall: Bool?
-        var created_at: String?
+        var sdkVersion: String?
+        var matchType: String?
+        var matchConfidence: Double?
+        var isReinstall: Bool?
+        var createdAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case deviceID = "device_id"
+            case linkID = "link_id"
+            case slug
+            case domain
+            case appID = "app_id"
+            case platform
+            case sdkVersion = "sdk_version"
+            case matchType = "match_type"
+            case matchConfidence = "match_confidence"
+            case isReinstall = "is_reinstall"
+            case createdAt = "created_at"
+        }
     }
 
     static func bad(_ message: String) -> AdminError { AdminError.badRequest(message, code: "invalid_value") }
@@ -111,11 +184,11 @@ enum AdminInputs {
         if try WarpLinkStore.app(project, id: id.lowercased(), connection) != nil {
             throw AdminError(status: 409, code: "conflict", message: "App `\(id)` exists.")
         }
-        for (field, value) in [("ios_bundle_id", input.ios_bundle_id), ("android_package_name", input.android_package_name)] {
+        for (field, value) in [("ios_bundle_id", input.iosBundleID), ("android_package_name", input.androidPackageName)] {
             if let value, value.isEmpty || value.utf8.count > 255 { throw bad("`\(field)` must be 1–255 characters.") }
         }
-        return AppRecord(id: id.lowercased(), name: input.name, handle: handle, iosBundleID: input.ios_bundle_id,
-                         androidPackageName: input.android_package_name, createdAt: now)
+        return AppRecord(id: id.lowercased(), name: input.name, handle: handle, iosBundleID: input.iosBundleID,
+                         androidPackageName: input.androidPackageName, createdAt: now)
     }
 
     static func key(_ input: Key, project: ProjectID, now: Date, generator: inout IDGenerator, _ connection: SQLiteConnection) throws -> KeyRecord {
@@ -131,17 +204,17 @@ enum AdminInputs {
             if let unknown = scopes.first(where: { !KeyRecord.apiScopes.contains($0) }) {
                 throw bad("Unknown scope `\(unknown)`; allowed: \(KeyRecord.apiScopes.sorted().joined(separator: ", ")).")
             }
-            if input.app_id != nil { throw bad("Only SDK keys can be bound to an app.") }
+            if input.appID != nil { throw bad("Only SDK keys can be bound to an app.") }
         } else if let given = input.scopes, Set(given) != Set(KeyRecord.sdkScopes) {
             throw bad("SDK keys have the fixed scopes links:read and attribution:write.")
         }
-        if let appID = input.app_id, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
+        if let appID = input.appID, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
             throw AdminError.notFound("App `\(appID)`")
         }
         if try WarpLinkStore.key(value, connection) != nil || (try connection.scalar("SELECT 1 FROM project_credentials WHERE platform = 'warplink' AND value = ? AND project_id != ?", value, project).int) != nil {
             throw AdminError(status: 409, code: "conflict", message: "Key `\(value)` exists.")
         }
-        return KeyRecord(projectID: project, value: value, kind: kind, scopes: scopes, appID: input.app_id?.lowercased(), state: state,
+        return KeyRecord(projectID: project, value: value, kind: kind, scopes: scopes, appID: input.appID?.lowercased(), state: state,
                          name: input.name, createdAt: now, revokedAt: state == "revoked" ? now : nil)
     }
 
@@ -152,13 +225,13 @@ enum AdminInputs {
         }
         let state = input.state ?? "verified"
         guard ["verified", "suspended"].contains(state) else { throw bad("`state` must be verified or suspended.") }
-        if let appID = input.app_id, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
+        if let appID = input.appID, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
             throw AdminError.notFound("App `\(appID)`")
         }
         if try connection.scalar("SELECT 1 FROM warplink_domains WHERE hostname = ?", host).int != nil {
             throw AdminError(status: 409, code: "conflict", message: "Domain `\(host)` is already configured.")
         }
-        return DomainRecord(hostname: host, state: state, appID: input.app_id?.lowercased(), createdAt: now)
+        return DomainRecord(hostname: host, state: state, appID: input.appID?.lowercased(), createdAt: now)
     }
 
     static func link(_ input: Link, project: ProjectID, now: Date, existing: LinkRecord?, generator: inout IDGenerator,
@@ -175,12 +248,12 @@ enum AdminInputs {
                 throw bad("`domain` must be aplnk.to, the handle domain of one of this project's apps, or one of its custom domains; got `\(domain)`.")
             }
         }
-        try checkURL(input.destination_url, field: "destination_url", web: true)
-        try checkURL(input.ios_url, field: "ios_url")
-        try checkURL(input.ios_fallback_url, field: "ios_fallback_url")
-        try checkURL(input.android_url, field: "android_url")
-        try checkURL(input.android_fallback_url, field: "android_fallback_url")
-        let params = input.custom_params ?? [:]
+        try checkURL(input.destinationURL, field: "destination_url", web: true)
+        try checkURL(input.iosURL, field: "ios_url")
+        try checkURL(input.iosFallbackURL, field: "ios_fallback_url")
+        try checkURL(input.androidURL, field: "android_url")
+        try checkURL(input.androidFallbackURL, field: "android_fallback_url")
+        let params = input.customParams ?? [:]
         guard case .object(let members) = params else { throw bad("`custom_params` must be an object.") }
         for (name, value) in members {
             switch value {
@@ -188,8 +261,8 @@ enum AdminInputs {
             default: throw bad("`custom_params.\(name)` must be a string, number or boolean.")
             }
         }
-        if let hours = input.match_window_hours, !(1...72).contains(hours) { throw bad("`match_window_hours` must be 1–72 (values over 24 are clamped to 24 when matching).") }
-        if let appID = input.app_id, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
+        if let hours = input.matchWindowHours, !(1...72).contains(hours) { throw bad("`match_window_hours` must be 1–72 (values over 24 are clamped to 24 when matching).") }
+        if let appID = input.appID, try WarpLinkStore.app(project, id: appID.lowercased(), connection) == nil {
             throw AdminError.notFound("App `\(appID)`")
         }
         let id = existing?.id ?? input.id?.lowercased() ?? generator.uuid()
@@ -200,12 +273,12 @@ enum AdminInputs {
         if let clash = try WarpLinkStore.link(project, domain: domain, slug: slug, connection), clash.id != id {
             throw AdminError(status: 409, code: "conflict", message: "`\(domain)/\(slug)` is already link `\(clash.id)`.")
         }
-        let createdAt = try parseDate(input.created_at, field: "created_at") ?? existing?.createdAt ?? now
-        return LinkRecord(id: id, appID: input.app_id?.lowercased(), slug: slug, domain: domain, destinationURL: input.destination_url,
-                          iosURL: input.ios_url, iosFallbackURL: input.ios_fallback_url, androidURL: input.android_url,
-                          androidFallbackURL: input.android_fallback_url, customParams: params, tags: input.tags ?? [],
-                          password: input.password.flatMap { $0.isEmpty ? nil : $0 }, expiresAt: try parseDate(input.expires_at, field: "expires_at"),
-                          isActive: input.is_active ?? true, matchWindowHours: input.match_window_hours, createdAt: createdAt, updatedAt: now)
+        let createdAt = try parseDate(input.createdAt, field: "created_at") ?? existing?.createdAt ?? now
+        return LinkRecord(id: id, appID: input.appID?.lowercased(), slug: slug, domain: domain, destinationURL: input.destinationURL,
+                          iosURL: input.iosURL, iosFallbackURL: input.iosFallbackURL, androidURL: input.androidURL,
+                          androidFallbackURL: input.androidFallbackURL, customParams: params, tags: input.tags ?? [],
+                          password: input.password.flatMap { $0.isEmpty ? nil : $0 }, expiresAt: try parseDate(input.expiresAt, field: "expires_at"),
+                          isActive: input.isActive ?? true, matchWindowHours: input.matchWindowHours, createdAt: createdAt, updatedAt: now)
     }
 
     /// The link's stored fields as a `Link` input, so a PATCH can overlay changes and re-validate.
@@ -226,7 +299,7 @@ enum AdminInputs {
     static func click(_ input: Click, project: ProjectID, now: Date, settings: MatchingSettings, generator: inout IDGenerator,
                       _ connection: SQLiteConnection) throws -> ClickRecord {
         let link: LinkRecord
-        if let id = input.link_id {
+        if let id = input.linkID {
             guard let found = try WarpLinkStore.link(project, id: id.lowercased(), connection) else { throw AdminError.notFound("Link `\(id)`") }
             link = found
         } else if let slug = input.slug {
@@ -239,35 +312,35 @@ enum AdminInputs {
         let ip = ClientAddress.reduce(input.ip ?? "127.0.0.1")
         guard ClientAddress.kind(of: ip) != .invalid else { throw bad("`ip` must be an IPv4 or IPv6 address.") }
         if let zone = input.timezone, !TimeZones.isValid(zone) { throw bad("`timezone` must be an IANA time zone name.") }
-        if let offset = input.timezone_offset, !(-900...900).contains(offset) { throw bad("`timezone_offset` must be -900…900 minutes.") }
-        if let device = input.device_id, !WarpLinkNames.isUUID(device) { throw bad("`device_id` must be a UUID.") }
+        if let offset = input.timezoneOffset, !(-900...900).contains(offset) { throw bad("`timezone_offset` must be -900…900 minutes.") }
+        if let device = input.deviceID, !WarpLinkNames.isUUID(device) { throw bad("`device_id` must be a UUID.") }
         if let fingerprint = input.fingerprint, fingerprint.isEmpty || fingerprint.utf8.count > 128 { throw bad("`fingerprint` must be 1–128 characters.") }
-        if input.clicked_at != nil && input.age_seconds != nil { throw bad("Give `clicked_at` or `age_seconds`, not both.") }
-        if let age = input.age_seconds, !(age.isFinite && age >= 0 && age <= 365 * 86_400) { throw bad("`age_seconds` must be 0 to one year.") }
-        let clickedAt = try parseDate(input.clicked_at, field: "clicked_at") ?? now.addingTimeInterval(-(input.age_seconds ?? 0))
+        if input.clickedAt != nil && input.ageSeconds != nil { throw bad("Give `clicked_at` or `age_seconds`, not both.") }
+        if let age = input.ageSeconds, !(age.isFinite && age >= 0 && age <= 365 * 86_400) { throw bad("`age_seconds` must be 0 to one year.") }
+        let clickedAt = try parseDate(input.clickedAt, field: "clicked_at") ?? now.addingTimeInterval(-(input.ageSeconds ?? 0))
         let tapped = ParameterSet((input.params ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         let shaped = LinkReshaper.reshape(link, tapped: tapped)
-        return ClickRecord(id: generator.uuid(), linkID: link.id, appID: link.appID, source: "seed", ip: ip, acceptLanguage: input.accept_language,
-                           language: LanguageNormalizer.normalize(input.accept_language, mode: settings.languageMode), timezone: input.timezone,
-                           timezoneOffset: input.timezone_offset ?? input.timezone.flatMap { TimeZones.jsOffset($0, at: clickedAt) },
-                           deviceID: input.device_id, fingerprint: input.fingerprint?.lowercased(), userAgent: input.user_agent, tapID: nil,
+        return ClickRecord(id: generator.uuid(), linkID: link.id, appID: link.appID, source: "seed", ip: ip, acceptLanguage: input.acceptLanguage,
+                           language: LanguageNormalizer.normalize(input.acceptLanguage, mode: settings.languageMode), timezone: input.timezone,
+                           timezoneOffset: input.timezoneOffset ?? input.timezone.flatMap { TimeZones.jsOffset($0, at: clickedAt) },
+                           deviceID: input.deviceID, fingerprint: input.fingerprint?.lowercased(), userAgent: input.userAgent, tapID: nil,
                            destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
                            customParams: shaped.customParams.json, clickedAt: clickedAt, claimedBy: nil, claimedAt: nil)
     }
 
     static func install(_ input: Install, project: ProjectID, now: Date, generator: inout IDGenerator, _ connection: SQLiteConnection) throws -> InstallRecord {
-        if let device = input.device_id, !WarpLinkNames.isUUID(device) { throw bad("`device_id` must be a UUID.") }
-        var linkID = input.link_id?.lowercased()
+        if let device = input.deviceID, !WarpLinkNames.isUUID(device) { throw bad("`device_id` must be a UUID.") }
+        var linkID = input.linkID?.lowercased()
         if linkID == nil, let slug = input.slug {
             let domain = (input.domain ?? WarpLinkNames.sharedDomain).lowercased()
             guard let found = try WarpLinkStore.link(project, domain: domain, slug: slug, connection) else { throw AdminError.notFound("Link `\(domain)/\(slug)`") }
             linkID = found.id
         }
         if let platform = input.platform, !["ios", "android"].contains(platform) { throw bad("`platform` must be ios or android.") }
-        let matchType = input.match_type ?? (linkID == nil ? nil : "deterministic")
+        let matchType = input.matchType ?? (linkID == nil ? nil : "deterministic")
         if let matchType, !["deterministic", "probabilistic"].contains(matchType) { throw bad("`match_type` must be deterministic or probabilistic.") }
-        if let confidence = input.match_confidence, !(0...1).contains(confidence) { throw bad("`match_confidence` must be 0–1.") }
-        var appID = input.app_id?.lowercased()
+        if let confidence = input.matchConfidence, !(0...1).contains(confidence) { throw bad("`match_confidence` must be 0–1.") }
+        var appID = input.appID?.lowercased()
         if let given = appID {
             guard try WarpLinkStore.app(project, id: given, connection) != nil else { throw AdminError.notFound("App `\(given)`") }
         } else {
@@ -276,9 +349,9 @@ enum AdminInputs {
         }
         let id = input.id?.lowercased() ?? generator.uuid()
         guard WarpLinkNames.isUUID(id) else { throw bad("`id` must be a UUID.") }
-        return InstallRecord(id: id, appID: appID, platform: input.platform, sdkVersion: input.sdk_version, deviceID: input.device_id,
-                             isReinstall: input.is_reinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
-                             matchType: matchType, matchConfidence: input.match_confidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,
-                             clickID: nil, tapID: nil, ip: nil, source: "seed", createdAt: try parseDate(input.created_at, field: "created_at") ?? now)
+        return InstallRecord(id: id, appID: appID, platform: input.platform, sdkVersion: input.sdkVersion, deviceID: input.deviceID,
+                             isReinstall: input.isReinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
+                             matchType: matchType, matchConfidence: input.matchConfidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,
+                             clickID: nil, tapID: nil, ip: nil, source: "seed", createdAt: try parseDate(input.createdAt, field: "created_at") ?? now)
     }
 }
