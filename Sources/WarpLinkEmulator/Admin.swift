@@ -58,7 +58,16 @@ struct WarpLinkAdmin {
         routes.append(Route(.delete, "/apps/{appId}") { _, context in
             let project = try project(context)
             let id = context.parameter("appId").lowercased()
-            guard try await context.database.write({ try WarpLinkStore.deleteApp(project, id: id, $0) }) else { throw AdminError.notFound("App `\(id)`") }
+            let deleted = try await context.database.write { connection -> Bool in
+                // Keys, domains and links bound to a missing app would act for nothing; make the caller unbind them first.
+                for table in ["warplink_keys", "warplink_domains", "warplink_links"] {
+                    if try connection.scalar("SELECT 1 FROM \(table) WHERE project_id = ? AND app_id = ? LIMIT 1", project, id).int != nil {
+                        throw AdminError(status: 409, code: "conflict", message: "App `\(id)` still has \(table.dropFirst("warplink_".count)); delete them first.")
+                    }
+                }
+                return try WarpLinkStore.deleteApp(project, id: id, connection)
+            }
+            guard deleted else { throw AdminError.notFound("App `\(id)`") }
             return .empty(204)
         })
 

@@ -156,7 +156,7 @@ enum WarpLinkOpenAPI {
                 "post": op("createApp", "Create an app.", ["201": json("App.", ref("App")), "400": bad, "404": missing, "409": conflict], body: ref("AppInput")),
                 "get": op("listApps", "Apps.", ["200": json("Apps.", list("apps", "App")), "404": missing]),
             ]),
-            base + "/apps/{appId}": item(["delete": op("deleteApp", "Delete an app.", ["204": empty, "404": missing])], parameters: [appID]),
+            base + "/apps/{appId}": item(["delete": op("deleteApp", "Delete an app without keys, domains or links.", ["204": empty, "404": missing, "409": conflict])], parameters: [appID]),
             base + "/keys": item([
                 "post": op("createKey", "Create an SDK or API key.", ["201": json("Key.", ref("Key")), "400": bad, "404": missing, "409": conflict], body: ref("KeyInput")),
                 "get": op("listKeys", "Keys.", ["200": json("Keys.", list("keys", "Key")), "404": missing]),

@@ -88,6 +88,12 @@ struct WarpLinkControlPlaneTests {
         #expect(linkCount == 1 && clickCount == 0)
         let missing = try await h.projectAdmin.platformRequest("warplink", "DELETE", "/links/00000000-0000-4000-8000-000000000000")
         #expect(missing.status == 404)
+        let busy = try await h.projectAdmin.platformRequest("warplink", "DELETE", "/apps/\(app.id)")
+        #expect(busy.status == 409)
+        try await h.admin.deleteLink(link.id)
+        try await h.admin.deleteDomain("links.shop.example")
+        try await h.admin.deleteApp(app.id)
+        #expect(try await h.admin.apps().isEmpty)
     }
 
     @Test("a key value belongs to one project: seeding another project's key, or creating a project over a seeded key, is a 409")
