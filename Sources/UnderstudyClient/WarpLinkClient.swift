@@ -1,0 +1,248 @@
+import Foundation
+
+extension Understudy {
+    /// WarpLink: the three SDK calls, the short-link tap, and the platform's control plane.
+    public var warpLink: WarpLinkClient { WarpLinkClient(http: http, admin: admin, basePath: "/warplink/v1", host: nil) }
+}
+
+/// WarpLink as its SDKs call it (`validate`, `resolve`, `matchAttribution`), a browser tapping a
+/// short link (`tap`), and the control plane of one project (`project(_:)`).
+public struct WarpLinkClient: Sendable {
+    let http: ClientHTTP
+    let admin: AdminClient
+    /// The path the SDK calls are appended to (`/warplink/v1` or `/warplink`; empty with `Host: api.warplink.app`).
+    public let basePath: String
+    /// A `Host` header to send on the SDK calls, e.g. `api.warplink.app`.
+    public let host: String?
+
+    /// The same client with another base path or `Host` (the SDKs append paths to `apiEndpoint` verbatim).
+    public func using(basePath: String, host: String? = nil) -> WarpLinkClient {
+        WarpLinkClient(http: http, admin: admin, basePath: basePath, host: host)
+    }
+
+    /// `GET /sdk/validate`, as `configure()` sends it.
+    public func validate(apiKey: String?, userAgent: String = "WarpLink-Android/1.1.0") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkValidation> {
+        try await call(ClientRequest(method: "GET", path: basePath + "/sdk/validate", headers: headers(apiKey, userAgent: userAgent, tapID: nil)))
+    }
+
+    /// `GET /links/resolve/{slug}?domain=&params=`. `tappedQuery` is the tapped URL's raw query
+    /// (still percent-encoded); it is encoded once more for transport, as the SDKs do.
+    public func resolve(slug: String, domain: String? = "aplnk.to", tappedQuery: String? = nil, apiKey: String?, tapID: String? = nil,
+                        userAgent: String = "WarpLink-Android/1.1.0") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkLink> {
+        var query: [(String, String)] = []
+        if let domain { query.append(("domain", domain)) }
+        if let tappedQuery, !tappedQuery.isEmpty { query.append(("params", tappedQuery)) }
+        let encodedSlug = ClientHTTP.encode(slug)
+        return try await call(ClientRequest(method: "GET", path: basePath + "/links/resolve/" + encodedSlug, query: query,
+                                            headers: headers(apiKey, userAgent: userAgent, tapID: tapID)))
+    }
+
+    /// `POST /attribution/match`, the deferred deep link check.
+    public func matchAttribution(_ body: WarpLinkAttributionRequest, apiKey: String?, tapID: String? = nil,
+                                 userAgent: String = "WarpLink-Android/1.1.0") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkAttributionMatch> {
+        var request = try ClientRequest.json("POST", basePath + "/attribution/match", body, headers: headers(apiKey, userAgent: userAgent, tapID: tapID))
+        request.headers["Content-Type"] = "application/json"
+        return try await call(request)
+    }
+
+    /// Sends any body to `/attribution/match` (for bad-input tests).
+    public func matchAttribution(rawBody: Data, apiKey: String?, contentType: String = "application/json") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkAttributionMatch> {
+        var all = headers(apiKey, userAgent: "WarpLink-Android/1.1.0", tapID: nil)
+        all["Content-Type"] = contentType
+        return try await call(ClientRequest(method: "POST", path: basePath + "/attribution/match", headers: all, body: rawBody))
+    }
+
+    /// A browser opening a short link. With `host` (`aplnk.to`, `<handle>.aplnk.to`, a custom
+    /// domain) the request is `GET /{slug}` with that `Host`; without, `GET /warplink/r/{slug}?domain=`.
+    /// `timeZone` is sent as `tz`; `query` holds the tapped link's own parameters.
+    public func tap(slug: String, host: String? = nil, domain: String? = nil, query: [(String, String)] = [], acceptLanguage: String? = "en-US,en;q=0.9",
+                    timeZone: String? = nil, userAgent: String = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)") async throws(UnderstudyClientError) -> WarpLinkTap {
+        var items = query
+        if host == nil, let domain { items.append(("domain", domain)) }
+        if let timeZone { items.append(("tz", timeZone)) }
+        var headers = ["User-Agent": userAgent]
+        if let acceptLanguage { headers["Accept-Language"] = acceptLanguage }
+        if let host { headers["Host"] = host }
+        let path = (host == nil ? "/warplink/r/" : "/") + ClientHTTP.encode(slug)
+        let response = try await http.send(ClientRequest(method: "GET", path: path, query: items, headers: headers))
+        return WarpLinkTap(status: response.status, location: response.headers["location"],
+                           error: response.status == 302 ? nil : WarpLinkAPIError.from(response))
+    }
+
+    /// The WarpLink control plane of one project.
+    public func project(_ id: String) -> WarpLinkProjectAdmin { WarpLinkProjectAdmin(admin: admin, base: "/__admin/projects/\(id)/warplink") }
+
+    private func headers(_ apiKey: String?, userAgent: String, tapID: String?) -> [String: String] {
+        var headers = ["User-Agent": userAgent]
+        if let apiKey { headers["Authorization"] = "Bearer " + apiKey }
+        if let tapID { headers["X-WarpLink-Tap-Id"] = tapID }
+        if let host { headers["Host"] = host }
+        return headers
+    }
+
+    private func call<T: Decodable & Sendable>(_ request: ClientRequest) async throws(UnderstudyClientError) -> WarpLinkResponse<T> {
+        let response = try await http.send(request)
+        if response.status == 200 {
+            return WarpLinkResponse(status: 200, value: try response.decode(T.self), error: nil, raw: response)
+        }
+        return WarpLinkResponse(status: response.status, value: nil, error: WarpLinkAPIError.from(response), raw: response)
+    }
+}
+
+/// `/__admin/projects/{id}/warplink/...`: seed and inspect one project's WarpLink state.
+public struct WarpLinkProjectAdmin: Sendable {
+    let admin: AdminClient
+    let base: String
+
+    private func send(_ method: String, _ path: String, _ body: (some Encodable)?, query: [(String, String)] = []) async throws(UnderstudyClientError) -> ClientResponse {
+        var request = ClientRequest(method: method, path: base + path, query: query)
+        if let body {
+            request = try .json(method, base + path, body)
+            request.query = query
+        }
+        return try await admin.raw(request)
+    }
+
+    private func send(_ method: String, _ path: String, query: [(String, String)] = []) async throws(UnderstudyClientError) -> ClientResponse {
+        try await send(method, path, Optional<AnyJSON>.none, query: query)
+    }
+
+    // MARK: Settings
+
+    /// The matching settings.
+    public func settings() async throws(UnderstudyClientError) -> WarpLinkSettings { try await send("GET", "/settings").expect(200) }
+
+    /// Changes the settings given (nil members unchanged).
+    public func updateSettings(_ changes: WarpLinkSettings) async throws(UnderstudyClientError) -> WarpLinkSettings {
+        try await send("PUT", "/settings", changes).expect(200)
+    }
+
+    /// Changes settings from raw JSON (e.g. `["client_ip": nil]` to clear the override).
+    public func updateSettings(json: AnyJSON) async throws(UnderstudyClientError) -> WarpLinkSettings {
+        try await send("PUT", "/settings", json).expect(200)
+    }
+
+    // MARK: Apps
+
+    /// Creates an app (`handle` gives it `<handle>.aplnk.to`).
+    public func createApp(name: String, handle: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
+                          id: String? = nil) async throws(UnderstudyClientError) -> WarpLinkApp {
+        struct Body: Encodable { var id, handle, ios_bundle_id, android_package_name: String?; var name: String }
+        return try await send("POST", "/apps", Body(id: id, handle: handle, ios_bundle_id: iosBundleID, android_package_name: androidPackageName, name: name)).expect(201)
+    }
+
+    /// Every app.
+    public func apps() async throws(UnderstudyClientError) -> [WarpLinkApp] {
+        struct List: Decodable { var apps: [WarpLinkApp] }
+        return try await send("GET", "/apps").expect(200, as: List.self).apps
+    }
+
+    /// Deletes an app.
+    public func deleteApp(_ id: String) async throws(UnderstudyClientError) { try await send("DELETE", "/apps/\(id)").expect(204) }
+
+    // MARK: Keys
+
+    /// Creates a key: `kind` `sdk` (fixed scopes, optional app binding) or `api` (chosen scopes).
+    public func createKey(kind: String = "sdk", value: String? = nil, scopes: [String]? = nil, appID: String? = nil,
+                          name: String? = nil) async throws(UnderstudyClientError) -> WarpLinkKey {
+        struct Body: Encodable { var kind: String; var value: String?; var scopes: [String]?; var app_id: String?; var name: String? }
+        return try await send("POST", "/keys", Body(kind: kind, value: value, scopes: scopes, app_id: appID, name: name)).expect(201)
+    }
+
+    /// Every key.
+    public func keys() async throws(UnderstudyClientError) -> [WarpLinkKey] {
+        struct List: Decodable { var keys: [WarpLinkKey] }
+        return try await send("GET", "/keys").expect(200, as: List.self).keys
+    }
+
+    /// Revokes a key.
+    public func revokeKey(_ value: String) async throws(UnderstudyClientError) -> WarpLinkKey { try await send("POST", "/keys/\(value)/revoke").expect(200) }
+
+    /// Makes a revoked key active again.
+    public func restoreKey(_ value: String) async throws(UnderstudyClientError) -> WarpLinkKey { try await send("POST", "/keys/\(value)/restore").expect(200) }
+
+    /// Deletes a key.
+    public func deleteKey(_ value: String) async throws(UnderstudyClientError) { try await send("DELETE", "/keys/\(value)").expect(204) }
+
+    // MARK: Domains
+
+    /// Adds a custom domain (`verified` unless `state` says `suspended`).
+    public func addDomain(_ hostname: String, state: String? = nil, appID: String? = nil) async throws(UnderstudyClientError) -> WarpLinkDomain {
+        struct Body: Encodable { var hostname: String; var state: String?; var app_id: String? }
+        return try await send("POST", "/domains", Body(hostname: hostname, state: state, app_id: appID)).expect(201)
+    }
+
+    /// Every custom domain.
+    public func domains() async throws(UnderstudyClientError) -> [WarpLinkDomain] {
+        struct List: Decodable { var domains: [WarpLinkDomain] }
+        return try await send("GET", "/domains").expect(200, as: List.self).domains
+    }
+
+    /// Suspends a domain (its links answer 404 and it leaves `/sdk/validate`).
+    public func suspendDomain(_ hostname: String) async throws(UnderstudyClientError) -> WarpLinkDomain {
+        try await send("POST", "/domains/\(hostname)/suspend").expect(200)
+    }
+
+    /// Verifies (or un-suspends) a domain.
+    public func verifyDomain(_ hostname: String) async throws(UnderstudyClientError) -> WarpLinkDomain {
+        try await send("POST", "/domains/\(hostname)/verify").expect(200)
+    }
+
+    /// Removes a domain.
+    public func deleteDomain(_ hostname: String) async throws(UnderstudyClientError) { try await send("DELETE", "/domains/\(hostname)").expect(204) }
+
+    // MARK: Links
+
+    /// Creates a link.
+    public func createLink(_ seed: WarpLinkLinkSeed) async throws(UnderstudyClientError) -> WarpLinkStoredLink {
+        try await send("POST", "/links", seed).expect(201)
+    }
+
+    /// Every link.
+    public func links() async throws(UnderstudyClientError) -> [WarpLinkStoredLink] {
+        struct List: Decodable { var links: [WarpLinkStoredLink] }
+        return try await send("GET", "/links").expect(200, as: List.self).links
+    }
+
+    /// One link.
+    public func link(_ id: String) async throws(UnderstudyClientError) -> WarpLinkStoredLink { try await send("GET", "/links/\(id)").expect(200) }
+
+    /// Changes link fields (`null` clears `password`, `expires_at`, URLs, `match_window_hours`).
+    public func updateLink(_ id: String, _ changes: AnyJSON) async throws(UnderstudyClientError) -> WarpLinkStoredLink {
+        try await send("PATCH", "/links/\(id)", changes).expect(200)
+    }
+
+    /// Expires a link now (project clock).
+    public func expireLink(_ id: String) async throws(UnderstudyClientError) -> WarpLinkStoredLink { try await send("POST", "/links/\(id)/expire").expect(200) }
+
+    /// Deletes a link (installs attributed to it then match routeless).
+    public func deleteLink(_ id: String) async throws(UnderstudyClientError) { try await send("DELETE", "/links/\(id)").expect(204) }
+
+    // MARK: Clicks and installs
+
+    /// Seeds a click.
+    public func seedClick(_ seed: WarpLinkClickSeed) async throws(UnderstudyClientError) -> WarpLinkClick {
+        try await send("POST", "/clicks", seed).expect(201)
+    }
+
+    /// Clicks, newest first.
+    public func clicks(linkID: String? = nil, source: String? = nil, limit: Int? = nil) async throws(UnderstudyClientError) -> [WarpLinkClick] {
+        struct List: Decodable { var clicks: [WarpLinkClick] }
+        var query: [(String, String)] = []
+        if let linkID { query.append(("link_id", linkID)) }
+        if let source { query.append(("source", source)) }
+        if let limit { query.append(("limit", String(limit))) }
+        return try await send("GET", "/clicks", query: query).expect(200, as: List.self).clicks
+    }
+
+    /// Seeds an earlier install.
+    public func seedInstall(_ seed: WarpLinkInstallSeed) async throws(UnderstudyClientError) -> WarpLinkInstall {
+        try await send("POST", "/installs", seed).expect(201)
+    }
+
+    /// Install records, newest first.
+    public func installs(limit: Int? = nil) async throws(UnderstudyClientError) -> [WarpLinkInstall] {
+        struct List: Decodable { var installs: [WarpLinkInstall] }
+        return try await send("GET", "/installs", query: limit.map { [("limit", String($0))] } ?? []).expect(200, as: List.self).installs
+    }
+}

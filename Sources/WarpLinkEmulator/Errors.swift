@@ -1,0 +1,105 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// One field problem inside a `VALIDATION_ERROR` body (`details.fields[]`).
+public struct WarpLinkFieldProblem: Sendable, Equatable {
+    /// The field, as named on the wire (`platform`, `params`, …).
+    public var field: String
+    /// What is wrong with it.
+    public var message: String
+
+    /// Creates a problem.
+    public init(_ field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// WarpLink's error catalogue: `{"error":{"code","message","details"?}}` with the documented statuses.
+public struct WarpLinkError: ResponseError, Sendable, Equatable {
+    /// HTTP status.
+    public var status: Int
+    /// `error.code`, e.g. `UNAUTHORIZED`.
+    public var code: String
+    /// `error.message`.
+    public var message: String
+    /// `error.details.fields`, for validation errors.
+    public var fields: [WarpLinkFieldProblem]
+    /// Extra headers (`Retry-After` on 429).
+    public var headers: [(String, String)] = []
+
+    /// Creates an error.
+    public init(status: Int, code: String, message: String, fields: [WarpLinkFieldProblem] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.fields = fields
+    }
+
+    /// Compares status, code, message and fields (headers are transport detail).
+    public static func == (lhs: WarpLinkError, rhs: WarpLinkError) -> Bool {
+        lhs.status == rhs.status && lhs.code == rhs.code && lhs.message == rhs.message && lhs.fields == rhs.fields
+    }
+
+    /// 401 for a missing, malformed, unknown or revoked key.
+    public static func unauthorized(_ message: String = "Invalid API key") -> WarpLinkError {
+        WarpLinkError(status: 401, code: "UNAUTHORIZED", message: message)
+    }
+
+    /// 403 for a key without the scope a route needs.
+    public static func forbidden(_ message: String) -> WarpLinkError {
+        WarpLinkError(status: 403, code: "FORBIDDEN", message: message)
+    }
+
+    /// 403 for a password-protected link (the SDKs read this code).
+    public static let passwordRequired = WarpLinkError(status: 403, code: "PASSWORD_REQUIRED", message: "This link is password protected.")
+
+    /// 404 for a missing, inactive, foreign or suspended-domain link (and unknown paths).
+    public static let notFound = WarpLinkError(status: 404, code: "NOT_FOUND", message: "Not found")
+
+    /// 410 for an expired link.
+    public static let gone = WarpLinkError(status: 410, code: "GONE", message: "This link has expired.")
+
+    /// 400 with field details.
+    public static func validation(_ fields: [WarpLinkFieldProblem], message: String = "Request validation failed") -> WarpLinkError {
+        WarpLinkError(status: 400, code: "VALIDATION_ERROR", message: message, fields: fields)
+    }
+
+    /// 429 when rate-limit enforcement is on.
+    public static func rateLimited(retryAfter: Int) -> WarpLinkError {
+        var error = WarpLinkError(status: 429, code: "RATE_LIMIT_EXCEEDED", message: "Rate limit exceeded: 60 requests per minute.")
+        error.headers = [("Retry-After", String(retryAfter))]
+        return error
+    }
+
+    /// The documented code for a status the core reports (unknown route, bad body, injected fault).
+    public static func code(forStatus status: Int) -> String {
+        switch status {
+        case 400, 413, 415, 422: return "VALIDATION_ERROR"
+        case 401: return "UNAUTHORIZED"
+        case 403: return "FORBIDDEN"
+        case 404, 405: return "NOT_FOUND"
+        case 410: return "GONE"
+        case 429: return "RATE_LIMIT_EXCEEDED"
+        case 500..<600: return "INTERNAL_ERROR"
+        default: return status < 500 ? "VALIDATION_ERROR" : "INTERNAL_ERROR"
+        }
+    }
+
+    /// The wire body.
+    public var body: JSONValue {
+        var error: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        if !fields.isEmpty {
+            error["details"] = ["fields": .array(fields.map { ["field": .string($0.field), "message": .string($0.message)] })]
+        }
+        return ["error": .object(error)]
+    }
+
+    /// The response in WarpLink's envelope.
+    public var response: Response {
+        var response = Response.json(status: status, bytes: body.encoded())
+        for (name, value) in headers { response.headers.set(name, value) }
+        return response
+    }
+}
