@@ -1,0 +1,572 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+import SQLiteStore
+
+/// Control-plane routes under `/__admin/projects/{id}/asleep`: settings, API keys and apps (plan
+/// flags, customers), tokens, users, products, sessions in any state, forced transitions and
+/// webhooks. Bodies are camelCase and strict (unknown keys are a 400).
+struct AsleepAdmin: Sendable {
+    let defaults: AsleepSettings
+    let cache: CredentialCache
+
+    struct KeyBody: Codable {
+        var apiKey: String?
+        var customer: String?
+        var state: String?
+        var productBilling: Bool?
+    }
+
+    struct AppBody: Codable {
+        var appId: String?
+        var appSecret: String?
+        var customer: String?
+        var state: String?
+        var productBilling: Bool?
+    }
+
+    struct ExpireBody: Codable {
+        var kind: String?
+    }
+
+    struct UserBody: Codable {
+        var userId: String?
+        var apiKey: String?
+        var customer: String?
+        var metadata: JSONValue?
+    }
+
+    /// A session to seed, in any state.
+    struct SessionBody: Codable {
+        var sessionId: String?
+        var userId: String
+        var state: String?
+        var startTime: String?
+        var endTime: String?
+        var unexpected: Bool?
+        var completeTime: String?
+        var timezone: String?
+        var service: String?
+        var inferenceType: String?
+        var callbackUrl: String?
+        var chunks: Int?
+        var missingSeqNums: [Int]?
+        var sleepStages: [Int]?
+        var snoringStages: [Int]?
+        var breathStages: [Int]?
+        var peculiarities: [String]?
+        var stat: JSONValue?
+        var hold: Bool?
+        var snoringDetected: [Int]?
+        var breathDetected: [Int]?
+    }
+
+    /// Changes to a live session.
+    struct SessionPatch: Codable {
+        var callbackUrl: String?
+        var hold: Bool?
+        var sleepStages: [Int]?
+        var snoringStages: [Int]?
+        var breathStages: [Int]?
+        var peculiarities: [String]?
+        var stat: JSONValue?
+        var snoringDetected: [Int]?
+        var breathDetected: [Int]?
+    }
+
+    struct EventBody: Codable {
+        var event: String
+        var callbackUrl: String?
+    }
+
+    static func decode<T: Codable>(_ type: T.Type, _ request: Request) throws -> T {
+        do { return try JSONBody.decode(type, from: request, rejectUnknownKeys: true) } catch { throw AdminError(error) }
+    }
+
+    static let keyStates: Set<String> = ["active", "plan_expired", "rate_limited", "quota_exceeded", "revoked"]
+
+    func service(_ connection: SQLiteConnection, _ context: EmulatorContext) -> AsleepService {
+        AsleepRoutes(defaults: defaults).serviceFactory(context)(connection)
+    }
+
+    func settings(_ connection: SQLiteConnection, _ project: ProjectID) throws -> AsleepSettings {
+        defaults.merged(with: try AsleepStore.settings(connection, project: project))
+    }
+
+    func routes() -> [Route] {
+        var routes: [Route] = []
+
+        // MARK: Settings
+        routes.append(Route(.get, "/settings") { _, context in
+            let project = context.parameter("id")
+            let defaults = self.defaults
+            let settings = try await context.database.read { try defaults.merged(with: AsleepStore.settings($0, project: project)) }
+            return .json(settings.effective)
+        })
+        routes.append(Route(.patch, "/settings") { request, context in
+            let patch = try Self.decode(AsleepSettings.self, request)
+            if let problem = patch.validationProblem() { throw AdminError.badRequest(problem, code: "invalid_settings") }
+            let project = context.parameter("id")
+            let defaults = self.defaults
+            let merged = try await context.database.write { connection in
+                let merged = try AsleepStore.settings(connection, project: project).merged(with: patch)
+                try AsleepStore.saveSettings(connection, project: project, merged)
+                return defaults.merged(with: merged)
+            }
+            return .json(merged.effective)
+        })
+
+        // MARK: Keys, apps, tokens
+        routes.append(Route(.get, "/keys") { _, context in
+            let project = context.parameter("id")
+            let keys = try await context.database.read { connection in
+                try connection.query("SELECT * FROM asleep_api_keys WHERE project_id = ? ORDER BY created_at, api_key", project).map(Self.renderKey)
+            }
+            return .json(JSONValue.object(["keys": .array(keys)]))
+        })
+        routes.append(Route(.post, "/keys") { request, context in
+            let body = try Self.decode(KeyBody.self, request)
+            if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
+            let project = context.parameter("id")
+            let generated = context.services.generateIDs(for: project) { $0.alphanumeric(40) }
+            let key = body.apiKey ?? generated
+            guard !key.isEmpty else { throw AdminError.badRequest("`apiKey` must not be empty.") }
+            let now = context.now
+            let row = try await context.database.write { connection -> JSONValue in
+                guard try connection.queryOne("SELECT 1 FROM asleep_api_keys WHERE api_key = ?", key) == nil else {
+                    throw AdminError(status: 409, code: "conflict", message: "API key already exists.")
+                }
+                try connection.run("INSERT INTO asleep_api_keys (api_key, project_id, customer, state, product_billing, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                                   key, project, body.customer ?? "key:" + key, body.state ?? "active", body.productBilling ?? true, now.timeIntervalSince1970)
+                return Self.renderKey(try connection.queryOne("SELECT * FROM asleep_api_keys WHERE api_key = ?", key)!)
+            }
+            return .json(status: 201, bytes: row.encoded())
+        })
+        routes.append(Route(.patch, "/keys/{key}") { request, context in
+            let body = try Self.decode(KeyBody.self, request)
+            if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
+            if body.apiKey != nil { throw AdminError.badRequest("`apiKey` cannot be changed.") }
+            let project = context.parameter("id"), key = context.parameter("key")
+            let row = try await context.database.write { connection -> JSONValue in
+                guard let row = try connection.queryOne("SELECT * FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", key, project) else {
+                    throw AdminError.notFound("API key")
+                }
+                try connection.run("UPDATE asleep_api_keys SET customer = ?, state = ?, product_billing = ? WHERE api_key = ?",
+                                   body.customer ?? row.string("customer") ?? "", body.state ?? row.string("state") ?? "active",
+                                   body.productBilling ?? row.bool("product_billing") ?? true, key)
+                return Self.renderKey(try connection.queryOne("SELECT * FROM asleep_api_keys WHERE api_key = ?", key)!)
+            }
+            return .json(status: 200, bytes: row.encoded())
+        })
+        routes.append(Route(.delete, "/keys/{key}") { _, context in
+            let project = context.parameter("id"), key = context.parameter("key")
+            let deleted = try await context.database.write { try $0.run("DELETE FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", key, project) }
+            guard deleted > 0 else { throw AdminError.notFound("API key") }
+            cache.forget(credential: key)
+            return .empty(204)
+        })
+        routes.append(Route(.get, "/apps") { _, context in
+            let project = context.parameter("id")
+            let apps = try await context.database.read { connection in
+                try connection.query("SELECT * FROM asleep_apps WHERE project_id = ? ORDER BY created_at, app_id", project).map(Self.renderApp)
+            }
+            return .json(JSONValue.object(["apps": .array(apps)]))
+        })
+        routes.append(Route(.post, "/apps") { request, context in
+            let body = try Self.decode(AppBody.self, request)
+            if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
+            let project = context.parameter("id")
+            let drawn = context.services.generateIDs(for: project) { ("app_" + $0.lowerAlphanumeric(16), "sec_" + $0.alphanumeric(32)) }
+            let app = body.appId ?? drawn.0, secret = body.appSecret ?? drawn.1
+            let now = context.now
+            let row = try await context.database.write { connection -> JSONValue in
+                guard try connection.queryOne("SELECT 1 FROM asleep_apps WHERE app_id = ?", app) == nil else {
+                    throw AdminError(status: 409, code: "conflict", message: "App id already exists.")
+                }
+                try connection.run("INSERT INTO asleep_apps (app_id, project_id, app_secret, customer, state, product_billing, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   app, project, secret, body.customer ?? "app:" + app, body.state ?? "active", body.productBilling ?? true, now.timeIntervalSince1970)
+                return Self.renderApp(try connection.queryOne("SELECT * FROM asleep_apps WHERE app_id = ?", app)!)
+            }
+            return .json(status: 201, bytes: row.encoded())
+        })
+        routes.append(Route(.post, "/tokens/expire") { request, context in
+            let body = request.body.isEmpty ? ExpireBody() : try Self.decode(ExpireBody.self, request)
+            let kind = body.kind ?? "all"
+            guard ["access", "refresh", "all"].contains(kind) else { throw AdminError.badRequest("`kind` must be access, refresh or all.") }
+            let project = context.parameter("id"), now = context.now.timeIntervalSince1970
+            let count = try await context.database.write { connection in
+                try connection.run("UPDATE asleep_tokens SET expires_at = ? WHERE project_id = ? AND (? = 'all' OR kind = ?) AND expires_at > ?",
+                                   now, project, kind, kind, now)
+            }
+            return .json(JSONValue.object(["expired": .int(Int64(count))]))
+        })
+
+        // MARK: Users
+        routes.append(Route(.get, "/users") { _, context in
+            let project = context.parameter("id")
+            let users = try await context.database.read { connection in
+                try connection.query("SELECT * FROM asleep_users WHERE project_id = ? ORDER BY created_at, user_id", project)
+                    .map { Self.renderUser(UserRecord(row: $0)) }
+            }
+            return .json(JSONValue.object(["users": .array(users)]))
+        })
+        routes.append(Route(.post, "/users") { request, context in
+            let body = try Self.decode(UserBody.self, request)
+            let project = context.parameter("id")
+            let now = context.now
+            let year = WireTime.year(now)
+            let user = try await context.database.write { connection -> JSONValue in
+                let service = self.service(connection, context)
+                return try self.seedUser(body, project: project, service: service, connection: connection, year: year)
+            }
+            return .json(status: 201, bytes: user.encoded())
+        })
+        routes.append(Route(.delete, "/users/{user}") { _, context in
+            let project = context.parameter("id"), user = context.parameter("user")
+            try await context.database.write { connection in
+                guard try AsleepStore.user(connection, project: project, customer: nil, id: user) != nil else { throw AdminError.notFound("User") }
+                try AsleepStore.deleteUser(connection, project: project, id: user)
+            }
+            return .empty(204)
+        })
+
+        // MARK: Products
+        routes.append(Route(.get, "/products") { _, context in
+            let project = context.parameter("id")
+            let products = try await context.database.read { connection in
+                try connection.query("SELECT * FROM asleep_products WHERE project_id = ? ORDER BY created_at, product_id", project).map(Self.renderProduct)
+            }
+            return .json(JSONValue.object(["products": .array(products)]))
+        })
+        routes.append(Route(.post, "/products/{product}/revoke") { _, context in
+            let project = context.parameter("id"), product = context.parameter("product")
+            let row = try await context.database.write { connection -> JSONValue in
+                guard try connection.run("UPDATE asleep_products SET revoked = 1 WHERE product_id = ? AND project_id = ?", product, project) > 0 else {
+                    throw AdminError.notFound("Product")
+                }
+                return Self.renderProduct(try connection.queryOne("SELECT * FROM asleep_products WHERE product_id = ?", product)!)
+            }
+            return .json(status: 200, bytes: row.encoded())
+        })
+
+        // MARK: Sessions
+        routes.append(Route(.get, "/sessions") { request, context in
+            let project = context.parameter("id")
+            let user = request.queryValue("userId"), state = request.queryValue("state")
+            let now = context.now
+            let defaults = self.defaults
+            let sessions = try await context.database.write { connection -> [JSONValue] in
+                let service = self.service(connection, context)
+                try service.advance(project: project, settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+                return try connection.query("""
+                    SELECT * FROM asleep_sessions WHERE project_id = ? AND (? IS NULL OR user_id = ?) AND (? IS NULL OR state = ?)
+                    ORDER BY start_time, created_at, session_id
+                    """, project, user, user, state, state).map { row in
+                    let session = SessionRecord(row: row)
+                    return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
+                }
+            }
+            return .json(JSONValue.object(["sessions": .array(sessions)]))
+        })
+        routes.append(Route(.post, "/sessions") { request, context in
+            let body = try Self.decode(SessionBody.self, request)
+            let project = context.parameter("id")
+            let now = context.now
+            let session = try await context.database.write { connection -> JSONValue in
+                try self.seedSession(body, project: project, service: self.service(connection, context), connection: connection, now: now)
+            }
+            return .json(status: 201, bytes: session.encoded())
+        })
+        routes.append(Route(.get, "/sessions/{session}") { _, context in
+            let project = context.parameter("id"), id = context.parameter("session")
+            let now = context.now
+            return .json(try await self.withSession(context, project: project, id: id) { _, session, connection in
+                Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
+            })
+        })
+        routes.append(Route(.patch, "/sessions/{session}") { request, context in
+            let patch = try Self.decode(SessionPatch.self, request)
+            if let url = patch.callbackUrl, !url.isEmpty, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
+            let project = context.parameter("id"), id = context.parameter("session")
+            let now = context.now
+            return .json(try await self.withSession(context, project: project, id: id) { _, session, connection in
+                var session = session
+                if let url = patch.callbackUrl { session.callbackURL = url.isEmpty ? nil : url }
+                if let hold = patch.hold { session.hold = hold }
+                Self.applyOverrides(&session, sleep: patch.sleepStages, snoring: patch.snoringStages, breath: patch.breathStages,
+                                    peculiarities: patch.peculiarities, stat: patch.stat, snoringDetected: patch.snoringDetected,
+                                    breathDetected: patch.breathDetected)
+                try AsleepStore.updateSession(connection, session)
+                return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
+            })
+        })
+        routes.append(Route(.post, "/sessions/{session}/close") { _, context in
+            let project = context.parameter("id"), id = context.parameter("session")
+            let now = context.now
+            return .json(try await self.withSession(context, project: project, id: id) { service, session, connection in
+                var session = session
+                guard session.state == "OPEN" else { throw AdminError(status: 409, code: "conflict", message: "Session is \(session.state), not OPEN.") }
+                try service.close(&session, end: now, unexpected: false)
+                return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
+            })
+        })
+        routes.append(Route(.post, "/sessions/{session}/complete") { _, context in
+            let project = context.parameter("id"), id = context.parameter("session")
+            let now = context.now
+            let defaults = self.defaults
+            return .json(try await self.withSession(context, project: project, id: id) { service, session, connection in
+                var session = session
+                guard session.state != "COMPLETE" else { throw AdminError(status: 409, code: "conflict", message: "Session is already COMPLETE.") }
+                try service.complete(&session, at: now, settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+                return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
+            })
+        })
+        routes.append(Route(.post, "/sessions/{session}/webhooks") { request, context in
+            let body = try Self.decode(EventBody.self, request)
+            guard ["INFERENCE_COMPLETE", "SESSION_COMPLETE"].contains(body.event) else {
+                throw AdminError.badRequest("`event` must be INFERENCE_COMPLETE or SESSION_COMPLETE.")
+            }
+            if let url = body.callbackUrl, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
+            let project = context.parameter("id"), id = context.parameter("session")
+            let defaults = self.defaults
+            return .json(status: 202, bytes: try await self.withSession(context, project: project, id: id) { service, session, connection in
+                guard let url = body.callbackUrl ?? session.callbackURL else {
+                    throw AdminError.badRequest("The session has no callback URL; pass `callbackUrl`.")
+                }
+                let settings = defaults.merged(with: try AsleepStore.settings(connection, project: project))
+                var data: JSONValue
+                if body.event == "SESSION_COMPLETE" {
+                    var members = try service.report(session, settings: settings, zone: WireTime.utc).objectValue ?? [:]
+                    members["user_id"] = .string(session.userID)
+                    members["session_id"] = .string(session.id)
+                    data = .object(members)
+                } else {
+                    let received = try AsleepStore.receivedChunks(connection, session: session.id)
+                    let seq = session.lastSeqNum ?? 0
+                    let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: seq, received: received, explicit: AsleepService.explicitStages(session))
+                    let window = seq / 10, from = max(0, (window - 3) * 10), to = min(arrays.sleep.count, (window + 1) * 10)
+                    data = ["user_id": .string(session.userID), "session_id": .string(session.id), "seq_num": .int(Int64(seq)),
+                            "inference_seq_num": .int(Int64(window)), "sleep_stages": AsleepService.ints(Array(arrays.sleep[from..<to])),
+                            "snoring_stages": settings.snoringEnabled ? AsleepService.ints(Array(arrays.snoring[from..<to])) : .null,
+                            "breath_stages": settings.breathingEnabled ? AsleepService.ints(Array(arrays.breath[from..<to])) : .null]
+                }
+                try service.enqueueWebhook(session: session, event: body.event, url: url, data: data, settings: settings)
+                return ["queued": .string(body.event), "url": .string(url)]
+            }.encoded())
+        })
+
+        // MARK: Webhook deliveries
+        routes.append(Route(.get, "/webhooks") { request, context in
+            let project = context.parameter("id")
+            let session = request.queryValue("sessionId")
+            let deliveries = try await context.database.read { connection in
+                try connection.query("""
+                    SELECT * FROM asleep_webhooks WHERE project_id = ? AND (? IS NULL OR session_id = ?) ORDER BY created_at, outbox_id
+                    """, project, session, session).map(Self.renderWebhook)
+            }
+            return .json(JSONValue.object(["deliveries": .array(deliveries)]))
+        })
+        return routes
+    }
+
+    /// Runs `body` on an existing session of the project in one write transaction (404 otherwise).
+    func withSession(_ context: EmulatorContext, project: ProjectID, id: String,
+                     _ body: @escaping @Sendable (AsleepService, SessionRecord, SQLiteConnection) throws -> JSONValue) async throws -> JSONValue {
+        let defaults = self.defaults
+        return try await context.database.write { connection in
+            let service = self.service(connection, context)
+            try service.advance(project: project, settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+            guard let session = try AsleepStore.session(connection, project: project, id: id) else { throw AdminError.notFound("Session `\(id)`") }
+            return try body(service, session, connection)
+        }
+    }
+
+    // MARK: Seeding
+
+    /// The customer of `apiKey`, or of the project's own API key.
+    static func customer(_ connection: SQLiteConnection, project: ProjectID, apiKey: String?) throws -> (customer: String, apiKey: String?) {
+        if let apiKey {
+            guard let row = try connection.queryOne("SELECT customer FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", apiKey, project) else {
+                throw AdminError.badRequest("Unknown `apiKey` for this project.")
+            }
+            return (row.string("customer") ?? "", apiKey)
+        }
+        let main = try connection.scalar("SELECT value FROM project_credentials WHERE project_id = ? AND platform = 'asleep' AND name = 'apiKey'", project).string
+        if let main, let row = try connection.queryOne("SELECT customer FROM asleep_api_keys WHERE api_key = ?", main) {
+            return (row.string("customer") ?? "", main)
+        }
+        guard let row = try connection.queryOne("SELECT api_key, customer FROM asleep_api_keys WHERE project_id = ? ORDER BY created_at LIMIT 1", project) else {
+            throw AdminError.badRequest("The project has no Asleep API key.")
+        }
+        return (row.string("customer") ?? "", row.string("api_key"))
+    }
+
+    func seedUser(_ body: UserBody, project: ProjectID, service: AsleepService, connection: SQLiteConnection, year: Int) throws -> JSONValue {
+        let customer: String
+        if let given = body.customer { customer = given } else { customer = try Self.customer(connection, project: project, apiKey: body.apiKey).customer }
+        var metadata: JSONValue = .null
+        if let given = body.metadata, !given.isNull {
+            do {
+                metadata = try AsleepService.metadata(fromBody: JSONValue.object(["metadata": given]).encoded(), required: false, year: year)
+            } catch {
+                throw AdminError.badRequest("Invalid metadata: \(error.detail)")
+            }
+        }
+        let id = body.userId ?? "G-" + WireTime.compactUTC(service.now) + "-" + service.draw(.alphanumeric(20))
+        guard !id.isEmpty else { throw AdminError.badRequest("`userId` must not be empty.") }
+        guard try AsleepStore.user(connection, project: project, customer: nil, id: id) == nil,
+              try !AsleepStore.idExists(connection, table: "asleep_users", column: "user_id", id: id) else {
+            throw AdminError(status: 409, code: "conflict", message: "User `\(id)` already exists.")
+        }
+        try AsleepStore.insertUser(connection, id: id, project: project, customer: customer, metadata: metadata, now: service.now)
+        return Self.renderUser(try AsleepStore.user(connection, project: project, customer: nil, id: id)!)
+    }
+
+    func seedSession(_ body: SessionBody, project: ProjectID, service: AsleepService, connection: SQLiteConnection, now: Date) throws -> JSONValue {
+        guard let user = try AsleepStore.user(connection, project: project, customer: nil, id: body.userId) else {
+            throw AdminError.badRequest("Unknown `userId` `\(body.userId)`; seed the user first.")
+        }
+        let state = body.state ?? "COMPLETE"
+        guard ["OPEN", "CLOSED", "COMPLETE"].contains(state) else { throw AdminError.badRequest("`state` must be OPEN, CLOSED or COMPLETE.") }
+        let chunks = body.chunks ?? 0
+        guard (0...2880 * 2).contains(chunks) else { throw AdminError.badRequest("`chunks` must be 0–5760.") }
+        func time(_ text: String?, _ name: String) throws -> Date? {
+            guard let text else { return nil }
+            guard let date = WireTime.parseInstant(text) else { throw AdminError.badRequest("`\(name)` must be an ISO 8601 date-time.") }
+            return date
+        }
+        let whole = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        var start = try time(body.startTime, "startTime") ?? whole.addingTimeInterval(-Double(max(chunks, 1) * SleepAnalysis.epochSeconds) - (state == "OPEN" ? 0 : 60))
+        start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
+        var end = try time(body.endTime, "endTime")
+        if state != "OPEN", end == nil { end = start.addingTimeInterval(Double(chunks * SleepAnalysis.epochSeconds)) }
+        if state == "OPEN", end != nil { throw AdminError.badRequest("An OPEN session has no `endTime`.") }
+        if let end, end < start { throw AdminError.badRequest("`endTime` is before `startTime`.") }
+        let zone = body.timezone ?? "UTC"
+        guard WireTime.isValidZone(zone) else { throw AdminError.badRequest("`timezone` must be an IANA zone name.") }
+        let inference = body.inferenceType ?? "MELSPECTROGRAM"
+        guard ["MELSPECTROGRAM", "AUDIO"].contains(inference) else { throw AdminError.badRequest("`inferenceType` must be MELSPECTROGRAM or AUDIO.") }
+        if let url = body.callbackUrl, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
+        let known: Set<String> = ["IN_PROGRESS", "NEVER_SLEPT", "TOO_SHORT_FOR_ANALYSIS", "TOO_LONG_FOR_ANALYSIS",
+                                  "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_BREATHING_STABILITY", "NO_REALTIME_POLLING"]
+        for name in body.peculiarities ?? [] where !known.contains(name) { throw AdminError.badRequest("Unknown peculiarity `\(name)`.") }
+        if let stat = body.stat, stat.objectValue == nil { throw AdminError.badRequest("`stat` must be an object of stat overrides.") }
+        if state == "OPEN", try !AsleepStore.openSessions(connection, project: project, user: user.id).isEmpty {
+            throw AdminError(status: 409, code: "conflict", message: "The user already has an OPEN session.")
+        }
+        let id = body.sessionId ?? WireTime.compactUTC(start) + "_" + service.draw(.lowerAlphanumeric(5))
+        guard !id.isEmpty, try !AsleepStore.idExists(connection, table: "asleep_sessions", column: "session_id", id: id) else {
+            throw AdminError(status: 409, code: "conflict", message: "Session `\(id)` already exists.")
+        }
+        var session = SessionRecord.empty(id: id, project: project, customer: user.customer, userID: user.id, start: start, now: now)
+        session.state = state
+        session.end = end
+        session.unexpectedEnd = body.unexpected == true ? end : nil
+        session.closedAt = state == "OPEN" ? nil : (state == "CLOSED" ? now : end)
+        let completeTime = try time(body.completeTime, "completeTime")
+        session.completeTime = state == "COMPLETE" ? (completeTime ?? end) : nil
+        session.hold = body.hold ?? false
+        session.createdTimezone = zone
+        session.service = body.service ?? "NOSERVICE"
+        session.inferenceType = inference
+        session.callbackURL = body.callbackUrl
+        session.apiKey = try Self.customer(connection, project: project, apiKey: nil).apiKey
+        let missing = Set(body.missingSeqNums ?? [])
+        session.lastSeqNum = chunks > 0 ? chunks - 1 : nil
+        Self.applyOverrides(&session, sleep: body.sleepStages, snoring: body.snoringStages, breath: body.breathStages, peculiarities: body.peculiarities,
+                            stat: body.stat, snoringDetected: body.snoringDetected, breathDetected: body.breathDetected)
+        try AsleepStore.insertSession(connection, session)
+        for seq in 0..<chunks where !missing.contains(seq) {
+            _ = try AsleepStore.insertChunk(connection, project: project, session: id, seqNum: seq, size: 0, sha256: "seeded", now: now)
+        }
+        return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: id), now: now)
+    }
+
+    static func applyOverrides(_ session: inout SessionRecord, sleep: [Int]?, snoring: [Int]?, breath: [Int]?, peculiarities: [String]?,
+                               stat: JSONValue?, snoringDetected: [Int]?, breathDetected: [Int]?) {
+        var overrides = session.overrides.objectValue ?? [:]
+        if let sleep { overrides["sleepStages"] = AsleepService.ints(sleep) }
+        if let snoring { overrides["snoringStages"] = AsleepService.ints(snoring) }
+        if let breath { overrides["breathStages"] = AsleepService.ints(breath) }
+        if let peculiarities { overrides["peculiarities"] = .array(peculiarities.map(JSONValue.string)) }
+        if let stat { overrides["stat"] = stat }
+        if let snoringDetected { overrides["snoringDetected"] = AsleepService.ints(snoringDetected) }
+        if let breathDetected { overrides["breathDetected"] = AsleepService.ints(breathDetected) }
+        session.overrides = .object(overrides)
+    }
+
+    /// Loads `Config/fixtures/asleep.json`.
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+        if let settings = fixtures["settings"], !settings.isNull {
+            try AsleepStore.saveSettings(connection, project: project, try settings.decode(AsleepSettings.self))
+        }
+        var generator = IDGenerator(seed: 20)
+        let service = AsleepService(connection: connection, now: now, defaults: defaults) { draw in
+            switch draw {
+            case .alphanumeric(let count): return generator.alphanumeric(count)
+            case .lowerAlphanumeric(let count): return generator.lowerAlphanumeric(count)
+            case .uuid: return generator.uuid()
+            }
+        }
+        for user in fixtures["users"]?.arrayValue ?? [] {
+            _ = try seedUser(try user.decode(UserBody.self), project: project, service: service, connection: connection, year: WireTime.year(now))
+        }
+        for session in fixtures["sessions"]?.arrayValue ?? [] {
+            _ = try seedSession(try session.decode(SessionBody.self), project: project, service: service, connection: connection, now: now)
+        }
+    }
+
+    // MARK: Rendering (camelCase, like all of /__admin)
+
+    static func seconds(_ value: Double?) -> JSONValue {
+        value.map { .string(Timestamp.format(Date(timeIntervalSince1970: $0))) } ?? .null
+    }
+
+    static func renderKey(_ row: Row) -> JSONValue {
+        ["apiKey": .string(row.string("api_key") ?? ""), "customer": .string(row.string("customer") ?? ""),
+         "state": .string(row.string("state") ?? ""), "productBilling": .bool(row.bool("product_billing") ?? true),
+         "createdAt": seconds(row.double("created_at"))]
+    }
+
+    static func renderApp(_ row: Row) -> JSONValue {
+        ["appId": .string(row.string("app_id") ?? ""), "appSecret": .string(row.string("app_secret") ?? ""),
+         "customer": .string(row.string("customer") ?? ""), "state": .string(row.string("state") ?? ""),
+         "productBilling": .bool(row.bool("product_billing") ?? true), "createdAt": seconds(row.double("created_at"))]
+    }
+
+    static func renderUser(_ user: UserRecord) -> JSONValue {
+        ["userId": .string(user.id), "customer": .string(user.customer), "metadata": user.metadata,
+         "createdAt": .string(Timestamp.format(user.createdAt))]
+    }
+
+    static func renderProduct(_ row: Row) -> JSONValue {
+        ["productId": .string(row.string("product_id") ?? ""), "productKey": .string(row.string("product_key") ?? ""),
+         "customer": .string(row.string("customer") ?? ""), "model": .string(row.string("model") ?? ""),
+         "identifierType": .string(row.string("identifier_type") ?? ""), "identifierValue": .string(row.string("identifier_value") ?? ""),
+         "revoked": .bool(row.bool("revoked") ?? false), "createdAt": seconds(row.double("created_at"))]
+    }
+
+    static func renderSession(_ session: SessionRecord, received: Set<Int>, now: Date) -> JSONValue {
+        func time(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.format($0)) } ?? .null }
+        return ["sessionId": .string(session.id), "userId": .string(session.userID), "customer": .string(session.customer),
+                "state": .string(session.state), "startTime": time(session.start), "endTime": time(session.end),
+                "unexpectedEndTime": time(session.unexpectedEnd), "closedAt": time(session.closedAt), "completeTime": time(session.completeTime),
+                "hold": .bool(session.hold), "timezone": .string(session.createdTimezone), "service": .string(session.service),
+                "inferenceType": .string(session.inferenceType), "callbackUrl": session.callbackURL.map(JSONValue.string) ?? .null,
+                "productId": session.productID.map(JSONValue.string) ?? .null,
+                "lastReceivedSeqNum": session.lastSeqNum.map { .int(Int64($0)) } ?? .null,
+                "receivedChunks": .int(Int64(received.count)), "overrides": session.overrides]
+    }
+
+    static func renderWebhook(_ row: Row) -> JSONValue {
+        ["id": .string(row.string("id") ?? ""), "outboxId": .int(Int64(row.int("outbox_id") ?? 0)),
+         "sessionId": .string(row.string("session_id") ?? ""), "event": .string(row.string("event") ?? ""),
+         "url": .string(row.string("url") ?? ""), "userId": .string(row.string("user_id") ?? ""),
+         "status": .string(row.string("status") ?? ""), "attempts": .int(Int64(row.int("attempts") ?? 0)),
+         "maxAttempts": .int(Int64(row.int("max_attempts") ?? 0)),
+         "lastStatus": row.int("last_status").map { .int(Int64($0)) } ?? .null,
+         "lastError": row.string("last_error").map(JSONValue.string) ?? .null,
+         "body": (try? JSONValue.parse(Data((row.string("body") ?? "null").utf8))) ?? .null,
+         "createdAt": seconds(row.double("created_at"))]
+    }
+}
