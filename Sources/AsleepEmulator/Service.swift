@@ -528,7 +528,7 @@ struct AsleepService {
             "snoring_stages": settings.snoringEnabled ? Self.ints(shown.snoring) : .null,
             "breath_stages": settings.breathingEnabled ? Self.ints(shown.breath) : .null,
         ]
-        return ["timezone": .string(zone.identifier), "peculiarities": .array(peculiarities.map(JSONValue.string)),
+        return ["timezone": .string(WireTime.name(zone)), "peculiarities": .array(peculiarities.map(JSONValue.string)),
                 "missing_data_ratio": .double(missingRatio), "session": sessionObject, "stat": stat]
     }
 
@@ -597,7 +597,7 @@ struct AsleepService {
                 "time_in_bed": .int(Int64(timeInBed)),
             ]
         }
-        return ["timezone": .string(zone.identifier), "sleep_session_list": .array(list)]
+        return ["timezone": .string(WireTime.name(zone)), "sleep_session_list": .array(list)]
     }
 
     /// `GET /data/v1/users/{id}/average-stats`.
@@ -656,7 +656,7 @@ struct AsleepService {
             average = .object(members)
         }
         return [
-            "period": ["timezone": .string(zone.identifier), "start_date": .string(startText), "end_date": .string(endText)],
+            "period": ["timezone": .string(WireTime.name(zone)), "start_date": .string(startText), "end_date": .string(endText)],
             "peculiarities": caller.settings.breathingEnabled ? [] : ["NO_BREATHING_STABILITY"],
             "average_stats": average, "never_slept_sessions": .array(neverSlept), "slept_sessions": .array(slept),
         ]

@@ -19,6 +19,9 @@ enum WireTime {
 
     static let utc = TimeZone(identifier: "UTC")!
 
+    /// The zone's name as responses show it (Foundation on Linux calls UTC `GMT`).
+    static func name(_ zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
+
     private static func components(_ date: Date, _ zone: TimeZone) -> DateComponents {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

@@ -213,6 +213,13 @@ public struct AsleepPeriod: Sendable, Codable, Equatable {
     public var timezone: String
     public var startDate: String
     public var endDate: String
+
+    /// Creates a period.
+    public init(timezone: String, startDate: String, endDate: String) {
+        self.timezone = timezone
+        self.startDate = startDate
+        self.endDate = endDate
+    }
 }
 
 /// `{"detail": "…"}`, Asleep's error body.

@@ -138,8 +138,10 @@ struct AsleepTrackingFlowTests {
         #expect(try await asleep.setup(apiKey: fixture.apiKey, productInfo: info).created)
 
         // A dropped connection never yields an HTTP status.
-        let dropped = try? await asleep.raw("POST", "/ai/v1/products", apiKey: fixture.apiKey, headers: ["X-Understudy-Fault": "reset"],
-                                            body: Data(#"{"model":"m","identifier_type":"SERIAL","identifier_value":"SN-DROP"}"#.utf8))
+        let dropped = try? await fixture.server.client.send(ClientRequest(
+            method: "POST", path: "/asleep/ai/v1/products",
+            headers: ["x-api-key": fixture.apiKey, "Content-Type": "application/json", "X-Understudy-Fault": "reset"],
+            body: Data(#"{"model":"m","identifier_type":"SERIAL","identifier_value":"SN-DROP"}"#.utf8), timeout: 3))
         #expect(dropped == nil)
         #expect(try await fixture.admin.products()["products"]?.array?.count == 1)
     }
