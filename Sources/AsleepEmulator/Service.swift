@@ -128,6 +128,14 @@ struct AsleepService {
         }
     }
 
+    /// Whether `advance` would change anything for the project at `now`.
+    static func hasDueTransitions(_ connection: SQLiteConnection, project: ProjectID, now: Date, settings: AsleepSettings) throws -> Bool {
+        try connection.queryOne("""
+            SELECT 1 FROM asleep_sessions WHERE project_id = ? AND (
+                (state = 'OPEN' AND start_time + ? <= ?) OR (state = 'CLOSED' AND hold = 0 AND closed_at + ? <= ?)) LIMIT 1
+            """, project, settings.maxSession, now.timeIntervalSince1970, settings.completionDelay, now.timeIntervalSince1970) != nil
+    }
+
     /// Moves a CLOSED (or OPEN) session to COMPLETE and queues SESSION_COMPLETE.
     func complete(_ session: inout SessionRecord, at time: Date, settings: AsleepSettings) throws {
         if session.state == "OPEN" {

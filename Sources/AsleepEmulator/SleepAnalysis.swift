@@ -44,6 +44,9 @@ public enum SleepAnalysis {
             if random.unit() < 0.35 { sleep += Array(repeating: 0, count: 1 + random.int(in: 0...2)) }
         }
         sleep = Array(sleep.prefix(count))
+        // Per-epoch draws come from their own stream, so a longer session's arrays start with the
+        // shorter one's: stages shown in real time never change later.
+        random = IDGenerator(seed: fnv1a(sessionID) ^ 0x5DEE_CE66_D1CE_4E5B)
         var snoring: [Int] = []
         var breath: [Int] = []
         snoring.reserveCapacity(count)

@@ -42,6 +42,12 @@ enum AsleepWorker {
         }) else { return }
         for project in projects {
             let now = services.now(for: project)
+            // Check on a reader first: most ticks find nothing due and must not take the writer.
+            let due = (try? await services.database.read { connection in
+                try AsleepService.hasDueTransitions(connection, project: project, now: now,
+                                                    settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+            }) ?? false
+            guard due else { continue }
             _ = try? await services.database.write { connection in
                 let service = AsleepService(connection: connection, now: now, defaults: defaults) { draw in
                     services.generateIDs(for: project) { generator in
