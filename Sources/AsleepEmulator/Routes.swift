@@ -23,6 +23,8 @@ struct AsleepRoutes: Sendable {
 
     /// The 16 MiB upload cap the real service enforces.
     static let maxChunkBytes = 16 * 1024 * 1024
+    /// The largest `seq_num` accepted: 48 hours of 30-s chunks.
+    static let maxSeqNum = 5_759
 
     /// Runs `body` with an authenticated caller inside one write transaction.
     func withCaller<T: Sendable>(_ request: Request, _ context: EmulatorContext,
@@ -178,7 +180,8 @@ struct AsleepRoutes: Sendable {
         }
         var seqNum: Int?
         if let text = seqText?.trimmingCharacters(in: .whitespacesAndNewlines) {
-            guard let number = Int(text), number >= 0 else { throw .notValidParameter }
+            // Beyond twice the 24 h maximum a sequence number is nonsense (and would size the stage arrays).
+            guard let number = Int(text), (0...maxSeqNum).contains(number) else { throw .notValidParameter }
             seqNum = number
         }
         if let text = callback, text.isEmpty { callback = nil }
