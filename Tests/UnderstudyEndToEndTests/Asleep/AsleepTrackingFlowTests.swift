@@ -194,4 +194,31 @@ struct AsleepTrackingFlowTests {
         _ = try await fixture.projectAdmin.advanceClock(by: 2)
         #expect(try await fixture.asleep.report(config: config, sessionId: session).session.state == "COMPLETE")
     }
+
+    @Test("deleting a session or the user removes the data; later uploads get 404 Session does not exist")
+    func deletion() async throws {
+        let fixture = try await AsleepFixture.start()
+        defer { Task { await fixture.server.stop() } }
+        let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+        let first = try await fixture.asleep.startTracking(config: config)
+        try await fixture.asleep.deleteReport(config: config, sessionId: first)
+        await #expect { _ = try await fixture.asleep.uploadChunk(config: config, sessionId: first, seqNum: 0, chunk: AsleepClient.melChunk()) } throws: {
+            let error = $0 as? UnderstudyClientError
+            return error?.asleepStatus == 404 && error?.asleepDetail == "Session does not exist"
+        }
+        await #expect { try await fixture.asleep.deleteReport(config: config, sessionId: first) } throws: {
+            ($0 as? UnderstudyClientError)?.asleepDetail == "session does not exist"
+        }
+        let second = try await fixture.asleep.startTracking(config: config)
+        _ = try await fixture.asleep.uploadChunk(config: config, sessionId: second, seqNum: 0, chunk: AsleepClient.melChunk())
+        try await fixture.asleep.deleteAllReports(config: config)
+        #expect(try await fixture.asleep.reports(config: config).sleepSessionList.isEmpty)
+        let third = try await fixture.asleep.startTracking(config: config)
+        try await fixture.asleep.deleteUser(config: config)
+        await #expect { _ = try await fixture.asleep.uploadChunk(config: config, sessionId: third, seqNum: 0, chunk: AsleepClient.melChunk()) } throws: {
+            ($0 as? UnderstudyClientError)?.asleepDetail == "Session does not exist"
+        }
+        await #expect { _ = try await fixture.asleep.user(config: config) } throws: { ($0 as? UnderstudyClientError)?.asleepDetail == "user does not exist" }
+        #expect(try await fixture.admin.sessions()["sessions"]?.array?.isEmpty == true)
+    }
 }
