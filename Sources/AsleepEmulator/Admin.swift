@@ -74,6 +74,16 @@ struct AsleepAdmin: Sendable {
         var breathDetected: [Int]?
     }
 
+    /// A product to seed (as if the device had registered).
+    struct ProductBody: Codable {
+        var model: String
+        var identifierType: String?
+        var identifierValue: String
+        var apiKey: String?
+        var customer: String?
+        var productKey: String?
+    }
+
     struct EventBody: Codable {
         var event: String
         var callbackUrl: String?
@@ -237,6 +247,34 @@ struct AsleepAdmin: Sendable {
                 try connection.query("SELECT * FROM asleep_products WHERE project_id = ? ORDER BY created_at, product_id", project).map(Self.renderProduct)
             }
             return .json(JSONValue.object(["products": .array(products)]))
+        })
+        routes.append(Route(.post, "/products") { request, context in
+            let body = try Self.decode(ProductBody.self, request)
+            guard (1...100).contains(body.model.count) else { throw AdminError.badRequest("`model` must be 1–100 characters.") }
+            guard (1...255).contains(body.identifierValue.count) else { throw AdminError.badRequest("`identifierValue` must be 1–255 characters.") }
+            guard let type = AsleepService.identifierType(body.identifierType ?? "SERIAL") else {
+                throw AdminError.badRequest("`identifierType` must be SERIAL or MAC_ADDRESS.")
+            }
+            let project = context.parameter("id")
+            let drawn = context.services.generateIDs(for: project) { ("P-" + $0.uuid(), "pk_" + $0.alphanumeric(40)) }
+            let now = context.now
+            let row = try await context.database.write { connection -> JSONValue in
+                let customer: String
+                if let given = body.customer { customer = given } else { customer = try Self.customer(connection, project: project, apiKey: body.apiKey).customer }
+                let key = body.productKey ?? drawn.1
+                guard try connection.queryOne("SELECT 1 FROM asleep_products WHERE product_key = ?", key) == nil,
+                      try connection.queryOne("""
+                        SELECT 1 FROM asleep_products WHERE project_id = ? AND customer = ? AND model = ? AND identifier_type = ? AND identifier_value = ?
+                        """, project, customer, body.model, type, body.identifierValue) == nil else {
+                    throw AdminError(status: 409, code: "conflict", message: "That product or product key already exists.")
+                }
+                try connection.run("""
+                    INSERT INTO asleep_products (product_id, project_id, customer, product_key, model, identifier_type, identifier_value, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, drawn.0, project, customer, key, body.model, type, body.identifierValue, now.timeIntervalSince1970)
+                return Self.renderProduct(try connection.queryOne("SELECT * FROM asleep_products WHERE product_id = ?", drawn.0)!)
+            }
+            return .json(status: 201, bytes: row.encoded())
         })
         routes.append(Route(.post, "/products/{product}/revoke") { _, context in
             let project = context.parameter("id"), product = context.parameter("product")

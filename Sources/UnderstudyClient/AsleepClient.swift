@@ -293,6 +293,10 @@ public struct AsleepProjectAdmin: Sendable {
     /// Registered products.
     public func products() async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/products"), 200) }
 
+    /// Seeds a registered product (`model`, `identifierType`, `identifierValue`, `apiKey` or `customer`, `productKey`).
+    @discardableResult
+    public func seedProduct(_ body: AnyJSON) async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("POST", "/products", body), 201) }
+
     /// Revokes a product credential.
     @discardableResult
     public func revokeProduct(_ productId: String) async throws(UnderstudyClientError) -> AnyJSON {
