@@ -39,6 +39,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     public var refreshTokenSeconds: Double?
     /// `sleep_cycle_time` element style: `empty` (default), `numbers` or `strings`.
     public var sleepCycleTime: String?
+    /// 422 bodies: `string` (default, `{"detail": "…"}`) or `list` (FastAPI's `{"detail": [{loc, msg, type}]}`).
+    public var validationErrorStyle: String?
 
     /// Empty settings (all defaults).
     public init() {}
@@ -76,6 +78,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         result.accessTokenSeconds = other.accessTokenSeconds ?? accessTokenSeconds
         result.refreshTokenSeconds = other.refreshTokenSeconds ?? refreshTokenSeconds
         result.sleepCycleTime = other.sleepCycleTime ?? sleepCycleTime
+        result.validationErrorStyle = other.validationErrorStyle ?? validationErrorStyle
         return result
     }
 
@@ -94,6 +97,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         if let value = accessTokenSeconds, !(value > 0) { return "`accessTokenSeconds` must be positive." }
         if let value = refreshTokenSeconds, !(value > 0) { return "`refreshTokenSeconds` must be positive." }
         if let value = sleepCycleTime, !["empty", "numbers", "strings"].contains(value) { return "`sleepCycleTime` must be `empty`, `numbers` or `strings`." }
+        if let value = validationErrorStyle, !["string", "list"].contains(value) { return "`validationErrorStyle` must be `string` or `list`." }
         return nil
     }
 
@@ -117,6 +121,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         result.accessTokenSeconds = accessTTL
         result.refreshTokenSeconds = refreshTTL
         result.sleepCycleTime = sleepCycleTime ?? "empty"
+        result.validationErrorStyle = validationErrorStyle ?? "string"
         return result
     }
 }

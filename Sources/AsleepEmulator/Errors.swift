@@ -57,6 +57,18 @@ public struct AsleepError: ResponseError, Sendable, Equatable {
     // Products.
     static let productNotAllowed = AsleepError(403, "product registration not allowed for this plan")
 
+    /// The same error as FastAPI's list-form 422 body: `{"detail": [{"loc", "msg", "type"}]}`.
+    var listFormResponse: Response {
+        var location: [JSONValue] = ["body"]
+        var message = detail
+        if let colon = detail.range(of: ": "), !detail[..<colon.lowerBound].contains(" ") {
+            location += detail[..<colon.lowerBound].split(separator: ".").map { .string(String($0)) }
+            message = String(detail[colon.upperBound...])
+        }
+        let item: JSONValue = ["loc": .array(location), "msg": .string(message), "type": "value_error"]
+        return .json(status: status, bytes: JSONValue.object(["detail": [item]]).encoded())
+    }
+
     /// 422 naming the field, for validation failures whose real wording is not published.
     static func validation(_ field: String, _ reason: String) -> AsleepError {
         AsleepError(422, "\(field): \(reason)")

@@ -75,7 +75,7 @@ enum AsleepOpenAPI {
         let state: JSONValue = ["type": "string", "enum": ["OPEN", "CLOSED", "COMPLETE"]]
         let time = nullable("string")
         return [
-            "Error": object(["detail": string]),
+            "Error": object(["detail": ["type": ["string", "array"]]]),
             "AdminError": object(["error": object(["code": string, "message": string, "details": ["type": "object"]], optional: ["details"])]),
             "Metadata": metadata,
             "UserCreated": object(["user_id": string]),

@@ -31,10 +31,24 @@ struct AsleepRoutes: Sendable {
                                  _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
         let presented = Presented(request)
         let service = serviceFactory(context)
-        return try await context.database.write { connection in
-            let service = service(connection)
-            return try body(service, try service.authenticate(presented), presented)
+        do {
+            return try await context.database.write { connection in
+                let service = service(connection)
+                return try body(service, try service.authenticate(presented), presented)
+            }
+        } catch let error as AsleepError where error.status == 422 {
+            guard let project = context.projectID else { throw error }
+            let defaults = self.defaults
+            let style = try? await context.database.read { try defaults.merged(with: AsleepStore.settings($0, project: project)).validationErrorStyle }
+            if style == "list" { throw ListFormError(error: error) }
+            throw error
         }
+    }
+
+    /// A 422 answered in FastAPI's list form (a project setting).
+    struct ListFormError: ResponseError {
+        let error: AsleepError
+        var response: Response { error.listFormResponse }
     }
 
     /// Makes services bound to the request's project clock and id generator.

@@ -59,6 +59,12 @@ struct AsleepSettingsTests {
         try await fixture.admin.updateSession(next, ["snoringDetected": [2]])
         #expect(try await fixture.asleep.uploadChunk(config: config, sessionId: next, seqNum: 2, chunk: AsleepClient.melChunk()).snoringDetected)
 
+        try await fixture.admin.updateSettings(["validationErrorStyle": "list"])
+        let listForm = try await fixture.asleep.raw("POST", "/ai/v1/users", apiKey: fixture.apiKey, body: Data(#"{"metadata":{"birth_month":13}}"#.utf8))
+        #expect(listForm.status == 422)
+        let item = try listForm.json()["detail"]?[0]
+        #expect(item?["loc"] == ["body", "metadata", "birth_month"] && item?["type"]?.string == "value_error")
+
         let bad = try await fixture.projectAdmin.platformRequest("asleep", "PATCH", "/settings", json: ["conflictMode": "maybe"])
         #expect(bad.status == 400)
     }
