@@ -11,7 +11,7 @@ struct Presented: Sendable, Equatable {
     var userID: String?
     var timezone: String?
 
-    init(apiKey: String? = nil, bearer: String? = nil, productKey: String? = nil, userAgent: String? = "test", userID: String? = nil, timezone: String? = nil) {
+    init(apiKey: String? = nil, bearer: String? = nil, productKey: String? = nil, userAgent: String? = nil, userID: String? = nil, timezone: String? = nil) {
         self.apiKey = apiKey
         self.bearer = bearer
         self.productKey = productKey

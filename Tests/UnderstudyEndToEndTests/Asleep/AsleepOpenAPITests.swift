@@ -4,7 +4,7 @@ import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
-@Suite("Asleep OpenAPI")
+@Suite("Asleep OpenAPI", .timeLimit(.minutes(1)))
 struct AsleepOpenAPITests {
     @Test("every documented operation is exercised and its real responses fit the document")
     func conformance() async throws {

@@ -3,7 +3,7 @@ import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
-@Suite("Asleep webhooks")
+@Suite("Asleep webhooks", .timeLimit(.minutes(1)))
 struct AsleepWebhookTests {
     @Test("INFERENCE_COMPLETE at seq 39 and SESSION_COMPLETE reach the callback URL, with a retry after a 500")
     func delivery() async throws {
