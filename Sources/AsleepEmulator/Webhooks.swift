@@ -22,17 +22,26 @@ enum AsleepWorker {
         Task.detached {
             while true {
                 try? await Task.sleep(nanoseconds: 200_000_000)
-                guard let services = box.value else { return }
+                guard let services = live(box) else { return }
                 await advanceAll(services: services, defaults: defaults)
             }
         }
         Task.detached {
             while true {
                 try? await Task.sleep(nanoseconds: 200_000_000)
-                guard let services = box.value else { return }
+                guard let services = live(box) else { return }
                 await deliverDue(services: services)
             }
         }
+    }
+
+    /// The services while their server lives: not yet released, and (for file databases) the
+    /// database file still there — test servers delete theirs when they stop.
+    static func live(_ box: WeakServices) -> EmulatorServices? {
+        guard let services = box.value else { return nil }
+        let path = services.database.path
+        if !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"), !FileManager.default.fileExists(atPath: path) { return nil }
+        return services
     }
 
     /// Runs the due transitions of every project with live sessions.
