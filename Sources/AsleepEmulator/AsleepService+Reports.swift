@@ -45,16 +45,8 @@ extension AsleepService {
             if !settings.breathingEnabled { peculiarities.append("NO_BREATHING_STABILITY") }
             for name in forced.sorted() where !peculiarities.contains(name) { peculiarities.append(name) }
         }
-        let sessionObject: JSONValue = [
-            "id": .string(session.id), "state": .string(session.state),
-            "start_time": .string(WireTime.format(session.start, in: zone)),
-            "end_time": session.state == "OPEN" ? .null : session.end.map { .string(WireTime.format($0, in: zone)) } ?? .null,
-            "unexpected_end_time": session.unexpectedEnd.map { .string(WireTime.format($0, in: zone)) } ?? .null,
-            "created_timezone": .string(session.createdTimezone),
-            "sleep_stages": Self.ints(shown.sleep),
-            "snoring_stages": settings.snoringEnabled ? Self.ints(shown.snoring) : .null,
-            "breath_stages": settings.breathingEnabled ? Self.ints(shown.breath) : .null,
-        ]
+        let sessionObject = AsleepWire.reportSession(session, stages: shown, snoring: settings.snoringEnabled,
+                                                     breathing: settings.breathingEnabled, zone: zone)
         return ["timezone": .string(WireTime.name(zone)), "peculiarities": .array(peculiarities.map(JSONValue.string)),
                 "missing_data_ratio": .double(missingRatio), "session": sessionObject, "stat": stat]
     }
@@ -107,23 +99,7 @@ extension AsleepService {
         }
         if descending { sessions.reverse() }
         let page = sessions.dropFirst(offset).prefix(limit)
-        let list: [JSONValue] = page.map { session in
-            let timeInBed: Int
-            if session.state != "OPEN", let end = session.end {
-                timeInBed = max(0, Int((end.timeIntervalSince1970 - session.start.timeIntervalSince1970).rounded(.down)))
-            } else {
-                timeInBed = ((session.lastSeqNum ?? -1) + 1) * SleepAnalysis.epochSeconds
-            }
-            return [
-                "session_id": .string(session.id), "state": .string(session.state),
-                "session_start_time": .string(WireTime.format(session.start, in: zone)),
-                "session_end_time": session.state == "OPEN" ? .null : session.end.map { .string(WireTime.format($0, in: zone)) } ?? .null,
-                "created_timezone": .string(session.createdTimezone),
-                "unexpected_end_time": session.unexpectedEnd.map { .string(WireTime.format($0, in: zone)) } ?? .null,
-                "last_received_seq_num": session.lastSeqNum.map { .int(Int64($0)) } ?? .null,
-                "time_in_bed": .int(Int64(timeInBed)),
-            ]
-        }
+        let list = page.map { AsleepWire.sleepSession($0, zone: zone) }
         return ["timezone": .string(WireTime.name(zone)), "sleep_session_list": .array(list)]
     }
 

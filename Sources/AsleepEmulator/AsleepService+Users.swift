@@ -29,15 +29,8 @@ extension AsleepService {
                 try close(&open, end: now, unexpected: false)
             }
         }
-        var last: JSONValue = .null
-        if let session = try AsleepStore.latestSession(connection, project: caller.project, user: id) {
-            last = [
-                "session_id": .string(session.id), "inference_type": .string(session.inferenceType), "service": .string(session.service),
-                "start_time": .string(WireTime.formatUTC(session.start)), "end_time": session.end.map { .string(WireTime.formatUTC($0)) } ?? .null,
-                "state": .string(session.state), "complete_time": session.completeTime.map { .string(WireTime.formatUTC($0)) } ?? .null,
-            ]
-        }
-        return ["user_id": .string(user.id), "to_be_deleted": false, "last_session_info": last, "metadata": user.metadata]
+        let last = try AsleepStore.latestSession(connection, project: caller.project, user: id)
+        return AsleepWire.user(user, lastSession: last)
     }
 
     /// `PUT /ai/v1/users/{id}`.
