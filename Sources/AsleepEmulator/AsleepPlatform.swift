@@ -2,15 +2,20 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import SQLiteStore
+import Synchronization
 
 /// The Asleep backend: routing, credentials, error format and fixtures.
 public struct AsleepPlatform: Platform {
-    /// Configuration from the `asleep` section of the configuration file.
+    /// Configuration from the `asleep` section of the configuration file (any `AsleepSettings`
+    /// field, used as the default of every project).
     public let configuration: JSONValue
+    let defaults: AsleepSettings
+    private let cache = CredentialCache()
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
+        self.defaults = (try? configuration.decode(AsleepSettings.self)) ?? AsleepSettings()
     }
 
     /// `asleep`.
@@ -22,44 +27,130 @@ public struct AsleepPlatform: Platform {
     }
 
     /// SDK routes.
-    public func routes() -> [Route] { [] }
+    public func routes() -> [Route] { AsleepRoutes(defaults: defaults).routes() }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { [] }
+    public func adminRoutes() -> [Route] { AsleepAdmin(defaults: defaults, cache: cache).routes() }
 
-    /// The platform's own error body.
+    /// The platform's own error body: `{"detail": "…"}` with the real service's wording where known.
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
-        let detail = failure == .routeNotFound ? "Not Found" : failure.message
-        return .json(status: failure.status, bytes: JSONValue.object(["detail": .string(detail)]).encoded())
+        let detail: String
+        switch failure {
+        case .routeNotFound: detail = "Not Found"
+        case .methodNotAllowed: detail = "Method Not Allowed"
+        case .unreadableRequest(.bodyTooLarge): detail = AsleepError.chunkTooLarge.detail
+        case .unreadableRequest(let error): detail = error.message
+        case .invalidBody(let error): detail = error.message
+        case .injected(let status): detail = Self.injectedDetail(status)
+        case .internalError: detail = "Internal Server Error"
+        }
+        return AsleepError(failure.status, detail).response
     }
 
-    /// The project owning the credential the request carries.
+    /// The `detail` an injected status carries: the documented text for that status.
+    static func injectedDetail(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Plan is expired"
+        case 404: return "Not Found"
+        case 409: return "Conflict"
+        case 413: return AsleepError.chunkTooLarge.detail
+        case 422: return "Validation Error"
+        case 500: return "Internal Server Error"
+        default: return HTTPStatus.reason(status)
+        }
+    }
+
+    /// The project owning the API key, access token, app id or refresh token the request carries.
     public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        guard let credential = request.headers["x-api-key"] else { return nil }
-        return await services.project(forCredential: credential, platform: .asleep)
+        let presented = Presented(request)
+        var lookup: (sql: String, value: String)?
+        if let key = presented.apiKey, !key.isEmpty {
+            lookup = ("SELECT project_id FROM asleep_api_keys WHERE api_key = ?", key)
+        } else if let token = presented.bearer, !token.isEmpty {
+            lookup = ("SELECT project_id FROM asleep_tokens WHERE token = ?", token)
+        } else if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
+            lookup = ("SELECT project_id FROM asleep_apps WHERE app_id = ?", app)
+        } else if request.path.hasSuffix("/customer/v1/app/refresh"), let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
+            lookup = ("SELECT project_id FROM asleep_tokens WHERE token = ?", token)
+        }
+        guard let lookup else { return nil }
+        if let cached = cache.project(for: lookup.value) { return cached }
+        let found = try? await services.database.read { connection in try connection.scalar(lookup.sql, lookup.value).string }
+        guard let project = found ?? nil else { return nil }
+        cache.remember(lookup.value, project: project)
+        return project
     }
 
-    /// Fresh credentials for a new project.
+    /// Fresh credentials: an API key, plus an appId/appSecret pair derived from it (derived so the
+    /// project generator's draws, and thus every other platform's seeded credentials, stay as they were).
     public func makeCredentials(using generator: inout IDGenerator) -> [String: String] {
-        ["apiKey": generator.alphanumeric(40)]
+        let key = generator.alphanumeric(40)
+        return ["apiKey": key] .merging(Self.appCredentials(apiKey: key)) { first, _ in first }
     }
 
-    /// Nothing to store beyond the core's credential rows yet.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
+    /// The appId/appSecret pair that goes with an API key.
+    static func appCredentials(apiKey: String) -> [String: String] {
+        let digest = SHA256Digest.hex(Data(("asleep-app:" + apiKey).utf8))
+        return ["appId": "app_" + digest.prefix(16), "appSecret": "sec_" + digest.suffix(32)]
+    }
 
-    /// SDK settings to paste.
+    /// Stores the project's API key (its own customer) and app credentials.
+    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
+        if let key = credentials["apiKey"] {
+            try connection.run("""
+                INSERT OR IGNORE INTO asleep_api_keys (api_key, project_id, customer, created_at) VALUES (?, ?, ?, ?)
+                """, key, project, "key:" + key, now.timeIntervalSince1970)
+            let app = credentials["appId"] ?? Self.appCredentials(apiKey: key)["appId"]!
+            let secret = credentials["appSecret"] ?? Self.appCredentials(apiKey: key)["appSecret"]!
+            try connection.run("""
+                INSERT OR IGNORE INTO asleep_apps (app_id, project_id, app_secret, customer, created_at) VALUES (?, ?, ?, ?, ?)
+                """, app, project, secret, "app:" + app, now.timeIntervalSince1970)
+        }
+    }
+
+    /// SDK settings to paste, named as the SDK's `setup` / `initAsleepConfig` parameters.
     public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        ["baseUrl": serverURL + "/asleep", "apiKey": credentials["apiKey"] ?? ""]
+        var settings = ["baseUrl": serverURL + "/asleep", "apiKey": credentials["apiKey"] ?? ""]
+        if let app = credentials["appId"], let secret = credentials["appSecret"] {
+            settings["appId"] = app
+            settings["appSecret"] = secret
+        }
+        return settings
     }
 
-    /// Per-project tables.
-    public var projectTables: [String] { [] }
+    /// Per-project tables, parents first.
+    public var projectTables: [String] {
+        ["asleep_settings", "asleep_api_keys", "asleep_apps", "asleep_tokens", "asleep_users", "asleep_products",
+         "asleep_sessions", "asleep_chunks", "asleep_webhooks"]
+    }
 
-    /// Demo fixtures.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
+    /// Demo fixtures: `{"settings": {…}, "users": [...], "sessions": [...]}` in the control plane's seed shapes.
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+        try AsleepAdmin(defaults: defaults, cache: cache).loadFixtures(fixtures, project: project, connection: connection, now: now)
+    }
 
     /// OpenAPI document.
-    public func openAPIDocument() -> JSONValue {
-        ["openapi": "3.1.0", "info": ["title": "Asleep (Understudy)", "version": "1.0.0"], "paths": [:]]
+    public func openAPIDocument() -> JSONValue { AsleepOpenAPI.document() }
+
+    /// Starts the session clock and webhook delivery loops.
+    public func start(services: EmulatorServices) async {
+        AsleepWorker.start(services: services, defaults: defaults)
     }
+
+    /// Drops cached credential lookups of the project.
+    public func projectStateDidChange(_ project: ProjectID) async {
+        cache.forget(project: project)
+    }
+}
+
+/// Credential → project lookups already made (credentials are globally unique).
+final class CredentialCache: Sendable {
+    private let entries = Mutex<[String: ProjectID]>([:])
+
+    func project(for credential: String) -> ProjectID? { entries.withLock { $0[credential] } }
+    func remember(_ credential: String, project: ProjectID) { entries.withLock { $0[credential] = project } }
+    func forget(project: ProjectID) { entries.withLock { all in all = all.filter { $0.value != project } } }
+    func forget(credential: String) { entries.withLock { _ = $0.removeValue(forKey: credential) } }
 }

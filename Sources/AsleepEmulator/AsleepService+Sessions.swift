@@ -1,0 +1,197 @@
+import EmulatorCore
+import Foundation
+import SQLiteStore
+
+/// Session create, upload, close and delete, and the webhooks they queue.
+extension AsleepService {
+    // MARK: Sessions
+
+    /// Whether `text` is an absolute http(s) URL with a host.
+    static func isValidCallbackURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    /// `POST /ai/v1/sessions`.
+    func createSession(_ caller: Caller, presented: Presented, body: Data) throws -> String {
+        let userID = try userIDHeader(presented)
+        _ = try user(caller, userID)
+        var fields: [String: JSONValue] = [:]
+        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
+            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidParameter }
+            fields = members.filter { !$0.value.isNull }
+        }
+        for name in ["session_start_time", "inference_type", "service", "callback_url", "timezone"] {
+            if let value = fields[name], value.stringValue == nil { throw AsleepError.invalidParameter }
+        }
+        var start = now
+        if let text = fields["session_start_time"]?.stringValue {
+            guard let parsed = WireTime.parseInstant(text) else { throw AsleepError.invalidStartTime }
+            start = parsed
+        }
+        start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
+        let inferenceType = fields["inference_type"]?.stringValue?.uppercased() ?? "MELSPECTROGRAM"
+        guard ["MELSPECTROGRAM", "AUDIO"].contains(inferenceType) else { throw AsleepError.invalidParameter }
+        let callback = fields["callback_url"]?.stringValue
+        if let callback, !Self.isValidCallbackURL(callback) { throw AsleepError.invalidCallbackURL }
+        let zoneName = presented.timezone.flatMap { $0.isEmpty ? nil : $0 } ?? fields["timezone"]?.stringValue ?? "UTC"
+        _ = try WireTime.zone(zoneName)
+        try advance(project: caller.project, settings: caller.settings)
+        for var open in try AsleepStore.openSessions(connection, project: caller.project, user: userID) {
+            if caller.settings.rejectsConflicts { throw AsleepError.previousNotClosed }
+            try close(&open, end: now, unexpected: false)
+        }
+        let id = try uniqueID(table: "asleep_sessions", column: "session_id") { WireTime.compactUTC(now) + "_" + draw(.lowerAlphanumeric(5)) }
+        var row = SessionRecord.empty(id: id, project: caller.project, customer: caller.customer, userID: userID, start: start, now: now)
+        row.createdTimezone = zoneName
+        row.inferenceType = inferenceType
+        row.service = fields["service"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "NOSERVICE"
+        row.callbackURL = callback
+        row.apiKey = caller.apiKey
+        row.productID = caller.productID
+        try AsleepStore.insertSession(connection, row)
+        return id
+    }
+
+    /// The session `id` of the `x-user-id` user, after due transitions, or `missing`.
+    func session(_ caller: Caller, presented: Presented, id: String, missing: AsleepError) throws -> SessionRecord {
+        let userID = try userIDHeader(presented)
+        try advance(project: caller.project, settings: caller.settings)
+        guard let session = try AsleepStore.session(connection, project: caller.project, id: id),
+              session.customer == caller.customer, session.userID == userID,
+              try AsleepStore.user(connection, project: caller.project, customer: caller.customer, id: userID) != nil else { throw missing }
+        return session
+    }
+
+    /// An upload as read from the wire.
+    struct Upload: Sendable {
+        var seqNum: Int?
+        var callbackURL: String?
+        var file: Data
+    }
+
+    /// `POST /ai/v1/sessions/{id}/upload`.
+    func upload(_ caller: Caller, presented: Presented, sessionID: String, upload: Upload) throws -> JSONValue {
+        var session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExistUpload)
+        guard session.state == "OPEN" else { throw AsleepError.sessionTerminated }
+        if let callback = upload.callbackURL {
+            guard Self.isValidCallbackURL(callback) else { throw AsleepError.invalidCallbackURL }
+            session.callbackURL = callback
+        }
+        let kind = Self.sniff(upload.file)
+        if session.inferenceType == "AUDIO", kind == "MELSPECTROGRAM" { throw AsleepError.melspectrogramToAudio }
+        if session.inferenceType == "MELSPECTROGRAM", kind == "AUDIO" { throw AsleepError.audioToMelspectrogram }
+        var seqNum = upload.seqNum
+        if seqNum == nil {
+            if caller.settings.isStrict { throw AsleepError.notValidParameter }
+            seqNum = (session.lastSeqNum ?? -1) + 1
+        }
+        let seq = seqNum ?? 0
+        let isNew = try AsleepStore.insertChunk(connection, project: caller.project, session: session.id, seqNum: seq, size: upload.file.count,
+                                                sha256: SHA256Digest.hex(upload.file), now: now)
+        session.lastSeqNum = max(session.lastSeqNum ?? -1, seq)
+        session.apiKey = caller.apiKey ?? session.apiKey
+        try AsleepStore.updateSession(connection, session)
+        let interval = caller.settings.inferenceInterval
+        if isNew, seq >= 39, (seq - 39) % interval == 0, let url = session.callbackURL {
+            let received = try AsleepStore.receivedChunks(connection, session: session.id)
+            let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: seq, received: received, explicit: Self.explicitStages(session))
+            let window = seq / 10
+            let from = max(0, (window - 3) * 10)
+            let to = min(arrays.sleep.count, (window + 1) * 10)
+            let data: JSONValue = [
+                "user_id": .string(session.userID), "session_id": .string(session.id), "seq_num": .int(Int64(seq)),
+                "inference_seq_num": .int(Int64(window)),
+                "sleep_stages": Self.ints(Array(arrays.sleep[from..<to])),
+                "snoring_stages": caller.settings.snoringEnabled ? Self.ints(Array(arrays.snoring[from..<to])) : .null,
+                "breath_stages": caller.settings.breathingEnabled ? Self.ints(Array(arrays.breath[from..<to])) : .null,
+            ]
+            try enqueueWebhook(session: session, event: "INFERENCE_COMPLETE", url: url, data: data, settings: caller.settings)
+        }
+        let detected = session.overrides
+        func flagged(_ key: String) -> Bool { detected[key]?.arrayValue?.contains(.int(Int64(seq))) ?? false }
+        return ["session_id": .string(session.id), "seq_num": .int(Int64(seq)),
+                "snoring_detected": .bool(flagged("snoringDetected")), "breath_detected": .bool(flagged("breathDetected"))]
+    }
+
+    /// `MELSPECTROGRAM` for NumPy arrays, `AUDIO` for WAV/MP3/M4A, nil when unrecognised.
+    static func sniff(_ data: Data) -> String? {
+        let head = Array(data.prefix(12))
+        if head.starts(with: [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]) { return "MELSPECTROGRAM" } // \x93NUMPY
+        if head.starts(with: Array("RIFF".utf8)) || head.starts(with: Array("ID3".utf8)) { return "AUDIO" }
+        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) { return "AUDIO" }
+        return nil
+    }
+
+    /// `POST /ai/v1/sessions/{id}/close`.
+    func closeSession(_ caller: Caller, presented: Presented, sessionID: String, body: Data) throws -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
+            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidEndTime }
+            fields = members.filter { !$0.value.isNull }
+        }
+        var end = now
+        if let value = fields["session_end_time"] {
+            guard let text = value.stringValue, let parsed = WireTime.parseInstant(text) else { throw AsleepError.invalidEndTime }
+            end = parsed
+        }
+        var unexpected = false
+        if let value = fields["unexpected"] {
+            switch value {
+            case .bool(let flag): unexpected = flag
+            case .int(let number) where number == 0 || number == 1: unexpected = number == 1
+            default: throw AsleepError.invalidParameter
+            }
+        }
+        var callback: String?
+        if let value = fields["callback_url"] {
+            guard let text = value.stringValue, Self.isValidCallbackURL(text) else { throw AsleepError.invalidCallbackURL }
+            callback = text
+        }
+        var session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
+        guard session.state == "OPEN" else {
+            throw caller.settings.closeEndedStatus == 403 ? AsleepError.sessionAlreadyClosed : AsleepError.sessionDoesNotExist
+        }
+        end = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down))
+        guard end >= session.start else { throw AsleepError.invalidEndTime }
+        if let callback { session.callbackURL = callback }
+        session.apiKey = caller.apiKey ?? session.apiKey
+        try close(&session, end: end, unexpected: unexpected)
+        return ["session_id": .string(session.id), "state": "CLOSED"]
+    }
+
+    /// `DELETE /ai/v1/sessions/{id}`.
+    func deleteSession(_ caller: Caller, presented: Presented, sessionID: String) throws {
+        let userID = try userIDHeader(presented)
+        _ = try user(caller, userID)
+        let session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
+        try AsleepStore.deleteSession(connection, project: caller.project, id: session.id)
+    }
+
+    /// `DELETE /ai/v1/sessions`.
+    func deleteAllSessions(_ caller: Caller, presented: Presented) throws {
+        let userID = try userIDHeader(presented)
+        _ = try user(caller, userID)
+        try connection.run("DELETE FROM asleep_chunks WHERE session_id IN (SELECT session_id FROM asleep_sessions WHERE project_id = ? AND user_id = ?)",
+                           caller.project, userID)
+        try connection.run("DELETE FROM asleep_sessions WHERE project_id = ? AND user_id = ?", caller.project, userID)
+    }
+
+    // MARK: Webhooks
+
+    /// Queues a webhook for the delivery worker and records it in the outbox.
+    func enqueueWebhook(session: SessionRecord, event: String, url: String, data: JSONValue, settings: AsleepSettings) throws {
+        let body: JSONValue = settings.webhookKeys == "callback"
+            ? ["callback_event": .string(event), "callback_version": "V3", "callback_data": data]
+            : ["event": .string(event), "version": "V3", "data": data]
+        let outboxID = try Outbox.add(connection, project: session.project, platform: .asleep, kind: "webhook", recipient: url, subject: event,
+                                      payload: body, status: "pending", now: now)
+        try connection.run("""
+            INSERT INTO asleep_webhooks (id, project_id, outbox_id, session_id, event, url, api_key, user_id, body, max_attempts, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, bindings: ["wh_" + draw(.lowerAlphanumeric(16)), session.project, outboxID, session.id, event, url, session.apiKey, session.userID,
+                            String(decoding: body.encoded(), as: UTF8.self), settings.webhookAttempts, Date().timeIntervalSince1970,
+                            now.timeIntervalSince1970])
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import EmulatorCore
+
+/// Asleep's time formats: data-API timestamps with a `±hh:mm` offset in the requested zone,
+/// user-API timestamps in UTC with `Z`, `YYYY-MM-DD` query dates and the time-based id formats.
+enum WireTime {
+    /// IANA names we accept (the `timezone` header must be one).
+    private static let knownZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT", "Etc/UTC"])
+
+    /// The zone named by a `timezone` header or parameter; absent or empty means UTC.
+    static func zone(_ name: String?) throws(AsleepError) -> TimeZone {
+        guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return utc }
+        guard knownZones.contains(name), let zone = TimeZone(identifier: name) else { throw .invalidTimezone }
+        return zone
+    }
+
+    /// Whether `name` is an IANA zone name we accept.
+    static func isValidZone(_ name: String) -> Bool { knownZones.contains(name) && TimeZone(identifier: name) != nil }
+
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// The zone's name as responses show it (Foundation on Linux calls UTC `GMT`).
+    static func name(_ zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
+
+    private static func components(_ date: Date, _ zone: TimeZone) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    }
+
+    private static func pad(_ value: Int, _ width: Int = 2) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    /// `2025-01-15T11:50:29+09:00` (data API; `+00:00` for UTC, never `Z`).
+    static func format(_ date: Date, in zone: TimeZone) -> String {
+        let c = components(date, zone)
+        let offset = zone.secondsFromGMT(for: date)
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))T\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0)):\(pad(c.second ?? 0))"
+            + "\(sign)\(pad(minutes / 60)):\(pad(minutes % 60))"
+    }
+
+    /// `2025-01-15T02:50:29Z` (user API).
+    static func formatUTC(_ date: Date) -> String {
+        let c = components(date, utc)
+        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))T\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0)):\(pad(c.second ?? 0))Z"
+    }
+
+    /// `20250115025029`: UTC creation time as the id formats use it.
+    static func compactUTC(_ date: Date) -> String {
+        let c = components(date, utc)
+        return "\(pad(c.year ?? 0, 4))\(pad(c.month ?? 0))\(pad(c.day ?? 0))\(pad(c.hour ?? 0))\(pad(c.minute ?? 0))\(pad(c.second ?? 0))"
+    }
+
+    /// `2025-01-15`: the local calendar date of `date` in `zone`.
+    static func day(_ date: Date, in zone: TimeZone) -> String {
+        let c = components(date, zone)
+        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))"
+    }
+
+    /// Seconds since local midnight of `date` in `zone`.
+    static func secondsOfDay(_ date: Date, in zone: TimeZone) -> Int {
+        let c = components(date, zone)
+        return (c.hour ?? 0) * 3600 + (c.minute ?? 0) * 60 + (c.second ?? 0)
+    }
+
+    /// `hh:mm:ss` for a number of seconds since midnight.
+    static func clock(_ seconds: Int) -> String {
+        let value = ((seconds % 86_400) + 86_400) % 86_400
+        return "\(pad(value / 3600)):\(pad(value / 60 % 60)):\(pad(value % 60))"
+    }
+
+    /// Parses a strict `YYYY-MM-DD` that names a real calendar day; returns its day number
+    /// (days since 1970-01-01) so ranges can be compared and measured.
+    static func parseDay(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    /// Days in a month, leap years included.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The current calendar year in UTC of `date`.
+    static func year(_ date: Date) -> Int { components(date, utc).year ?? 2026 }
+
+    /// Parses a client-sent instant (`YYYY-MM-DDTHH:mm:ssZ`, an offset, or fractional seconds),
+    /// truncated to whole seconds as the service stores them.
+    static func parseInstant(_ text: String) -> Date? {
+        guard let date = Timestamp.parse(text) else { return nil }
+        return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}

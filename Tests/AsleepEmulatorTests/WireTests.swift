@@ -1,0 +1,109 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+import Testing
+@testable import AsleepEmulator
+
+@Suite("Asleep wire formats")
+struct WireTests {
+    let instant = Date(timeIntervalSince1970: 1_736_909_429) // 2025-01-15T02:50:29Z
+
+    @Test("timestamps: data API with offsets in the requested zone, user API in UTC with Z, ids from UTC")
+    func times() throws {
+        #expect(WireTime.format(instant, in: WireTime.utc) == "2025-01-15T02:50:29+00:00")
+        #expect(WireTime.format(instant, in: try WireTime.zone("Asia/Seoul")) == "2025-01-15T11:50:29+09:00")
+        #expect(WireTime.format(instant, in: try WireTime.zone("America/St_Johns")) == "2025-01-14T23:20:29-03:30")
+        #expect(WireTime.formatUTC(instant) == "2025-01-15T02:50:29Z")
+        #expect(WireTime.compactUTC(instant) == "20250115025029")
+        #expect(WireTime.name(try WireTime.zone(nil)) == "UTC")
+        #expect(throws: AsleepError.invalidTimezone) { try WireTime.zone("Mars/Olympus") }
+        #expect(WireTime.parseInstant("2025-01-15T02:50:29.750Z") == instant)
+        #expect(WireTime.parseInstant("2025-01-15T11:50:29+09:00") == instant)
+        #expect(WireTime.parseInstant("15/01/2025") == nil)
+    }
+
+    @Test("query dates are strict calendar days")
+    func days() {
+        #expect(WireTime.parseDay("2024-02-29") != nil)
+        #expect(WireTime.parseDay("2023-02-29") == nil)
+        #expect(WireTime.parseDay("2026-1-01") == nil)
+        #expect(WireTime.parseDay("2026-04-31") == nil)
+        #expect(WireTime.parseDay("2026-01-02")! - WireTime.parseDay("2026-01-01")! == 1)
+        #expect(WireTime.clock(86_400 + 3_725) == "01:02:05")
+        #expect(AsleepService.averageClock([23 * 3600, 1 * 3600]) == 0)
+    }
+
+    @Test("multipart: parts are read; truncated or malformed bodies are errors")
+    func multipart() throws {
+        let body = Multipart.build(boundary: "b0undary", parts: [
+            MultipartPart(name: "seq_num", filename: nil, contentType: nil, body: Data("7".utf8)),
+            MultipartPart(name: "file", filename: "7.npy", contentType: "application/octet-stream", body: Data([0, 1, 2, 13, 10, 45, 45])),
+        ])
+        let parts = try Multipart.parse(body, boundary: "b0undary")
+        #expect(parts.map(\.name) == ["seq_num", "file"])
+        #expect(parts[0].text == "7" && parts[1].filename == "7.npy" && parts[1].body == Data([0, 1, 2, 13, 10, 45, 45]))
+        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(body.prefix(body.count - 12), boundary: "b0undary") }
+        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(Data("garbage".utf8), boundary: "b0undary") }
+        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(Data("--b\r\nno-colon\r\n\r\nx\r\n--b--".utf8), boundary: "b") }
+        #expect(Multipart.boundary(contentType: "multipart/form-data; boundary=\"abc\"") == .some("abc"))
+        #expect(Multipart.boundary(contentType: "multipart/form-data") == .some(nil))
+        #expect(Multipart.boundary(contentType: "application/octet-stream") == nil)
+    }
+
+    @Test("metadata validation follows the documented ranges")
+    func metadata() throws {
+        func check(_ json: String) -> String? {
+            do { _ = try AsleepService.metadata(fromBody: Data(json.utf8), required: false, year: 2026); return nil } catch { return error.detail }
+        }
+        #expect(check(#"{"metadata":{"birth_year":1899}}"#) == "metadata.birth_year: must be between 1900 and 2026")
+        #expect(check(#"{"metadata":{"birth_year":2027}}"#) != nil)
+        #expect(check(#"{"metadata":{"birth_month":2,"birth_day":29,"birth_year":2024}}"#) == nil)
+        #expect(check(#"{"metadata":{"birth_month":2,"birth_day":29,"birth_year":2100}}"#) != nil)
+        #expect(check(#"{"metadata":{"height":300.0,"weight":0}}"#) == nil)
+        #expect(check(#"{"metadata":{"height":true}}"#) == "metadata.height: must be a number")
+        #expect(check(#"{"metadata":{"gender":"prefer_not_to_say"}}"#) == nil)
+        #expect(check(#"{"metadata":[]}"#) == "metadata: must be an object")
+        #expect(check(#"[1]"#) == "body: must be an object")
+        #expect(check("") == nil)
+        #expect(throws: AsleepError.self) { try AsleepService.metadata(fromBody: Data(), required: true, year: 2026) }
+    }
+
+    @Test("errors use the {\"detail\"} envelope, injected statuses carry the documented texts")
+    func errors() throws {
+        let platform = AsleepPlatform()
+        let notFound = platform.errorResponse(for: .routeNotFound, requestID: "1")
+        #expect(notFound.status == 404)
+        #expect(try JSONValue.parse(notFound.body) == ["detail": "Not Found"])
+        let tooLarge = platform.errorResponse(for: .unreadableRequest(.bodyTooLarge(limit: 1)), requestID: "1")
+        #expect(tooLarge.status == 413)
+        #expect(try JSONValue.parse(tooLarge.body)["detail"] == "HTTP length exceeded 16777216 bytes")
+        #expect(try JSONValue.parse(platform.errorResponse(for: .injected(status: 403), requestID: "1").body)["detail"] == "Plan is expired")
+        #expect(try JSONValue.parse(platform.errorResponse(for: .injected(status: 503), requestID: "1").body)["detail"] == "Service Unavailable")
+        #expect(platform.pathPrefix(forHost: "test-api.asleep.ai") == "/asleep" && platform.pathPrefix(forHost: "asleep.ai") == nil)
+    }
+
+    @Test("settings validate their ranges and merge field by field")
+    func settings() {
+        var patch = AsleepSettings()
+        patch.completionDelaySeconds = 30
+        #expect(patch.validationProblem() != nil)
+        patch.completionDelaySeconds = 0.5
+        #expect(patch.validationProblem() == nil)
+        var base = AsleepSettings()
+        base.breathing = true
+        let merged = base.merged(with: patch)
+        #expect(merged.breathingEnabled && merged.completionDelay == 0.5 && merged.maxSession == 86_400)
+        #expect(AsleepService.identifierType("macAddress") == "MAC_ADDRESS" && AsleepService.identifierType("Serial") == "SERIAL")
+        #expect(AsleepService.identifierType("imei") == nil)
+        #expect(AsleepService.isValidCallbackURL("https://example.com/h") && !AsleepService.isValidCallbackURL("example.com/h"))
+    }
+
+    @Test("credentials are derived without extra generator draws")
+    func credentials() {
+        var first = IDGenerator(seed: 7), second = IDGenerator(seed: 7)
+        let credentials = AsleepPlatform().makeCredentials(using: &first)
+        _ = second.alphanumeric(40)
+        #expect(first.next() == second.next())
+        #expect(credentials["apiKey"]?.count == 40 && credentials["appId"]?.hasPrefix("app_") == true && credentials["appSecret"]?.hasPrefix("sec_") == true)
+    }
+}
