@@ -1,0 +1,311 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+import SQLiteStore
+
+/// SDK routes for driving data: telemetry, attention and manual events, trips, metrics, periods.
+enum TelematicsDataRoutes {
+    typealias R = TelematicsRoutes
+
+    static func routes(api: String) -> [Route] {
+        var routes: [Route] = []
+
+        // MARK: Uploads
+
+        routes.append(R.route(.post, api + "/telemetry") { request, context in
+            var body = request.body
+            // Gzip detected by magic bytes too, for clients that forget Content-Encoding.
+            if body.count >= 2, body[body.startIndex] == 0x1f, body[body.startIndex + 1] == 0x8b {
+                do { body = try Gzip.decompress(body, limit: 64 * 1024 * 1024) } catch { throw TelematicsError.invalidBatch("The gzip body is corrupt.") }
+            }
+            let project = context.projectID
+            let limit = try await context.database.read { c in try project.map { try TelematicsStore.settings(c, $0).maxBatchBytes } ?? 0 }
+            if project != nil, body.count > limit { throw TelematicsError.batchTooLarge(limit) }
+            let token = R.bearer(request)
+            // Authenticate before parsing, so a bad token is a 401 whatever the body.
+            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now) }
+            let batch = try TelematicsService.parseBatch(body)
+            let headerCode = request.headers["x-service-code"]
+            let generated = context.services.generateIDs(for: project) { $0.uuid() }
+            let now = context.now
+            let (result, duplicate) = try await context.database.write { c -> (JSONValue, Bool) in
+                let user = try R.authenticate(c, token: token, project: project, now: now)
+                let project = project!
+                let settings = try TelematicsStore.settings(c, project)
+                let serviceCode = batch.serviceCode ?? headerCode
+                if let allowList = settings.serviceCodes, let serviceCode, !allowList.contains(where: { $0.code == serviceCode }) {
+                    throw TelematicsError.accessDenied("Service code `\(serviceCode)` is not allowed.")
+                }
+                let batchID = batch.batchId ?? generated
+                if let existing = try c.queryOne("SELECT sample_count, received_at FROM telematics_batches WHERE project_id = ? AND batch_id = ?", project, batchID) {
+                    try c.run("UPDATE telematics_batches SET repeat_count = repeat_count + 1 WHERE project_id = ? AND batch_id = ?", project, batchID)
+                    return (["batchId": .string(batchID), "accepted": .int(Int64(existing.int("sample_count") ?? 0)),
+                             "receivedAt": Wire.iso(existing.double("received_at") ?? 0), "duplicate": true], true)
+                }
+                let vehicleID = batch.vehicleId ?? user.currentVehicleID
+                let accepted = try TelematicsProcessing.ingest(c, project, userID: user.userID, batchID: batchID, batch: batch, vehicleID: vehicleID,
+                                                               serviceCode: serviceCode, settings: settings, now: now)
+                try c.run("""
+                    INSERT INTO telematics_batches (project_id, batch_id, user_id, declared_user_id, vehicle_id, service_code, device_id, sample_count,
+                        event_count, attention_event_count, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, project, batchID, user.userID, batch.userId, vehicleID, serviceCode, batch.deviceId, accepted, batch.events.count,
+                    batch.attentionEvents.count, now.timeIntervalSince1970)
+                return (["batchId": .string(batchID), "accepted": .int(Int64(accepted)), "receivedAt": Wire.iso(now.timeIntervalSince1970)], false)
+            }
+            return R.json(result, status: duplicate ? 200 : 202)
+        })
+
+        routes.append(R.route(.post, api + "/attention-events") { request, context in
+            guard let root = try? JSONValue.parse(request.body) else { throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.") }
+            let token = R.bearer(request)
+            let project = context.projectID
+            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now) }
+            guard let list = root.arrayValue ?? root["events"]?.arrayValue else { throw TelematicsError.invalidRequest("`events` must be an array.") }
+            var events: [AttentionEvent] = []
+            for (index, raw) in list.enumerated() { events.append(try TelematicsService.parseAttentionEvent(raw, index: index)) }
+            let now = context.now
+            let parsed = events
+            let (accepted, duplicates) = try await context.database.write { c -> (Int, Int) in
+                let user = try R.authenticate(c, token: token, project: project, now: now)
+                var accepted = 0, duplicates = 0
+                for event in parsed {
+                    if try TelematicsProcessing.insertAttentionEvent(c, project!, userID: user.userID, event: event, now: now) { accepted += 1 } else { duplicates += 1 }
+                }
+                if let low = parsed.map(\.startTimestampMs).min(), let high = parsed.map(\.endTimestampMs).max() {
+                    try TelematicsProcessing.refreshTrips(c, project!, userID: user.userID, fromMs: low, toMs: high)
+                }
+                return (accepted, duplicates)
+            }
+            return R.json(["accepted": .int(Int64(accepted)), "duplicates": .int(Int64(duplicates))], status: 202)
+        })
+
+        routes.append(R.route(.post, api + "/manual-events") { request, context in
+            let body = try R.objectBody(request)
+            guard let rawType = body["type"], let type = ManualEventType.parse(rawType) else {
+                throw TelematicsError.invalidEventType(body["type"].map { $0.stringValue ?? String(decoding: $0.encoded(), as: UTF8.self) } ?? "(missing)")
+            }
+            var clientID: String?
+            if let value = body["id"], !value.isNull {
+                guard let text = value.stringValue, UUID(uuidString: text) != nil else { throw TelematicsError.invalidRequest("`id` must be a UUID.") }
+                clientID = text.lowercased()
+            }
+            var timeMs = Int64((context.now.timeIntervalSince1970 * 1000).rounded())
+            if let value = body["timestampMs"], !value.isNull {
+                guard let number = value.doubleValue, number.isFinite else { throw TelematicsError.invalidDate("timestampMs", String(decoding: value.encoded(), as: UTF8.self)) }
+                timeMs = Int64(number)
+            } else if let value = body["timestamp"], !value.isNull {
+                guard let text = value.stringValue, let date = Timestamp.parse(text) else {
+                    throw TelematicsError.invalidDate("timestamp", value.stringValue ?? String(decoding: value.encoded(), as: UTF8.self))
+                }
+                timeMs = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            }
+            func number(_ key: String) throws(TelematicsError) -> Double? {
+                guard let value = body[key], !value.isNull else { return nil }
+                guard let number = value.doubleValue else { throw .invalidRequest("`\(key)` must be a number.") }
+                return number
+            }
+            let latitude = try number("latitude"), longitude = try number("longitude")
+            let accuracy = try number("horizontalAccuracyM"), locationTime = try number("locationTimestampMs")
+            let vehicleValue = try number("vehicleId")
+            let (clientEventID, eventMs) = (clientID, timeMs)
+            let token = R.bearer(request)
+            let project = context.projectID
+            let now = context.now
+            let (row, created) = try await context.database.write { c -> (Row, Bool) in
+                let user = try R.authenticate(c, token: token, project: project, now: now)
+                let project = project!
+                if let clientEventID, let existing = try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND client_event_id = ?", project, clientEventID) {
+                    return (existing, false)
+                }
+                let settings = try TelematicsStore.settings(c, project)
+                let tripID = try c.scalar("SELECT id FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms <= ? AND ended_ms >= ? ORDER BY id DESC LIMIT 1",
+                                          project, user.userID, eventMs, eventMs).int
+                let idleMs = Int64(settings.periodIdleTimeoutSeconds * 1000)
+                let periodID = try c.scalar("""
+                    SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND started_ms <= ?
+                        AND COALESCE(ended_ms, last_sample_ms + ?) >= ? ORDER BY id DESC LIMIT 1
+                    """, project, user.userID, eventMs, idleMs, eventMs).int
+                let id = try TelematicsStore.nextID(c, "telematics_manual_events", project)
+                try c.run("""
+                    INSERT INTO telematics_manual_events (project_id, id, client_event_id, user_id, type, ts_ms, received_at, latitude, longitude,
+                        horizontal_accuracy_m, location_timestamp_ms, vehicle_id, trip_id, period_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, project, id, clientEventID, user.userID, type.rawValue, eventMs, now.timeIntervalSince1970, latitude, longitude, accuracy,
+                    locationTime.map { Int64($0) }, vehicleValue.map { Int($0) } ?? user.currentVehicleID, tripID, periodID)
+                if let tripID { try TelematicsProcessing.tallyTrip(c, project, tripID: tripID) }
+                return (try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND id = ?", project, id)!, true)
+            }
+            return R.json(Wire.manualEvent(row), status: created ? 201 : 200)
+        })
+
+        // MARK: Reads
+
+        routes.append(R.route(.get, api + "/trips") { request, context in
+            let range = try TelematicsService.dateRange(request.queryItems)
+            let user = try await settle(request, context)
+            let trips = try await context.database.read { c in
+                try c.query("SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? ORDER BY started_ms DESC, id DESC",
+                            context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max))
+            }
+            return R.json(.array(trips.map(Wire.tripResume)))
+        })
+
+        routes.append(R.route(.get, api + "/trips/{tripId}") { request, context in
+            let includeSamples: Bool
+            switch request.queryValue("includeSamples")?.lowercased() {
+            case nil, "", "false", "0": includeSamples = false
+            case "true", "1": includeSamples = true
+            case let other?: throw TelematicsError.invalidRequest("`includeSamples` must be true or false; got `\(other)`.")
+            }
+            let user = try await settle(request, context)
+            let tripParameter = context.parameter("tripId")
+            let body = try await context.database.read { c -> JSONValue in
+                let project = context.projectID!
+                guard let id = Int(tripParameter),
+                      let trip = try c.queryOne("SELECT * FROM telematics_trips WHERE project_id = ? AND id = ? AND user_id = ?", project, id, user.userID) else {
+                    throw TelematicsError.tripNotFound
+                }
+                let start = Int64(trip.int("started_ms") ?? 0), end = Int64(trip.int("ended_ms") ?? 0)
+                guard case .object(var members) = Wire.tripResume(trip) else { return .null }
+                let samples = includeSamples ? try TelematicsProcessing.samples(c, project, userID: user.userID, fromMs: start, toMs: end) : []
+                members["samples"] = .array(samples.map(Wire.sample))
+                var events = try TelematicsProcessing.drivingEvents(c, project, userID: user.userID, fromMs: start, toMs: end).map {
+                    (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
+                                                               longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
+                }
+                for row in try c.query("SELECT * FROM telematics_manual_events WHERE project_id = ? AND trip_id = ? ORDER BY ts_ms, id", project, id) {
+                    guard let type = ManualEventType(rawValue: row.string("type") ?? ""), type.isDriving else { continue }
+                    let ms = Int64(row.int("ts_ms") ?? 0)
+                    events.append((ms, Wire.tripEvent(type: type.rawValue, source: "manual", ms: ms, latitude: row.double("latitude"),
+                                                      longitude: row.double("longitude"), durationSec: nil, value: nil)))
+                }
+                members["events"] = .array(events.sorted { $0.ms < $1.ms }.map(\.value))
+                members["attentionEvents"] = .array(try c.query(
+                    "SELECT * FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
+                    project, user.userID, start, end).map(Wire.attentionEvent))
+                return .object(members)
+            }
+            return R.json(body)
+        })
+
+        routes.append(R.route(.get, api + "/metrics/summary") { request, context in
+            let range = try TelematicsService.dateRange(request.queryItems)
+            let user = try await settle(request, context)
+            let row = try await context.database.read { c in
+                try c.queryOne("""
+                    SELECT count(*) AS trips, COALESCE(SUM(distance_km), 0) AS distance, COALESCE(SUM(duration_sec), 0) AS duration,
+                        COALESCE(MAX(max_speed_kmh), 0) AS max_speed, COALESCE(SUM(score * distance_km), 0) AS weighted_score,
+                        COALESCE(AVG(score), 100) AS mean_score, COALESCE(SUM(hard_braking_count), 0) AS hb,
+                        COALESCE(SUM(abrupt_acceleration_count), 0) AS aa, COALESCE(SUM(hard_cornering_count), 0) AS hc,
+                        COALESCE(SUM(speeding_duration_sec), 0) AS sd, COALESCE(SUM(distraction_count), 0) AS dc,
+                        COALESCE(SUM(distraction_duration_sec), 0) AS dd, COALESCE(SUM(night_distance_km), 0) AS night
+                    FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
+                    """, context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max))!
+            }
+            let distance = row.double("distance") ?? 0, duration = row.double("duration") ?? 0
+            let score = distance > 0 ? (row.double("weighted_score") ?? 0) / distance : (row.double("mean_score") ?? 100)
+            func count(_ key: String) -> JSONValue { .int(Int64(row.int(key) ?? 0)) }
+            return R.json([
+                "from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970),
+                "tripCount": count("trips"), "distanceKm": Wire.num(distance), "durationSec": count("duration"),
+                "avgSpeedKmh": Wire.num(duration > 0 ? distance / (duration / 3600) : 0), "maxSpeedKmh": Wire.num(row.double("max_speed") ?? 0),
+                "score": .int(Int64(score.rounded())), "hardBrakingCount": count("hb"), "abruptAccelerationCount": count("aa"),
+                "hardCorneringCount": count("hc"), "speedingDurationSec": count("sd"), "distractionCount": count("dc"),
+                "distractionDurationSec": count("dd"), "nightDrivingDistanceKm": Wire.num(row.double("night") ?? 0),
+            ])
+        })
+
+        routes.append(R.route(.get, api + "/metrics/activity-summary") { request, context in
+            let range = try TelematicsService.dateRange(request.queryItems)
+            let user = try await settle(request, context)
+            let (driving, marks) = try await context.database.read { c -> (Row, [Row]) in
+                let low = bound(range.start, Int64.min), high = bound(range.end, Int64.max)
+                let driving = try c.queryOne("""
+                    SELECT count(*) AS n, COALESCE(SUM(duration_sec), 0) AS duration, COALESCE(SUM(distance_km), 0) AS distance
+                    FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
+                    """, context.projectID!, user.userID, low, high)!
+                let marks = try c.query("""
+                    SELECT type, count(*) AS n FROM telematics_manual_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?
+                        AND type IN ('walking', 'stopped') GROUP BY type
+                    """, context.projectID!, user.userID, low, high)
+                return (driving, marks)
+            }
+            var activities: [JSONValue] = [[
+                "activity": "driving", "count": .int(Int64(driving.int("n") ?? 0)), "durationSec": .int(Int64(driving.int("duration") ?? 0)),
+                "distanceKm": Wire.num(driving.double("distance") ?? 0),
+            ]]
+            for name in ["passenger", "walking", "cycling", "stopped", "other"] {
+                let n = marks.first { $0.string("type") == name }?.int("n") ?? 0
+                activities.append(["activity": .string(name), "count": .int(Int64(n)), "durationSec": 0, "distanceKm": 0.0])
+            }
+            return R.json(["from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970),
+                           "activities": .array(activities)])
+        })
+
+        routes.append(R.route(.get, api + "/telematics-periods") { request, context in
+            let range = try TelematicsService.dateRange(request.queryItems)
+            var processed: Bool?
+            switch request.queryValue("isProcessed")?.lowercased() {
+            case nil, "": processed = nil
+            case "true", "1": processed = true
+            case "false", "0": processed = false
+            case let other?: throw TelematicsError.invalidRequest("`isProcessed` must be true or false; got `\(other)`.")
+            }
+            func positive(_ name: String, _ fallback: Int) throws(TelematicsError) -> Int {
+                guard let text = request.queryValue(name), !text.isEmpty else { return fallback }
+                guard let value = Int(text), value >= 1 else { throw .invalidRequest("`\(name)` must be a positive integer; got `\(text)`.") }
+                return value
+            }
+            let page = try positive("page", 1)
+            let pageSize = min(100, try positive("pageSize", 20))
+            let processedFilter = processed
+            let user = try await settle(request, context)
+            let (total, rows) = try await context.database.read { c -> (Int, [Row]) in
+                let filter = "project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? AND (? IS NULL OR is_processed = ?)"
+                let args: [any SQLBindable] = [context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max), processedFilter, processedFilter]
+                let total = try c.query("SELECT count(*) AS n FROM telematics_periods WHERE " + filter, bindings: args).first?.int("n") ?? 0
+                let rows = try c.query("SELECT * FROM telematics_periods WHERE " + filter + " ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?",
+                                       bindings: args + [pageSize, (page - 1) * pageSize])
+                return (total, rows)
+            }
+            let pages = (total + pageSize - 1) / pageSize
+            return R.json(["items": .array(rows.map(Wire.period)), "page": .int(Int64(page)), "pageSize": .int(Int64(pageSize)),
+                           "totalItems": .int(Int64(total)), "totalPages": .int(Int64(pages)), "hasNext": .bool(page < pages)])
+        })
+
+        routes.append(R.route(.get, api + "/telematics-periods/{periodId}") { request, context in
+            let user = try await settle(request, context)
+            let parameter = context.parameter("periodId")
+            let row = try await context.database.read { c -> Row in
+                guard let id = Int(parameter),
+                      let row = try c.queryOne("SELECT * FROM telematics_periods WHERE project_id = ? AND id = ? AND user_id = ?", context.projectID!, id, user.userID) else {
+                    throw TelematicsError.periodNotFound
+                }
+                return row
+            }
+            return R.json(Wire.period(row))
+        })
+
+        return routes
+    }
+
+    static func bound(_ date: Date?, _ fallback: Int64) -> Int64 {
+        date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? fallback
+    }
+
+    /// Authenticates and closes the user's idle periods (on the project clock) before a read.
+    static func settle(_ request: Request, _ context: EmulatorContext) async throws -> UserRecord {
+        let token = R.bearer(request)
+        let (user, stale) = try await context.database.read { c -> (UserRecord, Bool) in
+            let user = try R.authenticate(c, token: token, project: context.projectID, now: context.now)
+            let settings = try TelematicsStore.settings(c, context.projectID!)
+            return (user, try TelematicsProcessing.hasStale(c, context.projectID!, userID: user.userID, settings: settings, now: context.now))
+        }
+        if stale {
+            try await context.database.write { c in
+                let settings = try TelematicsStore.settings(c, context.projectID!)
+                try TelematicsProcessing.closeStale(c, context.projectID!, userID: user.userID, settings: settings, now: context.now)
+            }
+        }
+        return user
+    }
+}
