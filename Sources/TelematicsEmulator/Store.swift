@@ -178,9 +178,9 @@ enum TelematicsStore {
 
     static func pairs(_ c: SQLiteConnection, _ project: ProjectID, userID: Int?) throws -> [PairRecord] {
         if let userID {
-            return try c.query("SELECT * FROM telematics_token_pairs WHERE project_id = ? AND user_id = ? ORDER BY created_at, id", project, userID).map(PairRecord.init)
+            return try c.query("SELECT * FROM telematics_token_pairs WHERE project_id = ? AND user_id = ? ORDER BY created_at, rowid", project, userID).map(PairRecord.init)
         }
-        return try c.query("SELECT * FROM telematics_token_pairs WHERE project_id = ? ORDER BY created_at, id", project).map(PairRecord.init)
+        return try c.query("SELECT * FROM telematics_token_pairs WHERE project_id = ? ORDER BY created_at, rowid", project).map(PairRecord.init)
     }
 
     /// Mints a pair. Tokens carry the project's tenant key so the project is found without a lookup.
