@@ -389,7 +389,7 @@ enum TelematicsAdmin {
             })])
         })
         routes.append(Route(.get, "/batches") { request, context in
-            let rows = try await inspect(request, context, "SELECT * FROM telematics_batches WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY received_at, batch_id")
+            let rows = try await inspect(request, context, "SELECT * FROM telematics_batches WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY received_at, rowid")
             return json(["batches": .array(rows.map { row in
                 let declared = row.int("declared_user_id")
                 return ["batchId": Wire.str(row.string("batch_id")), "userId": .int(Int64(row.int("user_id") ?? 0)), "declaredUserId": Wire.int(declared),
