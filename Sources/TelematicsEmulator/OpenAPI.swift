@@ -158,6 +158,13 @@ enum TelematicsOpenAPI {
         paths[admin + "/attention-events"] = ["get": adminOp("Attention events with duplicate counts and linked trips", [200: list("events", ref("AdminAttentionEvent"))], parameters: [userFilter])]
         paths[admin + "/manual-events"] = ["get": adminOp("Manual events with linked trips and periods", [200: list("events", ref("AdminManualEvent"))], parameters: [userFilter])]
 
+        // Control-plane paths are absolute on the server root, not below the document's `/telematics` server.
+        for (path, item) in paths where path.hasPrefix("/__admin") {
+            if case .object(var members) = item {
+                members["servers"] = [["url": "/"]]
+                paths[path] = .object(members)
+            }
+        }
         return [
             "openapi": "3.1.0",
             "info": ["title": "Sentilant Telematics (Understudy)", "version": "1.0.0",
