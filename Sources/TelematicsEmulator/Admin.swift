@@ -246,8 +246,9 @@ enum TelematicsAdmin {
 
         routes.append(Route(.post, "/tokens") { request, context in
             let body = try decode(TokenBody.self, request)
-            if let ttl = body.accessTtlSeconds, ttl <= 0 { throw AdminError.badRequest("`accessTtlSeconds` must be positive.") }
-            if let ttl = body.refreshTtlSeconds, ttl <= 0 { throw AdminError.badRequest("`refreshTtlSeconds` must be positive.") }
+            for ttl in [body.accessTtlSeconds, body.refreshTtlSeconds].compactMap({ $0 }) where !(ttl > 0 && ttl <= TelematicsSettings.maxSeconds) {
+                throw AdminError.badRequest("Token lifetimes must be between 0 and \(Int(TelematicsSettings.maxSeconds)) seconds.")
+            }
             let accessAt = try date(body.tokenExpires, "tokenExpires"), refreshAt = try date(body.refreshTokenExpires, "refreshTokenExpires")
             let project = context.projectID!
             let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
@@ -362,6 +363,7 @@ enum TelematicsAdmin {
             if let end, end < start { throw AdminError.badRequest("`endedAt` must not be before `startedAt`.") }
             let count = body.count ?? 1
             guard (1...1000).contains(count) else { throw AdminError.badRequest("`count` must be 1…1000.") }
+            if let spacing = body.spacingSeconds, !(0...31_536_000).contains(spacing) { throw AdminError.badRequest("`spacingSeconds` must be 0…31536000.") }
             let project = context.projectID!
             let rows = try await context.database.write { c -> [Row] in
                 guard try TelematicsStore.user(c, project, body.userId) != nil else { throw AdminError.notFound("User \(body.userId)") }

@@ -91,8 +91,10 @@ enum TelematicsDataRoutes {
             }
             var timeMs = Int64((context.now.timeIntervalSince1970 * 1000).rounded())
             if let value = body["timestampMs"], !value.isNull {
-                guard let number = value.doubleValue, number.isFinite else { throw TelematicsError.invalidDate("timestampMs", String(decoding: value.encoded(), as: UTF8.self)) }
-                timeMs = Int64(number)
+                guard let number = value.doubleValue.flatMap(TelematicsService.wholeMs) else {
+                    throw TelematicsError.invalidDate("timestampMs", String(decoding: value.encoded(), as: UTF8.self))
+                }
+                timeMs = number
             } else if let value = body["timestamp"], !value.isNull {
                 guard let text = value.stringValue, let date = Timestamp.parse(text) else {
                     throw TelematicsError.invalidDate("timestamp", value.stringValue ?? String(decoding: value.encoded(), as: UTF8.self))
@@ -106,8 +108,13 @@ enum TelematicsDataRoutes {
             }
             let latitude = try number("latitude"), longitude = try number("longitude")
             let accuracy = try number("horizontalAccuracyM"), locationTime = try number("locationTimestampMs")
-            let vehicleValue = try number("vehicleId")
-            let (clientEventID, eventMs) = (clientID, timeMs)
+            var vehicleValue: Int?
+            if let value = body["vehicleId"], !value.isNull {
+                guard let id = value.intValue else { throw TelematicsError.invalidRequest("`vehicleId` must be an integer.") }
+                vehicleValue = id
+            }
+            if let time = locationTime, TelematicsService.wholeMs(time) == nil { throw TelematicsError.invalidRequest("`locationTimestampMs` is out of range.") }
+            let (clientEventID, eventMs, vehicleChoice) = (clientID, timeMs, vehicleValue)
             let token = R.bearer(request)
             let project = context.projectID
             let now = context.now
@@ -130,7 +137,7 @@ enum TelematicsDataRoutes {
                     INSERT INTO telematics_manual_events (project_id, id, client_event_id, user_id, type, ts_ms, received_at, latitude, longitude,
                         horizontal_accuracy_m, location_timestamp_ms, vehicle_id, trip_id, period_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, project, id, clientEventID, user.userID, type.rawValue, eventMs, now.timeIntervalSince1970, latitude, longitude, accuracy,
-                    locationTime.map { Int64($0) }, vehicleValue.map { Int($0) } ?? user.currentVehicleID, tripID, periodID)
+                    locationTime.flatMap(TelematicsService.wholeMs), vehicleChoice ?? user.currentVehicleID, tripID, periodID)
                 if let tripID { try TelematicsProcessing.tallyTrip(c, project, tripID: tripID) }
                 return (try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND id = ?", project, id)!, true)
             }
@@ -252,7 +259,9 @@ enum TelematicsDataRoutes {
             }
             func positive(_ name: String, _ fallback: Int) throws(TelematicsError) -> Int {
                 guard let text = request.queryValue(name), !text.isEmpty else { return fallback }
-                guard let value = Int(text), value >= 1 else { throw .invalidRequest("`\(name)` must be a positive integer; got `\(text)`.") }
+                guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                    throw .invalidRequest("`\(name)` must be an integer from 1 to 1000000; got `\(text)`.")
+                }
                 return value
             }
             let page = try positive("page", 1)

@@ -70,7 +70,7 @@ enum TelematicsSeeding {
     /// Seeds `count` periods starting at `start`, `spacingSeconds` apart (default one hour).
     static func periods(_ c: SQLiteConnection, _ project: ProjectID, body: TelematicsAdmin.PeriodBody, start: Date, end: Date?, count: Int, now: Date) throws -> [Row] {
         var rows: [Row] = []
-        let spacing = Int64((body.spacingSeconds ?? 3600) * 1000)
+        let spacing = TelematicsService.wholeMs((body.spacingSeconds ?? 3600) * 1000) ?? 3_600_000
         let processed = body.isProcessed ?? (end != nil)
         let nowMs = Int64(now.timeIntervalSince1970 * 1000)
         for index in 0..<count {

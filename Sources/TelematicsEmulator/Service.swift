@@ -144,9 +144,15 @@ public enum TelematicsService {
         return nil
     }
 
+    /// A whole number of milliseconds, or nil when out of any plausible range (conversion must never trap).
+    static func wholeMs(_ number: Double) -> Int64? {
+        guard number.isFinite, abs(number) < 1e15 else { return nil }
+        return Int64(number.rounded())
+    }
+
     /// Epoch ms from a number (ms) or an ISO 8601 string.
     static func epochMs(_ value: JSONValue) -> Int64? {
-        if let number = value.doubleValue, number.isFinite { return Int64(number.rounded()) }
+        if let number = value.doubleValue { return wholeMs(number) }
         if let text = value.stringValue, let date = Timestamp.parse(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         return nil
     }
@@ -249,8 +255,8 @@ public enum TelematicsService {
         }
         let locationTime: Int64?
         if let value = event["locationTimestampMs"], !value.isNull {
-            guard let number = value.doubleValue else { throw .invalidRequest("`\(at).locationTimestampMs` must be epoch ms or null.") }
-            locationTime = Int64(number)
+            guard let number = value.doubleValue.flatMap(wholeMs) else { throw .invalidRequest("`\(at).locationTimestampMs` must be epoch ms or null.") }
+            locationTime = number
         } else { locationTime = nil }
         return AttentionEvent(id: id.lowercased(), type: "phoneDistraction", startTimestampMs: start, endTimestampMs: end,
                               confidence: confidence, averageSpeedMps: try optionalDouble("averageSpeedMps"),
@@ -418,7 +424,7 @@ public enum TelematicsService {
             case .hardCornering: tally.hardCornering += 1
             case .speeding: tally.speeding += 1
             case .distraction:
-                let duration = Int64(((event.durationSec ?? 0) * 1000).rounded())
+                let duration = wholeMs(max(0, (event.durationSec ?? 0) * 1000)) ?? 0
                 windows.append((event.timestampMs, event.timestampMs + duration))
             case nil: break
             }

@@ -91,9 +91,15 @@ public struct TelematicsSettings: Codable, Sendable, Equatable {
         case vehicleTypes, fuelTypes, addReasons, serviceCodes
     }
 
+    /// Longest duration any setting or lifetime may have (100 years), so time arithmetic stays in range.
+    public static let maxSeconds: Double = 100 * 365 * 86_400
+
     /// Problems with the values (negative lifetimes and the like), for the control plane's 400.
     public var problems: [String] {
         var found: [String] = []
+        let durations = [defaultAccessTtlSeconds, defaultRefreshTtlSeconds, rotationGraceSeconds, periodIdleTimeoutSeconds, tripGapSeconds, minTripDurationSeconds]
+        if durations.contains(where: { !$0.isFinite || $0 > Self.maxSeconds }) { found.append("durations must be at most \(Int(Self.maxSeconds)) seconds") }
+        if !minTripDistanceKm.isFinite || !highSpeedKmh.isFinite { found.append("thresholds must be finite") }
         if defaultAccessTtlSeconds <= 0 { found.append("defaultAccessTtlSeconds must be positive") }
         if defaultRefreshTtlSeconds <= 0 { found.append("defaultRefreshTtlSeconds must be positive") }
         if rotationGraceSeconds < 0 { found.append("rotationGraceSeconds must not be negative") }

@@ -46,6 +46,15 @@ struct TelematicsBadInputTests {
         #expect(upper.0 == 201 && index.0 == 201)
         let badTime = try await Self.send(server, "POST", "/manual-events", token: token, body: Data(#"{"type": "speeding", "timestamp": "yesterday"}"#.utf8))
         #expect(badTime.0 == 400 && badTime.1?.code == "INVALID_DATE")
+        // Numbers far out of range are refused, never trapped on.
+        let huge = try await Self.send(server, "POST", "/manual-events", token: token, body: Data(#"{"type": "speeding", "timestampMs": 1e30}"#.utf8))
+        #expect(huge.0 == 400 && huge.1?.code == "INVALID_DATE")
+        let hugeVehicle = try await Self.send(server, "POST", "/manual-events", token: token, body: Data(#"{"type": "speeding", "vehicleId": 1e300}"#.utf8))
+        #expect(hugeVehicle.0 == 400)
+        let hugePage = try await Self.send(server, "GET", "/telematics-periods", token: token, query: [("page", "99999999999999999")])
+        #expect(hugePage.0 == 400)
+        let hugeSample = try await Self.send(server, "POST", "/telemetry", token: token, body: Data(#"{"samples": [{"timestampMs": 1e300, "latitude": 1, "longitude": 1}]}"#.utf8))
+        #expect(hugeSample.0 == 400 && hugeSample.1?.code == "INVALID_BATCH")
         let events = try await admin.manualEvents(userId: 2)["events"]?.array ?? []
         #expect(events.map { $0["type"] } == ["tripEnd", "hardBrakingHighSpeed"])
 
