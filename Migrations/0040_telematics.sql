@@ -13,6 +13,8 @@ CREATE TABLE telematics_users (
     user_name TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'ACTIVE' CHECK (state IN ('ACTIVE', 'INACTIVE', 'DENIED')),
     current_vehicle_id INTEGER,
+    -- Comma-separated features switched off for this user (TRIPS, KILOMETERS, ATTENTION) → 403 ACCESS_DENIED.
+    disabled_features TEXT NOT NULL DEFAULT '',
     access_ttl_seconds REAL,
     refresh_ttl_seconds REAL,
     created_at TEXT NOT NULL,

@@ -13,6 +13,7 @@ enum TelematicsAdmin {
         var state: String?
         var accessTtlSeconds: Double?
         var refreshTtlSeconds: Double?
+        var disabledFeatures: [String]?
     }
 
     struct UserPatch: Codable {
@@ -22,6 +23,7 @@ enum TelematicsAdmin {
         var clearCurrentVehicle: Bool?
         var accessTtlSeconds: Double?
         var refreshTtlSeconds: Double?
+        var disabledFeatures: [String]?
     }
 
     struct TokenBody: Codable {
@@ -82,6 +84,13 @@ enum TelematicsAdmin {
     }
 
     static let states: Set<String> = ["ACTIVE", "INACTIVE", "DENIED"]
+    static let features: Set<String> = ["TRIPS", "KILOMETERS", "ATTENTION"]
+
+    static func checkFeatures(_ list: [String]?) throws -> String? {
+        guard let list else { return nil }
+        if let unknown = list.first(where: { !features.contains($0) }) { throw AdminError.badRequest("Unknown feature `\(unknown)`; use TRIPS, KILOMETERS or ATTENTION.") }
+        return list.joined(separator: ",")
+    }
 
     static func decode<T: Codable>(_ type: T.Type, _ request: Request) throws -> T {
         try JSONBody.decode(type, from: request, rejectUnknownKeys: true)
@@ -103,7 +112,8 @@ enum TelematicsAdmin {
     static func adminUser(_ user: UserRecord) -> JSONValue {
         ["userId": .int(Int64(user.userID)), "userName": .string(user.userName), "state": .string(user.state),
          "currentVehicleId": Wire.int(user.currentVehicleID), "accessTtlSeconds": user.accessTtl.map { .double($0) } ?? .null,
-         "refreshTtlSeconds": user.refreshTtl.map { .double($0) } ?? .null, "createdAt": .string(user.createdAt)]
+         "refreshTtlSeconds": user.refreshTtl.map { .double($0) } ?? .null, "createdAt": .string(user.createdAt),
+         "disabledFeatures": .array(user.disabledFeatures.map { .string($0) })]
     }
 
     static func adminPair(_ pair: PairRecord, now: Date) -> JSONValue {
@@ -192,13 +202,17 @@ enum TelematicsAdmin {
             let body = try decode(UserBody.self, request)
             let state = body.state ?? "ACTIVE"
             guard states.contains(state) else { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
+            let disabled = try checkFeatures(body.disabledFeatures)
             let project = context.projectID!
             let user = try await context.database.write { c -> UserRecord in
                 if let id = body.userId, try TelematicsStore.user(c, project, id) != nil {
                     throw AdminError(status: 409, code: "conflict", message: "User \(id) already exists.")
                 }
-                return try TelematicsStore.insertUser(c, project, userID: body.userId, userName: body.userName ?? "Test Driver", state: state,
-                                                      accessTtl: body.accessTtlSeconds, refreshTtl: body.refreshTtlSeconds, now: context.now)
+                let user = try TelematicsStore.insertUser(c, project, userID: body.userId, userName: body.userName ?? "Test Driver", state: state,
+                                                          accessTtl: body.accessTtlSeconds, refreshTtl: body.refreshTtlSeconds, now: context.now)
+                guard let disabled else { return user }
+                try c.run("UPDATE telematics_users SET disabled_features = ? WHERE project_id = ? AND user_id = ?", disabled, project, user.userID)
+                return try TelematicsStore.user(c, project, user.userID)!
             }
             return json(adminUser(user), status: 201)
         })
@@ -215,6 +229,7 @@ enum TelematicsAdmin {
             let id = try userParameter(context)
             let body = try decode(UserPatch.self, request)
             if let state = body.state, !states.contains(state) { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
+            let disabled = try checkFeatures(body.disabledFeatures)
             let project = context.projectID!
             let user = try await context.database.write { c -> UserRecord in
                 guard try TelematicsStore.user(c, project, id) != nil else { throw AdminError.notFound("User \(id)") }
@@ -226,6 +241,7 @@ enum TelematicsAdmin {
                     guard try TelematicsStore.vehicle(c, project, id: vehicle) != nil else { throw AdminError.notFound("Vehicle \(vehicle)") }
                     try TelematicsStore.setCurrentVehicle(c, project, userID: id, vehicleID: vehicle)
                 }
+                if let disabled { try c.run("UPDATE telematics_users SET disabled_features = ? WHERE project_id = ? AND user_id = ?", disabled, project, id) }
                 if body.clearCurrentVehicle == true { try TelematicsStore.setCurrentVehicle(c, project, userID: id, vehicleID: nil) }
                 return try TelematicsStore.user(c, project, id)!
             }

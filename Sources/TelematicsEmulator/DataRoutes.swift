@@ -23,18 +23,23 @@ enum TelematicsDataRoutes {
             if project != nil, body.count > limit { throw TelematicsError.batchTooLarge(limit) }
             let token = R.bearer(request)
             // Authenticate before parsing, so a bad token is a 401 whatever the body.
-            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now) }
+            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now, feature: "TRIPS") }
             let batch = try TelematicsService.parseBatch(body)
             let headerCode = request.headers["x-service-code"]
             let generated = context.services.generateIDs(for: project) { $0.uuid() }
             let now = context.now
             let (result, duplicate) = try await context.database.write { c -> (JSONValue, Bool) in
-                let user = try R.authenticate(c, token: token, project: project, now: now)
+                let user = try R.authenticate(c, token: token, project: project, now: now, feature: "TRIPS")
                 let project = project!
                 let settings = try TelematicsStore.settings(c, project)
                 let serviceCode = batch.serviceCode ?? headerCode
-                if let allowList = settings.serviceCodes, let serviceCode, !allowList.contains(where: { $0.code == serviceCode }) {
-                    throw TelematicsError.accessDenied("Service code `\(serviceCode)` is not allowed.")
+                if let allowList = settings.serviceCodes, let serviceCode {
+                    guard let entry = allowList.first(where: { $0.code == serviceCode }) else {
+                        throw TelematicsError.accessDenied("Service code `\(serviceCode)` is not allowed.")
+                    }
+                    if let features = entry.features, !features.contains("TRIPS") {
+                        throw TelematicsError.accessDenied("Service code `\(serviceCode)` does not include the TRIPS feature.")
+                    }
                 }
                 let batchID = batch.batchId ?? generated
                 if let existing = try c.queryOne("SELECT sample_count, received_at FROM telematics_batches WHERE project_id = ? AND batch_id = ?", project, batchID) {
@@ -59,14 +64,14 @@ enum TelematicsDataRoutes {
             guard let root = try? JSONValue.parse(request.body) else { throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.") }
             let token = R.bearer(request)
             let project = context.projectID
-            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now) }
+            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now, feature: "ATTENTION") }
             guard let list = root.arrayValue ?? root["events"]?.arrayValue else { throw TelematicsError.invalidRequest("`events` must be an array.") }
             var events: [AttentionEvent] = []
             for (index, raw) in list.enumerated() { events.append(try TelematicsService.parseAttentionEvent(raw, index: index)) }
             let now = context.now
             let parsed = events
             let (accepted, duplicates) = try await context.database.write { c -> (Int, Int) in
-                let user = try R.authenticate(c, token: token, project: project, now: now)
+                let user = try R.authenticate(c, token: token, project: project, now: now, feature: "ATTENTION")
                 var accepted = 0, duplicates = 0
                 for event in parsed {
                     if try TelematicsProcessing.insertAttentionEvent(c, project!, userID: user.userID, event: event, now: now) { accepted += 1 } else { duplicates += 1 }
@@ -119,7 +124,7 @@ enum TelematicsDataRoutes {
             let project = context.projectID
             let now = context.now
             let (row, created) = try await context.database.write { c -> (Row, Bool) in
-                let user = try R.authenticate(c, token: token, project: project, now: now)
+                let user = try R.authenticate(c, token: token, project: project, now: now, feature: "TRIPS")
                 let project = project!
                 if let clientEventID, let existing = try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND client_event_id = ?", project, clientEventID) {
                     return (existing, false)
@@ -305,7 +310,7 @@ enum TelematicsDataRoutes {
     static func settle(_ request: Request, _ context: EmulatorContext) async throws -> UserRecord {
         let token = R.bearer(request)
         let (user, stale) = try await context.database.read { c -> (UserRecord, Bool) in
-            let user = try R.authenticate(c, token: token, project: context.projectID, now: context.now)
+            let user = try R.authenticate(c, token: token, project: context.projectID, now: context.now, feature: "TRIPS")
             let settings = try TelematicsStore.settings(c, context.projectID!)
             return (user, try TelematicsProcessing.hasStale(c, context.projectID!, userID: user.userID, settings: settings, now: context.now))
         }

@@ -125,8 +125,9 @@ enum TelematicsOpenAPI {
         paths[admin + "/service-codes"] = ["get": adminOp("Service-code mode", [200: ref("ServiceCodes")]),
                                            "put": adminOp("Open mode or an allow-list", [200: ref("ServiceCodes")], body: ref("ServiceCodes"))]
         paths[admin + "/users"] = ["post": adminOp("Create a user", [201: ref("AdminUser")],
-                                                   body: object(["userId": int, "userName": string, "state": string, "accessTtlSeconds": num, "refreshTtlSeconds": num],
-                                                                optional: ["userId", "userName", "state", "accessTtlSeconds", "refreshTtlSeconds"])),
+                                                   body: object(["userId": int, "userName": string, "state": string, "accessTtlSeconds": num, "refreshTtlSeconds": num,
+                                                                 "disabledFeatures": array(string)],
+                                                                optional: ["userId", "userName", "state", "accessTtlSeconds", "refreshTtlSeconds", "disabledFeatures"])),
                                    "get": adminOp("Users", [200: list("users", ref("AdminUser"))])]
         paths[admin + "/users/{userId}"] = ["get": adminOp("One user", [200: ref("AdminUser")], parameters: [userID]),
                                             "patch": adminOp("Change name, account state (ACTIVE, INACTIVE, DENIED), lifetimes or current vehicle", [200: ref("AdminUser")],
@@ -253,7 +254,8 @@ enum TelematicsOpenAPI {
             "Settings": ["type": "object", "required": ["defaultAccessTtlSeconds", "rotationGraceSeconds", "periodIdleTimeoutSeconds", "tripGapSeconds", "autoProcess"]],
             "ServiceCodes": ["type": "object", "required": ["mode"], "properties": ["mode": ["enum": ["open", "allowList"]], "codes": array(["type": "object", "required": ["code"]])]],
             "AdminUser": object(["userId": int, "userName": string, "state": ["enum": ["ACTIVE", "INACTIVE", "DENIED"]], "currentVehicleId": nint,
-                                 "accessTtlSeconds": nnum, "refreshTtlSeconds": nnum, "createdAt": date]),
+                                 "accessTtlSeconds": nnum, "refreshTtlSeconds": nnum, "createdAt": date,
+                                 "disabledFeatures": array(["enum": ["TRIPS", "KILOMETERS", "ATTENTION"]])]),
             "TokenRecord": object(["id": string, "userId": int, "token": string, "tokenExpires": date, "refreshToken": nstring, "refreshTokenExpires": ndate,
                                    "accessState": ["enum": ["active", "expired", "revoked"]],
                                    "refreshState": ["enum": ["active", "expired", "revoked", "rotated", .null]],

@@ -32,7 +32,7 @@ enum TelematicsRoutes {
     }
 
     /// The authenticated user [D-TM-06]: 401 for a bad access token, 403 for refused accounts.
-    static func authenticate(_ c: SQLiteConnection, token: String?, project: ProjectID?, now: Date) throws -> UserRecord {
+    static func authenticate(_ c: SQLiteConnection, token: String?, project: ProjectID?, now: Date, feature: String? = nil) throws -> UserRecord {
         guard let token else { throw TelematicsError.accessTokenRejected("The request carries no bearer access token.") }
         guard token.hasPrefix("tma_"), let project else { throw TelematicsError.accessTokenRejected("The access token is malformed or unknown.") }
         guard let pair = try TelematicsStore.pair(c, project, access: token) else { throw TelematicsError.accessTokenRejected("The access token is not known.") }
@@ -42,7 +42,9 @@ enum TelematicsRoutes {
         switch user.state {
         case "INACTIVE": throw TelematicsError.accountInactive
         case "DENIED": throw TelematicsError.accessDenied("Access is denied for this user.")
-        default: return user
+        default:
+            if let feature, user.disabledFeatures.contains(feature) { throw TelematicsError.accessDenied("The \(feature) feature is switched off for this user.") }
+            return user
         }
     }
 
@@ -203,7 +205,7 @@ enum TelematicsRoutes {
             let vehicleParameter = context.parameter("vehicleId")
             let readAtSeconds = readAt
             let report = try await context.database.write { c -> ReportRecord in
-                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now)
+                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now, feature: "KILOMETERS")
                 let vehicle = try resolveVehicle(c, context.projectID!, user: user, parameter: vehicleParameter)
                 if let last = try TelematicsStore.latestReports(c, context.projectID!, vehicleID: vehicle.id, limit: 1).first, kilometers < last.kilometers {
                     throw TelematicsError.kilometersDecreasing(last.kilometers)
@@ -221,7 +223,7 @@ enum TelematicsRoutes {
             let observations = try optionalString(body, "observations")
             let vehicleParameter = context.parameter("vehicleId")
             let (vehicleID, reports) = try await context.database.write { c -> (Int, [ReportRecord]) in
-                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now)
+                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now, feature: "KILOMETERS")
                 let project = context.projectID!
                 let vehicle = try resolveVehicle(c, project, user: user, parameter: vehicleParameter)
                 let available = try TelematicsStore.reportCount(c, project, vehicleID: vehicle.id)
@@ -239,7 +241,7 @@ enum TelematicsRoutes {
         routes.append(route(.get, api + "/vehicles/{vehicleId}/estimated-mileage") { request, context in
             let vehicleParameter = context.parameter("vehicleId")
             let body = try await context.database.read { c -> JSONValue in
-                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now)
+                let user = try authenticate(c, token: bearer(request), project: context.projectID, now: context.now, feature: "KILOMETERS")
                 let vehicle = try resolveVehicle(c, context.projectID!, user: user, parameter: vehicleParameter)
                 guard let last = try TelematicsStore.latestReports(c, context.projectID!, vehicleID: vehicle.id, limit: 1).first else {
                     return ["vehicleId": .int(Int64(vehicle.id)), "estimatedKilometers": -1.0, "lastReportedKilometers": .null, "lastReportedAt": .null,

@@ -11,8 +11,10 @@ struct UserRecord: Sendable {
     var accessTtl: Double?
     var refreshTtl: Double?
     var createdAt: String
+    var disabledFeatures: [String]
 
     init(_ row: Row) {
+        disabledFeatures = (row.string("disabled_features") ?? "").split(separator: ",").map(String.init)
         userID = row.int("user_id") ?? 0
         userName = row.string("user_name") ?? ""
         state = row.string("state") ?? "ACTIVE"

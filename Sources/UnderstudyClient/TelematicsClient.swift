@@ -422,6 +422,12 @@ public struct TelematicsAdminClient: Sendable {
         try await request("PATCH", "/users/\(userId)", json: ["state": .string(state)]).expect(200)
     }
 
+    /// Switches features off for a user (`TRIPS`, `KILOMETERS`, `ATTENTION`); an empty list switches all back on.
+    @discardableResult
+    public func setDisabledFeatures(_ userId: Int, _ features: [String]) async throws(UnderstudyClientError) -> TelematicsUser {
+        try await request("PATCH", "/users/\(userId)", json: ["disabledFeatures": .array(features.map { .string($0) })]).expect(200)
+    }
+
     /// The user's token pairs (the refresh chain), oldest first.
     public func tokens(userId: Int? = nil) async throws(UnderstudyClientError) -> [TelematicsTokenRecord] {
         struct List: Decodable { var tokens: [TelematicsTokenRecord] }

@@ -415,6 +415,8 @@ public struct TelematicsUser: Sendable, Codable, Equatable {
     /// `ACTIVE`, `INACTIVE` or `DENIED`.
     public var state: String
     public var currentVehicleId: Int?
+    /// Features switched off (`TRIPS`, `KILOMETERS`, `ATTENTION`): their routes answer 403 `ACCESS_DENIED`.
+    public var disabledFeatures: [String]
 }
 
 /// A token pair as the control plane inspects it.

@@ -133,6 +133,14 @@ struct TelematicsAuthTests {
         try await admin.setAccountState(8, "ACTIVE")
         #expect(try await sdk.getTripsList().isEmpty)
         #expect(await sdk.getSessionState().status == .verified)
+
+        // A feature switched off for the user denies only its routes.
+        let user = try await admin.setDisabledFeatures(8, ["KILOMETERS"])
+        #expect(user.disabledFeatures == ["KILOMETERS"] && user.state == "ACTIVE")
+        await #expect { try await sdk.getEstimatedMileage() } throws: { TelematicsFixture.errorCode($0)! == (403, "ACCESS_DENIED") }
+        #expect(try await sdk.getTripsList().isEmpty)
+        try await admin.setDisabledFeatures(8, [])
+        await #expect { try await sdk.getEstimatedMileage() } throws: { TelematicsFixture.errorCode($0)! == (404, "NO_CURRENT_VEHICLE") }
     }
 
     @Test("a service code outside the allow-list is unknown to setServiceCode and denied for telemetry")
