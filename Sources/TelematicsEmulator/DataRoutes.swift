@@ -61,7 +61,7 @@ enum TelematicsDataRoutes {
         })
 
         routes.append(R.route(.post, api + "/attention-events") { request, context in
-            guard let root = try? JSONValue.parse(request.body) else { throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.") }
+            guard let root = try? TelematicsService.parseJSON(request.body) else { throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.") }
             let token = R.bearer(request)
             let project = context.projectID
             _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now, feature: "ATTENTION") }

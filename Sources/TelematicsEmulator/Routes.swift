@@ -50,7 +50,7 @@ enum TelematicsRoutes {
 
     /// A JSON object body (tolerating unknown keys, as the SDK routes do).
     static func objectBody(_ request: Request) throws(TelematicsError) -> [String: JSONValue] {
-        guard !request.body.isEmpty, let value = try? JSONValue.parse(request.body) else { throw .invalidRequest("The body must be a JSON object.") }
+        guard !request.body.isEmpty, let value = try? TelematicsService.parseJSON(request.body) else { throw .invalidRequest("The body must be a JSON object.") }
         guard let object = value.objectValue else { throw .invalidRequest("The body must be a JSON object.") }
         return object
     }
