@@ -203,3 +203,8 @@ CREATE TABLE telematics_manual_events (
     PRIMARY KEY (project_id, id),
     UNIQUE (project_id, client_event_id)
 );
+
+-- Trip tallies and details look events up by user and time.
+CREATE INDEX telematics_driving_events_user ON telematics_driving_events (project_id, user_id, ts_ms);
+CREATE INDEX telematics_attention_events_user ON telematics_attention_events (project_id, user_id, start_ms);
+CREATE INDEX telematics_manual_events_user ON telematics_manual_events (project_id, user_id, ts_ms);
