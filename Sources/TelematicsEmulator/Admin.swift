@@ -86,6 +86,12 @@ enum TelematicsAdmin {
     static let states: Set<String> = ["ACTIVE", "INACTIVE", "DENIED"]
     static let features: Set<String> = ["TRIPS", "KILOMETERS", "ATTENTION"]
 
+    static func checkLifetimes(_ values: Double?...) throws {
+        for ttl in values.compactMap({ $0 }) where !(ttl > 0 && ttl <= TelematicsSettings.maxSeconds) {
+            throw AdminError.badRequest("Token lifetimes must be between 0 and \(Int(TelematicsSettings.maxSeconds)) seconds.")
+        }
+    }
+
     static func checkFeatures(_ list: [String]?) throws -> String? {
         guard let list else { return nil }
         if let unknown = list.first(where: { !features.contains($0) }) { throw AdminError.badRequest("Unknown feature `\(unknown)`; use TRIPS, KILOMETERS or ATTENTION.") }
@@ -203,6 +209,7 @@ enum TelematicsAdmin {
             let state = body.state ?? "ACTIVE"
             guard states.contains(state) else { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
             let disabled = try checkFeatures(body.disabledFeatures)
+            try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
             let project = context.projectID!
             let user = try await context.database.write { c -> UserRecord in
                 if let id = body.userId, try TelematicsStore.user(c, project, id) != nil {
@@ -211,7 +218,7 @@ enum TelematicsAdmin {
                 let user = try TelematicsStore.insertUser(c, project, userID: body.userId, userName: body.userName ?? "Test Driver", state: state,
                                                           accessTtl: body.accessTtlSeconds, refreshTtl: body.refreshTtlSeconds, now: context.now)
                 guard let disabled else { return user }
-                try c.run("UPDATE telematics_users SET disabled_features = ? WHERE project_id = ? AND user_id = ?", disabled, project, user.userID)
+                try TelematicsStore.updateUser(c, project, user.userID, name: nil, state: nil, accessTtl: nil, refreshTtl: nil, disabledFeatures: disabled)
                 return try TelematicsStore.user(c, project, user.userID)!
             }
             return json(adminUser(user), status: 201)
@@ -230,18 +237,16 @@ enum TelematicsAdmin {
             let body = try decode(UserPatch.self, request)
             if let state = body.state, !states.contains(state) { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
             let disabled = try checkFeatures(body.disabledFeatures)
+            try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
             let project = context.projectID!
             let user = try await context.database.write { c -> UserRecord in
                 guard try TelematicsStore.user(c, project, id) != nil else { throw AdminError.notFound("User \(id)") }
-                if let name = body.userName { try c.run("UPDATE telematics_users SET user_name = ? WHERE project_id = ? AND user_id = ?", name, project, id) }
-                if let state = body.state { try c.run("UPDATE telematics_users SET state = ? WHERE project_id = ? AND user_id = ?", state, project, id) }
-                if let ttl = body.accessTtlSeconds { try c.run("UPDATE telematics_users SET access_ttl_seconds = ? WHERE project_id = ? AND user_id = ?", ttl, project, id) }
-                if let ttl = body.refreshTtlSeconds { try c.run("UPDATE telematics_users SET refresh_ttl_seconds = ? WHERE project_id = ? AND user_id = ?", ttl, project, id) }
+                try TelematicsStore.updateUser(c, project, id, name: body.userName, state: body.state, accessTtl: body.accessTtlSeconds,
+                                               refreshTtl: body.refreshTtlSeconds, disabledFeatures: disabled)
                 if let vehicle = body.currentVehicleId {
                     guard try TelematicsStore.vehicle(c, project, id: vehicle) != nil else { throw AdminError.notFound("Vehicle \(vehicle)") }
                     try TelematicsStore.setCurrentVehicle(c, project, userID: id, vehicleID: vehicle)
                 }
-                if let disabled { try c.run("UPDATE telematics_users SET disabled_features = ? WHERE project_id = ? AND user_id = ?", disabled, project, id) }
                 if body.clearCurrentVehicle == true { try TelematicsStore.setCurrentVehicle(c, project, userID: id, vehicleID: nil) }
                 return try TelematicsStore.user(c, project, id)!
             }
@@ -262,9 +267,7 @@ enum TelematicsAdmin {
 
         routes.append(Route(.post, "/tokens") { request, context in
             let body = try decode(TokenBody.self, request)
-            for ttl in [body.accessTtlSeconds, body.refreshTtlSeconds].compactMap({ $0 }) where !(ttl > 0 && ttl <= TelematicsSettings.maxSeconds) {
-                throw AdminError.badRequest("Token lifetimes must be between 0 and \(Int(TelematicsSettings.maxSeconds)) seconds.")
-            }
+            try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
             let accessAt = try date(body.tokenExpires, "tokenExpires"), refreshAt = try date(body.refreshTokenExpires, "refreshTokenExpires")
             let project = context.projectID!
             let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
@@ -294,24 +297,13 @@ enum TelematicsAdmin {
             let pairs = try await context.database.read { try TelematicsStore.pairs($0, context.projectID!, userID: filter) }
             return json(["tokens": .array(pairs.map { adminPair($0, now: context.now) })])
         })
-        for action in ["expire", "revoke"] {
-            routes.append(Route(.post, "/tokens/" + action) { request, context in
+        for action in [TelematicsStore.TokenAction.expire, .revoke] {
+            routes.append(Route(.post, "/tokens/" + action.rawValue) { request, context in
                 let body = try decode(TokenAction.self, request)
                 let project = context.projectID!
                 let t = context.now.timeIntervalSince1970
                 let pair = try await context.database.write { c -> PairRecord in
-                    if let pair = try TelematicsStore.pair(c, project, access: body.token) {
-                        let sql = action == "expire" ? "UPDATE telematics_token_pairs SET access_expires = MIN(access_expires, ?) WHERE project_id = ? AND id = ?"
-                            : "UPDATE telematics_token_pairs SET access_revoked_at = COALESCE(access_revoked_at, ?) WHERE project_id = ? AND id = ?"
-                        try c.run(sql, t, project, pair.id)
-                        return try TelematicsStore.pair(c, project, id: pair.id)!
-                    }
-                    if let pair = try TelematicsStore.pair(c, project, refresh: body.token) {
-                        let sql = action == "expire" ? "UPDATE telematics_token_pairs SET refresh_expires = MIN(refresh_expires, ?) WHERE project_id = ? AND id = ?"
-                            : "UPDATE telematics_token_pairs SET refresh_revoked_at = COALESCE(refresh_revoked_at, ?) WHERE project_id = ? AND id = ?"
-                        try c.run(sql, t, project, pair.id)
-                        return try TelematicsStore.pair(c, project, id: pair.id)!
-                    }
+                    if let pair = try TelematicsStore.apply(action, token: body.token, c, project, at: t) { return pair }
                     throw AdminError.notFound("Token")
                 }
                 return json(adminPair(pair, now: context.now))

@@ -42,19 +42,15 @@ enum TelematicsDataRoutes {
                     }
                 }
                 let batchID = batch.batchId ?? generated
-                if let existing = try c.queryOne("SELECT sample_count, received_at FROM telematics_batches WHERE project_id = ? AND batch_id = ?", project, batchID) {
-                    try c.run("UPDATE telematics_batches SET repeat_count = repeat_count + 1 WHERE project_id = ? AND batch_id = ?", project, batchID)
-                    return (["batchId": .string(batchID), "accepted": .int(Int64(existing.int("sample_count") ?? 0)),
-                             "receivedAt": Wire.iso(existing.double("received_at") ?? 0), "duplicate": true], true)
+                if let original = try TelematicsStore.repeatBatch(c, project, batchID: batchID) {
+                    return (["batchId": .string(batchID), "accepted": .int(Int64(original.accepted)), "receivedAt": Wire.iso(original.receivedAt),
+                             "duplicate": true], true)
                 }
                 let vehicleID = batch.vehicleId ?? user.currentVehicleID
                 let accepted = try TelematicsProcessing.ingest(c, project, userID: user.userID, batchID: batchID, batch: batch, vehicleID: vehicleID,
                                                                serviceCode: serviceCode, settings: settings, now: now)
-                try c.run("""
-                    INSERT INTO telematics_batches (project_id, batch_id, user_id, declared_user_id, vehicle_id, service_code, device_id, sample_count,
-                        event_count, attention_event_count, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, project, batchID, user.userID, batch.userId, vehicleID, serviceCode, batch.deviceId, accepted, batch.events.count,
-                    batch.attentionEvents.count, now.timeIntervalSince1970)
+                try TelematicsStore.insertBatch(c, project, batchID: batchID, userID: user.userID, batch: batch, vehicleID: vehicleID,
+                                                serviceCode: serviceCode, accepted: accepted, at: now.timeIntervalSince1970)
                 return (["batchId": .string(batchID), "accepted": .int(Int64(accepted)), "receivedAt": Wire.iso(now.timeIntervalSince1970)], false)
             }
             return R.json(result, status: duplicate ? 200 : 202)
@@ -119,32 +115,20 @@ enum TelematicsDataRoutes {
                 vehicleValue = id
             }
             if let time = locationTime, TelematicsService.wholeMs(time) == nil { throw TelematicsError.invalidRequest("`locationTimestampMs` is out of range.") }
-            let (clientEventID, eventMs, vehicleChoice) = (clientID, timeMs, vehicleValue)
+            let input = TelematicsStore.ManualEventInput(clientID: clientID, type: type, timeMs: timeMs, latitude: latitude, longitude: longitude,
+                                                         accuracy: accuracy, locationTimeMs: locationTime.flatMap(TelematicsService.wholeMs), vehicleID: vehicleValue)
             let token = R.bearer(request)
             let project = context.projectID
             let now = context.now
             let (row, created) = try await context.database.write { c -> (Row, Bool) in
                 let user = try R.authenticate(c, token: token, project: project, now: now, feature: "TRIPS")
                 let project = project!
-                if let clientEventID, let existing = try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND client_event_id = ?", project, clientEventID) {
-                    return (existing, false)
-                }
+                if let clientID = input.clientID, let existing = try TelematicsStore.manualEvent(c, project, clientID: clientID) { return (existing, false) }
                 let settings = try TelematicsStore.settings(c, project)
-                let tripID = try c.scalar("SELECT id FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms <= ? AND ended_ms >= ? ORDER BY id DESC LIMIT 1",
-                                          project, user.userID, eventMs, eventMs).int
-                let idleMs = Int64(settings.periodIdleTimeoutSeconds * 1000)
-                let periodID = try c.scalar("""
-                    SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND started_ms <= ?
-                        AND COALESCE(ended_ms, last_sample_ms + ?) >= ? ORDER BY id DESC LIMIT 1
-                    """, project, user.userID, eventMs, idleMs, eventMs).int
-                let id = try TelematicsStore.nextID(c, "telematics_manual_events", project)
-                try c.run("""
-                    INSERT INTO telematics_manual_events (project_id, id, client_event_id, user_id, type, ts_ms, received_at, latitude, longitude,
-                        horizontal_accuracy_m, location_timestamp_ms, vehicle_id, trip_id, period_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, project, id, clientEventID, user.userID, type.rawValue, eventMs, now.timeIntervalSince1970, latitude, longitude, accuracy,
-                    locationTime.flatMap(TelematicsService.wholeMs), vehicleChoice ?? user.currentVehicleID, tripID, periodID)
-                if let tripID { try TelematicsProcessing.tallyTrip(c, project, tripID: tripID) }
-                return (try c.queryOne("SELECT * FROM telematics_manual_events WHERE project_id = ? AND id = ?", project, id)!, true)
+                var stored = input
+                stored.vehicleID = input.vehicleID ?? user.currentVehicleID
+                return (try TelematicsStore.insertManualEvent(c, project, userID: user.userID, stored, idleMs: Int64(settings.periodIdleTimeoutSeconds * 1000),
+                                                              at: now.timeIntervalSince1970), true)
             }
             return R.json(Wire.manualEvent(row), status: created ? 201 : 200)
         })
@@ -155,8 +139,7 @@ enum TelematicsDataRoutes {
             let range = try TelematicsService.dateRange(request.queryItems)
             let user = try await settle(request, context)
             let trips = try await context.database.read { c in
-                try c.query("SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? ORDER BY started_ms DESC, id DESC",
-                            context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max))
+                try TelematicsStore.trips(c, context.projectID!, userID: user.userID, fromMs: bound(range.start, Int64.min), toMs: bound(range.end, Int64.max))
             }
             return R.json(.array(trips.map(Wire.tripResume)))
         })
@@ -173,7 +156,7 @@ enum TelematicsDataRoutes {
             let body = try await context.database.read { c -> JSONValue in
                 let project = context.projectID!
                 guard let id = Int(tripParameter),
-                      let trip = try c.queryOne("SELECT * FROM telematics_trips WHERE project_id = ? AND id = ? AND user_id = ?", project, id, user.userID) else {
+                      let trip = try TelematicsStore.trip(c, project, userID: user.userID, id: id) else {
                     throw TelematicsError.tripNotFound
                 }
                 let start = Int64(trip.int("started_ms") ?? 0), end = Int64(trip.int("ended_ms") ?? 0)
@@ -184,16 +167,14 @@ enum TelematicsDataRoutes {
                     (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
                                                                longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
                 }
-                for row in try c.query("SELECT * FROM telematics_manual_events WHERE project_id = ? AND trip_id = ? ORDER BY ts_ms, id", project, id) {
+                for row in try TelematicsStore.manualEvents(c, project, tripID: id) {
                     guard let type = ManualEventType(rawValue: row.string("type") ?? ""), type.isDriving else { continue }
                     let ms = Int64(row.int("ts_ms") ?? 0)
                     events.append((ms, Wire.tripEvent(type: type.rawValue, source: "manual", ms: ms, latitude: row.double("latitude"),
                                                       longitude: row.double("longitude"), durationSec: nil, value: nil)))
                 }
                 members["events"] = .array(events.sorted { $0.ms < $1.ms }.map(\.value))
-                members["attentionEvents"] = .array(try c.query(
-                    "SELECT * FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
-                    project, user.userID, start, end).map(Wire.attentionEvent))
+                members["attentionEvents"] = .array(try TelematicsStore.attentionEvents(c, project, userID: user.userID, fromMs: start, toMs: end).map(Wire.attentionEvent))
                 return .object(members)
             }
             return R.json(body)
@@ -203,15 +184,7 @@ enum TelematicsDataRoutes {
             let range = try TelematicsService.dateRange(request.queryItems)
             let user = try await settle(request, context)
             let row = try await context.database.read { c in
-                try c.queryOne("""
-                    SELECT count(*) AS trips, COALESCE(SUM(distance_km), 0) AS distance, COALESCE(SUM(duration_sec), 0) AS duration,
-                        COALESCE(MAX(max_speed_kmh), 0) AS max_speed, COALESCE(SUM(score * distance_km), 0) AS weighted_score,
-                        COALESCE(AVG(score), 100) AS mean_score, COALESCE(SUM(hard_braking_count), 0) AS hb,
-                        COALESCE(SUM(abrupt_acceleration_count), 0) AS aa, COALESCE(SUM(hard_cornering_count), 0) AS hc,
-                        COALESCE(SUM(speeding_duration_sec), 0) AS sd, COALESCE(SUM(distraction_count), 0) AS dc,
-                        COALESCE(SUM(distraction_duration_sec), 0) AS dd, COALESCE(SUM(night_distance_km), 0) AS night
-                    FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
-                    """, context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max))!
+                try TelematicsStore.tripTotals(c, context.projectID!, userID: user.userID, fromMs: bound(range.start, Int64.min), toMs: bound(range.end, Int64.max))
             }
             let distance = row.double("distance") ?? 0, duration = row.double("duration") ?? 0
             let score = distance > 0 ? (row.double("weighted_score") ?? 0) / distance : (row.double("mean_score") ?? 100)
@@ -229,25 +202,17 @@ enum TelematicsDataRoutes {
         routes.append(R.route(.get, api + "/metrics/activity-summary") { request, context in
             let range = try TelematicsService.dateRange(request.queryItems)
             let user = try await settle(request, context)
-            let (driving, marks) = try await context.database.read { c -> (Row, [Row]) in
+            let (driving, marks) = try await context.database.read { c -> (Row, [String: Int]) in
                 let low = bound(range.start, Int64.min), high = bound(range.end, Int64.max)
-                let driving = try c.queryOne("""
-                    SELECT count(*) AS n, COALESCE(SUM(duration_sec), 0) AS duration, COALESCE(SUM(distance_km), 0) AS distance
-                    FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
-                    """, context.projectID!, user.userID, low, high)!
-                let marks = try c.query("""
-                    SELECT type, count(*) AS n FROM telematics_manual_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?
-                        AND type IN ('walking', 'stopped') GROUP BY type
-                    """, context.projectID!, user.userID, low, high)
-                return (driving, marks)
+                return (try TelematicsStore.tripTotals(c, context.projectID!, userID: user.userID, fromMs: low, toMs: high),
+                        try TelematicsStore.activityMarks(c, context.projectID!, userID: user.userID, fromMs: low, toMs: high))
             }
             var activities: [JSONValue] = [[
-                "activity": "driving", "count": .int(Int64(driving.int("n") ?? 0)), "durationSec": .int(Int64(driving.int("duration") ?? 0)),
+                "activity": "driving", "count": .int(Int64(driving.int("trips") ?? 0)), "durationSec": .int(Int64(driving.int("duration") ?? 0)),
                 "distanceKm": Wire.num(driving.double("distance") ?? 0),
             ]]
             for name in ["passenger", "walking", "cycling", "stopped", "other"] {
-                let n = marks.first { $0.string("type") == name }?.int("n") ?? 0
-                activities.append(["activity": .string(name), "count": .int(Int64(n)), "durationSec": 0, "distanceKm": 0.0])
+                activities.append(["activity": .string(name), "count": .int(Int64(marks[name] ?? 0)), "durationSec": 0, "distanceKm": 0.0])
             }
             return R.json(["from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970),
                            "activities": .array(activities)])
@@ -273,13 +238,9 @@ enum TelematicsDataRoutes {
             let pageSize = min(100, try positive("pageSize", 20))
             let processedFilter = processed
             let user = try await settle(request, context)
-            let (total, rows) = try await context.database.read { c -> (Int, [Row]) in
-                let filter = "project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? AND (? IS NULL OR is_processed = ?)"
-                let args: [any SQLBindable] = [context.projectID!, user.userID, bound(range.start, Int64.min), bound(range.end, Int64.max), processedFilter, processedFilter]
-                let total = try c.query("SELECT count(*) AS n FROM telematics_periods WHERE " + filter, bindings: args).first?.int("n") ?? 0
-                let rows = try c.query("SELECT * FROM telematics_periods WHERE " + filter + " ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?",
-                                       bindings: args + [pageSize, (page - 1) * pageSize])
-                return (total, rows)
+            let (total, rows) = try await context.database.read { c in
+                try TelematicsStore.periods(c, context.projectID!, userID: user.userID, fromMs: bound(range.start, Int64.min), toMs: bound(range.end, Int64.max),
+                                            processed: processedFilter, page: page, pageSize: pageSize)
             }
             let pages = (total + pageSize - 1) / pageSize
             return R.json(["items": .array(rows.map(Wire.period)), "page": .int(Int64(page)), "pageSize": .int(Int64(pageSize)),
@@ -291,7 +252,7 @@ enum TelematicsDataRoutes {
             let parameter = context.parameter("periodId")
             let row = try await context.database.read { c -> Row in
                 guard let id = Int(parameter),
-                      let row = try c.queryOne("SELECT * FROM telematics_periods WHERE project_id = ? AND id = ? AND user_id = ?", context.projectID!, id, user.userID) else {
+                      let row = try TelematicsStore.period(c, context.projectID!, userID: user.userID, id: id) else {
                     throw TelematicsError.periodNotFound
                 }
                 return row

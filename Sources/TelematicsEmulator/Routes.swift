@@ -92,8 +92,7 @@ enum TelematicsRoutes {
                     let next = try TelematicsStore.mintPair(c, project, userID: old.userID, accessExpires: now.timeIntervalSince1970 + old.accessTtl,
                                                             refreshExpires: now.timeIntervalSince1970 + ttl, accessTtl: old.accessTtl, refreshTtl: ttl,
                                                             parentID: old.id, now: now, secrets: secrets)
-                    try c.run("UPDATE telematics_token_pairs SET rotated_at = ?, successor_id = ? WHERE project_id = ? AND id = ?",
-                              now.timeIntervalSince1970, next.id, project, old.id)
+                    try TelematicsStore.markRotated(c, project, pairID: old.id, successorID: next.id, at: now.timeIntervalSince1970)
                     return next
                 }
             }
@@ -106,13 +105,8 @@ enum TelematicsRoutes {
             let body = (try? JSONValue.parse(request.body))?.objectValue
             try await context.database.write { c in
                 let user = try authenticate(c, token: token, project: project, now: context.now)
-                let now = context.now.timeIntervalSince1970
-                try c.run("UPDATE telematics_token_pairs SET access_revoked_at = COALESCE(access_revoked_at, ?), refresh_revoked_at = COALESCE(refresh_revoked_at, ?) WHERE project_id = ? AND access_token = ?",
-                          now, now, project, token)
-                if let refresh = body?["refreshToken"]?.stringValue {
-                    try c.run("UPDATE telematics_token_pairs SET access_revoked_at = COALESCE(access_revoked_at, ?), refresh_revoked_at = COALESCE(refresh_revoked_at, ?) WHERE project_id = ? AND refresh_token = ? AND user_id = ?",
-                              now, now, project, refresh, user.userID)
-                }
+                try TelematicsStore.revokePairs(c, project!, accessToken: token, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
+                                                at: context.now.timeIntervalSince1970)
             }
             return .empty(204)
         })
@@ -229,10 +223,7 @@ enum TelematicsRoutes {
                 let available = try TelematicsStore.reportCount(c, project, vehicleID: vehicle.id)
                 guard count >= 1, count <= available else { throw TelematicsError.invalidCorrectionCount(available) }
                 let targets = try TelematicsStore.latestReports(c, project, vehicleID: vehicle.id, limit: count)
-                for report in targets {
-                    try c.run("UPDATE telematics_kilometer_reports SET kilometers = ?, observations = COALESCE(?, observations), corrected = 1, corrected_at = ? WHERE project_id = ? AND id = ?",
-                              kilometers, observations, context.now.timeIntervalSince1970, project, report.id)
-                }
+                try TelematicsStore.correct(c, project, reports: targets, kilometers: kilometers, observations: observations, at: context.now.timeIntervalSince1970)
                 return (vehicle.id, try TelematicsStore.latestReports(c, project, vehicleID: vehicle.id, limit: count))
             }
             return json(["vehicleId": .int(Int64(vehicleID)), "kilometers": .double(kilometers), "correctionCount": .int(Int64(count)),
