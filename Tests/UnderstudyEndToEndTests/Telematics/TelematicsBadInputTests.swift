@@ -95,7 +95,7 @@ struct TelematicsBadInputTests {
 
     @Test("broken, malformed, partial and oversized telemetry batches are refused whole")
     func badTelemetry() async throws {
-        let (server, _, admin) = try await TelematicsFixture.start()
+        let (server, project, admin) = try await TelematicsFixture.start()
         defer { Task { await server.stop() } }
         let token = try await admin.mintTokens(userId: 3).token
         let brokenGzip = try await Self.send(server, "POST", "/telemetry", token: token, body: Data([0x1f, 0x8b, 8, 0, 1, 2, 3]), headers: ["Content-Encoding": "gzip"])
@@ -108,14 +108,24 @@ struct TelematicsBadInputTests {
         let badEvent = #"{"samples": [], "events": [{"type": "teleport", "timestampMs": 1}]}"#
         #expect(try await Self.send(server, "POST", "/telemetry", token: token, body: Data(badEvent.utf8)).1?.code == "INVALID_BATCH")
         #expect(try await admin.batches()["batches"]?.array?.isEmpty == true)
-
+        // Gzip is also recognised by its magic bytes when Content-Encoding is missing.
+        let plain = try JSONEncoder().encode(TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: TelematicsFixture.epochMs - 60_000, count: 3)))
+        var gzip = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255, 1, UInt8(plain.count & 0xff), UInt8(plain.count >> 8),
+                         UInt8(~plain.count & 0xff), UInt8((~plain.count >> 8) & 0xff)]) + plain
+        var crc: UInt32 = 0xffff_ffff
+        for byte in plain { crc ^= UInt32(byte); for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) } }
+        crc = ~crc
+        for shift in stride(from: 0, to: 32, by: 8) { gzip.append(UInt8((crc >> UInt32(shift)) & 0xff)) }
+        for shift in stride(from: 0, to: 32, by: 8) { gzip.append(UInt8((UInt32(plain.count) >> UInt32(shift)) & 0xff)) }
+        #expect(try await Self.send(server, "POST", "/telemetry", token: token, body: gzip).0 == 202)
         try await admin.updateSettings(["maxBatchBytes": 2_000])
         let big = TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: TelematicsFixture.epochMs, count: 50))
         let oversized = try await Self.send(server, "POST", "/telemetry", token: token, body: try JSONEncoder().encode(big))
         #expect(oversized.0 == 413 && oversized.1?.code == "BATCH_TOO_LARGE")
-        #expect(try await admin.batches()["batches"]?.array?.isEmpty == true)
-        let periods = try await server.client.telematics.session(try await admin.mintTokens(userId: 3), deviceClock: { TelematicsFixture.epochDate }).getTelematicsPeriods()
-        #expect(periods.totalItems == 0)
+        #expect(try await admin.batches()["batches"]?.array?.count == 1)
+        // Every refused request is journalled with its status.
+        let journal = try await server.client.admin.project(project.id).requests(JournalQuery(path: "/telematics/api/v1/telemetry"))
+        #expect(journal.requests.map(\.status).sorted() == [202, 400, 400, 400, 400, 413])
     }
 
     @Test("injected faults answer in the Telematics error format and change nothing")

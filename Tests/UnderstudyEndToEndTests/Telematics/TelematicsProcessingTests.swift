@@ -90,6 +90,22 @@ struct TelematicsProcessingTests {
         await #expect { try await sdk.getCurrentUserInfo() } throws: { TelematicsFixture.errorCode($0)! == (401, "REFRESH_TOKEN_REJECTED") }
     }
 
+    @Test("projects are isolated: a token finds only its own project's data")
+    func isolation() async throws {
+        let (server, _, first) = try await TelematicsFixture.start()
+        defer { Task { await server.stop() } }
+        let other = try await server.makeProject(name: "other")
+        let second = server.client.telematics.admin(other.id)
+        let a = server.client.telematics.session(try await first.mintTokens(userId: 1, userName: "A"), deviceClock: { TelematicsFixture.epochDate })
+        let b = server.client.telematics.session(try await second.mintTokens(userId: 1, userName: "B"), deviceClock: { TelematicsFixture.epochDate })
+        try await first.seedTrip(["userId": 1, "startedAt": "2026-10-01T08:00:00Z", "endedAt": "2026-10-01T09:00:00Z", "distanceKm": 50])
+        let (nameA, nameB) = (try await a.getCurrentUserInfo().userName, try await b.getCurrentUserInfo().userName)
+        #expect(nameA == "A" && nameB == "B")
+        #expect(try await a.getTripsList().count == 1)
+        #expect(try await b.getTripsList().isEmpty)
+        #expect(try await second.tokens().count == 1)
+    }
+
     @Test("configured real hosts are served without the /telematics prefix")
     func hostMode() async throws {
         let server = try await UnderstudyTestServer.start { configuration in
