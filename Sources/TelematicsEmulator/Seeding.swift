@@ -61,9 +61,8 @@ enum TelematicsSeeding {
                 """, project, tripID, body.userId, body.vehicleId, periodID, startMs, endMs, km, duration, average, body.maxSpeedKmh ?? average)
             try TelematicsProcessing.tallyTrip(c, project, tripID: tripID)
         }
-        try c.run("UPDATE telematics_periods SET trip_count = 1, distance_km = ?, attention_event_count = ? WHERE project_id = ? AND id = ?",
-                  distance, attentionCount, project, periodID)
-        _ = sampleCount
+        try c.run("UPDATE telematics_periods SET trip_count = 1, distance_km = ?, attention_event_count = ?, sample_count = ? WHERE project_id = ? AND id = ?",
+                  distance, attentionCount, sampleCount, project, periodID)
         return try c.queryOne("SELECT * FROM telematics_trips WHERE project_id = ? AND id = ?", project, tripID)!
     }
 
