@@ -13,17 +13,22 @@ enum TelematicsDataRoutes {
         // MARK: Uploads
 
         routes.append(R.route(.post, api + "/telemetry") { request, context in
-            var body = request.body
-            // Gzip detected by magic bytes too, for clients that forget Content-Encoding.
-            if body.count >= 2, body[body.startIndex] == 0x1f, body[body.startIndex + 1] == 0x8b {
-                do { body = try Gzip.decompress(body, limit: 64 * 1024 * 1024) } catch { throw TelematicsError.invalidBatch("The gzip body is corrupt.") }
-            }
             let project = context.projectID
-            let limit = try await context.database.read { c in try project.map { try TelematicsStore.settings(c, $0).maxBatchBytes } ?? 0 }
-            if project != nil, body.count > limit { throw TelematicsError.batchTooLarge(limit) }
             let token = R.bearer(request)
-            // Authenticate before parsing, so a bad token is a 401 whatever the body.
-            _ = try await context.database.read { c in try R.authenticate(c, token: token, project: project, now: context.now, feature: "TRIPS") }
+            // Authenticate before reading the body, so a bad token is a 401 whatever the body.
+            let limit = try await context.database.read { c in
+                _ = try R.authenticate(c, token: token, project: project, now: context.now, feature: "TRIPS")
+                return try TelematicsStore.settings(c, project!).maxBatchBytes
+            }
+            var body = request.body
+            // Gzip is recognised by its magic bytes too, for clients that forget Content-Encoding.
+            if body.count >= 2, body[body.startIndex] == 0x1f, body[body.startIndex + 1] == 0x8b {
+                do throws(Gzip.Failure) { body = try Gzip.decompress(body, limit: limit) } catch {
+                    if case .tooLarge = error { throw TelematicsError.batchTooLarge(limit) }
+                    throw TelematicsError.invalidBatch("The gzip body is corrupt.")
+                }
+            }
+            if body.count > limit { throw TelematicsError.batchTooLarge(limit) }
             let batch = try TelematicsService.parseBatch(body)
             let headerCode = request.headers["x-service-code"]
             let generated = context.services.generateIDs(for: project) { $0.uuid() }
