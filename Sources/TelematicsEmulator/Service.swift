@@ -2,7 +2,7 @@ import EmulatorCore
 import Foundation
 
 /// The twelve `TelematicsManualEventType` values, in the SDK's listing order (the integer form).
-public enum ManualEventType: String, CaseIterable, Sendable, Codable {
+enum ManualEventType: String, CaseIterable, Sendable, Codable {
     case abruptAccelerationHighSpeed, abruptAccelerationLowSpeed, hardBrakingHighSpeed, hardBrakingLowSpeed
     case hardCornering, speeding, distraction, walking, driving, stopped, tripStart, tripEnd
 
@@ -37,7 +37,7 @@ enum DrivingEventKind: Sendable {
 }
 
 /// One telemetry sample, normalised to the units trips report (km/h).
-public struct Sample: Sendable, Equatable {
+struct Sample: Sendable, Equatable {
     /// Epoch milliseconds.
     public var timestampMs: Int64
     /// Degrees.
@@ -73,7 +73,7 @@ public struct Sample: Sendable, Equatable {
 }
 
 /// A driving event as reported in a batch or seeded.
-public struct DrivingEvent: Sendable, Equatable {
+struct DrivingEvent: Sendable, Equatable {
     /// One of the driving types (`hardBrakingHighSpeed`, … or the generic `hardBraking`/`abruptAcceleration`).
     public var type: String
     /// Epoch milliseconds.
@@ -89,7 +89,7 @@ public struct DrivingEvent: Sendable, Equatable {
 }
 
 /// An attention event exactly as the SDK models `TelematicsAttentionEvent`.
-public struct AttentionEvent: Sendable, Equatable {
+struct AttentionEvent: Sendable, Equatable {
     /// UUID, lower-cased.
     public var id: String
     /// `phoneDistraction`.
@@ -115,7 +115,7 @@ public struct AttentionEvent: Sendable, Equatable {
 }
 
 /// A decoded telemetry batch [D-TM-13].
-public struct TelemetryBatch: Sendable {
+struct TelemetryBatch: Sendable {
     /// Client batch id (generated when absent).
     public var batchId: String?
     /// Declared user, flagged when it differs from the token's.
@@ -135,7 +135,7 @@ public struct TelemetryBatch: Sendable {
 }
 
 /// The platform's rules, free of storage and HTTP so they are unit-tested directly.
-public enum TelematicsService {
+enum TelematicsService {
     // MARK: Parsing
 
     /// A JSON member under any of `names`.

@@ -345,7 +345,7 @@ public actor TelematicsSession {
     }
 }
 
-extension JSONEncoder {
+fileprivate extension JSONEncoder {
     static func encodeOrThrow<T: Encodable>(_ value: T) throws(UnderstudyClientError) -> Data {
         do { return try JSONEncoder().encode(value) } catch { throw .encoding(String(describing: error)) }
     }
@@ -353,7 +353,7 @@ extension JSONEncoder {
 
 /// A minimal gzip writer (stored blocks, no compression): the client has no zlib, and the server
 /// only needs a valid gzip stream to exercise its inflate path.
-enum GzipWriter {
+fileprivate enum GzipWriter {
     static func wrapStored(_ data: Data) -> Data {
         var out = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255])
         var offset = 0
