@@ -106,6 +106,19 @@ struct TelematicsProcessingTests {
         #expect(try await second.tokens().count == 1)
     }
 
+    @Test("seeded projects mint the same tokens on every run")
+    func seededTokens() async throws {
+        var minted: [TelematicsTokenPair] = []
+        for _ in 0..<2 {
+            let server = try await UnderstudyTestServer.start()
+            let project = try await server.client.admin.createProject(name: "seeded", seed: 7)
+            _ = try await server.client.admin.project(project.id).freezeClock(at: TelematicsFixture.epoch)
+            minted.append(try await server.client.telematics.admin(project.id).mintTokens(userId: 1))
+            await server.stop()
+        }
+        #expect(minted[0] == minted[1] && minted[0].token.hasPrefix("tma_"))
+    }
+
     @Test("configured real hosts are served without the /telematics prefix")
     func hostMode() async throws {
         let server = try await UnderstudyTestServer.start { configuration in
