@@ -3,71 +3,91 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
-/// The Telematics backend: routing, credentials, error format and fixtures.
+/// The Sentilant Telematics backend: routing, credentials, error format and fixtures.
+///
+/// Tokens embed the project's `tenantKey` credential (`tma_<tenant>_<secret>`), so the project
+/// of a request is found from its bearer token (or, on refresh, its refresh token) without a lookup.
 public struct TelematicsPlatform: Platform {
-    /// Configuration from the `telematics` section of the configuration file.
+    /// Configuration from the `telematics` section of the configuration file
+    /// (`hosts`: real host names served unprefixed; `apiRoot`: default `/api/v1`).
     public let configuration: JSONValue
+    private let hosts: Set<String>
+    private let apiRoot: String
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
+        self.hosts = Set((configuration["hosts"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
+        self.apiRoot = configuration["apiRoot"]?.stringValue ?? "/api/v1"
     }
 
     /// `telematics`.
     public var id: PlatformID { .telematics }
 
-    /// Real host names served without the path prefix.
+    /// Configured real hosts (`telematics.hosts`) are served without the `/telematics` prefix [D-TM-01].
     public func pathPrefix(forHost host: String) -> String? {
-        nil
+        hosts.contains(host) ? id.pathPrefix : nil
     }
 
     /// SDK routes.
-    public func routes() -> [Route] { [] }
+    public func routes() -> [Route] { TelematicsRoutes.routes(apiRoot: apiRoot) }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { [] }
+    public func adminRoutes() -> [Route] { TelematicsAdmin.routes() }
 
-    /// The platform's own error body.
+    /// The platform's own error body [D-TM-03].
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
         let code: String
         switch failure {
         case .routeNotFound: code = "ROUTE_NOT_FOUND"
         case .injected(429): code = "RATE_LIMITED"
         case .injected(503): code = "SERVICE_UNAVAILABLE"
+        case .injected(401): code = "ACCESS_TOKEN_REJECTED"
+        case .injected(403): code = "ACCESS_DENIED"
+        case .unreadableRequest(let error) where error.status == 413: code = "BATCH_TOO_LARGE"
         default: code = failure.status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST"
         }
-        return .json(status: failure.status, bytes: JSONValue.object([
-            "code": .string(code), "message": .string(failure.message), "status": .int(Int64(failure.status)), "traceId": .string(requestID),
-        ]).encoded(), headers: ["X-Understudy-Trace": requestID])
+        return TelematicsError(failure.status, code, failure.message).response(traceID: requestID)
     }
 
-    /// The project owning the credential the request carries.
+    /// The project owning the token the request carries.
     public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        guard let credential = nil as String? else { return nil }
-        return await services.project(forCredential: credential, platform: .telematics)
+        var token = TelematicsRoutes.bearer(request)
+        if token == nil || request.path.hasSuffix("/auth/refresh") {
+            token = TelematicsRoutes.refreshToken(in: request) ?? token
+        }
+        guard let token, let tenant = Self.tenant(of: token) else { return nil }
+        return await services.project(forCredential: tenant, platform: .telematics)
     }
 
-    /// Fresh credentials for a new project.
+    /// The tenant key inside `tma_<tenant>_<secret>` / `tmr_<tenant>_<secret>`.
+    static func tenant(of token: String) -> String? {
+        let parts = token.split(separator: "_")
+        guard parts.count == 3, parts[0] == "tma" || parts[0] == "tmr", !parts[1].isEmpty else { return nil }
+        return String(parts[1])
+    }
+
+    /// Fresh credentials: the tenant key tokens carry, and a service code for `setServiceCode`.
     public func makeCredentials(using generator: inout IDGenerator) -> [String: String] {
-        ["serviceCode": generator.alphanumeric(8).uppercased()]
+        ["serviceCode": generator.alphanumeric(8).uppercased(), "tenantKey": generator.lowerAlphanumeric(10)]
     }
 
-    /// Nothing to store beyond the core's credential rows yet.
+    /// Nothing to store: settings default until changed, users and tokens come from the control plane.
     public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
 
-    /// SDK settings to paste.
+    /// SDK settings to paste (`TelematicsTokenInitOptions.baseURL`; tokens come from `POST …/telematics/tokens`).
     public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        ["baseURL": serverURL + "/telematics"]
+        ["baseURL": serverURL + "/telematics", "serviceCode": credentials["serviceCode"] ?? ""]
     }
 
-    /// Per-project tables.
-    public var projectTables: [String] { [] }
+    /// Per-project tables, parents first.
+    public var projectTables: [String] { TelematicsStore.tables }
 
-    /// Demo fixtures.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
+    /// Demo fixtures: settings, users with token pairs, vehicles with kilometers, a few days of trips.
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+        try TelematicsFixtures.load(fixtures, project: project, connection: connection, now: now)
+    }
 
     /// OpenAPI document.
-    public func openAPIDocument() -> JSONValue {
-        ["openapi": "3.1.0", "info": ["title": "Telematics (Understudy)", "version": "1.0.0"], "paths": [:]]
-    }
+    public func openAPIDocument() -> JSONValue { TelematicsOpenAPI.document(apiRoot: apiRoot) }
 }

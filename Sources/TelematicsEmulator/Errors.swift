@@ -1,0 +1,83 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// The Telematics error catalogue [D-TM-03]: `{code, message, status, traceId}`.
+public struct TelematicsError: Error, Sendable, Equatable {
+    /// HTTP status.
+    public let status: Int
+    /// Stable UPPER_SNAKE code the SDK maps to its exceptions and invalidation reasons.
+    public let code: String
+    /// A sentence for the developer.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ status: Int, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// The response body, with `traceId` set to the journal id.
+    public func response(traceID: String, requestIDHeader: String? = nil) -> Response {
+        var headers: HTTPHeaders = ["X-Understudy-Trace": traceID]
+        if let requestIDHeader { headers.set("X-Request-Id", requestIDHeader) }
+        if code == "ACCESS_TOKEN_REJECTED" { headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"") }
+        if code == "RATE_LIMITED" { headers.set("Retry-After", "1") }
+        let body: JSONValue = ["code": .string(code), "message": .string(message), "status": .int(Int64(status)), "traceId": .string(traceID)]
+        return .json(status: status, bytes: JSONWriter.encode(body), headers: headers)
+    }
+
+    // MARK: Catalogue
+
+    /// 400 for a malformed request.
+    static func invalidRequest(_ message: String) -> TelematicsError { .init(400, "INVALID_REQUEST", message) }
+    /// 400 for an unparsable date.
+    static func invalidDate(_ name: String, _ value: String) -> TelematicsError {
+        .init(400, "INVALID_DATE", "`\(name)` must be an ISO 8601 timestamp; got `\(value)`.")
+    }
+    /// 400 when start is after end.
+    static let invalidRange = TelematicsError(400, "INVALID_RANGE", "`startTs` must not be after `endTs`.")
+    /// 400 for an empty plate.
+    static let invalidPlate = TelematicsError(400, "INVALID_PLATE", "`plate` must not be empty.")
+    /// 400 for an unknown manual-event type.
+    static func invalidEventType(_ value: String) -> TelematicsError {
+        .init(400, "INVALID_EVENT_TYPE", "Unknown manual event type `\(value)`; expected one of \(ManualEventType.allCases.map(\.rawValue).joined(separator: ", ")).")
+    }
+    /// 400 for an unusable telemetry batch.
+    static func invalidBatch(_ message: String) -> TelematicsError { .init(400, "INVALID_BATCH", message) }
+    /// 401 for an access token that is missing, malformed, unknown, expired or revoked.
+    static func accessTokenRejected(_ why: String) -> TelematicsError { .init(401, "ACCESS_TOKEN_REJECTED", why) }
+    /// 401 for an expired refresh token.
+    static let refreshTokenExpired = TelematicsError(401, "REFRESH_TOKEN_EXPIRED", "The refresh token has expired.")
+    /// 401 for a refresh token that is unknown, revoked or reused after the grace period.
+    static func refreshTokenRejected(_ why: String) -> TelematicsError { .init(401, "REFRESH_TOKEN_REJECTED", why) }
+    /// 403 for an inactive account.
+    static let accountInactive = TelematicsError(403, "ACCOUNT_INACTIVE", "The user account is inactive.")
+    /// 403 for a refused user or service code.
+    static func accessDenied(_ why: String) -> TelematicsError { .init(403, "ACCESS_DENIED", why) }
+    /// 404 for an unknown plate or vehicle id.
+    static let vehicleNotFound = TelematicsError(404, "VEHICLE_NOT_FOUND", "No vehicle with that plate or id exists.")
+    /// 404 when the user has no current vehicle.
+    static let noCurrentVehicle = TelematicsError(404, "NO_CURRENT_VEHICLE", "The user has no current vehicle.")
+    /// 404 for an unknown trip.
+    static let tripNotFound = TelematicsError(404, "TRIP_NOT_FOUND", "No such trip for this user.")
+    /// 404 for an unknown period.
+    static let periodNotFound = TelematicsError(404, "PERIOD_NOT_FOUND", "No such telematics period for this user.")
+    /// 404 for a service code outside the allow-list.
+    static func serviceCodeUnknown(_ code: String) -> TelematicsError { .init(404, "SERVICE_CODE_UNKNOWN", "Service code `\(code)` is not known.") }
+    /// 413 for a batch over the size limit.
+    static func batchTooLarge(_ limit: Int) -> TelematicsError { .init(413, "BATCH_TOO_LARGE", "The telemetry batch exceeds \(limit) bytes.") }
+    /// 422 for catalogue codes that do not exist.
+    static func unknownCode(_ code: String, _ field: String, _ value: Int) -> TelematicsError {
+        .init(422, code, "`\(field)` \(value) is not in the catalogue.")
+    }
+    /// 422 when a report goes below the previous one.
+    static func kilometersDecreasing(_ last: Double) -> TelematicsError {
+        .init(422, "KILOMETERS_DECREASING", "Kilometers must not be below the last report (\(last)).")
+    }
+    /// 422 for a correction count out of range.
+    static func invalidCorrectionCount(_ available: Int) -> TelematicsError {
+        .init(422, "INVALID_CORRECTION_COUNT", "`correctionCount` must be between 1 and the number of reports (\(available)).")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import UnderstudyClient
+import UnderstudyTesting
+
+/// Shared setup for the Telematics end-to-end tests.
+enum TelematicsFixture {
+    /// The instant every test freezes its project clock at.
+    static let epoch = "2026-11-03T12:00:00Z"
+    static let epochDate = try! Date(epoch, strategy: .iso8601)
+    static let epochMs = Int64(epochDate.timeIntervalSince1970 * 1000)
+
+    /// A server, a project with a frozen clock, and its Telematics admin client.
+    static func start() async throws -> (UnderstudyTestServer, Project, TelematicsAdminClient) {
+        let server = try await UnderstudyTestServer.start()
+        let project = try await server.makeProject(name: "telematics")
+        _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
+        return (server, project, server.client.telematics.admin(project.id))
+    }
+
+    /// A straight drive northwards at `speedMps`, one sample every `intervalMs`.
+    static func drive(startMs: Int64, count: Int, intervalMs: Int64 = 2000, speedMps: Double = 15,
+                      from: (Double, Double) = (40.2, -8.4)) -> [TelematicsSample] {
+        let metresPerDegree = 111_195.0
+        return (0..<count).map { index in
+            let metres = speedMps * Double(index) * Double(intervalMs) / 1000
+            return TelematicsSample(timestampMs: startMs + Int64(index) * intervalMs, latitude: from.0 + metres / metresPerDegree, longitude: from.1,
+                                    speedMps: speedMps, courseDeg: 0, horizontalAccuracyM: 5, screenLocked: true, handsFree: false)
+        }
+    }
+
+    /// The platform's error body of a failed call, or nil.
+    static func errorCode(_ error: Error) -> (status: Int, code: String)? {
+        guard case UnderstudyClientError.unexpectedStatus(let status, let body)? = error as? UnderstudyClientError,
+              let decoded = try? JSONDecoder().decode(TelematicsErrorBody.self, from: Data(body.utf8)) else { return nil }
+        return (status, decoded.code)
+    }
+}
