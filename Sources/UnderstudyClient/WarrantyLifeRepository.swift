@@ -20,9 +20,9 @@ public final class WarrantyLifeRepository: Sendable {
         var sensorEventID: String?
         var readingsUploaded = false
         var audioUploaded = false
-        var diagnosticHash: String?
+        var diagnosticHash: Data?
         var diagnosticID: String?
-        var uploadedImages: [String: String] = [:]
+        var uploadedImages: [String: Data] = [:]
         var ssr = false, ssd = false, tradeIn = false
         var warranty: WarrantyLifeWarranty?
     }
@@ -247,8 +247,9 @@ public final class WarrantyLifeRepository: Sendable {
             var report = data.diagnostic
             if let imei = data.imei { report["imei"] = .string(imei) }
             report["model"] = .string(data.model); report["mpn"] = .string(data.mpn); report["sensorTestSensorEventId"] = .string(eventID)
+            // The SDK compares SHA-256 digests of the sorted JSON; comparing the sorted bytes themselves is the same test.
             let sorted = JSONEncoder(); sorted.outputFormatting = [.sortedKeys]
-            let hash = ((try? sorted.encode(AnyJSON.object(report))) ?? Data()).hashValue.description + String((try? sorted.encode(AnyJSON.object(report)))?.count ?? 0)
+            let hash = (try? sorted.encode(AnyJSON.object(report))) ?? Data()
             var diagnosticID = state.withLock { $0.diagnosticHash == hash ? $0.diagnosticID : nil }
             if diagnosticID == nil {
                 let id = try await createItemDiagnosticReport(itemId: itemID, body: report)
@@ -257,7 +258,8 @@ public final class WarrantyLifeRepository: Sendable {
             }
             guard let diagnosticID else { return states }
             for image in data.images {
-                let fingerprint = "\(image.data.hashValue)-\(image.data.count)-\(diagnosticID)"
+                // Content and diagnostic id together, as the SDK's SHA-256 fingerprint covers both.
+                let fingerprint = Data(diagnosticID.utf8) + Data([0]) + image.data
                 if state.withLock({ $0.uploadedImages[image.kind] == fingerprint }) { continue }
                 _ = try await retrying { () async throws(UnderstudyClientError) in try await self.uploadImage(itemId: itemID, diagnosticId: diagnosticID, kind: image.kind, image: image.data) }
                 state.withLock { $0.uploadedImages[image.kind] = fingerprint }
@@ -362,8 +364,11 @@ public final class WarrantyLifeRepository: Sendable {
     func sendSelectedSmartSaver() async throws(UnderstudyClientError) {
         let (itemID, ssr, ssd, tradeIn) = state.withLock { ($0.itemID, $0.ssr, $0.ssd, $0.tradeIn) }
         guard let itemID, ssr || ssd || tradeIn else { return }
-        _ = try await createSensorEvent(itemId: itemID, body: ["sensorEventType": 1300, "deviceId": .string(deviceID),
-                                                                "smartSaver": ["ssr": .bool(ssr), "ssd": .bool(ssd), "tradeIn": .bool(tradeIn)]])
+        var selected: [String: AnyJSON] = [:]
+        if ssr { selected["ssr"] = true }
+        if ssd { selected["ssd"] = true }
+        if tradeIn { selected["tradeIn"] = true }
+        _ = try await createSensorEvent(itemId: itemID, body: ["sensorEventType": 1300, "deviceId": .string(deviceID), "smartSaver": .object(selected)])
     }
 
     /// Whether a registration or transfer flow is in progress (a voucher looked up, no warranty finalised yet).
@@ -371,29 +376,30 @@ public final class WarrantyLifeRepository: Sendable {
 
     /// `setSSR(_:)`, `setSSD(_:)`, `setTradeIn(_:)` (`program`: SSR, SSD, TRADE_IN). During registration only the
     /// selection is saved; afterwards the SDK's checks run in order and the opt-in is sent as a Sensor Event.
-    public func setSmartSaver(_ program: String, _ enabled: Bool, permissionsGranted: Bool = true) async -> Result<Void, WarrantyLifeOptInError> {
+    /// Nil means `.success`.
+    public func setSmartSaver(_ program: String, _ enabled: Bool, permissionsGranted: Bool = true) async -> WarrantyLifeOptInError? {
         func save(_ s: inout State) {
             switch program { case "SSR": s.ssr = enabled; case "SSD": s.ssd = enabled; default: s.tradeIn = enabled }
         }
-        if isRegistrationInProgress { state.withLock { save(&$0) }; return .success(()) }
-        guard isUserLoggedIn else { return .failure(.notLoggedIn) }
+        if isRegistrationInProgress { state.withLock { save(&$0) }; return nil }
+        guard isUserLoggedIn else { return .notLoggedIn }
         let warranty = state.withLock { $0.warranty }
-        guard let warranty, warranty.hasActiveCoverage else { return .failure(.noActiveCoverage) }
+        guard let warranty, warranty.hasActiveCoverage else { return .noActiveCoverage }
         if enabled {
             let offered = program == "SSR" ? warranty.ssrOffered : program == "SSD" ? warranty.ssdOffered : warranty.tipOffered
-            guard offered else { return .failure(.optionNotOffered(program)) }
-            guard permissionsGranted else { return .failure(.requiredPermissionsNotGranted("Motion && (Notification || LocationAlways)")) }
+            guard offered else { return .optionNotOffered(program) }
+            guard permissionsGranted else { return .requiredPermissionsNotGranted("Motion && (Notification || LocationAlways)") }
         }
-        guard let itemID = state.withLock({ $0.itemID }) else { return .failure(.sensorEventFailed("No item", errorCode: 0)) }
+        guard let itemID = state.withLock({ $0.itemID }) else { return .sensorEventFailed("No item", errorCode: 0) }
         let key = program == "SSR" ? "ssr" : program == "SSD" ? "ssd" : "tradeIn"
         do {
             _ = try await createSensorEvent(itemId: itemID, body: ["sensorEventType": 1300, "deviceId": .string(deviceID), "smartSaver": [key: .bool(enabled)]])
         } catch {
             let api = WarrantyLifeAPIError(error)
-            return .failure(.sensorEventFailed(api?.errorMessage ?? error.description, errorCode: api?.errorCode ?? -1))
+            return .sensorEventFailed(api?.errorMessage ?? error.description, errorCode: api?.errorCode ?? -1)
         }
         state.withLock { save(&$0) }
-        return .success(())
+        return nil
     }
 
     // MARK: Content
