@@ -298,7 +298,9 @@ public final class WarrantyLifeRepository: Sendable {
     /// `getInsightData()`: nil when the server has no data.
     public func getInsightData() async throws(UnderstudyClientError) -> AnyJSON? {
         let value = try data(try await request("GET", "/insights", query: [("deviceId", deviceID)]), 200)
-        return value == .null ? nil : value
+        // Spelled out: AnyJSON is nil-literal expressible, so a bare `nil` here would become `.some(.null)`.
+        if case .null = value { return Optional<AnyJSON>.none }
+        return value
     }
 
     /// `getAllWarranties()`: also restores coverage and Smart Saver state, as the foreground refresh does.

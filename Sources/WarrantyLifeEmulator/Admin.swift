@@ -182,14 +182,14 @@ enum WarrantyLifeAdmin {
                 try await ctx.database.write { c in try WarrantyLifeStore.setContent(c, p, name, value) }
                 return .json(status: 200, bytes: JSONValue.object(["name": .string(name), "value": value]).encoded())
             },
-            inspect("/sensor-events", "sensorEvents", "SELECT id, item_id, event_at, sensor_event_type, body, duplicate_of, created_at FROM wl_sensor_events", order: "created_at, id"),
+            inspect("/sensor-events", "sensorEvents", "SELECT id, item_id, event_at, sensor_event_type, body, duplicate_of, created_at FROM wl_sensor_events", order: "created_at, rowid"),
             inspect("/readings", "readings", "SELECT id, item_id, sensor_event_id, count, gzipped, readings, created_at FROM wl_readings"),
             inspect("/audio-clips", "audioClips", "SELECT id, item_id, sensor_event_id, recorded_at, content_type, bytes, sha256, created_at FROM wl_audio_clips"),
-            inspect("/diagnostics", "diagnostics", "SELECT id, item_id, body, request_hash, same_hash_as, created_at FROM wl_diagnostics", order: "created_at, id"),
+            inspect("/diagnostics", "diagnostics", "SELECT id, item_id, body, request_hash, same_hash_as, created_at FROM wl_diagnostics", order: "created_at, rowid"),
             inspect("/images", "images", "SELECT id, item_id, diagnostic_id, kind, filename, content_type, bytes, sha256, duplicate, created_at FROM wl_images"),
             inspect("/fcm-tokens", "fcmTokens", "SELECT id, item_id, token, source, created_at FROM wl_fcm_tokens"),
             inspect("/opt-ins", "optIns", "SELECT id, item_id, program, opted_in, sensor_event_id, created_at FROM wl_opt_ins"),
-            inspect("/submissions", "submissions", "SELECT id, kind, user_id, body, created_at FROM wl_submissions", order: "created_at, id"),
+            inspect("/submissions", "submissions", "SELECT id, kind, user_id, body, created_at FROM wl_submissions", order: "created_at, rowid", byItem: false),
             Route(.get, "/voucher-lookups") { _, ctx in
                 let p = ctx.projectID ?? ""
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.lookups(c, p) }, "voucherLookups")
@@ -232,11 +232,12 @@ enum WarrantyLifeAdmin {
     }
 
     /// Rows of one inspection table, optionally filtered by `itemId`; JSON columns decoded.
-    static func inspect(_ path: String, _ name: String, _ select: String, order: String = "id") -> Route {
+    static func inspect(_ path: String, _ name: String, _ select: String, order: String = "id", byItem: Bool = true) -> Route {
         Route(.get, path) { request, ctx in
             let p = ctx.projectID ?? "", itemID = request.queryValue("itemId")
             let rows = try await ctx.database.read { c in
-                try c.query("\(select) WHERE project_id = ? AND (? IS NULL OR item_id = ?) ORDER BY \(order)", p, itemID, itemID)
+                byItem ? try c.query("\(select) WHERE project_id = ? AND (? IS NULL OR item_id = ?) ORDER BY \(order)", p, itemID, itemID)
+                    : try c.query("\(select) WHERE project_id = ? ORDER BY \(order)", p)
             }
             return list(rows.map { row in
                 var members: [String: JSONValue] = [:]

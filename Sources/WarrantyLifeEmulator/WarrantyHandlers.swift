@@ -32,6 +32,18 @@ enum WarrantyHandlers {
         }
     }
 
+    /// Field types and formats, checked before any lookup so bad input is a 400 whatever else is wrong.
+    static func checkShape(_ body: WireBody) throws(WarrantyLifeError) {
+        for name in ["firstName", "lastName", "company", "streetAddress", "city", "zip", "phone", "voucherCode", "itemId", "deviceId", "imei", "diagnosticId"] {
+            _ = try body.string(name)
+        }
+        _ = try body.int("country"); _ = try body.int("state"); _ = try body.double("rewardAmount")
+        for name in ["acceptedMarketing", "isDeviceInsured", "ssr", "ssd", "tradeIn"] { _ = try body.bool(name) }
+        if let date = try body.string("dateOfPurchase"), WarrantyLifeRules.parseDate(date) == nil {
+            throw .validation("Field `dateOfPurchase` must be a date `yyyy-MM-dd` or ISO 8601.")
+        }
+    }
+
     static func list(_ call: WireCall) async throws -> Response {
         let user = try call.caller, project = call.project, now = call.now
         let payload = try await call.db.read { c -> JSONValue in
@@ -66,7 +78,7 @@ enum WarrantyHandlers {
     /// `POST /warranties`: 201; the voucher becomes claimed by the caller and bound to the device.
     static func create(_ call: WireCall) async throws -> Response {
         let body = try WireBody.object(call.request)
-        for name in ["imei", "diagnosticId"] { _ = try body.string(name) }
+        try checkShape(body)
         let user = try call.caller, project = call.project, now = call.now, nowText = call.nowText
         let payload = try await call.db.write { c -> JSONValue in
             let lookup = try WarrantyLifeStore.latestLookup(c, project, userID: user.id, deviceID: try body.string("deviceId"))
@@ -121,6 +133,7 @@ enum WarrantyHandlers {
     /// `PUT /warranties/{id}`: merge; a caller on another device who looked the voucher up takes the warranty over (transfer).
     static func update(_ call: WireCall) async throws -> Response {
         let body = try WireBody.object(call.request)
+        try checkShape(body)
         let user = try call.caller, project = call.project, now = call.now, nowText = call.nowText, id = call.context.parameter("id")
         return call.ok(try await call.db.write { c -> JSONValue in
             guard var warranty = try WarrantyLifeStore.warranty(c, project, id: id) else { throw WarrantyLifeError.warrantyNotFound }
@@ -149,6 +162,7 @@ enum WarrantyHandlers {
     /// `PATCH /warranties/{id}` (`updateWarrantyById`): merge, `rewardAmount` within 0…`rewardAmountMax`.
     static func patch(_ call: WireCall) async throws -> Response {
         let body = try WireBody.object(call.request)
+        try checkShape(body)
         let user = try call.caller, project = call.project, now = call.now, nowText = call.nowText, id = call.context.parameter("id")
         return call.ok(try await call.db.write { c -> JSONValue in
             guard var warranty = try WarrantyLifeStore.warranty(c, project, id: id), warranty.userID == user.id else { throw WarrantyLifeError.warrantyNotFound }
