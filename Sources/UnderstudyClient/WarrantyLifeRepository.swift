@@ -218,6 +218,9 @@ public final class WarrantyLifeRepository: Sendable {
         var states: [WarrantyLifeRegistrationState] = [.submitted]
         guard data.imei?.isEmpty == false else { return states + [.validationError("missingIMEI")] }
         guard !data.readings.isEmpty else { return states + [.validationError("missingSensorTestData")] }
+        if state.withLock({ $0.voucher?.receiptRequired ?? false }), !data.images.contains(where: { $0.kind == "receipt" }) {
+            return states + [.validationError("missingReceiptImage")]
+        }
         do {
             var itemID = state.withLock { $0.itemID }
             if itemID == nil {
@@ -290,6 +293,20 @@ public final class WarrantyLifeRepository: Sendable {
                 if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
                 attempt += 1
             }
+        }
+    }
+
+    /// `syncDropData`: a pending drop capture as a Sensor Event (type 1200, volume -1) followed by its readings.
+    /// Returns whether both uploads succeeded, as the SDK's completion does.
+    public func syncDropData(eventAt: String, readings: [AnyJSON]) async -> Bool {
+        guard let itemID = state.withLock({ $0.itemID }) else { return false }
+        do {
+            let eventID = try await createSensorEvent(itemId: itemID, body: ["eventAt": .string(eventAt), "sensorEventType": 1200, "volumeSetting": -1,
+                                                                               "deviceId": .string(deviceID), "dropJsVersion": "2.0.22"])
+            _ = try await retrying { () async throws(UnderstudyClientError) in try await self.uploadSensorReadings(itemId: itemID, sensorEventId: eventID, readings: readings) }
+            return true
+        } catch {
+            return false
         }
     }
 
