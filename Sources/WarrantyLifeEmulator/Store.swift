@@ -5,7 +5,7 @@ import SQLiteStore
 /// WarrantyLife's SQL, against its own `wl_*` tables. Every function runs on the caller's
 /// connection, so a request's reads and writes share one transaction.
 enum WarrantyLifeStore {
-    static func json(_ text: String?) -> JSONValue { text.flatMap { try? JSONValue.parse(Data($0.utf8)) } ?? .null }
+    static func json(_ text: String?) -> JSONValue { text.flatMap { FastJSON.parse(Data($0.utf8)) } ?? .null }
     static func text(_ value: JSONValue) -> String { String(decoding: value.encoded(), as: UTF8.self) }
 
     // MARK: Developer keys
@@ -94,7 +94,7 @@ enum WarrantyLifeStore {
     }
 
     private static func voucherRecord(_ row: Row) -> VoucherRecord {
-        let seed = (try? json(row.string("attributes")).decode(VoucherSeed.self)) ?? VoucherSeed(code: row.string("code") ?? "")
+        let seed = (try? JSONDecoder().decode(VoucherSeed.self, from: Data((row.string("attributes") ?? "").utf8))) ?? VoucherSeed(code: row.string("code") ?? "")
         return VoucherRecord(code: row.string("code") ?? "", status: row.string("status") ?? "unredeemed", claimedByUserID: row.string("claimed_by_user_id"),
                              originalDeviceID: row.string("original_device_id"), warrantyID: row.string("warranty_id") ?? "", seed: seed,
                              createdAt: row.string("created_at") ?? "", updatedAt: row.string("updated_at") ?? "")
