@@ -128,18 +128,28 @@ public struct WarrantyLifeRegistrationData: Sendable {
 
 /// `registerDevice` state updates.
 public enum WarrantyLifeRegistrationState: Sendable, Equatable {
+    /// The upload started.
     case submitted
+    /// A stage finished: 25 item, 50 sensor event, 75 sensor uploads, 100 diagnostics and images.
     case progress(Int)
+    /// Everything is uploaded.
     case success
+    /// Local data is missing (`missingIMEI`, `missingSensorTestData`, `missingReceiptImage`); nothing was sent.
     case validationError(String)
+    /// The network workflow failed; the host may call `registerDevice` again.
     case uploadError(message: String, code: Int)
 }
 
 /// `OptInError` of `setSSR`/`setSSD`/`setTradeIn`.
 public enum WarrantyLifeOptInError: Error, Sendable, Equatable {
+    /// No user session.
     case notLoggedIn
+    /// No warranty with active coverage for this device.
     case noActiveCoverage
+    /// The warranty's plan does not offer this program.
     case optionNotOffered(String)
+    /// Motion and (Notification or Location Always) are needed.
     case requiredPermissionsNotGranted(String)
+    /// The Smart Saver Sensor Event upload failed.
     case sensorEventFailed(String, errorCode: Int)
 }

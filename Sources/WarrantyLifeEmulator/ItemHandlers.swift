@@ -92,7 +92,8 @@ enum ItemHandlers {
         }
         let type = try body.int("sensorEventType")
         let token = try body.string("notificationToken")
-        for name in ["volumeSetting"] { _ = try body.int(name) }
+        // Known fields must have their 2022 types; unknown ones (Bluetooth/Wi-Fi scans…) are kept as sent.
+        _ = try body.int("volumeSetting")
         for name in ["latitude", "longitude"] { _ = try body.double(name) }
         for name in ["sensorTestId", "dropJsVersion", "deviceId", "platformVersion", "appVersion"] { _ = try body.string(name) }
         let flags = WarrantyLifeRules.smartSaverFlags(in: body.json)

@@ -4,6 +4,7 @@ import SQLiteStore
 
 /// The host app's routing decision for a looked-up voucher (`Voucher.action`, SDK `VoucherAction`).
 public enum VoucherAction: String, Sendable, CaseIterable, Codable {
+    // Wire values are the SDK's case names (D-WL-15).
     case normalRegistration, deviceTransferablePopup, deviceNonTransferablePopup, userNotLoggedInClaimed
     case differentEmailClaimed, activeWarrantyConflict, warrantyNotTransferable, startWarrantyTransfer
 
@@ -13,6 +14,7 @@ public enum VoucherAction: String, Sendable, CaseIterable, Codable {
 
 /// Which registration fields the host shows (SDK `RegistrationType`).
 public enum RegistrationType: String, Sendable, CaseIterable, Codable {
+    // Wire values are the SDK's case names.
     case normalRegistration, passwordlessRegistration, lockedEmailRegistration
 }
 

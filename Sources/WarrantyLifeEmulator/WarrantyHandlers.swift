@@ -88,8 +88,8 @@ enum WarrantyHandlers {
             guard var voucher = try WarrantyLifeStore.voucher(c, project, code: code) else { throw WarrantyLifeError.voucherNotFound }
             if voucher.status == "redeemed" { throw WarrantyLifeError.voucherRedeemed }
             var item = try callerItem(c, project, body: body, user: user, lookupDevice: lookup?.string("device_id"))
+            // A cancelled warranty frees its voucher; any other one binds it.
             if let existing = try WarrantyLifeStore.warranty(c, project, id: voucher.warrantyID), existing.status != "CANCELLED" {
-                _ = existing
                 throw WarrantyLifeError.warrantyConflict
             }
             if let claimer = voucher.claimedByUserID, claimer != user.id { throw WarrantyLifeError.warrantyConflict }
