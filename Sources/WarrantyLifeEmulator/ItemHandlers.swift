@@ -100,12 +100,15 @@ enum ItemHandlers {
         let isTokenUpdate = eventAt == nil && type == nil && token != nil && flags.isEmpty
         let itemID = call.context.parameter("itemId")
         let user = try call.caller, project = call.project, nowText = call.nowText, eventID = call.newID()
-        try await call.db.write { c in
+        let dedupe = call.settings.sensorEventDedupe
+        let answeredID = try await call.db.write { c -> String in
             var item = try ownedItem(c, project, id: itemID, user: user)
             if let token { try recordToken(c, project, itemID: item.id, token: token, source: isTokenUpdate ? "itemUpdate" : "sensorEvent", now: nowText) }
-            if isTokenUpdate { return }
-            _ = try WarrantyLifeStore.insertSensorEvent(c, project, id: eventID, itemID: item.id, eventAt: eventAt, type: type, body: body.json, now: nowText)
-            guard !flags.isEmpty else { return }
+            if isTokenUpdate { return eventID }
+            // A repeat is always stored and marked; by default it is also answered with the first id (same eventAt → same id).
+            let duplicateOf = try WarrantyLifeStore.insertSensorEvent(c, project, id: eventID, itemID: item.id, eventAt: eventAt, type: type, body: body.json, now: nowText)
+            let answered = dedupe ? duplicateOf ?? eventID : eventID
+            guard !flags.isEmpty else { return answered }
             item = try WarrantyLifeStore.item(c, project, id: item.id) ?? item
             for (program, optedIn) in flags {
                 switch program {
@@ -118,9 +121,10 @@ enum ItemHandlers {
             }
             item.updatedAt = nowText
             try WarrantyLifeStore.saveItem(c, project, item)
+            return answered
         }
         if isTokenUpdate { return call.ok(["id": .string(itemID)]) }
-        return call.ok(["sensorEventId": .string(eventID)], status: 202)
+        return call.ok(["sensorEventId": .string(answeredID)], status: 202)
     }
 
     /// `PUT /items/{itemId}/notification-token` (D-WL-18).

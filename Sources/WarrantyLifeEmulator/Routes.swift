@@ -15,6 +15,10 @@ struct WarrantyLifeSettings: Sendable {
     var maxUploadBytes = 20 * 1024 * 1024
     /// `bare` answers unwrapped payloads (2022 behaviour).
     var bareEnvelope = false
+    /// A repeated sensor event (same item, `eventAt`, type) is answered with the first event's id.
+    var sensorEventDedupe = true
+    /// A repeated diagnostic report (same sorted-JSON hash on the item) is answered with the first report's id.
+    var uploadDedupe = true
 
     init(_ configuration: JSONValue) {
         if let value = configuration["loginFailureStatus"]?.intValue, value == 401 || value == 404 { loginFailureStatus = value }
@@ -22,6 +26,8 @@ struct WarrantyLifeSettings: Sendable {
         if let value = configuration["requireActivation"]?.boolValue { requireActivation = value }
         if let value = configuration["maxUploadBytes"]?.intValue, value > 0 { maxUploadBytes = value }
         bareEnvelope = configuration["envelope"]?.stringValue == "bare"
+        if let value = configuration["sensorEventDedupe"]?.boolValue { sensorEventDedupe = value }
+        if let value = configuration["uploadDedupe"]?.boolValue { uploadDedupe = value }
     }
 }
 

@@ -194,7 +194,7 @@ enum WarrantyLifeStore {
         if let eventAt {
             duplicateOf = try c.scalar("""
                 SELECT id FROM wl_sensor_events WHERE project_id = ? AND item_id = ? AND event_at = ? AND sensor_event_type IS ? AND duplicate_of IS NULL
-                ORDER BY created_at LIMIT 1
+                ORDER BY created_at, rowid LIMIT 1
                 """, p, itemID, eventAt, type).string
         }
         try c.run("INSERT INTO wl_sensor_events (project_id, id, item_id, event_at, sensor_event_type, body, duplicate_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -77,15 +77,17 @@ enum UploadHandlers {
         for name in ["caseBundlePurchased", "bundledCaseApplied"] { _ = try body.bool(name) }
         let hash = WarrantyLifeRules.sortedHash(body.json)
         let itemID = call.context.parameter("itemId")
-        let user = try call.caller, project = call.project, nowText = call.nowText, id = call.newID()
-        try await call.db.write { c in
+        let user = try call.caller, project = call.project, nowText = call.nowText, id = call.newID(), dedupe = call.settings.uploadDedupe
+        let answered = try await call.db.write { c -> String in
             let item = try ItemHandlers.ownedItem(c, project, id: itemID, user: user)
-            let same = try c.scalar("SELECT id FROM wl_diagnostics WHERE project_id = ? AND item_id = ? AND request_hash = ? AND same_hash_as IS NULL ORDER BY created_at LIMIT 1",
+            let same = try c.scalar("SELECT id FROM wl_diagnostics WHERE project_id = ? AND item_id = ? AND request_hash = ? AND same_hash_as IS NULL ORDER BY created_at, rowid LIMIT 1",
                                     project, item.id, hash).string
             try c.run("INSERT INTO wl_diagnostics (project_id, id, item_id, body, request_hash, same_hash_as, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                       project, id, item.id, WarrantyLifeStore.text(body.json), hash, same, nowText)
+            // Same fingerprint → same id (the idempotency); the repeat stays visible as `sameHashAs`.
+            return dedupe ? same ?? id : id
         }
-        return call.ok(["id": .string(id)], status: 201)
+        return call.ok(["id": .string(answered)], status: 201)
     }
 
     /// `POST …/diagnostics/{diagnosticId}/images/{kind}`: multipart `image` → 201 `{kind, bytes, contentType, sha256}`.

@@ -8,7 +8,7 @@ struct WarrantyLifeConfigurationTests {
     @Test("requireActivation, loginFailureStatus 401, bare envelope; Bearer tokens; drop-data sync")
     func alternatives() async throws {
         let f = try await WarrantyLifeFixture.start {
-            $0.platforms[.warrantylife] = ["requireActivation": true, "loginFailureStatus": 401, "envelope": "bare"]
+            $0.platforms[.warrantylife] = ["requireActivation": true, "loginFailureStatus": 401, "envelope": "bare", "sensorEventDedupe": false, "uploadDedupe": false]
         }
         defer { Task { await f.stop() } }
         let register = try await f.raw("POST", "/auth/user", headers: ["Content-Type": "application/json"], body: Data(#"{"email":"new@example.com","password":"pw"}"#.utf8))
@@ -31,6 +31,20 @@ struct WarrantyLifeConfigurationTests {
         #expect(try await f.raw("GET", "/whoami", headers: ["Authorization": "Bearer wrong"]).status == 401)
         let mismatched = "Basic " + Data("someone@example.com:\(token)".utf8).base64EncodedString()
         #expect(try await f.raw("GET", "/whoami", headers: ["Authorization": mismatched]).status == 401)
+
+        // Without dedupe every repeat gets its own id (still marked in the inspection API).
+        let bearer = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+        let item = try await f.raw("POST", "/items", headers: bearer, body: Data(#"{"deviceId":"D1"}"#.utf8)).json()
+        let itemID = item["id"]?.string ?? ""
+        let event = Data(#"{"eventAt":"2026-11-30 10:00:00.000","sensorEventType":1111}"#.utf8)
+        let first = try await f.raw("PUT", "/items/\(itemID)", headers: bearer, body: event).json()["sensorEventId"]?.string
+        let second = try await f.raw("PUT", "/items/\(itemID)", headers: bearer, body: event).json()["sensorEventId"]?.string
+        #expect(first != nil && second != nil && first != second)
+        let diagnostic = Data(#"{"brand":"Apple"}"#.utf8)
+        let reportA = try await f.raw("POST", "/items/\(itemID)/diagnostics", headers: bearer, body: diagnostic).json()["id"]?.string
+        let reportB = try await f.raw("POST", "/items/\(itemID)/diagnostics", headers: bearer, body: diagnostic).json()["id"]?.string
+        #expect(reportA != nil && reportA != reportB)
+        #expect(try await f.admin.list("diagnostics").last?["sameHashAs"]?.string == reportA)
     }
 
     @Test("syncDropData sends a 1200 event with volume -1, then its readings")

@@ -77,16 +77,23 @@ struct WarrantyLifeDeviceTests {
         #expect(created["hasActiveCoverage"]?.bool == false && created["imei"]?.string == "356938035643809" && Int(itemID) != nil)
         let token = try await repo.updateFCMToken(itemId: itemID, fcmToken: "fcm-1")
         #expect(token["notificationToken"]?.string == "fcm-1" && token["itemId"]?.string == itemID)
-        _ = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1, "notificationToken": "fcm-2"])
+        let firstDrop = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1, "notificationToken": "fcm-2"])
         let tokenOnly = try await f.raw("PUT", "/items/\(itemID)", headers: ["Content-Type": "application/json"], body: Data(#"{"notificationToken":"fcm-3"}"#.utf8),
                                         login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
         #expect(try tokenOnly.status == 200 && tokenOnly.json()["data"]?["id"]?.string == itemID)
         let tokens = try await f.admin.list("fcm-tokens", itemID: itemID)
         #expect(tokens.map { $0["token"]?.string } == ["fcm-1", "fcm-2", "fcm-3"])
-        // Drop events: same eventAt again is accepted and marked as a duplicate.
-        _ = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1])
+        // Same eventAt again: answered with the same id, stored and marked as a duplicate; a new eventAt is a new event.
+        let repeated = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1])
+        #expect(repeated == firstDrop)
+        #expect(try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:01.000", "sensorEventType": 1200]) != firstDrop)
         let drops = try await f.admin.list("sensor-events", itemID: itemID)
-        #expect(drops.count == 2 && drops[1]["duplicateOf"]?.string == drops[0]["id"]?.string)
+        #expect(drops.count == 3 && drops[0]["id"]?.string == firstDrop && drops[1]["duplicateOf"]?.string == firstDrop && drops[2]["duplicateOf"] == .null)
+        // Diagnostics: the same request fingerprint gets the same id.
+        let report = try await repo.createItemDiagnosticReport(itemId: itemID, body: ["brand": "Apple", "ram": 4])
+        #expect(try await repo.createItemDiagnosticReport(itemId: itemID, body: ["ram": 4, "brand": "Apple"]) == report)
+        #expect(try await repo.createItemDiagnosticReport(itemId: itemID, body: ["brand": "Apple", "ram": 8]) != report)
+        #expect(try await f.admin.list("diagnostics", itemID: itemID).map { $0["sameHashAs"]?.string } == [nil, report, nil])
         try await f.admin.silentPush(itemID: itemID)
         let pushes = try await f.projectAdmin.outbox(platform: "warrantylife", kind: "push")
         #expect(pushes.count == 1 && pushes.first?.recipient == "fcm-3")
