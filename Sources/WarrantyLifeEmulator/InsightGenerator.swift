@@ -12,11 +12,11 @@ enum InsightGenerator {
         utc.timeZone = TimeZone(identifier: "UTC")!
         func day(_ date: Date, _ calendar: Calendar) -> String {
             let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+            return String(format: "%04ld-%02ld-%02ld", c.year ?? 0, c.month ?? 0, c.day ?? 0)
         }
         func month(_ date: Date, _ calendar: Calendar) -> String {
             let c = calendar.dateComponents([.year, .month], from: date)
-            return String(format: "%04d-%02d", c.year ?? 0, c.month ?? 0)
+            return String(format: "%04ld-%02ld", c.year ?? 0, c.month ?? 0)
         }
         func rank() -> JSONValue { .int(Int64(generator.int(in: 1...100))) }
         func history() -> JSONValue {

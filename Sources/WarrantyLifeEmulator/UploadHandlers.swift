@@ -48,22 +48,29 @@ enum UploadHandlers {
         let body = call.request.body
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The audio clip is empty.") }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
-        let createdAt = call.query.string("createdAt")
+        var createdAt = call.query.string("createdAt")
+        var eventID = call.context.parameter("sensorEventId")
+        // The 2022 client percent-encodes its whole URL; should the `?` arrive encoded, the query sits in the last segment.
+        if let question = eventID.firstIndex(of: "?") {
+            let query = URLQuery.parse(String(eventID[eventID.index(after: question)...]))
+            createdAt = createdAt ?? query.first { $0.name == "createdAt" }?.value
+            eventID = String(eventID[..<question])
+        }
         if let createdAt, !WarrantyLifeRules.isLocalTimestamp(createdAt) {
             throw WarrantyLifeError.validation("Query parameter `createdAt` must be `yyyy-MM-dd HH:mm:ss.SSS`.")
         }
-        let itemID = call.context.parameter("itemId"), eventID = call.context.parameter("sensorEventId")
-        let user = try call.caller, project = call.project, nowText = call.nowText
+        let itemID = call.context.parameter("itemId")
+        let user = try call.caller, project = call.project, nowText = call.nowText, sensorEventID = eventID, recordedAt = createdAt
         let contentType = call.request.headers["content-type"], hash = SHA256Digest.hex(body)
         try await call.db.write { c in
             let item = try ItemHandlers.ownedItem(c, project, id: itemID, user: user)
-            guard let event = try WarrantyLifeStore.sensorEvent(c, project, id: eventID), event.string("item_id") == item.id else {
+            guard let event = try WarrantyLifeStore.sensorEvent(c, project, id: sensorEventID), event.string("item_id") == item.id else {
                 throw WarrantyLifeError.sensorEventNotFound
             }
             try c.run("""
                 INSERT INTO wl_audio_clips (project_id, item_id, sensor_event_id, recorded_at, content_type, bytes, sha256, data, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, project, item.id, eventID, createdAt, contentType, body.count, hash, body, nowText)
+                """, project, item.id, sensorEventID, recordedAt, contentType, body.count, hash, body, nowText)
         }
         return call.ok(["bytes": .int(Int64(body.count))], status: 201)
     }

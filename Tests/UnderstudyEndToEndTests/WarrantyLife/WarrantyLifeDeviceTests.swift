@@ -94,6 +94,11 @@ struct WarrantyLifeDeviceTests {
         #expect(try await repo.createItemDiagnosticReport(itemId: itemID, body: ["ram": 4, "brand": "Apple"]) == report)
         #expect(try await repo.createItemDiagnosticReport(itemId: itemID, body: ["brand": "Apple", "ram": 8]) != report)
         #expect(try await f.admin.list("diagnostics", itemID: itemID).map { $0["sameHashAs"]?.string } == [nil, report, nil])
+        // Audio, with the query as sent and with a fully percent-encoded URL (`?` as %3F).
+        let login = try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
+        #expect(try await f.raw("POST", "/items/\(itemID)/clips/sound/\(firstDrop)", query: [("createdAt", "2026-11-30 09:00:00.000")], body: Data("a".utf8), login: login).status == 201)
+        #expect(try await f.raw("POST", "/items/\(itemID)/clips/sound/\(firstDrop)%3FcreatedAt=2026-11-30%2009:00:00.000", body: Data("b".utf8), login: login).status == 201)
+        #expect(try await f.admin.list("audio-clips", itemID: itemID).map { $0["recordedAt"]?.string } == ["2026-11-30 09:00:00.000", "2026-11-30 09:00:00.000"])
         try await f.admin.silentPush(itemID: itemID)
         let pushes = try await f.projectAdmin.outbox(platform: "warrantylife", kind: "push")
         #expect(pushes.count == 1 && pushes.first?.recipient == "fcm-3")
