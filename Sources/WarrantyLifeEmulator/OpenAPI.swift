@@ -126,14 +126,14 @@ enum WarrantyLifeOpenAPI {
         add("get", admin + "/users", operation("List users", 200, list("users", ref("AdminUser")), errors: [404], admin: true))
         add("post", admin + "/users", operation("Create a user", 201, ref("AdminUser"), errors: [400, 404, 409], admin: true, requestBody: jsonBody(open)))
         add("patch", admin + "/users/{userId}", operation("Activate, set password, revoke token", 200, ref("AdminUser"), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
-        add("get", admin + "/vouchers", operation("List vouchers", 200, list("vouchers", open), errors: [404], admin: true))
-        add("post", admin + "/vouchers", operation("Create or replace a voucher", 201, open, errors: [400, 404], admin: true, requestBody: jsonBody(open)))
-        add("get", admin + "/vouchers/{code}", operation("A voucher's state", 200, open, errors: [404], admin: true))
-        add("get", admin + "/items", operation("List items", 200, list("items", open), errors: [404], admin: true))
-        add("post", admin + "/items", operation("Create an item (any owner, including another account)", 201, open, errors: [400, 404, 409], admin: true, requestBody: jsonBody(open)))
+        add("get", admin + "/vouchers", operation("List vouchers", 200, list("vouchers", ref("AdminVoucher")), errors: [404], admin: true))
+        add("post", admin + "/vouchers", operation("Create or replace a voucher", 201, ref("AdminVoucher"), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
+        add("get", admin + "/vouchers/{code}", operation("A voucher's state", 200, ref("AdminVoucher"), errors: [404], admin: true))
+        add("get", admin + "/items", operation("List items", 200, list("items", ref("AdminItem")), errors: [404], admin: true))
+        add("post", admin + "/items", operation("Create an item (any owner, including another account)", 201, ref("AdminItem"), errors: [400, 404, 409], admin: true, requestBody: jsonBody(open)))
         add("delete", admin + "/items/{itemId}", operation("Delete an item", 204, nil, errors: [404], admin: true))
-        add("get", admin + "/warranties", operation("List warranties", 200, list("warranties", open), errors: [404], admin: true))
-        add("post", admin + "/warranties", operation("Create a warranty", 201, open, errors: [400, 404], admin: true, requestBody: jsonBody(open)))
+        add("get", admin + "/warranties", operation("List warranties", 200, list("warranties", ref("Warranty")), errors: [404], admin: true))
+        add("post", admin + "/warranties", operation("Create a warranty", 201, ref("Warranty"), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
         add("patch", admin + "/warranties/{warrantyId}", operation("Change a warranty", 200, ref("Warranty"), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
         add("put", admin + "/items/{itemId}/insights", operation("Seed InsightData (or null)", 200, object(["itemId": string, "insight": oneOf([ref("InsightData"), ["type": "null"]])]),
                                                                  errors: [400, 404], admin: true, requestBody: jsonBody(open)))
@@ -141,9 +141,26 @@ enum WarrantyLifeOpenAPI {
                                                                            errors: [400, 404], admin: true, requestBody: jsonBody(open)))
         add("get", admin + "/content/{name}", operation("Read content", 200, object(["name": string, "value": anyValue]), errors: [404], admin: true))
         add("put", admin + "/content/{name}", operation("Replace content", 200, object(["name": string, "value": anyValue]), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
-        for (path, key) in [("sensor-events", "sensorEvents"), ("readings", "readings"), ("audio-clips", "audioClips"), ("diagnostics", "diagnostics"), ("images", "images"),
-                            ("fcm-tokens", "fcmTokens"), ("opt-ins", "optIns"), ("submissions", "submissions"), ("voucher-lookups", "voucherLookups")] {
-            add("get", admin + "/" + path, operation("Inspect \(key)", 200, list(key, open), errors: [404], admin: true, parameters: [query("itemId")]))
+        let n = nullable
+        let rows: [(String, String, JSONValue)] = [
+            ("sensor-events", "sensorEvents", object(["id": string, "itemId": string, "eventAt": n("string"), "sensorEventType": n("integer"), "body": open,
+                                                      "duplicateOf": n("string"), "createdAt": string])),
+            ("readings", "readings", object(["id": string, "itemId": string, "sensorEventId": string, "count": integer, "gzipped": boolean,
+                                             "readings": array(open), "createdAt": string])),
+            ("audio-clips", "audioClips", object(["id": string, "itemId": string, "sensorEventId": string, "recordedAt": n("string"), "contentType": n("string"),
+                                                  "bytes": integer, "sha256": string, "createdAt": string])),
+            ("diagnostics", "diagnostics", object(["id": string, "itemId": string, "body": open, "requestHash": string, "sameHashAs": n("string"), "createdAt": string])),
+            ("images", "images", object(["id": string, "itemId": string, "diagnosticId": string, "kind": string, "filename": n("string"), "contentType": string,
+                                         "bytes": integer, "sha256": string, "duplicate": boolean, "createdAt": string])),
+            ("fcm-tokens", "fcmTokens", object(["id": string, "itemId": string, "token": string, "source": string, "createdAt": string])),
+            ("opt-ins", "optIns", object(["id": string, "itemId": string, "program": enumeration(["SSR", "SSD", "TRADE_IN"]), "optedIn": boolean,
+                                          "sensorEventId": n("string"), "createdAt": string])),
+            ("submissions", "submissions", object(["id": string, "kind": enumeration(["survey", "feedback"]), "userId": n("string"), "body": open, "createdAt": string])),
+            ("voucher-lookups", "voucherLookups", object(["id": integer, "code": string, "deviceId": n("string"), "userId": n("string"), "action": string,
+                                                          "registrationType": string, "createdAt": string])),
+        ]
+        for (path, key, row) in rows {
+            add("get", admin + "/" + path, operation("Inspect \(key)", 200, list(key, row), errors: [404], admin: true, parameters: [query("itemId")]))
         }
         add("post", admin + "/items/{itemId}/silent-push", operation("Record a silent push for the item's FCM token", 201, object(["messageId": integer, "payload": anyValue]),
                                                                      errors: [400, 404, 409], admin: true, requestBody: jsonBody(open)))
@@ -182,6 +199,12 @@ enum WarrantyLifeOpenAPI {
                             "countryCode": nullable("string"), "state": nullable("integer"), "stateCode": nullable("string"), "phone": nullable("string")]),
             "AdminUser": object(["userId": string, "identity": string, "email": string, "token": string, "activated": boolean, "authorization": string, "createdAt": string],
                                 required: ["userId", "identity", "email", "token", "activated", "authorization", "createdAt"], closed: false),
+            "AdminVoucher": object(["code": string, "status": enumeration(["unredeemed", "claimed", "redeemed"]), "claimedByUserId": nullable("string"),
+                                    "originalDeviceId": nullable("string"), "warrantyId": string, "createdAt": string, "updatedAt": string],
+                                   required: ["code", "status", "claimedByUserId", "originalDeviceId", "warrantyId", "createdAt", "updatedAt"], closed: false),
+            "AdminItem": object(["id": string, "deviceId": string, "userId": string, "categoryId": nullable("string"), "manufacturerName": nullable("string"),
+                                 "model": nullable("string"), "mpn": nullable("string"), "imei": nullable("string"), "notificationToken": nullable("string"),
+                                 "ssr": boolean, "ssd": boolean, "tradeIn": boolean, "createdAt": string, "updatedAt": string]),
             "DeveloperKey": object(["key": string, "name": string, "environment": string, "state": enumeration(["valid", "revoked", "unavailable"]),
                                     "unavailableMode": enumeration(["status", "hang"]), "createdAt": string]),
             "AppConfig": object(["countries": array(object(["id": integer, "code": string, "name": string,
