@@ -25,6 +25,7 @@ public final class WarrantyLifeRepository: Sendable {
         var uploadedImages: [String: Data] = [:]
         var ssr = false, ssd = false, tradeIn = false
         var warranty: WarrantyLifeWarranty?
+        var keyValidation: WarrantyLifeKeyValidation?
     }
     let state = Mutex(State())
 
@@ -43,10 +44,17 @@ public final class WarrantyLifeRepository: Sendable {
     /// `getDiagnosticsId()`.
     public var diagnosticID: String? { state.withLock { $0.diagnosticID } }
 
+    /// The latest key-validation result (`getAPIKeyValidationStatus()`); nil until `validateAPIKey` ran.
+    public var apiKeyValidation: WarrantyLifeKeyValidation? { state.withLock { $0.keyValidation } }
+
     // MARK: Plumbing
 
     func request(_ method: String, _ path: String, query: [(String, String)] = [], json: AnyJSON? = nil, body: Data? = nil,
                  headers extra: [String: String] = [:]) async throws(UnderstudyClientError) -> ClientResponse {
+        // After a 401 on validation the SDK blocks its own requests; only a new validation can lift that.
+        if case .invalid? = state.withLock({ $0.keyValidation }) {
+            throw .transport(code: -1, message: "WarrantyLife requests are blocked locally: the developer API key is invalid.")
+        }
         var headers = extra
         if let apiKey { headers["X-WL-Developer-Key"] = apiKey }
         if let login = state.withLock({ $0.login }) {
@@ -82,6 +90,12 @@ public final class WarrantyLifeRepository: Sendable {
 
     /// API-key validation as `build(...)` runs it: 401 → invalid; anything else failing → unavailable.
     public func validateAPIKey(timeout: TimeInterval? = nil) async -> WarrantyLifeKeyValidation {
+        let result = await runKeyValidation(timeout: timeout)
+        state.withLock { $0.keyValidation = result }
+        return result
+    }
+
+    func runKeyValidation(timeout: TimeInterval?) async -> WarrantyLifeKeyValidation {
         guard let apiKey, !apiKey.isEmpty else { return .invalid(message: "Empty developer API key.") }
         var req = ClientRequest(method: "GET", path: base + "/developer-keys/validate", headers: ["X-WL-Developer-Key": apiKey])
         req.timeout = timeout

@@ -16,7 +16,11 @@ struct WarrantyLifeAccountTests {
         #expect(await f.repository(key: "").validateAPIKey() == .invalid(message: "Empty developer API key."))
         let missing = try await f.raw("GET", "/developer-keys/validate", key: "")
         #expect(try missing.status == 401 && wlError(missing).errorCode == 1001)
-        guard case .invalid = await f.repository(key: "nope").validateAPIKey() else { Issue.record("unknown key must be invalid"); return }
+        let blocked = f.repository(key: "nope")
+        guard case .invalid = await blocked.validateAPIKey() else { Issue.record("unknown key must be invalid"); return }
+        // The SDK then blocks itself: the call fails locally (-1) instead of reaching the server (which would say 1002).
+        #expect(await wlError { _ = try await blocked.getAppConfig() }?.errorCode == -1)
+        guard case .invalid? = blocked.apiKeyValidation else { Issue.record("status kept"); return }
         let unknown = try await f.raw("GET", "/app-config", key: "nope")
         #expect(try unknown.status == 401 && wlError(unknown).errorCode == 1002 && unknown.headers["x-understudy-trace"] != nil)
 
