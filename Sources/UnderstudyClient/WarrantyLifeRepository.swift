@@ -348,6 +348,30 @@ public final class WarrantyLifeRepository: Sendable {
         return warranties
     }
 
+    /// The SDK's foreground refresh: logged in, `getItemByDeviceID` → `getAllWarranties`; logged out,
+    /// `getItemByDeviceIdPublic`. Returns whether the device has active coverage.
+    @discardableResult
+    public func foregroundRefresh() async throws(UnderstudyClientError) -> Bool {
+        if isUserLoggedIn {
+            do { try await getItemByDeviceID() } catch .unexpectedStatus(404, _) { state.withLock { $0.itemID = nil } }
+            _ = try await getAllWarranties()
+            return hasActiveCoverage
+        }
+        do {
+            return try await getItemByDeviceIdPublic()["hasActiveCoverage"]?.bool ?? false
+        } catch .unexpectedStatus(404, _) {
+            return false
+        }
+    }
+
+    /// `canProcessDropDetection()`: logged in, active coverage, an offered option opted in, permissions granted.
+    public func canProcessDropDetection(permissionsGranted: Bool = true) -> Bool {
+        state.withLock { s in
+            guard s.login != nil, let warranty = s.warranty, warranty.hasActiveCoverage, permissionsGranted else { return false }
+            return (s.ssr && warranty.ssrOffered) || (s.ssd && warranty.ssdOffered) || (s.tradeIn && warranty.tipOffered)
+        }
+    }
+
     /// `hasActiveCoverage()` (after `getAllWarranties` or a warranty write).
     public var hasActiveCoverage: Bool { state.withLock { $0.warranty?.hasActiveCoverage ?? false } }
 

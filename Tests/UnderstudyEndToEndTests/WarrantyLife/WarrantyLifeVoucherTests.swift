@@ -91,15 +91,15 @@ struct WarrantyLifeVoucherTests {
         let repo = f.repository(device: "PHONE")
 
         #expect(await repo.setSmartSaver("SSR", true) == .notLoggedIn)
+        #expect(try await repo.foregroundRefresh() == false)
         try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-        try await repo.getItemByDeviceID()
-        _ = try await repo.getAllWarranties()
+        #expect(try await repo.foregroundRefresh() == false)
         #expect(await repo.setSmartSaver("SSR", true) == .noActiveCoverage)
 
         try await f.admin.createVoucher(["code": "SS", "ssrOffered": true, "ssdOffered": false])
         try await f.admin.createWarranty(["itemId": .string(itemID), "voucherCode": "SS"])
-        _ = try await repo.getAllWarranties()
-        #expect(repo.hasActiveCoverage)
+        #expect(try await repo.foregroundRefresh())
+        #expect(repo.hasActiveCoverage && repo.itemID == itemID && !repo.canProcessDropDetection())
         #expect(await repo.setSmartSaver("SSD", true) == .optionNotOffered("SSD"))
         #expect(await repo.setSmartSaver("SSR", true, permissionsGranted: false) == .requiredPermissionsNotGranted("Motion && (Notification || LocationAlways)"))
 
@@ -109,8 +109,12 @@ struct WarrantyLifeVoucherTests {
         #expect(try await f.admin.list("opt-ins").isEmpty)
 
         #expect(await repo.setSmartSaver("SSR", true) == nil)
+        #expect(repo.canProcessDropDetection() && !repo.canProcessDropDetection(permissionsGranted: false))
         let warranty = try #require(try await repo.getAllWarranties().first)
         #expect(warranty.ssr && !warranty.ssd)
+        // Logged out, the public refresh still sees the coverage; Drop Detection stops.
+        repo.logout()
+        #expect(try await repo.foregroundRefresh() && !repo.canProcessDropDetection())
         let optIns = try await f.admin.list("opt-ins", itemID: itemID)
         #expect(optIns.count == 1 && optIns.first?["sensorEventId"]?.string != nil)
 
