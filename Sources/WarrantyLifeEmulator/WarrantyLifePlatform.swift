@@ -2,43 +2,53 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import SQLiteStore
+import Synchronization
 
 /// The WarrantyLife backend: routing, credentials, error format and fixtures.
-public struct WarrantyLifePlatform: Platform {
+public final class WarrantyLifePlatform: Platform {
     /// Configuration from the `warrantylife` section of the configuration file.
     public let configuration: JSONValue
+    let settings: WarrantyLifeSettings
+    /// Developer keys created through the control plane → project (the core only knows the provisioned one).
+    private let keyCache = Mutex<[String: ProjectID]>([:])
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
+        self.settings = WarrantyLifeSettings(configuration)
     }
 
     /// `warrantylife`.
     public var id: PlatformID { .warrantylife }
 
-    /// Real host names served without the path prefix.
+    /// `www.warrantylife.com` is served without the prefix (D-WL-01); extra hosts from `warrantylife.hosts`.
     public func pathPrefix(forHost host: String) -> String? {
-        host == "www.warrantylife.com" ? "/warrantylife" : nil
+        let extra = configuration["hosts"]?.arrayValue?.compactMap(\.stringValue).map { $0.lowercased() } ?? []
+        return host == "www.warrantylife.com" || extra.contains(host) ? "/warrantylife" : nil
     }
 
-    /// SDK routes.
-    public func routes() -> [Route] { [] }
+    /// SDK routes under `/mapi/{clientCode}/100`.
+    public func routes() -> [Route] { WarrantyLifeRoutes.all(settings: settings) }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { [] }
-
-    /// The platform's own error body.
-    public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
-        let (code, number): (String, Int) = failure == .routeNotFound ? ("route_not_found", 1404) : ("error_\(failure.status)", 1000 + failure.status)
-        return .json(status: failure.status, bytes: JSONValue.object([
-            "error": .string(code), "errorMessage": .string(failure.message), "errorCode": .int(Int64(number)),
-        ]).encoded())
+    public func adminRoutes() -> [Route] {
+        WarrantyLifeAdmin.routes { [weak self] key, project in self?.keyCache.withLock { $0[key] = project } }
     }
 
-    /// The project owning the credential the request carries.
+    /// WarrantyLife's error envelope for failures the core detects.
+    public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
+        WarrantyLifeError.forCore(failure).response(trace: requestID)
+    }
+
+    /// The project of the `X-WL-Developer-Key` (provisioned key, or one created through the control plane).
     public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        guard let credential = request.headers["x-wl-developer-key"] else { return nil }
-        return await services.project(forCredential: credential, platform: .warrantylife)
+        guard let credential = request.headers["x-wl-developer-key"]?.trimmingCharacters(in: .whitespaces), !credential.isEmpty else { return nil }
+        if let project = await services.project(forCredential: credential, platform: .warrantylife) { return project }
+        if let cached = keyCache.withLock({ $0[credential] }) { return cached }
+        let found = try? await services.database.read { c in try WarrantyLifeStore.key(c, credential)?.projectID }
+        guard let project = found ?? nil else { return nil }
+        keyCache.withLock { $0[credential] = project }
+        return project
     }
 
     /// Fresh credentials for a new project.
@@ -46,22 +56,36 @@ public struct WarrantyLifePlatform: Platform {
         ["developerKey": generator.hex(32)]
     }
 
-    /// Nothing to store beyond the core's credential rows yet.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
+    /// Stores the project's developer key as a `valid` sandbox key.
+    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
+        guard let key = credentials["developerKey"] else { return }
+        try connection.run("""
+            INSERT OR IGNORE INTO wl_developer_keys (project_id, key, name, environment, state, unavailable_mode, created_at)
+            VALUES (?, ?, 'Understudy', 'sandbox', 'valid', 'status', ?)
+            """, project, key, Timestamp.format(now))
+    }
 
-    /// SDK settings to paste.
+    /// SDK settings to paste (`WarrantyLifeSDK.build(clientCode:apiKey:…)`).
     public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
         ["baseURL": serverURL + "/warrantylife/mapi/wi/100", "apiKey": credentials["developerKey"] ?? "", "clientCode": "wi"]
     }
 
-    /// Per-project tables.
-    public var projectTables: [String] { [] }
-
-    /// Demo fixtures.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
-
-    /// OpenAPI document.
-    public func openAPIDocument() -> JSONValue {
-        ["openapi": "3.1.0", "info": ["title": "WarrantyLife (Understudy)", "version": "1.0.0"], "paths": [:]]
+    /// Per-project tables, parents first.
+    public var projectTables: [String] {
+        ["wl_developer_keys", "wl_users", "wl_vouchers", "wl_voucher_lookups", "wl_items", "wl_warranties", "wl_sensor_events", "wl_readings",
+         "wl_audio_clips", "wl_diagnostics", "wl_images", "wl_fcm_tokens", "wl_opt_ins", "wl_insights", "wl_content", "wl_submissions"]
     }
+
+    /// Demo fixtures: `users`, `vouchers`, `items`, `warranties`, `insights`, `content` (same shapes as the control plane).
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+        try WarrantyLifeAdmin.loadFixtures(fixtures, project: project, connection: connection, now: now)
+    }
+
+    /// Forgets cached keys of a project whose state was replaced.
+    public func projectStateDidChange(_ project: ProjectID) async {
+        keyCache.withLock { cache in cache = cache.filter { $0.value != project } }
+    }
+
+    /// OpenAPI document of the SDK and control-plane routes.
+    public func openAPIDocument() -> JSONValue { WarrantyLifeOpenAPI.document() }
 }

@@ -1,0 +1,54 @@
+import EmulatorCore
+import Foundation
+
+/// Builds a plausible `InsightData` for a device from the project clock, in the device's time zone
+/// (periods local, reward months UTC), so tests can ask for "some insights" without writing one.
+enum InsightGenerator {
+    static func generate(now: Date, timeZone: TimeZone, seed: UInt64) -> JSONValue {
+        var generator = IDGenerator(seed: seed)
+        var local = Calendar(identifier: .gregorian)
+        local.timeZone = timeZone
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        func day(_ date: Date, _ calendar: Calendar) -> String {
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04ld-%02ld-%02ld", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        }
+        func month(_ date: Date, _ calendar: Calendar) -> String {
+            let c = calendar.dateComponents([.year, .month], from: date)
+            return String(format: "%04ld-%02ld", c.year ?? 0, c.month ?? 0)
+        }
+        func rank() -> JSONValue { .int(Int64(generator.int(in: 1...100))) }
+        func history() -> JSONValue {
+            let hour = local.component(.hour, from: now)
+            let hourly: [JSONValue] = (0...min(hour, 3)).reversed().map { back in
+                ["hour": .int(Int64(hour - back)), "date": .string(day(now, local)), "rank": rank(), "isProjected": .bool(back == 0)]
+            }
+            let daily: [JSONValue] = (0..<7).reversed().map { back in
+                ["date": .string(day(now.addingTimeInterval(Double(-back) * 86_400), local)), "rank": rank(), "isProjected": .bool(back == 0)]
+            }
+            let weekStart = local.dateInterval(of: .weekOfYear, for: now)?.start ?? now
+            let weekly: [JSONValue] = (0..<4).reversed().map { back in
+                ["startDate": .string(day(weekStart.addingTimeInterval(Double(-back) * 7 * 86_400), local)), "rank": rank(), "isProjected": .bool(back == 0)]
+            }
+            let monthly: [JSONValue] = (0..<3).reversed().map { back in
+                ["month": .string(month(local.date(byAdding: .month, value: -back, to: now) ?? now, local)), "rank": rank(), "isProjected": .bool(back == 0)]
+            }
+            return ["hourly": .array(hourly), "daily": .array(daily), "weekly": .array(weekly), "monthly": .array(monthly)]
+        }
+        func tip(_ key: String, _ value: String) -> JSONValue {
+            [key: .string(value), "percentage": .double(Double(generator.int(in: 500...950)) / 10), "value": .double(Double(generator.int(in: 100...600)))]
+        }
+        let previousMonth = utc.date(byAdding: .month, value: -1, to: now) ?? now
+        let nextMonth = utc.date(byAdding: .month, value: 1, to: now) ?? now
+        return [
+            "generatedAt": .string(Timestamp.format(now, fractionalSeconds: false)), "timeZone": .string(timeZone.identifier),
+            "dropRank": history(), "batteryRank": history(),
+            "coaching": ["generalHints": ["Use a case with raised edges."], "batteryHints": ["Avoid charging above 80% overnight."], "tipHints": []],
+            "rewards": ["current": ["month": .string(month(now, utc)), "amount": 25.0], "projected": ["month": .string(month(nextMonth, utc)), "amount": 30.0],
+                        "history": [["month": .string(month(previousMonth, utc)), "amount": 20.0]]],
+            "tip": ["current": tip("date", day(now, local)), "daily": [tip("date", day(now, local))],
+                    "weekly": [tip("startDate", day(local.dateInterval(of: .weekOfYear, for: now)?.start ?? now, local))], "monthly": [tip("month", month(now, local))]],
+        ]
+    }
+}

@@ -1,0 +1,153 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// A request body as WarrantyLife's clients send it: a JSON object or a form, read field by field
+/// so a wrong type is a 400 naming the field (unknown fields are kept, never rejected, D-WL-06).
+struct WireBody: Sendable {
+    /// The members.
+    var fields: [String: JSONValue]
+
+    /// A JSON object body; anything else is a 400.
+    static func object(_ request: Request) throws(WarrantyLifeError) -> WireBody {
+        guard !request.body.isEmpty else { throw .validation("The request body is empty; a JSON object was expected.") }
+        guard let value = FastJSON.parse(request.body) else { throw .validation("The request body is not valid JSON.") }
+        guard case .object(let fields) = value else { throw .validation("The request body must be a JSON object.") }
+        return WireBody(fields: fields)
+    }
+
+    /// A JSON object or an `application/x-www-form-urlencoded` body (login, registration, recovery).
+    static func objectOrForm(_ request: Request) throws(WarrantyLifeError) -> WireBody {
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        let first = request.body.first { $0 != 32 && $0 != 10 && $0 != 13 && $0 != 9 }
+        if contentType.contains("json") || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return try object(request) }
+        var fields: [String: JSONValue] = [:]
+        for (name, value) in URLQuery.parse(String(decoding: request.body, as: UTF8.self)) { fields[name] = .string(value) }
+        return WireBody(fields: fields)
+    }
+
+    /// An optional string; a number is accepted as its text (ids arrive both ways).
+    func string(_ name: String) throws(WarrantyLifeError) -> String? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        case .int(let value)?: return String(value)
+        default: throw .validation("Field `\(name)` must be a string.")
+        }
+    }
+
+    /// A required, non-empty string.
+    func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
+        guard let value = try string(name), !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .validation("Field `\(name)` is required.") }
+        return value
+    }
+
+    /// An optional integer; a form's digit string is accepted.
+    func int(_ name: String) throws(WarrantyLifeError) -> Int? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        case .string(let text)? where Int(text) != nil: return Int(text)
+        case .string("")?: return nil
+        case let value?:
+            guard let number = value.intValue else { throw .validation("Field `\(name)` must be an integer.") }
+            return number
+        }
+    }
+
+    /// An optional number.
+    func double(_ name: String) throws(WarrantyLifeError) -> Double? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        case let value?:
+            guard let number = value.doubleValue else { throw .validation("Field `\(name)` must be a number.") }
+            return number
+        }
+    }
+
+    /// An optional boolean (`"true"`/`"false"` from forms too).
+    func bool(_ name: String) throws(WarrantyLifeError) -> Bool? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        case .string("true")?, .string("1")?: return true
+        case .string("false")?, .string("0")?: return false
+        default: throw .validation("Field `\(name)` must be a boolean.")
+        }
+    }
+
+    /// The whole body as JSON.
+    var json: JSONValue { .object(fields) }
+}
+
+/// Success envelopes (D-WL-04).
+enum WireEnvelope {
+    /// `{"data": payload}`, or the bare payload when configured for 2022-era clients.
+    static func ok(_ payload: JSONValue, status: Int = 200, bare: Bool = false) -> Response {
+        .json(status: status, bytes: (bare ? payload : JSONValue.object(["data": payload])).encoded())
+    }
+}
+
+/// Query parameters of a request, with typed reads that fail as WarrantyLife 400s.
+struct WireQuery: Sendable {
+    let items: [(name: String, value: String)]
+
+    init(_ request: Request) { items = request.queryItems }
+
+    func string(_ name: String) -> String? {
+        guard let value = items.first(where: { $0.name == name })?.value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
+        guard let value = string(name) else { throw .validation("Query parameter `\(name)` is required.") }
+        return value
+    }
+
+    func bool(_ name: String) throws(WarrantyLifeError) -> Bool? {
+        guard let value = string(name) else { return nil }
+        switch value.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw .validation("Query parameter `\(name)` must be true or false.")
+        }
+    }
+
+    func int(_ name: String) throws(WarrantyLifeError) -> Int? {
+        guard let value = string(name) else { return nil }
+        guard let number = Int(value), number >= 0 else { throw .validation("Query parameter `\(name)` must be a non-negative integer.") }
+        return number
+    }
+}
+
+/// JSON parsing through `JSONSerialization`, converted to `JSONValue`: tens of times faster than
+/// decoding `JSONValue` with `JSONDecoder`, which matters for 1,000-reading batches.
+enum FastJSON {
+    /// The document in `data`, or nil when it is not JSON.
+    static func parse(_ data: Data) -> JSONValue? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        return convert(object)
+    }
+
+    static func convert(_ object: Any) -> JSONValue {
+        switch object {
+        case is NSNull:
+            return .null
+        case let text as String:
+            return .string(text)
+        case let number as NSNumber:
+            // Booleans come back as NSNumber too; only their ObjC type tells them apart ("c").
+            switch String(cString: number.objCType) {
+            case "c", "B": return .bool(number.boolValue)
+            case "d", "f": return .double(number.doubleValue)
+            case "Q": return number.uint64Value > UInt64(Int64.max) ? .double(number.doubleValue) : .int(number.int64Value)
+            default: return .int(number.int64Value)
+            }
+        case let array as [Any]:
+            return .array(array.map(convert))
+        case let dictionary as [String: Any]:
+            return .object(dictionary.mapValues(convert))
+        default:
+            return .null
+        }
+    }
+}
