@@ -184,9 +184,10 @@ public final class Journal: Sendable {
                         totals.bytes += added
                         return totals
                     }
-                    let excessCount = max(0, count - limits.maxEntries)
-                    let excessBytes = max(0, bytes - limits.maxBytes)
-                    if excessCount > 0 || excessBytes > 0 {
+                    if count > limits.maxEntries || bytes > limits.maxBytes {
+                        // Down to 90% of each bound, so the next eviction is thousands of requests away.
+                        let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 9 / 10 : 0
+                        let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 9 / 10 : 0
                         let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
                         totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
                     }
@@ -240,26 +241,36 @@ public final class Journal: Sendable {
             ])
     }
 
+    /// Deletes the oldest entries so that at least `count` entries and `bytes` stored bytes go,
+    /// and counts per project what went. Callers ask for a tenth of the bounds more than the
+    /// excess, so eviction runs once per many batches instead of on every one.
     private static func evict(count: Int, bytes: Int, connection: SQLiteConnection) throws -> (count: Int, bytes: Int) {
-        var removedCount = 0, removedBytes = 0
-        var perProject: [String: Int] = [:]
-        // Oldest first until both bounds hold again.
-        let rows = try connection.query("SELECT id, project_id, stored_bytes FROM journal ORDER BY id LIMIT ?", max(count, 1) + 10_000)
-        var lastID = 0
-        for row in rows {
-            if removedCount >= count && removedBytes >= bytes { break }
-            removedCount += 1
-            removedBytes += row.int("stored_bytes") ?? 0
-            perProject[row.string("project_id") ?? "", default: 0] += 1
-            lastID = row.int("id") ?? lastID
+        var cutoff = 0
+        if count > 0 {
+            cutoff = try connection.scalar("SELECT id FROM journal ORDER BY id LIMIT 1 OFFSET ?", count - 1).int ?? 0
         }
-        try connection.run("DELETE FROM journal WHERE id <= ?", lastID)
-        for (project, evicted) in perProject {
+        if bytes > 0 {
+            let byBytes = try connection.scalar("""
+                SELECT id FROM (SELECT id, sum(stored_bytes) OVER (ORDER BY id) AS running FROM journal)
+                WHERE running >= ? ORDER BY id LIMIT 1
+                """, bytes).int ?? 0
+            cutoff = max(cutoff, byBytes)
+        }
+        guard cutoff > 0 else { return (0, 0) }
+        var removedCount = 0, removedBytes = 0
+        for row in try connection.query("""
+            SELECT coalesce(project_id, '') AS project, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes
+            FROM journal WHERE id <= ? GROUP BY project_id
+            """, cutoff) {
+            let evicted = row.int("n") ?? 0
+            removedCount += evicted
+            removedBytes += row.int("bytes") ?? 0
             try connection.run("""
                 INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
                 ON CONFLICT (project_id) DO UPDATE SET evicted = evicted + excluded.evicted
-                """, project, evicted)
+                """, row.string("project") ?? "", evicted)
         }
+        try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
         return (removedCount, removedBytes)
     }
 

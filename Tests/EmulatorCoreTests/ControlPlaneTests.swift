@@ -186,6 +186,23 @@ struct ControlPlaneTests {
         await harness.stop()
     }
 
+    @Test("the byte bound evicts too, oldest first")
+    func byteBound() async throws {
+        let harness = try await Harness(journal: JournalLimits(maxEntries: 10_000, maxBytes: 8_000, bodyCaptureBytes: 1_000))
+        let project = try await harness.project()
+        let body = String(repeating: "x", count: 900)
+        for index in 0..<20 {
+            _ = try await harness.call("POST", "/warplink/items", json: ["name": .string("\(index)-\(body)")], headers: ["X-Test-Key": project.key])
+        }
+        let page = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?limit=1000&method=POST").json
+        let entries = page?["requests"]?.arrayValue ?? []
+        #expect(!entries.isEmpty && entries.count < 20)
+        #expect((page?["evicted"]?.intValue ?? 0) >= 20 - entries.count)
+        // What is left is the newest.
+        #expect(entries.first?["requestBody"]?.stringValue?.contains("19-") == true)
+        await harness.stop()
+    }
+
     @Test("snapshots restore state and clock atomically; unknown ones are 404")
     func snapshots() async throws {
         let harness = try await Harness()
