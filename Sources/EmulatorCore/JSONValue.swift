@@ -36,18 +36,6 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON bytes.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
-    }
-
-    /// Compact JSON bytes with sorted keys (deterministic).
-    public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
-    }
-
     /// Member `key` of an object, or nil.
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
@@ -89,7 +77,7 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
 
     /// Converts any `Encodable` value to a `JSONValue`.
     public static func from<T: Encodable>(_ value: T) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        try parse(JSONEncoder().encode(value))
     }
 
     /// Decodes this value as `T`.

@@ -1,0 +1,48 @@
+import EmulatorCore
+import Foundation
+import Testing
+
+@Suite("JSONValue reading and writing")
+struct JSONValueTests {
+    @Test("round trips agree with Foundation's parser", arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"e\"\\\/\n\u00e9\ud83d\ude00"},"f":-0.5,"g":1e3,"h":""}"#,
+        #"[]"#, #"{}"#, #""text""#, #"12345678901234"#, #"  [1 , 2 ]  "#, #"-0"#, #"3.25"#,
+    ])
+    func roundTrip(text: String) throws {
+        let value = try JSONValue.parse(Data(text.utf8))
+        let reparsed = try JSONValue.parse(value.encoded())
+        #expect(Self.numbersAsDoubles(reparsed) == Self.numbersAsDoubles(value))
+        // What we write, Foundation reads, and it reads the same as what we read.
+        let ours = try JSONValue.parse(try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: value.encoded(), options: .fragmentsAllowed), options: .fragmentsAllowed))
+        #expect(Self.numbersAsDoubles(ours) == Self.numbersAsDoubles(value))
+    }
+
+    /// 1e3 and 1000 are the same JSON number; compare numbers by value.
+    static func numbersAsDoubles(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .int(let number): return .double(Double(number))
+        case .array(let elements): return .array(elements.map(numbersAsDoubles))
+        case .object(let members): return .object(members.mapValues(numbersAsDoubles))
+        default: return value
+        }
+    }
+
+    @Test("malformed documents are refused with an offset", arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "{'a':1}", "01", "1.", "-", "\"abc", "\"\u{01}\"", "[1] 2", "tru", "{\"a\":1,}", "\"\\ud800\"", "\"\\x\"",
+    ])
+    func malformed(text: String) {
+        #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(text.utf8)) }
+    }
+
+    @Test("writing is compact, sorted and escapes what JSON requires")
+    func writing() {
+        let value: JSONValue = ["b": 1, "a": ["x": "q\"uote/\u{0007}"], "c": 2.5, "d": .double(3), "e": .double(.nan)]
+        #expect(String(decoding: value.encoded(), as: UTF8.self) == #"{"a":{"x":"q\"uote/\u0007"},"b":1,"c":2.5,"d":3,"e":null}"#)
+    }
+
+    @Test("deep nesting is refused rather than overflowing the stack")
+    func depth() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(text.utf8)) }
+    }
+}
