@@ -388,14 +388,46 @@ public final class Journal: Sendable {
     public static func bodyText(_ body: Data, cap: Int) -> String? {
         guard !body.isEmpty else { return nil }
         let slice = body.prefix(cap)
-        if let text = String(data: slice, encoding: .utf8) {
-            if text.range(of: "password", options: .caseInsensitive) != nil || text.range(of: "secret", options: .caseInsensitive) != nil,
-               body.count <= cap, let json = try? JSONValue.parse(body) {
+        if let text = String(validating: slice, as: UTF8.self) {
+            guard mentionsSecret(slice) else { return text }
+            if body.count <= cap, let json = try? JSONValue.parse(body) {
                 return String(decoding: redactSecrets(json).encoded(), as: UTF8.self)
             }
-            return text
+            return redactForm(text)
         }
         return "base64:" + slice.base64EncodedString()
+    }
+
+    /// Whether the bytes contain `password` or `secret` in any letter case (a byte scan: this runs
+    /// for every journalled body, and Foundation's case-insensitive search is slow).
+    static func mentionsSecret(_ bytes: Data) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+        let needles: [[UInt8]] = [Array("password".utf8), Array("secret".utf8)]
+        return bytes.withUnsafeBytes { raw -> Bool in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            guard buffer.count >= 6 else { return false }
+            for start in 0...(buffer.count - 6) {
+                for needle in needles where start + needle.count <= buffer.count && lower(buffer[start]) == needle[0] {
+                    var matched = true
+                    for offset in 1..<needle.count where lower(buffer[start + offset]) != needle[offset] {
+                        matched = false
+                        break
+                    }
+                    if matched { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    /// `a=1&password=x` → `a=1&password=[redacted]` (form bodies, such as a login).
+    static func redactForm(_ text: String) -> String {
+        guard text.contains("="), !text.contains("\n") else { return text }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = pair[..<equals].lowercased()
+            return key.contains("password") || key.contains("secret") ? "\(pair[..<equals])=[redacted]" : String(pair)
+        }.joined(separator: "&")
     }
 
     private static func redactSecrets(_ value: JSONValue) -> JSONValue {

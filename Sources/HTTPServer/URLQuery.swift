@@ -18,10 +18,11 @@ public enum URLQuery {
 
     /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.
     public static func percentDecode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
-        let utf8 = Array(text.utf8)
-        if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
+        // Most path segments and query values have nothing to decode: no array, no scan twice.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(text)
         }
+        let utf8 = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var index = 0

@@ -46,3 +46,18 @@ struct JSONValueTests {
         #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(text.utf8)) }
     }
 }
+
+@Suite("Journal redaction")
+struct JournalRedactionTests {
+    @Test("JSON and form bodies lose their passwords; other bodies pass unchanged")
+    func bodies() {
+        let json = Journal.bodyText(Data(#"{"user":"a","Password":"hunter2","nested":{"clientSecret":"s"}}"#.utf8), cap: 1000)
+        #expect(json?.contains("hunter2") == false && json?.contains("[redacted]") == true && json?.contains("\"s\"") == false)
+        let form = Journal.bodyText(Data("identity=a%40b.c&password=hunter2&x=1".utf8), cap: 1000)
+        #expect(form == "identity=a%40b.c&password=[redacted]&x=1")
+        #expect(Journal.bodyText(Data("plain text".utf8), cap: 1000) == "plain text")
+        #expect(Journal.bodyText(Data([0xff, 0x00, 0x01]), cap: 1000) == "base64:/wAB")
+        #expect(Journal.bodyText(Data("0123456789".utf8), cap: 4) == "0123")
+        #expect(Journal.redact("Bearer wl_test_abcdefgh1234") == "Bearer [redacted …1234]")
+    }
+}
