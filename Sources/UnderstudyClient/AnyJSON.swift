@@ -84,7 +84,7 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
 }
 
 extension AnyJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral {
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An integer literal.
@@ -99,6 +99,6 @@ extension AnyJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expr
     public init(dictionaryLiteral elements: (String, AnyJSON)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    /// `null`.
-    public init(nilLiteral: ()) { self = .null }
+    // Deliberately not ExpressibleByNilLiteral: with it, `optionalJSON == nil` compares with
+    // `.some(.null)` and silently answers false. Write `.null` for JSON null.
 }

@@ -117,7 +117,7 @@ public struct WarpLinkProjectAdmin: Sendable {
         try await send("PUT", "/settings", changes).expect(200)
     }
 
-    /// Changes settings from raw JSON (e.g. `["client_ip": nil]` to clear the override).
+    /// Changes settings from raw JSON (e.g. `["client_ip": .null]` to clear the override).
     public func updateSettings(json: AnyJSON) async throws(UnderstudyClientError) -> WarpLinkSettings {
         try await send("PUT", "/settings", json).expect(200)
     }

@@ -52,7 +52,7 @@ struct WarpLinkControlPlaneTests {
                                                                  customParams: ["a": 1], appID: app.id, tags: ["t"], password: "pw",
                                                                  expiresAt: "2030-01-01T00:00:00Z", matchWindowHours: 12))
         #expect(link.passwordProtected && link.matchWindowHours == 12 && link.expiresAt == "2030-01-01T00:00:00.000Z")
-        let cleared = try await h.admin.updateLink(link.id, ["password": nil, "expires_at": nil, "is_active": false])
+        let cleared = try await h.admin.updateLink(link.id, ["password": .null, "expires_at": .null, "is_active": false])
         #expect(!cleared.passwordProtected && cleared.expiresAt == nil && !cleared.isActive && cleared.slug == "promo")
         let reread = try await h.admin.link(link.id)
         #expect(reread == cleared, "\(reread) vs \(cleared)")
