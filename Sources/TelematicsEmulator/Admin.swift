@@ -102,7 +102,7 @@ enum TelematicsAdmin {
         try JSONBody.decode(type, from: request, rejectUnknownKeys: true)
     }
 
-    static func json(_ value: JSONValue, status: Int = 200) -> Response { .json(status: status, bytes: JSONWriter.encode(value)) }
+    static func json(_ value: JSONValue, status: Int = 200) -> Response { .json(status: status, bytes: value.encoded()) }
 
     static func userParameter(_ context: EmulatorContext) throws -> Int {
         guard let id = Int(context.parameter("userId")) else { throw AdminError.badRequest("`userId` must be an integer.") }

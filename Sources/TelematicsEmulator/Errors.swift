@@ -25,7 +25,7 @@ public struct TelematicsError: Error, Sendable, Equatable {
         if code == "ACCESS_TOKEN_REJECTED" { headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"") }
         if code == "RATE_LIMITED" { headers.set("Retry-After", "1") }
         let body: JSONValue = ["code": .string(code), "message": .string(message), "status": .int(Int64(status)), "traceId": .string(traceID)]
-        return .json(status: status, bytes: JSONWriter.encode(body), headers: headers)
+        return .json(status: status, bytes: body.encoded(), headers: headers)
     }
 
     // MARK: Catalogue

@@ -55,7 +55,7 @@ enum TelematicsRoutes {
         return object
     }
 
-    static func json(_ value: JSONValue, status: Int = 200) -> Response { .json(status: status, bytes: JSONWriter.encode(value)) }
+    static func json(_ value: JSONValue, status: Int = 200) -> Response { .json(status: status, bytes: value.encoded()) }
 
     static func routes(apiRoot: String) -> [Route] {
         let api = apiRoot

@@ -5,7 +5,7 @@ import SQLiteStore
 /// WarrantyLife's SQL, against its own `wl_*` tables. Every function runs on the caller's
 /// connection, so a request's reads and writes share one transaction.
 enum WarrantyLifeStore {
-    static func json(_ text: String?) -> JSONValue { text.flatMap { FastJSON.parse(Data($0.utf8)) } ?? .null }
+    static func json(_ text: String?) -> JSONValue { text.flatMap { try? JSONValue.parse(Data($0.utf8)) } ?? .null }
     static func text(_ value: JSONValue) -> String { String(decoding: value.encoded(), as: UTF8.self) }
 
     // MARK: Developer keys

@@ -61,3 +61,16 @@ struct JournalRedactionTests {
         #expect(Journal.redact("Bearer wl_test_abcdefgh1234") == "Bearer [redacted …1234]")
     }
 }
+
+@Suite("JSONValue printing (from the Telematics writer it replaced)")
+struct JSONValuePrintingTests {
+    @Test("writes what JSONValue parses back, with escapes, sorted keys and whole numbers as integers")
+    func roundTrip() throws {
+        let value: JSONValue = ["b": [1, 2.5, -0.001, 1e21, true, nil], "a": "quote \" back\\slash \n tab\t ctl\u{01} é ✓", "c": ["z": 1.0, "y": [:]]]
+        let text = String(decoding: value.encoded(), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"a":"quote \" back\\slash \n tab\t ctl\u0001 é ✓","b":[1,2.5,-0.001,"#))
+        let parsed = try JSONValue.parse(Data(text.utf8))
+        #expect(parsed["a"] == value["a"] && parsed["c"]?["z"] == 1 && parsed["b"]?[3]?.doubleValue == 1e21 && parsed["b"]?[5] == .null)
+        #expect(String(decoding: JSONValue.double(.nan).encoded(), as: UTF8.self) == "null")
+    }
+}

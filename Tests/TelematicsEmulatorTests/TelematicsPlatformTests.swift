@@ -135,16 +135,3 @@ struct TelematicsServiceTests {
         #expect(TelematicsService.plateKey("aa-00 aa") == "AA00AA")
     }
 }
-
-@Suite("Telematics JSON writer")
-struct JSONWriterTests {
-    @Test("writes what JSONValue parses back, with escapes, sorted keys and whole numbers as integers")
-    func roundTrip() throws {
-        let value: JSONValue = ["b": [1, 2.5, -0.001, 1e21, true, nil], "a": "quote \" back\\slash \n tab\t ctl\u{01} é ✓", "c": ["z": 1.0, "y": [:]]]
-        let text = String(decoding: JSONWriter.encode(value), as: UTF8.self)
-        #expect(text.hasPrefix(#"{"a":"quote \" back\\slash \n tab\t ctl\u0001 é ✓","b":[1,2.5,-0.001,"#))
-        let parsed = try JSONValue.parse(Data(text.utf8))
-        #expect(parsed["a"] == value["a"] && parsed["c"]?["z"] == 1 && parsed["b"]?[3]?.doubleValue == 1e21 && parsed["b"]?[5] == .null)
-        #expect(String(decoding: JSONWriter.encode(.double(.nan)), as: UTF8.self) == "null")
-    }
-}
