@@ -103,10 +103,10 @@ public struct HTTPRequestParser: Sendable {
                 // Tolerate empty lines between pipelined requests (RFC 9112 §2.2).
                 while start + 1 < buffer.count, buffer[start] == 13, buffer[start + 1] == 10 { start += 2; scanFrom = max(scanFrom, start) }
                 guard let end = findHeadEnd() else {
-                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: nil) }
+                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
                     return nil
                 }
-                if end - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: nil) }
+                if end - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
                 let headBytes = buffer[start..<end]
                 start = end + 4
                 scanFrom = start
@@ -266,6 +266,16 @@ public struct HTTPRequestParser: Sendable {
             index += 1
         }
         return nil
+    }
+
+    /// A head with only the request line, when that much arrived intact: lets a 431 be answered
+    /// in the format of the platform its path names, although the headers were never read.
+    private func requestLineOnly() -> Request? {
+        guard let lineEnd = findCRLF(from: start), lineEnd - start <= 8192,
+              let (method, target, version) = Self.parseRequestLine(buffer[start..<lineEnd]), let version else { return nil }
+        var request = Request(method: method, target: target, version: version, remoteAddress: remoteAddress)
+        request.receivedAt = headStartedAt ?? MonotonicClock.nanoseconds()
+        return request
     }
 
     // MARK: - Head

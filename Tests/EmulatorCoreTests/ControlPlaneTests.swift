@@ -257,6 +257,9 @@ struct ControlPlaneTests {
         #expect(badItem.status == 400 && badItem.json?["error"]?["code"] == "E400")
         // A rejected body changed nothing.
         #expect(try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": project.key]).json?["items"] == [])
+        // Headers too large to read still get the platform's format: the request line names the path.
+        let huge = try await harness.call("GET", "/warplink/items", headers: ["X-Huge": String(repeating: "h", count: 20_000)])
+        #expect(huge.status == 431 && huge.json?["error"]?["code"] == "E431")
         // Host routing reaches the platform without its prefix.
         let hosted = try await harness.call("GET", "/items", headers: ["X-Test-Key": project.key, "Host": "api.test.example"])
         #expect(hosted.status == 200)
