@@ -79,6 +79,8 @@ stop_understudy() { kill "$UPID"; wait "$UPID" 2>/dev/null || true; }
 start_understudy ""
 sleep 1
 IDLE_RSS_KB=$(awk '/VmRSS/ {print $2}' /proc/$UPID/status)
+IDLE_ANON_KB=$(awk '/RssAnon/ {print $2}' /proc/$UPID/status)
+IDLE_FILE_KB=$(awk '/RssFile/ {print $2}' /proc/$UPID/status)
 INTERNAL_READY=$(grep -o 'readyMs=[0-9.]*' "$WORK/understudy.log" | head -1 | cut -d= -f2)
 
 echo "warming up…"; wrk -t1 -c4 -d1s "http://127.0.0.1:$PORT/__admin/health" >/dev/null; wrk -t1 -c4 -d1s "http://127.0.0.1:$NGINX_PORT/" >/dev/null
@@ -130,4 +132,4 @@ echo "ratio understudy/nginx req/s (medians):    $(ratio "$U_RPS" "$N_RPS")   (t
 echo "journal cost (on/off req/s):               $(ratio "$J_RPS" "$O_RPS")   (target ≥ 0.80)"
 echo "health with 1,000 idle conns / without:    $(ratio "$H_RPS" "$U_RPS")   ($(cat "$WORK/hold.txt" | tr '\n' ' '))"
 echo "time to ready (spawn → /__admin/ready):    ${READY_MS} ms (server's own: ${INTERNAL_READY:-?} ms; target ≤ 200 ms)"
-echo "idle RSS:                                  $((IDLE_RSS_KB / 1024)) MiB (target ≤ 25 MB); after load $((BUSY_RSS_KB / 1024)) MiB; with 1,000 conns $((HOLD_RSS_KB / 1024)) MiB"
+echo "idle RSS:                                  $((IDLE_RSS_KB / 1024)) MiB (target ≤ 25 MB) = $((IDLE_ANON_KB / 1024)) MiB private + $((IDLE_FILE_KB / 1024)) MiB shared-library pages; after load $((BUSY_RSS_KB / 1024)) MiB; with 1,000 conns $((HOLD_RSS_KB / 1024)) MiB"
