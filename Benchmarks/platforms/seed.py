@@ -5,8 +5,8 @@
   seed.py links  BASE PROJECT COUNT    add COUNT WarpLink links (slugs many0…); prints the project's link count
   seed.py tokens BASE PROJECT FIRST N  mint Telematics tokens for users FIRST…FIRST+N-1; prints them comma-separated
   seed.py batches BASE PROJECT USERS   "<batches> <accepted samples> <batches short of 1,000>" for comma-separated user ids
-  seed.py chunks BASE PROJECT SESSION  the Asleep session's receivedChunks
-  seed.py report RESULTS ...           the final table (see report())
+  seed.py sessions BASE APIKEY N       N fresh Asleep users with an OPEN session each; prints user:session,…
+  seed.py chunks BASE PROJECT PAIRS    chunks received by those sessions
 """
 import base64, datetime, gzip, http.client, json, random, sys, urllib.parse
 
@@ -55,6 +55,12 @@ def setup(base, work):
     user = c.call("POST", "/asleep/ai/v1/users", b"", headers=sdk, expect=201)["result"]["user_id"]
     session = c.call("POST", "/asleep/ai/v1/sessions", {}, headers={**sdk, "x-user-id": user}, expect=201)["result"]["session_id"]
     out.update(ASLEEP_KEY=key, ASLEEP_USER=user, ASLEEP_SESSION=session)
+    size = 30 * 1024  # the same ~30 KB NumPy chunk asleep_upload.lua builds
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % ((size - 128) // 4)
+    header = header + " " * (118 - len(header)) + "\n"
+    npy = b"\x93NUMPY\x01\x00" + bytes([len(header) % 256, len(header) // 256]) + header.encode()
+    with open(f"{work}/chunk.npy", "wb") as f:
+        f.write(npy + bytes(size - len(npy)))
 
     # WarrantyLife: a user (admin), a voucher (admin), an item and a sensor event (SDK routes), a 1,000-reading gzip batch.
     wl_user = c.call("POST", f"{admin}/warrantylife/users", {"email": "bench@example.com", "password": "bench-password"}, expect=201)
@@ -90,6 +96,13 @@ def setup(base, work):
         c.call("POST", f"{admin}/telematics/trips", {"userId": 2, "startedAt": iso(began),
                                                      "endedAt": iso(began + datetime.timedelta(minutes=30)), "distanceKm": 20}, expect=201)
     out["TM_TRIPS_TOKEN"] = trips["token"]
+    # A sanity batch for user 3, in the same shape telemetry.lua sends.
+    out["TM_SANITY_TOKEN"] = c.call("POST", f"{admin}/telematics/tokens", {"userId": 3, "accessTtlSeconds": 86400}, expect=201)["token"]
+    k = 1_700_000  # batch start in units of 1,000,000 ms
+    samples = [{"timestampMs": k * 1_000_000 + i * 1000, "latitude": round(40.2 + i * 0.000135, 6), "longitude": -8.4, "speedMps": 15,
+                "courseDeg": 0, "horizontalAccuracyM": 5, "screenLocked": True, "handsFree": False} for i in range(1000)]
+    with open(f"{work}/telemetry-sanity.json", "w") as f:
+        json.dump({"batchId": "bench-sanity", "deviceId": "understudy-bench", "platform": "ios", "samples": samples}, f, separators=(",", ":"))
     for name, value in out.items():
         print(f"{name}='{value}'")
 
@@ -98,7 +111,7 @@ def links(base, pid, count):
     c = Client(base)
     for i in range(int(count)):
         c.call("POST", f"/__admin/projects/{pid}/warplink/links", {"slug": f"many{i}", "destination_url": f"https://example.com/m{i}"}, expect=201)
-    print(len(c.call("GET", f"/__admin/projects/{pid}/warplink/links", expect=200)))
+    print(len(c.call("GET", f"/__admin/projects/{pid}/warplink/links", expect=200)["links"]))
 
 
 def tokens(base, pid, first, n):
@@ -119,56 +132,25 @@ def batches(base, pid, users):
     print(count, accepted, short)
 
 
-def chunks(base, pid, session):
-    print(Client(base).call("GET", f"/__admin/projects/{pid}/asleep/sessions/{session}", expect=200)["receivedChunks"])
+def sessions(base, key, n):
+    """N fresh Asleep users, each with an OPEN session (SDK routes); prints `user:session,…`."""
+    c = Client(base)
+    sdk = {"x-api-key": key, "User-Agent": "AsleepSDK/3.3.0 (Understudy bench)"}
+    pairs = []
+    for _ in range(int(n)):
+        user = c.call("POST", "/asleep/ai/v1/users", b"", headers=sdk, expect=201)["result"]["user_id"]
+        session = c.call("POST", "/asleep/ai/v1/sessions", {}, headers={**sdk, "x-user-id": user}, expect=201)["result"]["session_id"]
+        pairs.append(f"{user}:{session}")
+    print(",".join(pairs))
 
 
-def median(values):
-    values = sorted(values)
-    return values[(len(values) - 1) // 2] if values else None
-
-
-def report(path, title):
-    """RESULTS lines: `round seq label rps p50 p99 non2xx sockerr requests unit_per_req unit`.
-    Health runs have the label `health`; each target's ratio is its req/s over the mean of the health
-    runs just before and after it in the same round; the table shows medians over rounds."""
-    runs = []
-    with open(path) as f:
-        for line in f:
-            r, seq, label, rps, p50, p99, bad, err, reqs, per, unit = line.split()
-            runs.append(dict(round=r, seq=int(seq), label=label, rps=float(rps), p50=float(p50), p99=float(p99), bad=int(bad),
-                             err=int(err), reqs=int(reqs), per=float(per), unit=unit))
-    order, by_label = [], {}
-    for run in runs:
-        if run["label"] not in by_label:
-            order.append(run["label"])
-        by_label.setdefault(run["label"], []).append(run)
-    for run in runs:
-        if run["label"] == "health":
-            continue
-        same = [h for h in runs if h["label"] == "health" and h["round"] == run["round"]]
-        before = [h for h in same if h["seq"] < run["seq"]]
-        after = [h for h in same if h["seq"] > run["seq"]]
-        refs = ([before[-1]] if before else []) + ([after[0]] if after else [])
-        run["ratio"] = run["rps"] / (sum(h["rps"] for h in refs) / len(refs)) if refs else float("nan")
-    print(title)
-    head = f"{'target':<46} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'non2xx':>7} {'sockerr':>7} {'ratio':>6} {'ratios/round':>17}  units"
-    print(head)
-    print("-" * (len(head) + 12))
-    for label in order:
-        rs = by_label[label]
-        rps, p50, p99 = median([r["rps"] for r in rs]), median([r["p50"] for r in rs]), median([r["p99"] for r in rs])
-        bad, err = sum(r["bad"] for r in rs), sum(r["err"] for r in rs)
-        if label == "health":
-            ratio, each, units = "1.00", "", "(reference)"
-        else:
-            ratio = f"{median([r['ratio'] for r in rs]):.2f}"
-            each = " ".join(f"{r['ratio']:.2f}" for r in rs)
-            units = f"{rps * rs[0]['per']:,.0f} {rs[0]['unit']}" if rs[0]["unit"] != "-" else ""
-        name = label.replace("_", " ") + (f" (n={len(rs)})" if len(rs) > 1 else "")
-        print(f"{name:<46} {rps:>9.0f} {p50:>8.2f} {p99:>8.2f} {bad:>7} {err:>7} {ratio:>6} {each:>17}  {units}")
+def chunks(base, pid, pairs):
+    """Chunks received by the sessions of a `user:session,…` list."""
+    c = Client(base)
+    print(sum(c.call("GET", f"/__admin/projects/{pid}/asleep/sessions/{pair.split(':')[1]}", expect=200)["receivedChunks"]
+              for pair in pairs.split(",")))
 
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"setup": setup, "links": links, "tokens": tokens, "batches": batches, "chunks": chunks, "report": report}[command](*args)
+    {"setup": setup, "links": links, "tokens": tokens, "batches": batches, "sessions": sessions, "chunks": chunks}[command](*args)

@@ -45,6 +45,22 @@ final class Gate: Sendable {
     }
 }
 
+/// Runs a blocking socket call on a thread of its own. Blocking a thread of Swift's small
+/// cooperative pool would stall other tasks (here, `shutdown()`) while the test waits.
+private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+private func read(_ client: RawClient, head: Bool = false) async throws -> RawClient.Reply {
+    try await offPool { try client.readResponse(head: head) }
+}
+
+private func closed(_ client: RawClient) async -> Bool {
+    (try? await offPool { client.isClosedByServer() }) ?? false
+}
+
 private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil) throws -> HTTPServer {
     let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
                                                 headerTimeout: headerTimeout, idleTimeout: idleTimeout)
@@ -61,7 +77,7 @@ struct LiveServerTests {
         let client = try RawClient(port: server.port)
         for index in 0..<3 {
             client.send("GET /k\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-            let reply = try client.readResponse()
+            let reply = try await read(client)
             #expect(reply.status == 200 && reply.text.hasPrefix("GET /k\(index) 0"))
             #expect(reply.headers["connection"] == nil)
         }
@@ -74,9 +90,9 @@ struct LiveServerTests {
         let server = try startServer()
         let client = try RawClient(port: server.port)
         client.send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /2 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try client.readResponse().text == "GET /1 0 ")
-        #expect(try client.readResponse().text == "POST /2 2 hi")
-        #expect(try client.readResponse().text == "GET /3 0 ")
+        #expect(try await read(client).text == "GET /1 0 ")
+        #expect(try await read(client).text == "POST /2 2 hi")
+        #expect(try await read(client).text == "GET /3 0 ")
         await server.shutdown()
     }
 
@@ -85,11 +101,11 @@ struct LiveServerTests {
         let server = try startServer()
         let client = try RawClient(port: server.port)
         client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
-        #expect(try client.readResponse().text == "POST /c 11 hello world")
+        #expect(try await read(client).text == "POST /c 11 hello world")
         let payload = Data("[{\"t\":1},{\"t\":2}]".utf8)
         let gz = Gzip.compress(payload)
         client.send(Array("POST /g HTTP/1.1\r\nHost: t\r\nContent-Encoding: gzip\r\nContent-Length: \(gz.count)\r\n\r\n".utf8) + Array(gz))
-        #expect(try client.readResponse().text == "POST /g \(payload.count) [{\"t\":1},{\"t\":2}]")
+        #expect(try await read(client).text == "POST /g \(payload.count) [{\"t\":1},{\"t\":2}]")
         await server.shutdown()
     }
 
@@ -98,9 +114,9 @@ struct LiveServerTests {
         let server = try startServer()
         let client = try RawClient(port: server.port)
         client.send("PUT /e HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
-        #expect(try client.readResponse().status == 100)
+        #expect(try await read(client).status == 100)
         client.send("data")
-        #expect(try client.readResponse().text == "PUT /e 4 data")
+        #expect(try await read(client).text == "PUT /e 4 data")
         await server.shutdown()
     }
 
@@ -115,10 +131,10 @@ struct LiveServerTests {
         let server = try startServer(maxBody: 1000)
         let client = try RawClient(port: server.port)
         client.send(input)
-        let reply = try client.readResponse()
+        let reply = try await read(client)
         #expect(reply.status == status)
         #expect(reply.headers["connection"] == "close")
-        #expect(client.isClosedByServer())
+        #expect(await closed(client))
         await server.shutdown()
     }
 
@@ -128,9 +144,9 @@ struct LiveServerTests {
         let client = try RawClient(port: server.port)
         client.send("GET /slowloris HTTP/1.1\r\nHost: t\r\n")
         // The client's read timeout is 5 s: a 408 before it proves the server's 0.3 s timeout acted.
-        let reply = try client.readResponse()
+        let reply = try await read(client)
         #expect(reply.status == 408)
-        #expect(client.isClosedByServer())
+        #expect(await closed(client))
         await server.shutdown()
     }
 
@@ -139,8 +155,8 @@ struct LiveServerTests {
         let server = try startServer(idleTimeout: 0.3)
         let client = try RawClient(port: server.port)
         client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try client.readResponse().status == 200)
-        #expect(client.isClosedByServer())
+        #expect(try await read(client).status == 200)
+        #expect(await closed(client))
         await server.shutdown()
     }
 
@@ -149,10 +165,10 @@ struct LiveServerTests {
         let server = try startServer()
         let client = try RawClient(port: server.port)
         client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n")
-        let head = try client.readResponse(head: true)
+        let head = try await read(client, head: true)
         #expect(head.status == 200 && head.headers["content-length"] == String(8 * 1024 * 1024) && head.body.isEmpty)
         client.send("GET /big HTTP/1.1\r\nHost: t\r\n\r\n")
-        let big = try client.readResponse()
+        let big = try await read(client)
         #expect(big.body.count == 8 * 1024 * 1024 && big.body.allSatisfy { $0 == UInt8(ascii: "x") })
         await server.shutdown()
     }
@@ -164,14 +180,14 @@ struct LiveServerTests {
         let port = server.port
         let idleClient = try RawClient(port: port)
         idleClient.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
-        _ = try idleClient.readResponse()
+        _ = try await read(idleClient)
         let client = try RawClient(port: port)
         client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         while gate.entered == 0 { await Task.yield() }
         let shutdown = Task { await server.shutdown(gracePeriod: 5) }
-        #expect(idleClient.isClosedByServer()) // idle connections go at once
+        #expect(await closed(idleClient)) // idle connections go at once
         gate.open()
-        let reply = try client.readResponse()
+        let reply = try await read(client)
         #expect(reply.status == 200 && reply.text.hasPrefix("GET /slow"))
         #expect(reply.headers["connection"] == "close")
         await shutdown.value
@@ -196,7 +212,7 @@ struct LiveServerTests {
         for path in ["/reset", "/headers", "/truncate", "/hang"] {
             let client = try RawClient(port: server.port)
             client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(throws: RawClient.Failure.self, "\(path) should not yield a whole response") { _ = try client.readResponse() }
+            await #expect(throws: RawClient.Failure.self, "\(path) should not yield a whole response") { _ = try await read(client) }
         }
         await server.shutdown()
     }

@@ -3,8 +3,8 @@ import Glibc
 
 /// A blocking test client on a raw socket, for what URLSession hides: pipelining, exact bytes,
 /// half-sent requests, and whether the server closed the connection.
-final class RawClient {
-    struct Reply {
+final class RawClient: @unchecked Sendable { // used by one test at a time, from one thread at a time
+    struct Reply: Sendable {
         var status: Int
         var headers: [String: String]
         var body: [UInt8]
