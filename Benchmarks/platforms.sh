@@ -109,14 +109,14 @@ t_upload() {
   threads=$(printf '%s\n' "$@" | sed -n 's/^-t//p' | head -1)
   sessions=$(python3 "$HERE/seed.py" sessions "$BASE" "$ASLEEP_KEY" $((threads * 4)))
   THREAD_COUNT=$threads SESSIONS=$sessions wrk "$@" -s "$HERE/asleep_upload.lua" "${ASLEEP_H[@]}" "$BASE/"
-  echo "$sessions" > "$WORK/last-sessions"
+  [ -n "${WRK_CHECK:-}" ] || echo "$sessions" > "$WORK/last-sessions"
 }
 t_telemetry() {
   local threads tokens
   threads=$(printf '%s\n' "$@" | sed -n 's/^-t//p' | head -1)
   RUN=$((RUN + 1))
   tokens=$(python3 "$HERE/seed.py" tokens "$BASE" "$PROJECT" $((1000 + RUN * 100)) "$threads")
-  echo "$((1000 + RUN * 100)) $threads" > "$WORK/last-users"
+  [ -n "${WRK_CHECK:-}" ] || echo "$((1000 + RUN * 100)) $threads" > "$WORK/last-users"
   # Sample times: 30 days back, whole 1,000 s batches; every run has its own users, so no sample repeats.
   TOKENS=$tokens RUN=$RUN START_MS=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 )) \
     wrk "$@" -s "$HERE/telemetry.lua" "$BASE/telematics/api/v1/telemetry"
@@ -185,11 +185,19 @@ measure() {
 
 # The exact requests wrk will send (Lua-built bodies included) must succeed too: one request each.
 echo "sanity checks (the wrk scripts' first request):"
-for spec in "health 200" "resolve 200" "match 200" "upload 200" "readings 201" "voucher 200" "telemetry 202" "trips 200"; do
+# (in parallel: wrk waits out -d1s even after the first answer; RUN=900 keeps their batch ids and users apart)
+CHECKS=("health 200" "resolve 200" "match 200" "upload 200" "readings 201" "voucher 200" "telemetry 202" "trips 200")
+CHECK_PIDS=()
+for spec in "${CHECKS[@]}"; do
   read -r target want <<< "$spec"
-  WRK_CHECK=1 "t_$target" -t1 -c1 -d1s > "$WORK/wrk-check.txt" 2>&1 || true
-  line=$(grep -m1 '^wrk-check' "$WORK/wrk-check.txt" || true)
-  [ "$(echo "$line" | cut -d' ' -f2)" = "$want" ] || { cat "$WORK/wrk-check.txt" >&2; fail "wrk request for $target did not answer $want"; }
+  ( RUN=900; WRK_CHECK=1 "t_$target" -t1 -c1 -d1s > "$WORK/wrk-check-$target.txt" 2>&1 ) &
+  CHECK_PIDS+=($!)
+done
+for pid in "${CHECK_PIDS[@]}"; do wait "$pid" || true; done
+for spec in "${CHECKS[@]}"; do
+  read -r target want <<< "$spec"
+  line=$(grep -m1 '^wrk-check' "$WORK/wrk-check-$target.txt" || true)
+  [ "$(echo "$line" | cut -d' ' -f2)" = "$want" ] || { cat "$WORK/wrk-check-$target.txt" >&2; fail "wrk request for $target did not answer $want"; }
   echo "  ✓ $target → ${line#wrk-check }" | cut -c1-150
 done
 
@@ -253,7 +261,7 @@ for run in runs:
     by.setdefault(run["label"], []).append(run)
 print("Understudy platform hot paths — " + title)
 print("ratio = target req/s ÷ mean of the health runs just before and after it (same round); medians over rounds")
-head = f"{'target':<40} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non2xx':>6} {'sockerr':>7} {'ratio':>6}  {'per round':<16} {'units':>20}"
+head = f"{'target':<40} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non2xx':>6} {'sockerr':>7} {'ratio':>6}  {'ratio per round':<20} {'units':>20}"
 print(head); print("-" * len(head))
 for label in order:
     rs = by[label]
@@ -265,9 +273,9 @@ for label in order:
         ratio, each, units = "—", "(1 connection)", ""
     else:
         ratios = [r["rps"] / r["ref"] for r in rs]
-        ratio, each = f"{median(ratios):.3f}", " ".join(f"{x:.3f}" for x in ratios)
+        ratio, each = f"{median(ratios):.4f}", " ".join(f"{x:.4f}" for x in ratios)
         units = f"{rps * rs[0]['per']:,.0f} {rs[0]['unit']}" if rs[0]["unit"] != "-" else ""
-    print(f"{label.replace('_', ' '):<40} {rps:>8.0f} {p50:>8.2f} {p99:>8.2f} {bad:>6} {err:>7} {ratio:>6}  {each:<16} {units:>20}")
+    print(f"{label.replace('_', ' '):<40} {rps:>8.0f} {p50:>8.2f} {p99:>8.2f} {bad:>6} {err:>7} {ratio:>6}  {each:<20} {units:>20}")
 def find(label): return by.get(label, [])
 small, large = find("warplink_resolve_(10_links)_c1"), find("warplink_resolve_(10,000_links)_c1")
 if small and large:

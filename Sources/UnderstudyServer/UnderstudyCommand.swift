@@ -167,9 +167,12 @@ public enum UnderstudyCommand {
             let settings = platform.sdkSettings(serverURL: server.url, credentials: credentials)
             let text = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
             lines.append("  \(platform.id.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
-            if settings.isEmpty || !credentials.isEmpty {
-                let keys = credentials.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
-                lines.append("  \(String(repeating: " ", count: 13)) \(keys)")
+            // Credentials the SDK settings do not already show (such as a second key).
+            let shown = Set(settings.values)
+            let extra = credentials.filter { !shown.contains($0.value) }.sorted { $0.key < $1.key }
+            if !extra.isEmpty {
+                let keys = extra.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
+                lines.append("  \(String(repeating: " ", count: 13)) also: \(keys)")
             }
         }
         lines.append("Control plane: \(server.url)/__admin/projects  (OpenAPI: \(server.url)/__admin/openapi.json)")
