@@ -3,21 +3,18 @@
 /// A project created with a `seed` gets the same ids on every run, so a test can hard-code them.
 public struct IDGenerator: Sendable {
     private var state: UInt64
-    private let seeded: Bool
 
-    /// A generator; `seed` makes its output repeatable.
+    /// A generator; `seed` makes its output repeatable. Without one it starts from 64 bits of the
+    /// system's randomness and continues with SplitMix64: drawing every word from the system
+    /// generator cost a `getrandom` call per 64 bits, 32 of them per UUID, in request profiles.
+    /// These are test identifiers and credentials for a local emulator, not secrets.
     public init(seed: UInt64? = nil) {
-        seeded = seed != nil
         var system = SystemRandomNumberGenerator()
         state = seed ?? system.next()
     }
 
-    /// The next 64 random bits (SplitMix64 when seeded, the system generator otherwise).
+    /// The next 64 pseudo-random bits (SplitMix64).
     public mutating func next() -> UInt64 {
-        guard seeded else {
-            var system = SystemRandomNumberGenerator()
-            return system.next()
-        }
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -25,9 +22,9 @@ public struct IDGenerator: Sendable {
         return z ^ (z >> 31)
     }
 
-    private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    private static let lowerAlphanumerics = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-    private static let hexDigits = Array("0123456789abcdef")
+    private static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    private static let lowerAlphanumerics = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `count` characters from A–Z, a–z, 0–9.
     public mutating func alphanumeric(_ count: Int) -> String { pick(count, from: Self.alphanumerics) }
@@ -38,12 +35,17 @@ public struct IDGenerator: Sendable {
 
     /// A lower-case version-4 UUID string.
     public mutating func uuid() -> String {
-        var digits = Array(hex(32))
-        digits[12] = "4"
-        digits[16] = Self.hexDigits[Int(8 + next() % 4)]
-        let text = String(digits)
-        let parts = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4), text.dropFirst(20)]
-        return parts.joined(separator: "-")
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for index in 0..<32 {
+            if index == 8 || index == 12 || index == 16 || index == 20 { out.append(UInt8(ascii: "-")) }
+            switch index {
+            case 12: out.append(UInt8(ascii: "4"))
+            case 16: out.append(Self.hexDigits[Int(8 + next() % 4)])
+            default: out.append(Self.hexDigits[Int(next() % 16)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A number in `range`.
@@ -54,10 +56,10 @@ public struct IDGenerator: Sendable {
     /// A number in [0, 1).
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-    private mutating func pick(_ count: Int, from alphabet: [Character]) -> String {
-        var out = ""
+    private mutating func pick(_ count: Int, from alphabet: [UInt8]) -> String {
+        var out: [UInt8] = []
         out.reserveCapacity(count)
         for _ in 0..<count { out.append(alphabet[Int(next() % UInt64(alphabet.count))]) }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }
