@@ -170,30 +170,19 @@ public enum WarrantyLifeRules {
     /// Validates a readings batch: a JSON array of objects whose `readingAt` (when present) is a
     /// device-local timestamp and whose numeric fields are numbers. Returns the element count.
     public static func validateReadings(_ value: JSONValue) throws(WarrantyLifeError) -> Int {
-        guard let object = try? JSONSerialization.jsonObject(with: value.encoded(), options: [.fragmentsAllowed]) else {
-            throw .validation("The readings body is not valid JSON.")
-        }
-        return try validateReadings(foundation: object)
-    }
-
-    /// The same check on `JSONSerialization` output, which the upload route uses directly: converting a
-    /// 1,000-reading batch to `JSONValue` first would cost more than the rest of the request.
-    static func validateReadings(foundation object: Any) throws(WarrantyLifeError) -> Int {
-        guard let readings = object as? [Any] else {
+        guard let readings = value.arrayValue else {
             throw .validation("The readings body must be a JSON array of readings.")
         }
         for (index, reading) in readings.enumerated() {
-            guard let fields = reading as? [String: Any] else { throw .validation("Reading \(index) must be an object.") }
+            guard let fields = reading.objectValue else { throw .validation("Reading \(index) must be an object.") }
             if let at = fields["readingAt"] {
-                guard let text = at as? String, isLocalTimestamp(text) else {
+                guard let text = at.stringValue, isLocalTimestamp(text) else {
                     throw .validation("Field `\(index).readingAt` must be a `yyyy-MM-dd HH:mm:ss.SSS` string.")
                 }
             }
             for name in numericReadingFields {
-                guard let field = fields[name], !(field is NSNull) else { continue }
-                guard let number = field as? NSNumber, !(field is String), String(cString: number.objCType) != "c" else {
-                    throw .validation("Field `\(index).\(name)` must be a number.")
-                }
+                guard let field = fields[name], field != .null else { continue }
+                guard field.doubleValue != nil else { throw .validation("Field `\(index).\(name)` must be a number.") }
             }
         }
         return readings.count

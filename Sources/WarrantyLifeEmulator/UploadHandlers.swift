@@ -23,10 +23,10 @@ enum UploadHandlers {
         }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The readings body is empty; a JSON array was expected.") }
-        guard let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+        guard let value = try? JSONValue.parse(body) else {
             throw WarrantyLifeError.validation("The readings body is not valid JSON.")
         }
-        let count = try WarrantyLifeRules.validateReadings(foundation: value)
+        let count = try WarrantyLifeRules.validateReadings(value)
         let itemID = call.context.parameter("itemId"), eventID = call.context.parameter("sensorEventId")
         let user = try call.caller, project = call.project, nowText = call.nowText
         let text = String(decoding: body, as: UTF8.self)
