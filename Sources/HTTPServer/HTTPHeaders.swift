@@ -85,7 +85,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
 extension StringProtocol {
     /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    func trimmingASCIIWhitespace() -> String {
+    public func trimmingASCIIWhitespace() -> String {
         var scalars = Substring(self).unicodeScalars[...]
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }

@@ -57,9 +57,11 @@ struct WarpLinkRoutes {
     /// The key of `Authorization: Bearer <key>`, or nil.
     static func bearer(_ request: Request) -> String? {
         guard let header = request.headers["authorization"] else { return nil }
-        let trimmed = header.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
-        return trimmed.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        // ASCII trimming: Foundation's CharacterSet trimming bridges through NSString, which cost
+        // 7% of a resolve in profiles.
+        let trimmed = header.trimmingASCIIWhitespace()
+        guard trimmed.utf8.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
+        return trimmed.dropFirst(7).trimmingASCIIWhitespace()
     }
 
     /// The active key of the request, or the 401 of [W-V2]/[W-L2]/[W-A1].
