@@ -278,7 +278,8 @@ public final class Journal: Sendable {
     public func query(project: ProjectID?, filter: JournalFilter) async throws -> (entries: [JournalEntry], evicted: Int) {
         try await flush()
         let limit = min(max(filter.limit ?? 100, 1), 1000)
-        return try await database.read { connection in
+        // A page can hold a thousand entries with 64 KiB bodies: read it off the event loop.
+        return try await database.readOnPool { connection in
             var sql = "SELECT * FROM journal WHERE 1 = 1"
             var bindings: [any SQLBindable] = []
             if let project { sql += " AND project_id = ?"; bindings.append(project) }
