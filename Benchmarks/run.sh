@@ -74,7 +74,9 @@ start_understudy() { # $1: extra flags
   until curl -sf "http://127.0.0.1:$PORT/__admin/ready" >/dev/null 2>&1; do sleep 0.005; done
   READY_MS=$(( ($(date +%s%N) - started) / 1000000 ))
 }
-stop_understudy() { kill "$UPID"; wait "$UPID" 2>/dev/null || true; }
+# A graceful stop must exit 0: a release-only heap corruption once showed up only as exit 134 here.
+STOP_CODES=""
+stop_understudy() { kill "$UPID"; local code=0; wait "$UPID" 2>/dev/null || code=$?; STOP_CODES="$STOP_CODES $code"; }
 
 start_understudy ""
 sleep 1
@@ -132,4 +134,5 @@ echo "ratio understudy/nginx req/s (medians):    $(ratio "$U_RPS" "$N_RPS")   (t
 echo "journal cost (on/off req/s):               $(ratio "$J_RPS" "$O_RPS")   (target ≥ 0.80)"
 echo "health with 1,000 idle conns / without:    $(ratio "$H_RPS" "$U_RPS")   ($(cat "$WORK/hold.txt" | tr '\n' ' '))"
 echo "time to ready (spawn → /__admin/ready):    ${READY_MS} ms (server's own: ${INTERNAL_READY:-?} ms; target ≤ 200 ms)"
+echo "exit codes after SIGTERM:                 ${STOP_CODES# } (expected 0 each)"
 echo "idle RSS:                                  $((IDLE_RSS_KB / 1024)) MiB (target ≤ 25 MB) = $((IDLE_ANON_KB / 1024)) MiB private + $((IDLE_FILE_KB / 1024)) MiB shared-library pages; after load $((BUSY_RSS_KB / 1024)) MiB; with 1,000 conns $((HOLD_RSS_KB / 1024)) MiB"
