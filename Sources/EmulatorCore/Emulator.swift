@@ -41,6 +41,7 @@ public final class Emulator: HTTPApplication {
     private static let unjournalled: Set<String> = ["/__admin/health", "/__admin/ready"]
 
     /// Builds the emulator; `load()` must run before serving.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(services: EmulatorServices, platforms: [any Platform]) throws {
         self.services = services
         self.platforms = platforms

@@ -63,6 +63,7 @@ public final class EmulatorServices: Sendable {
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
 
     /// Creates the services.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(database: Database, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
         self.database = database
         self.clocks = ClockStore()

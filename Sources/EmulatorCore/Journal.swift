@@ -130,6 +130,7 @@ public final class Journal: Sendable {
     private let generation = Atomic<Int>(0)
 
     /// Creates the journal, continuing ids after what the database holds.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(database: Database, limits: JournalLimits) throws {
         self.database = database
         self.limits = limits

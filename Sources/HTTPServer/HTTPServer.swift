@@ -48,6 +48,7 @@ public final class HTTPServer: Sendable {
     private let loops: [EventLoop]
 
     /// Creates a server; call `start()` to listen.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
         self.configuration = configuration
         self.application = application

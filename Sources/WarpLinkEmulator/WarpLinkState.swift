@@ -23,6 +23,7 @@ public final class WarpLinkState: Sendable {
     public let autoProvisionProject: ProjectID?
 
     /// Empty state with the server-wide defaults.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(defaultSettings: MatchingSettings = MatchingSettings(), autoProvisionProject: ProjectID? = nil) {
         self.defaultSettings = defaultSettings
         self.autoProvisionProject = autoProvisionProject

@@ -13,6 +13,7 @@ public final class WarrantyLifePlatform: Platform {
     private let keyCache = Mutex<[String: ProjectID]>([:])
 
     /// Creates the platform.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
         self.settings = WarrantyLifeSettings(configuration)
