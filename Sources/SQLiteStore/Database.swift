@@ -33,12 +33,10 @@ public final class Database: Sendable {
     }
 
     /// Opens (creating it and its folder if needed) the database at `path`.
-    // Not inlined into other modules: with cross-module optimization, a release build that
-    // allocated this class from another module (whose stored properties include Atomic/Mutex
-    // raw-layout storage) wrote past the allocation once a property was added, corrupting the
-    // heap (seen as aborts in free at exit; MALLOC_CHECK_=3 catches it at start). Keeping the
-    // allocating initializer in its own module avoids it. Applied to every public initializer
-    // of a class holding Atomic or Mutex.
+    // Allocated only by this module: cross-module optimization mis-laid-out classes holding
+    // Atomic/Mutex storage when another module allocated or accessed them (heap corruption in
+    // release builds). Package.swift turns that optimization off for release; this attribute,
+    // on every public initializer of such a class, is the second guard.
     @inline(never)
     public init(path: String, readerCount: Int = 3) throws {
         self.path = path
