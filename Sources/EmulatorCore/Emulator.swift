@@ -89,18 +89,7 @@ public final class Emulator: HTTPApplication {
     /// Answers a request.
     public func respond(to request: Request) async -> Response {
         let requestID = journal.reserveID()
-        var routedPath = request.path
-        var platform: (any Platform)?
-        if let host = request.hostName, !routedPath.hasPrefix("/__admin") {
-            for candidate in platforms {
-                if let prefix = candidate.pathPrefix(forHost: host) {
-                    platform = candidate
-                    routedPath = prefix + (routedPath == "/" ? "" : routedPath)
-                    break
-                }
-            }
-        }
-        if platform == nil { platform = platformOwning(path: routedPath) }
+        var (platform, routedPath) = locate(request)
 
         var projectID: ProjectID?
         var routeTemplate: String?
@@ -182,14 +171,7 @@ public final class Emulator: HTTPApplication {
         guard let head else {
             return HTTPApplicationDefaults.errorResponse(error)
         }
-        var routedPath = head.path
-        var platform: (any Platform)?
-        if let host = head.hostName, !routedPath.hasPrefix("/__admin") {
-            for candidate in platforms {
-                if let prefix = candidate.pathPrefix(forHost: host) { platform = candidate; routedPath = prefix + routedPath; break }
-            }
-        }
-        if platform == nil { platform = platformOwning(path: routedPath) }
+        let (platform, routedPath) = locate(head)
         let projectID: ProjectID? = if let platform { await platform.identifyProject(head, services: services) } else { nil }
         let response = failureResponse(.unreadableRequest(error), platform: platform, requestID: requestID)
         var route: String?
@@ -294,12 +276,22 @@ public final class Emulator: HTTPApplication {
         return response
     }
 
-    private func platformOwning(path: String) -> (any Platform)? {
+    /// The platform a request is for and the path to route: a real service's host name puts the
+    /// platform's prefix in front of the path; otherwise the path's own prefix names the platform.
+    private func locate(_ request: Request) -> (platform: (any Platform)?, routedPath: String) {
+        let path = request.path
+        if let host = request.hostName, !path.hasPrefix("/__admin") {
+            for candidate in platforms {
+                if let prefix = candidate.pathPrefix(forHost: host) {
+                    return (candidate, prefix + (path == "/" ? "" : path))
+                }
+            }
+        }
         for platform in platforms {
             let prefix = platform.id.pathPrefix
-            if path == prefix || path.hasPrefix(prefix + "/") { return platform }
+            if path == prefix || path.hasPrefix(prefix + "/") { return (platform, path) }
         }
-        return nil
+        return (nil, path)
     }
 
     private func finish(_ request: Request, response: Response, requestID: Int, platform: (any Platform)?, projectID: ProjectID?,

@@ -219,14 +219,9 @@ public final class Journal: Sendable {
             responseBody: bodyText(exchange.responseBody, cap: cap), responseBodySize: exchange.responseBody.count, fault: exchange.fault)
     }
 
-    /// `{"a":"b"}` with sorted keys; hand-written because JSONEncoder dominated the flush profile.
+    /// `{"a":"b"}` with sorted keys.
     static func headerJSON(_ headers: [String: String]) -> String {
-        var out = "{"
-        for (index, key) in headers.keys.sorted().enumerated() {
-            if index > 0 { out += "," }
-            out += HTTPApplicationDefaults.jsonString(key) + ":" + HTTPApplicationDefaults.jsonString(headers[key] ?? "")
-        }
-        return out + "}"
+        String(decoding: JSONValue.object(headers.mapValues(JSONValue.string)).encoded(), as: UTF8.self)
     }
 
     private static func insert(_ entry: JournalEntry, connection: SQLiteConnection) throws {

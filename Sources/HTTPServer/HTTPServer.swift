@@ -52,7 +52,7 @@ public final class HTTPServer: Sendable {
     public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
         self.configuration = configuration
         self.application = application
-        self.loops = (0..<max(1, configuration.eventQueueCount)).map { EventLoop(index: $0) }
+        self.loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
         // A vanished client must surface as EPIPE on send, never kill the process.
         signal(SIGPIPE, SIG_IGN)
     }

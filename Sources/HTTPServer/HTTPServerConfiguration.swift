@@ -12,20 +12,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeout: Double
     /// Listen backlog.
     public var backlog: Int32
-    /// How many serial queues share the connections; defaults to the number of cores.
-    public var eventQueueCount: Int
+    /// How many event loops (threads) share the connections; defaults to the number of cores.
+    public var eventLoopCount: Int
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
                 headerTimeout: Double = 10, idleTimeout: Double = 75, backlog: Int32 = 1024,
-                eventQueueCount: Int = max(2, ProcessInfoCores.count)) {
+                eventLoopCount: Int = max(2, ProcessInfoCores.count)) {
         self.host = host
         self.port = port
         self.limits = limits
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.backlog = backlog
-        self.eventQueueCount = eventQueueCount
+        self.eventLoopCount = eventLoopCount
     }
 }
 
