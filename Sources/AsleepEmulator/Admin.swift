@@ -8,7 +8,6 @@ import SQLiteStore
 /// webhooks. Bodies are camelCase and strict (unknown keys are a 400).
 struct AsleepAdmin: Sendable {
     let defaults: AsleepSettings
-    let cache: CredentialCache
 
     struct KeyBody: Codable {
         var apiKey: String?
@@ -95,7 +94,7 @@ struct AsleepAdmin: Sendable {
 
     static let keyStates: Set<String> = ["active", "plan_expired", "rate_limited", "quota_exceeded", "revoked"]
 
-    func service(_ connection: SQLiteConnection, _ context: EmulatorContext) -> AsleepService {
+    func service(_ connection: SQLiteConnection, _ context: AdminContext) -> AsleepService {
         AsleepRoutes(defaults: defaults).serviceFactory(context)(connection)
     }
 
@@ -103,17 +102,17 @@ struct AsleepAdmin: Sendable {
         defaults.merged(with: try AsleepStore.settings(connection, project: project))
     }
 
-    func routes() -> [Route] {
-        var routes: [Route] = []
+    func routes() -> [AdminRoute] {
+        var routes: [AdminRoute] = []
 
         // MARK: Settings
-        routes.append(Route(.get, "/settings") { _, context in
+        routes.append(AdminRoute(.get, "/settings") { _, context in
             let project = context.parameter("id")
             let defaults = self.defaults
             let settings = try await context.database.read { try defaults.merged(with: AsleepStore.settings($0, project: project)) }
             return .json(settings.effective)
         })
-        routes.append(Route(.patch, "/settings") { request, context in
+        routes.append(AdminRoute(.patch, "/settings") { request, context in
             let patch = try Self.decode(AsleepSettings.self, request)
             if let problem = patch.validationProblem() { throw AdminError.badRequest(problem, code: "invalid_settings") }
             let project = context.parameter("id")
@@ -127,14 +126,14 @@ struct AsleepAdmin: Sendable {
         })
 
         // MARK: Keys, apps, tokens
-        routes.append(Route(.get, "/keys") { _, context in
+        routes.append(AdminRoute(.get, "/keys") { _, context in
             let project = context.parameter("id")
             let keys = try await context.database.read { connection in
                 try connection.query("SELECT * FROM asleep_api_keys WHERE project_id = ? ORDER BY created_at, api_key", project).map(Self.renderKey)
             }
             return .json(JSONValue.object(["keys": .array(keys)]))
         })
-        routes.append(Route(.post, "/keys") { request, context in
+        routes.append(AdminRoute(.post, "/keys") { request, context in
             let body = try Self.decode(KeyBody.self, request)
             if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
             let project = context.parameter("id")
@@ -152,7 +151,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 201, bytes: row.encoded())
         })
-        routes.append(Route(.patch, "/keys/{key}") { request, context in
+        routes.append(AdminRoute(.patch, "/keys/{key}") { request, context in
             let body = try Self.decode(KeyBody.self, request)
             if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
             if body.apiKey != nil { throw AdminError.badRequest("`apiKey` cannot be changed.") }
@@ -168,21 +167,20 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 200, bytes: row.encoded())
         })
-        routes.append(Route(.delete, "/keys/{key}") { _, context in
+        routes.append(AdminRoute(.delete, "/keys/{key}") { _, context in
             let project = context.parameter("id"), key = context.parameter("key")
             let deleted = try await context.database.write { try $0.run("DELETE FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", key, project) }
             guard deleted > 0 else { throw AdminError.notFound("API key") }
-            cache.forget(credential: key)
             return .empty(204)
         })
-        routes.append(Route(.get, "/apps") { _, context in
+        routes.append(AdminRoute(.get, "/apps") { _, context in
             let project = context.parameter("id")
             let apps = try await context.database.read { connection in
                 try connection.query("SELECT * FROM asleep_apps WHERE project_id = ? ORDER BY created_at, app_id", project).map(Self.renderApp)
             }
             return .json(JSONValue.object(["apps": .array(apps)]))
         })
-        routes.append(Route(.post, "/apps") { request, context in
+        routes.append(AdminRoute(.post, "/apps") { request, context in
             let body = try Self.decode(AppBody.self, request)
             if let state = body.state, !Self.keyStates.contains(state) { throw AdminError.badRequest("`state` must be one of \(Self.keyStates.sorted().joined(separator: ", ")).") }
             let project = context.parameter("id")
@@ -199,7 +197,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 201, bytes: row.encoded())
         })
-        routes.append(Route(.post, "/tokens/expire") { request, context in
+        routes.append(AdminRoute(.post, "/tokens/expire") { request, context in
             let body = request.body.isEmpty ? ExpireBody() : try Self.decode(ExpireBody.self, request)
             let kind = body.kind ?? "all"
             guard ["access", "refresh", "all"].contains(kind) else { throw AdminError.badRequest("`kind` must be access, refresh or all.") }
@@ -212,7 +210,7 @@ struct AsleepAdmin: Sendable {
         })
 
         // MARK: Users
-        routes.append(Route(.get, "/users") { _, context in
+        routes.append(AdminRoute(.get, "/users") { _, context in
             let project = context.parameter("id")
             let users = try await context.database.read { connection in
                 try connection.query("SELECT * FROM asleep_users WHERE project_id = ? ORDER BY created_at, user_id", project)
@@ -220,7 +218,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(JSONValue.object(["users": .array(users)]))
         })
-        routes.append(Route(.post, "/users") { request, context in
+        routes.append(AdminRoute(.post, "/users") { request, context in
             let body = try Self.decode(UserBody.self, request)
             let project = context.parameter("id")
             let now = context.now
@@ -231,7 +229,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 201, bytes: user.encoded())
         })
-        routes.append(Route(.delete, "/users/{user}") { _, context in
+        routes.append(AdminRoute(.delete, "/users/{user}") { _, context in
             let project = context.parameter("id"), user = context.parameter("user")
             try await context.database.write { connection in
                 guard try AsleepStore.user(connection, project: project, customer: nil, id: user) != nil else { throw AdminError.notFound("User") }
@@ -241,14 +239,14 @@ struct AsleepAdmin: Sendable {
         })
 
         // MARK: Products
-        routes.append(Route(.get, "/products") { _, context in
+        routes.append(AdminRoute(.get, "/products") { _, context in
             let project = context.parameter("id")
             let products = try await context.database.read { connection in
                 try connection.query("SELECT * FROM asleep_products WHERE project_id = ? ORDER BY created_at, product_id", project).map(Self.renderProduct)
             }
             return .json(JSONValue.object(["products": .array(products)]))
         })
-        routes.append(Route(.post, "/products") { request, context in
+        routes.append(AdminRoute(.post, "/products") { request, context in
             let body = try Self.decode(ProductBody.self, request)
             guard (1...100).contains(body.model.count) else { throw AdminError.badRequest("`model` must be 1–100 characters.") }
             guard (1...255).contains(body.identifierValue.count) else { throw AdminError.badRequest("`identifierValue` must be 1–255 characters.") }
@@ -276,7 +274,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 201, bytes: row.encoded())
         })
-        routes.append(Route(.post, "/products/{product}/revoke") { _, context in
+        routes.append(AdminRoute(.post, "/products/{product}/revoke") { _, context in
             let project = context.parameter("id"), product = context.parameter("product")
             let row = try await context.database.write { connection -> JSONValue in
                 guard try connection.run("UPDATE asleep_products SET revoked = 1 WHERE product_id = ? AND project_id = ?", product, project) > 0 else {
@@ -288,7 +286,7 @@ struct AsleepAdmin: Sendable {
         })
 
         // MARK: Sessions
-        routes.append(Route(.get, "/sessions") { request, context in
+        routes.append(AdminRoute(.get, "/sessions") { request, context in
             let project = context.parameter("id")
             let user = request.queryValue("userId"), state = request.queryValue("state")
             let now = context.now
@@ -306,7 +304,7 @@ struct AsleepAdmin: Sendable {
             }
             return .json(JSONValue.object(["sessions": .array(sessions)]))
         })
-        routes.append(Route(.post, "/sessions") { request, context in
+        routes.append(AdminRoute(.post, "/sessions") { request, context in
             let body = try Self.decode(SessionBody.self, request)
             let project = context.parameter("id")
             let now = context.now
@@ -315,14 +313,14 @@ struct AsleepAdmin: Sendable {
             }
             return .json(status: 201, bytes: session.encoded())
         })
-        routes.append(Route(.get, "/sessions/{session}") { _, context in
+        routes.append(AdminRoute(.get, "/sessions/{session}") { _, context in
             let project = context.parameter("id"), id = context.parameter("session")
             let now = context.now
             return .json(try await self.withSession(context, project: project, id: id) { _, session, connection in
                 Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
             })
         })
-        routes.append(Route(.patch, "/sessions/{session}") { request, context in
+        routes.append(AdminRoute(.patch, "/sessions/{session}") { request, context in
             let patch = try Self.decode(SessionPatch.self, request)
             if let url = patch.callbackUrl, !url.isEmpty, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
             let project = context.parameter("id"), id = context.parameter("session")
@@ -338,7 +336,7 @@ struct AsleepAdmin: Sendable {
                 return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
             })
         })
-        routes.append(Route(.post, "/sessions/{session}/close") { _, context in
+        routes.append(AdminRoute(.post, "/sessions/{session}/close") { _, context in
             let project = context.parameter("id"), id = context.parameter("session")
             let now = context.now
             return .json(try await self.withSession(context, project: project, id: id) { service, session, connection in
@@ -348,7 +346,7 @@ struct AsleepAdmin: Sendable {
                 return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
             })
         })
-        routes.append(Route(.post, "/sessions/{session}/complete") { _, context in
+        routes.append(AdminRoute(.post, "/sessions/{session}/complete") { _, context in
             let project = context.parameter("id"), id = context.parameter("session")
             let now = context.now
             let defaults = self.defaults
@@ -359,7 +357,7 @@ struct AsleepAdmin: Sendable {
                 return Self.renderSession(session, received: try AsleepStore.receivedChunks(connection, session: session.id), now: now)
             })
         })
-        routes.append(Route(.post, "/sessions/{session}/webhooks") { request, context in
+        routes.append(AdminRoute(.post, "/sessions/{session}/webhooks") { request, context in
             let body = try Self.decode(EventBody.self, request)
             guard ["INFERENCE_COMPLETE", "SESSION_COMPLETE"].contains(body.event) else {
                 throw AdminError.badRequest("`event` must be INFERENCE_COMPLETE or SESSION_COMPLETE.")
@@ -394,7 +392,7 @@ struct AsleepAdmin: Sendable {
         })
 
         // MARK: Webhook deliveries
-        routes.append(Route(.get, "/webhooks") { request, context in
+        routes.append(AdminRoute(.get, "/webhooks") { request, context in
             let project = context.parameter("id")
             let session = request.queryValue("sessionId")
             let deliveries = try await context.database.read { connection in
@@ -408,7 +406,7 @@ struct AsleepAdmin: Sendable {
     }
 
     /// Runs `body` on an existing session of the project in one write transaction (404 otherwise).
-    func withSession(_ context: EmulatorContext, project: ProjectID, id: String,
+    func withSession(_ context: AdminContext, project: ProjectID, id: String,
                      _ body: @escaping @Sendable (AsleepService, SessionRecord, SQLiteConnection) throws -> JSONValue) async throws -> JSONValue {
         let defaults = self.defaults
         return try await context.database.write { connection in

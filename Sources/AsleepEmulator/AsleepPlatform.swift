@@ -4,13 +4,17 @@ import HTTPServer
 import SQLiteStore
 import Synchronization
 
+extension PlatformID {
+    /// Asleep: sleep tracking.
+    public static let asleep = PlatformID("asleep")
+}
+
 /// The Asleep backend: routing, credentials, error format and fixtures.
 public struct AsleepPlatform: Platform {
     /// Configuration from the `asleep` section of the configuration file (any `AsleepSettings`
     /// field, used as the default of every project).
     public let configuration: JSONValue
     let defaults: AsleepSettings
-    private let cache = CredentialCache()
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
@@ -30,7 +34,7 @@ public struct AsleepPlatform: Platform {
     public func routes() -> [Route] { AsleepRoutes(defaults: defaults).routes() }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { AsleepAdmin(defaults: defaults, cache: cache).routes() }
+    public func adminRoutes() -> [AdminRoute] { AsleepAdmin(defaults: defaults).routes() }
 
     /// The platform's own error body: `{"detail": "…"}` with the real service's wording where known.
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
@@ -43,6 +47,7 @@ public struct AsleepPlatform: Platform {
         case .invalidBody(let error): detail = error.message
         case .injected(let status): detail = Self.injectedDetail(status)
         case .internalError: detail = "Internal Server Error"
+        case .storageUnavailable: detail = "Service Unavailable"
         }
         return AsleepError(failure.status, detail).response
     }
@@ -62,25 +67,33 @@ public struct AsleepPlatform: Platform {
         }
     }
 
-    /// The project owning the API key, access token, app id or refresh token the request carries.
-    public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        let presented = Presented(request)
-        var lookup: (sql: String, value: String)?
-        if let key = presented.apiKey, !key.isEmpty {
-            lookup = ("SELECT project_id FROM asleep_api_keys WHERE api_key = ?", key)
-        } else if let token = presented.bearer, !token.isEmpty {
-            lookup = ("SELECT project_id FROM asleep_tokens WHERE token = ?", token)
-        } else if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
-            lookup = ("SELECT project_id FROM asleep_apps WHERE app_id = ?", app)
-        } else if request.path.hasSuffix("/customer/v1/app/refresh"), let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
-            lookup = ("SELECT project_id FROM asleep_tokens WHERE token = ?", token)
+    /// The API key (`x-api-key`), else the bearer access token, else — on the token routes —
+    /// the app id or refresh token in the body.
+    public func presentedCredentials(in request: Request) -> [PresentedCredential] {
+        var presented: [PresentedCredential] = []
+        if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: "apiKey", value: key)) }
+        if let token = request.bearerToken { presented.append(PresentedCredential(kind: "accessToken", value: token)) }
+        if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
+            presented.append(PresentedCredential(kind: "appId", value: app))
+        } else if request.path.hasSuffix("/customer/v1/app/refresh"),
+                  let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
+            presented.append(PresentedCredential(kind: "refreshToken", value: token))
         }
-        guard let lookup else { return nil }
-        if let cached = cache.project(for: lookup.value) { return cached }
-        let found = try? await services.database.read { connection in try connection.scalar(lookup.sql, lookup.value).string }
-        guard let project = found ?? nil else { return nil }
-        cache.remember(lookup.value, project: project)
-        return project
+        return presented
+    }
+
+    /// The project of an API key, token or app id.
+    public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        let sql: String
+        switch credential.kind {
+        case "apiKey": sql = "SELECT project_id FROM asleep_api_keys WHERE api_key = ?"
+        case "accessToken", "refreshToken": sql = "SELECT project_id FROM asleep_tokens WHERE token = ?"
+        case "appId": sql = "SELECT project_id FROM asleep_apps WHERE app_id = ?"
+        default: return nil
+        }
+        let value = credential.value
+        guard let project = try await services.database.read({ try $0.scalar(sql, value).string }) else { return nil }
+        return CredentialRecord(project: project, kind: credential.kind, value: value)
     }
 
     /// Fresh credentials: an API key, plus an appId/appSecret pair derived from it (derived so the
@@ -128,7 +141,7 @@ public struct AsleepPlatform: Platform {
 
     /// Demo fixtures: `{"settings": {…}, "users": [...], "sessions": [...]}` in the control plane's seed shapes.
     public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
-        try AsleepAdmin(defaults: defaults, cache: cache).loadFixtures(fixtures, project: project, connection: connection, now: now)
+        try AsleepAdmin(defaults: defaults).loadFixtures(fixtures, project: project, connection: connection, now: now)
     }
 
     /// OpenAPI document.
@@ -138,19 +151,6 @@ public struct AsleepPlatform: Platform {
     public func start(services: EmulatorServices) async {
         AsleepWorker.start(services: services, defaults: defaults)
     }
-
-    /// Drops cached credential lookups of the project.
-    public func projectStateDidChange(_ project: ProjectID) async {
-        cache.forget(project: project)
-    }
 }
 
-/// Credential → project lookups already made (credentials are globally unique).
-final class CredentialCache: Sendable {
-    private let entries = Mutex<[String: ProjectID]>([:])
 
-    func project(for credential: String) -> ProjectID? { entries.withLock { $0[credential] } }
-    func remember(_ credential: String, project: ProjectID) { entries.withLock { $0[credential] = project } }
-    func forget(project: ProjectID) { entries.withLock { all in all = all.filter { $0.value != project } } }
-    func forget(credential: String) { entries.withLock { _ = $0.removeValue(forKey: credential) } }
-}

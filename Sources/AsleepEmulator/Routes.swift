@@ -53,10 +53,16 @@ struct AsleepRoutes: Sendable {
 
     /// Makes services bound to the request's project clock and id generator.
     func serviceFactory(_ context: EmulatorContext) -> @Sendable (SQLiteConnection) -> AsleepService {
+        serviceFactory(services: context.services, project: context.projectID, now: context.now)
+    }
+
+    /// The same for a control-plane request.
+    func serviceFactory(_ context: AdminContext) -> @Sendable (SQLiteConnection) -> AsleepService {
+        serviceFactory(services: context.services, project: context.projectID, now: context.now)
+    }
+
+    private func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date) -> @Sendable (SQLiteConnection) -> AsleepService {
         let defaults = self.defaults
-        let services = context.services
-        let project = context.projectID
-        let now = context.now
         return { connection in
             AsleepService(connection: connection, now: now, defaults: defaults) { draw in
                 services.generateIDs(for: project) { generator in

@@ -56,7 +56,7 @@ enum CoreAdminRoutes {
         })
 
         routes.append(Route(.get, "/__admin/openapi.json") { _, context in
-            .json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL).encoded())
+            .json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL, platforms: platforms.map(\.id)).encoded())
         })
         routes.append(Route(.get, "/__admin/openapi/{document}") { _, context in
             let name = context.parameter("document").replacingOccurrences(of: ".json", with: "")
@@ -77,7 +77,8 @@ enum CoreAdminRoutes {
             let body = request.body.isEmpty ? CreateProject() : try decodeAdmin(CreateProject.self, request)
             var overrides: [PlatformID: [String: String]] = [:]
             for (name, values) in body.credentials ?? [:] {
-                guard let platform = PlatformID(rawValue: name) else {
+                let platform = PlatformID(name)
+                guard platforms.contains(where: { $0.id == platform }) else {
                     throw AdminError.badRequest("Unknown platform `\(name)` in credentials.")
                 }
                 overrides[platform] = values
@@ -97,7 +98,7 @@ enum CoreAdminRoutes {
             let id = context.parameter("id")
             guard try await projects.delete(id) else { throw AdminError.notFound("Project `\(id)`") }
             faults.forget(project: id)
-            context.services.forgetCredentials(of: id)
+            context.services.credentials.invalidate(project: id)
             try await journal.recount()
             for platform in platforms { await platform.projectStateDidChange(id) }
             return .empty(204)
@@ -159,7 +160,7 @@ enum CoreAdminRoutes {
             let base = scoped ? "/__admin/projects/{id}/faults" : "/__admin/faults"
             routes.append(Route(.post, base) { request, context in
                 let rule = try decodeAdmin(FaultRule.self, request)
-                if let problem = rule.validationProblem() { throw AdminError.badRequest(problem, code: "invalid_rule") }
+                if let problem = rule.validationProblem(platforms: platforms.map(\.id)) { throw AdminError.badRequest(problem, code: "invalid_rule") }
                 let id = "flt_" + context.services.generateIDs(for: nil) { $0.lowerAlphanumeric(12) }
                 let stored = try await faults.add(rule, project: scoped ? context.parameter("id") : nil, id: id)
                 return .json(stored, status: 201)
@@ -230,9 +231,9 @@ enum CoreAdminRoutes {
 
         routes.append(Route(.get, "/__admin/projects/{id}/outbox") { request, context in
             var platform: PlatformID?
-            if let name = request.queryValue("platform") {
-                guard let parsed = PlatformID(rawValue: name) else { throw AdminError.badRequest("Unknown platform `\(name)`.") }
-                platform = parsed
+            if let name = request.queryValue("platform"), !name.isEmpty {
+                guard platforms.contains(where: { $0.id.rawValue == name }) else { throw AdminError.badRequest("Unknown platform `\(name)`.") }
+                platform = PlatformID(name)
             }
             let messages = try await context.services.outbox.list(project: context.parameter("id"), platform: platform, kind: request.queryValue("kind"))
             return .json(["messages": messages])
@@ -270,11 +271,7 @@ enum CoreAdminRoutes {
 
     /// Decodes a control-plane body strictly (unknown keys are errors) into the admin error format.
     static func decodeAdmin<T: Codable>(_ type: T.Type, _ request: Request) throws -> T {
-        do {
-            return try JSONBody.decode(type, from: request, rejectUnknownKeys: true)
-        } catch {
-            throw AdminError(error)
-        }
+        try AdminBody.decode(type, from: request)
     }
 
     static func renderClock(_ settings: ClockSettings) -> JSONValue {

@@ -1,7 +1,8 @@
 /// The control plane's OpenAPI 3.1 document, served at `/__admin/openapi.json`. A test sends a
 /// request to every operation and checks each real response against this document.
 enum CoreOpenAPI {
-    static func document(serverURL: String) -> JSONValue {
+    /// The document, for a server at `serverURL` emulating `platforms`.
+    static func document(serverURL: String, platforms: [PlatformID]) -> JSONValue {
         [
             "openapi": "3.1.0",
             "info": [
@@ -10,8 +11,8 @@ enum CoreOpenAPI {
                 "description": "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase.",
             ],
             "servers": [["url": .string(serverURL)]],
-            "paths": .object(paths),
-            "components": ["schemas": .object(schemas)],
+            "paths": .object(paths(platforms)),
+            "components": ["schemas": .object(schemas(platforms))],
         ]
     }
 
@@ -32,7 +33,7 @@ enum CoreOpenAPI {
         return .object(members)
     }
 
-    private static var paths: [String: JSONValue] {
+    private static func paths(_ platforms: [PlatformID]) -> [String: JSONValue] {
         let faultRoutes: (Bool) -> [String: JSONValue] = { scoped in
             let parameters = scoped ? [projectID] : []
             let scope = scoped ? "this project" : "every project"
@@ -54,7 +55,7 @@ enum CoreOpenAPI {
                 "503": json(["type": "object", "required": ["status"], "properties": ["status": ["const": "starting"]]], "Still starting."),
             ])],
             "/__admin/openapi.json": ["get": operation("This document", responses: ["200": json(["type": "object"], "OpenAPI 3.1.")])],
-            "/__admin/openapi/{document}": ["get": operation("A platform's OpenAPI document (`warplink.json`, `asleep.json`, `warrantylife.json`, `telematics.json`)",
+            "/__admin/openapi/{document}": ["get": operation("A platform's OpenAPI document: " + platforms.map { "`\($0.rawValue).json`" }.joined(separator: ", "),
                                                              parameters: [["name": "document", "in": "path", "required": true, "schema": ["type": "string"]]],
                                                              responses: ["200": json(["type": "object"], "OpenAPI 3.1."), "404": error])],
             "/__admin/projects": [
@@ -120,8 +121,9 @@ enum CoreOpenAPI {
 
     private static let stringMap: JSONValue = ["type": "object", "additionalProperties": ["type": "string"]]
 
-    private static var schemas: [String: JSONValue] {
-        [
+    private static func schemas(_ platforms: [PlatformID]) -> [String: JSONValue] {
+        let names = platforms.map { JSONValue.string($0.rawValue) }
+        return [
             "Error": [
                 "type": "object", "required": ["error"],
                 "properties": ["error": [
@@ -136,14 +138,14 @@ enum CoreOpenAPI {
                 "id": ["type": "string", "description": "Optional fixed id (1–64 of a–z, A–Z, 0–9, _ and -)."],
                 "name": ["type": "string"],
                 "seed": ["type": "integer", "description": "Makes the project's id, credentials and generated ids repeatable."],
-                "credentials": ["type": "object", "description": "Per-platform overrides, e.g. {\"warplink\": {\"sdkKey\": \"wl_test_…\"}}.",
+                "credentials": ["type": "object", "description": "Per-platform overrides: platform name → credential name → value.",
                                 "additionalProperties": stringMap],
             ]],
             "Project": ["type": "object", "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "sdkSettings"], "properties": [
                 "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
                 "isDemo": ["type": "boolean"], "clock": ref("Clock"),
                 "credentials": ["type": "object", "additionalProperties": stringMap,
-                                "description": "warplink: sdkKey, apiKey; asleep: apiKey; warrantylife: developerKey; telematics: serviceCode."],
+                                "description": "Platform name → the credentials that platform issued (names are the platform's own)."],
                 "baseURLs": stringMap,
                 "sdkSettings": ["type": "object", "additionalProperties": stringMap],
             ]],
@@ -160,7 +162,7 @@ enum CoreOpenAPI {
             "FaultRule": ["type": "object", "required": ["match", "action"], "properties": [
                 "id": ["type": "string", "readOnly": true], "projectID": ["type": ["string", "null"], "readOnly": true],
                 "match": ["type": "object", "properties": [
-                    "platform": ["enum": ["warplink", "asleep", "warrantylife", "telematics"]], "method": ["type": "string"],
+                    "platform": ["enum": .array(names)], "method": ["type": "string"],
                     "path": ["type": "string", "description": "Glob: * within a segment, ** across segments; full path or below the platform prefix."],
                     "headers": stringMap,
                 ]],
@@ -180,7 +182,7 @@ enum CoreOpenAPI {
                 "responseHeaders", "responseBodySize",
             ], "properties": [
                 "id": ["type": "integer"], "time": ["type": "string"], "projectID": ["type": "string"],
-                "platform": ["enum": ["admin", "warplink", "asleep", "warrantylife", "telematics"]],
+                "platform": ["enum": .array(["admin"] + names)],
                 "method": ["type": "string"], "path": ["type": "string"], "route": ["type": "string"], "query": ["type": "string"],
                 "status": ["type": "integer", "description": "0 when a fault sent no response (reset, hang)."],
                 "durationMs": ["type": "number"], "requestHeaders": stringMap, "requestBody": ["type": "string"],

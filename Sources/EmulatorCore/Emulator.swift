@@ -31,6 +31,22 @@ public final class Emulator: HTTPApplication {
     private struct Target: Sendable {
         let owner: Owner
         let handler: @Sendable (Request, EmulatorContext) async throws -> Response
+
+        init(owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) {
+            self.owner = owner
+            self.handler = handler
+        }
+
+        /// A platform control-plane route: its handler gets an `AdminContext` (the project was
+        /// checked to exist before it runs).
+        init(admin route: AdminRoute, platform: PlatformID) {
+            owner = .platformAdmin(platform)
+            handler = { request, context in
+                try await route.handler(request, AdminContext(requestID: context.requestID, platform: platform, parameters: context.parameters,
+                                                              route: context.route, projectID: context.projectID ?? "", now: context.now,
+                                                              services: context.services))
+            }
+        }
     }
 
     private let router: Router<Target>
@@ -63,7 +79,7 @@ public final class Emulator: HTTPApplication {
             }
             for route in platform.adminRoutes() {
                 try router.add(route.method, "/__admin/projects/{id}/" + platform.id.rawValue + route.path,
-                               Target(owner: .platformAdmin(platform.id), handler: route.handler))
+                               Target(admin: route, platform: platform.id))
             }
         }
         self.router = router
@@ -114,10 +130,17 @@ public final class Emulator: HTTPApplication {
         case .core?, .platformAdmin?: isAdmin = true
         case nil: isAdmin = platform == nil
         }
+        var credential: CredentialRecord?
+        var storageFailed = false
         if isAdmin {
             projectID = parameters["id"]
         } else if let platform {
-            projectID = await platform.identifyProject(request, services: services)
+            do {
+                (projectID, credential) = try await identify(request, platform: platform)
+            } catch {
+                services.logger.error("project identification failed", [("path", routedPath), ("error", String(describing: error))])
+                storageFailed = true
+            }
         }
 
         // Faults apply to all platform traffic, routed or not, and never to the control plane,
@@ -146,11 +169,16 @@ public final class Emulator: HTTPApplication {
 
         if let replaced {
             response = replaced
+        } else if storageFailed {
+            response = failureResponse(.storageUnavailable, platform: platform, requestID: requestID)
+            response.headers.set("Retry-After", "1")
         } else {
             switch match {
             case .matched:
+                // `.matched` always sets `target` above.
                 response = await answer(request, target: target!, isAdmin: isAdmin, platform: platform, parameters: parameters,
-                                        template: routeTemplate ?? "", projectID: projectID, requestID: requestID, routedPath: routedPath)
+                                        template: routeTemplate ?? "", projectID: projectID, credential: credential,
+                                        requestID: requestID, routedPath: routedPath)
             case .methodNotAllowed(let allowed):
                 response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
                 response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
@@ -172,7 +200,7 @@ public final class Emulator: HTTPApplication {
             return HTTPApplicationDefaults.errorResponse(error)
         }
         let (platform, routedPath) = locate(head)
-        let projectID: ProjectID? = if let platform { await platform.identifyProject(head, services: services) } else { nil }
+        let projectID: ProjectID? = if let platform { (try? await identify(head, platform: platform))?.project } else { nil }
         let response = failureResponse(.unreadableRequest(error), platform: platform, requestID: requestID)
         var route: String?
         if case .matched(_, _, let template) = router.match(head.method, path: routedPath) { route = template }
@@ -183,8 +211,20 @@ public final class Emulator: HTTPApplication {
 
     // MARK: - Steps
 
+    /// The project of an SDK request and the credential it presented: the first presented
+    /// credential the index knows, else the platform's credential-less identification.
+    private func identify(_ request: Request, platform: any Platform) async throws -> (project: ProjectID?, credential: CredentialRecord?) {
+        for presented in platform.presentedCredentials(in: request) {
+            let record = try await services.credentials.resolve(presented, platform: platform.id) { presented in
+                try await platform.lookUpCredential(presented, services: services)
+            }
+            if let record { return (record.project, record) }
+        }
+        return (try await platform.identifyProjectWithoutCredential(request, services: services), nil)
+    }
+
     private func answer(_ request: Request, target: Target, isAdmin: Bool, platform: (any Platform)?, parameters: [String: String],
-                        template: String, projectID: ProjectID?, requestID: Int, routedPath: String) async -> Response {
+                        template: String, projectID: ProjectID?, credential: CredentialRecord?, requestID: Int, routedPath: String) async -> Response {
         if isAdmin {
             if let denied = checkAdminToken(request, path: routedPath) { return denied }
             if let projectID, template.hasPrefix("/__admin/projects/{id}"), !projects.exists(projectID) {
@@ -192,7 +232,9 @@ public final class Emulator: HTTPApplication {
             }
         }
         let context = EmulatorContext(requestID: String(requestID), platform: platform?.id, parameters: parameters, route: template,
-                                      projectID: projectID, now: services.clocks.now(for: projectID), services: services)
+                                      projectID: projectID, credential: credential, now: services.clocks.now(for: projectID), services: services)
+        // The credential index's one rule: a control-plane write to a project drops its cached credentials.
+        if isAdmin, let projectID, request.method != .get, request.method != .head { services.credentials.invalidate(project: projectID) }
         do {
             return try await target.handler(request, context)
         } catch let error as ResponseError {

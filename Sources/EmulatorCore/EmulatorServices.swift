@@ -8,7 +8,7 @@ public struct EmulatorSettings: Sendable {
     public var journal: JournalLimits
     /// Token required on `/__admin` (always when listening off loopback); nil means open.
     public var adminToken: String?
-    /// Each platform's section of the configuration file (`warplink: {...}`), or null.
+    /// Each platform's section of the configuration file (`"<name>": {...}`), or null.
     public var platformConfiguration: [PlatformID: JSONValue]
     /// Folder with `project.json` and `<platform>.json` demo fixtures; nil loads no demo project.
     public var fixturesDirectory: String?
@@ -58,8 +58,9 @@ public final class EmulatorServices: Sendable {
     public let settings: EmulatorSettings
     /// Side effects (mail, push, webhooks) recorded for tests to read.
     public let outbox: Outbox
+    /// Every platform's credential → project cache, with its one invalidation rule.
+    public let credentials: CredentialIndex
     private let serverURLValue = Mutex<String>("http://127.0.0.1:8080")
-    private let credentialCache = Mutex<[String: ProjectID]>([:])
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
 
     /// Creates the services.
@@ -70,6 +71,7 @@ public final class EmulatorServices: Sendable {
         self.logger = logger
         self.settings = settings
         self.outbox = Outbox(database: database)
+        self.credentials = CredentialIndex()
     }
 
     /// The URL clients reach this server at, e.g. `http://127.0.0.1:8080` (set once the port is bound).
@@ -95,23 +97,12 @@ public final class EmulatorServices: Sendable {
         }
     }
 
-    /// The project that was was issued `value` as one of its `platform` credentials
-    /// (from `project_credentials`, the credentials handed out at project creation). Found
-    /// projects are cached; `forgetCredentials(of:)` drops a deleted project's entries.
-    public func project(forCredential value: String, platform: PlatformID) async -> ProjectID? {
-        let key = platform.rawValue + "\u{0}" + value
-        if let cached = credentialCache.withLock({ $0[key] }) { return cached }
-        let found = try? await database.read { connection in
+    /// The project that was issued `value` as one of its `platform` credentials at creation (from
+    /// `project_credentials`), or nil. Not cached here: callers go through `credentials`.
+    public func project(forIssuedCredential value: String, platform: PlatformID) async throws -> ProjectID? {
+        try await database.read { connection in
             try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?", platform.rawValue, value).string
         }
-        guard let project = found ?? nil else { return nil }
-        credentialCache.withLock { $0[key] = project }
-        return project
-    }
-
-    /// Drops cached credential lookups of a project (after it is deleted).
-    public func forgetCredentials(of project: ProjectID) {
-        credentialCache.withLock { cache in cache = cache.filter { $0.value != project } }
     }
 
     /// Sets (or clears) the seeded generator of a project.

@@ -187,8 +187,8 @@ enum Glob {
 }
 
 extension FaultEngine {
-    /// Whether `match` selects an `asleep`/`POST` request to `path` with `headers` (for tests of the matcher).
-    public static func matchesForTesting(_ match: FaultRule.Match, path: String, headers: HTTPHeaders) -> Bool {
-        matches(match, platform: .asleep, method: .post, path: path, headers: headers)
+    /// Whether `match` selects a `POST` request of `platform` to `path` with `headers` (for tests of the matcher).
+    public static func matchesForTesting(_ match: FaultRule.Match, platform: PlatformID, path: String, headers: HTTPHeaders) -> Bool {
+        matches(match, platform: platform, method: .post, path: path, headers: headers)
     }
 }

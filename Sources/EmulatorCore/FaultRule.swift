@@ -4,12 +4,12 @@ import Foundation
 public struct FaultRule: Sendable, Codable, Equatable {
     /// Which requests the rule applies to; every field given must match.
     public struct Match: Sendable, Codable, Equatable {
-        /// `warplink`, `asleep`, `warrantylife` or `telematics`; nil for any.
+        /// A platform's name (as in its path prefix); nil for any.
         public var platform: String?
         /// Method, e.g. `POST`; nil for any.
         public var method: String?
         /// Path glob (`*` matches within a segment, `**` across segments), against the full path
-        /// (`/warplink/v1/attribution/match`) or the path below the platform prefix (`/v1/attribution/match`).
+        /// (`/acme/v1/orders`) or the path below the platform prefix (`/v1/orders`).
         public var path: String?
         /// Headers that must be present with exactly these values (names case-insensitive).
         public var headers: [String: String]?
@@ -89,14 +89,15 @@ public struct FaultRule: Sendable, Codable, Equatable {
         self.ttlSeconds = ttlSeconds
     }
 
-    /// A problem with the rule as submitted, or nil when it is valid.
-    public func validationProblem() -> String? {
+    /// A problem with the rule as submitted, or nil when it is valid; `platforms` are the names
+    /// a rule may match.
+    public func validationProblem(platforms: [PlatformID]) -> String? {
         guard Action.types.contains(action.type) else {
             return "action.type must be one of \(Action.types.joined(separator: ", ")); got `\(action.type)`."
         }
         if let status = action.status, !(100...599).contains(status) { return "action.status must be 100–599." }
-        if let platform = match.platform, PlatformID(rawValue: platform) == nil {
-            return "match.platform must be one of \(PlatformID.allCases.map(\.rawValue).joined(separator: ", "))."
+        if let platform = match.platform, !platforms.contains(PlatformID(platform)) {
+            return "match.platform must be one of \(platforms.map(\.rawValue).joined(separator: ", "))."
         }
         if let delay = action.delayMs, delay < 0 || delay > 600_000 { return "action.delayMs must be 0–600000." }
         if let times, times < 1 { return "times must be at least 1." }

@@ -11,7 +11,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var time: String
     /// Owning project, when one was identified.
     public var projectID: String?
-    /// `warplink`, `asleep`, `warrantylife`, `telematics` or `admin`.
+    /// The platform's name, or `admin` for the control plane.
     public var platform: String
     /// Method.
     public var method: String

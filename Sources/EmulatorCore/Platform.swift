@@ -5,11 +5,11 @@ import SQLiteStore
 /// One emulated backend. Each platform module has one type conforming to this, in
 /// `<Platform>Platform.swift`; the core wires it into routing, projects, faults and the journal.
 public protocol Platform: Sendable {
-    /// Which backend this is; also the path prefix (`/warplink`) and the journal's platform name.
+    /// Which backend this is; also the path prefix (`/<name>`) and the journal's platform name.
     var id: PlatformID { get }
 
     /// For a request whose `Host` (lower-cased, port removed) is one of the real service's hosts,
-    /// the path prefix to put in front of the request path, e.g. `api.warplink.app` → `/warplink`.
+    /// the path prefix to put in front of the request path, e.g. the real API host → `/<name>`.
     /// Nil when the host is not this platform's.
     func pathPrefix(forHost host: String) -> String?
 
@@ -17,17 +17,25 @@ public protocol Platform: Sendable {
     func routes() -> [Route]
 
     /// Control-plane routes, with paths relative to `/__admin/projects/{id}/<platform>`.
-    /// Their context always carries an existing `projectID`.
-    func adminRoutes() -> [Route]
+    /// Their context always carries an existing project.
+    func adminRoutes() -> [AdminRoute]
 
     /// The platform's own error body for failures the core detects (unknown route, unreadable
     /// body, injected fault status, …). The status must be `failure.status`.
     func errorResponse(for failure: CoreFailure, requestID: String) -> Response
 
-    /// The project a request belongs to, from the credential it carries; nil when it carries none
-    /// or an unknown one. Handlers still do their own auth checks (revoked keys and the like);
-    /// this only lets project-scoped faults and the journal find the project early.
-    func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID?
+    /// The credentials `request` presents, most specific first (an API-key header before a bearer
+    /// token, say), without looking any of them up. The core resolves them through the credential
+    /// index once per request and hands the first one found to the handler as `context.credential`.
+    func presentedCredentials(in request: Request) -> [PresentedCredential]
+
+    /// Looks a presented credential up in this platform's tables; nil when it is unknown. A thrown
+    /// error (the database failing) is answered as 503 in the platform's format, never as "unknown".
+    func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord?
+
+    /// The project of a request that presents no known credential (a short-link tap on a custom
+    /// domain, say); nil by default.
+    func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID?
 
     /// Fresh credentials for a new project (names are the platform's, e.g. `sdkKey`, `apiKey`).
     func makeCredentials(using generator: inout IDGenerator) -> [String: String]
@@ -63,6 +71,8 @@ extension Platform {
     public func start(services: EmulatorServices) async {}
     /// No caches by default.
     public func projectStateDidChange(_ project: ProjectID) async {}
+    /// No credential-less identification by default.
+    public func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID? { nil }
 }
 
 /// A failure the core detects before or around a platform's handler.
@@ -79,6 +89,8 @@ public enum CoreFailure: Sendable, Equatable {
     case injected(status: Int)
     /// A bug: a handler threw something unexpected.
     case internalError(String)
+    /// The store could not be reached (the database failed while identifying the project, say).
+    case storageUnavailable
 
     /// The status to answer with.
     public var status: Int {
@@ -89,6 +101,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .invalidBody(let error): return error.status
         case .injected(let status): return status
         case .internalError: return 500
+        case .storageUnavailable: return 503
         }
     }
 
@@ -101,6 +114,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .invalidBody(let error): return error.message
         case .injected(let status): return "Injected fault: \(status) \(HTTPStatus.reason(status))"
         case .internalError(let message): return "Internal error: \(message)"
+        case .storageUnavailable: return "The emulator's store is unavailable; try again."
         }
     }
 }
@@ -134,6 +148,9 @@ public struct EmulatorContext: Sendable {
     public let route: String
     /// The project: from the credential (SDK routes, when identified) or the path (admin routes).
     public let projectID: ProjectID?
+    /// The credential the request presented, as the credential index resolved it (nil when it
+    /// presented none, or none that is known).
+    public let credential: CredentialRecord?
     /// The project's clock reading when the request arrived (real time when there is no project).
     public let now: Date
     /// Shared services: database, clocks, projects, outbox, logger, settings.
@@ -141,12 +158,13 @@ public struct EmulatorContext: Sendable {
 
     /// Creates a context (the core does this; tests of handlers may too).
     public init(requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
-                projectID: ProjectID?, now: Date, services: EmulatorServices) {
+                projectID: ProjectID?, credential: CredentialRecord? = nil, now: Date, services: EmulatorServices) {
         self.requestID = requestID
         self.platform = platform
         self.parameters = parameters
         self.route = route
         self.projectID = projectID
+        self.credential = credential
         self.now = now
         self.services = services
     }

@@ -117,7 +117,7 @@ public final class ProjectStore: Sendable {
         let id = row.string("id") ?? ""
         var credentials: [PlatformID: [String: String]] = [:]
         for credential in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
-            guard let platform = PlatformID(rawValue: credential.string("platform") ?? "") else { continue }
+            let platform = PlatformID(credential.string("platform") ?? "")
             credentials[platform, default: [:]][credential.string("name") ?? ""] = credential.string("value")
         }
         return ProjectRecord(id: id, name: row.string("name") ?? id, seed: row["seed"].int.map { UInt64(bitPattern: Int64($0)) },
@@ -160,7 +160,7 @@ public final class ProjectStore: Sendable {
     static func reprovision(_ id: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
         var credentials: [PlatformID: [String: String]] = [:]
         for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
-            guard let platform = PlatformID(rawValue: row.string("platform") ?? "") else { continue }
+            let platform = PlatformID(row.string("platform") ?? "")
             credentials[platform, default: [:]][row.string("name") ?? ""] = row.string("value")
         }
         for platform in platforms {

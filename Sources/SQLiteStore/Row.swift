@@ -32,4 +32,120 @@ public struct Row: Sendable {
     public func data(_ name: String) -> Data? { self[name].data }
     /// Column `name` as a Bool (non-zero integer), or nil.
     public func bool(_ name: String) -> Bool? { self[name].int.map { $0 != 0 } }
+
+    // MARK: - Typed, throwing reads
+
+    /// Column `name` decoded as `T`: throws `RowDecodingError` when the row has no such column,
+    /// when it is NULL, or when it holds another type — so a schema drift fails a test instead of
+    /// turning into a default.
+    public func decode<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T {
+        guard let index = columns.firstIndex(of: name) else { throw .missingColumn(name) }
+        let value = values[index]
+        guard !value.isNull else { throw .unexpectedNull(name) }
+        guard let decoded = T(sqlValue: value) else { throw .wrongType(column: name, expected: String(describing: T.self), found: value.storageClass) }
+        return decoded
+    }
+
+    /// Column `name` decoded as `T`, or nil when it is NULL; throws when the column is missing or
+    /// holds another type.
+    public func decodeIfPresent<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T? {
+        guard let index = columns.firstIndex(of: name) else { throw .missingColumn(name) }
+        let value = values[index]
+        if value.isNull { return nil }
+        guard let decoded = T(sqlValue: value) else { throw .wrongType(column: name, expected: String(describing: T.self), found: value.storageClass) }
+        return decoded
+    }
+}
+
+/// Why a row could not be read into a record.
+public enum RowDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The query returned no column of this name.
+    case missingColumn(String)
+    /// The column is NULL where a value is required.
+    case unexpectedNull(String)
+    /// The column holds a value of another type.
+    case wrongType(column: String, expected: String, found: String)
+
+    /// A sentence for the test failure.
+    public var description: String {
+        switch self {
+        case .missingColumn(let name): return "no column `\(name)` in the row"
+        case .unexpectedNull(let name): return "column `\(name)` is NULL"
+        case .wrongType(let name, let expected, let found): return "column `\(name)` holds \(found), expected \(expected)"
+        }
+    }
+}
+
+/// A record type read from a row (GRDB's `FetchableRecord` is the model): `init(row:)` throws on
+/// a missing or mistyped column.
+public protocol RowDecodable {
+    /// Reads the record from `row`.
+    init(row: Row) throws
+}
+
+/// A column value type a `Row` can decode.
+public protocol SQLColumnDecodable {
+    /// The value, or nil when `sqlValue` is of another storage class.
+    init?(sqlValue: SQLValue)
+}
+
+extension String: SQLColumnDecodable {
+    /// Text only.
+    public init?(sqlValue: SQLValue) {
+        guard case .text(let value) = sqlValue else { return nil }
+        self = value
+    }
+}
+
+extension Int: SQLColumnDecodable {
+    /// Integers (and reals without a fraction, which SQLite arithmetic produces).
+    public init?(sqlValue: SQLValue) {
+        guard let value = sqlValue.int else { return nil }
+        self = value
+    }
+}
+
+extension Int64: SQLColumnDecodable {
+    /// Integers (and reals without a fraction).
+    public init?(sqlValue: SQLValue) {
+        guard let value = sqlValue.int else { return nil }
+        self = Int64(value)
+    }
+}
+
+extension Double: SQLColumnDecodable {
+    /// Integers or reals.
+    public init?(sqlValue: SQLValue) {
+        guard let value = sqlValue.double else { return nil }
+        self = value
+    }
+}
+
+extension Bool: SQLColumnDecodable {
+    /// Integers: zero is false.
+    public init?(sqlValue: SQLValue) {
+        guard case .integer(let value) = sqlValue else { return nil }
+        self = value != 0
+    }
+}
+
+extension Data: SQLColumnDecodable {
+    /// Blobs, or text as UTF-8.
+    public init?(sqlValue: SQLValue) {
+        guard let value = sqlValue.data else { return nil }
+        self = value
+    }
+}
+
+extension SQLValue {
+    /// The storage class's name, for error messages.
+    public var storageClass: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer: return "INTEGER"
+        case .real: return "REAL"
+        case .text: return "TEXT"
+        case .blob: return "BLOB"
+        }
+    }
 }

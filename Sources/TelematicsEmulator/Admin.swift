@@ -104,7 +104,7 @@ enum TelematicsAdmin {
 
     static func json(_ value: JSONValue, status: Int = 200) -> Response { .json(status: status, bytes: value.encoded()) }
 
-    static func userParameter(_ context: EmulatorContext) throws -> Int {
+    static func userParameter(_ context: AdminContext) throws -> Int {
         guard let id = Int(context.parameter("userId")) else { throw AdminError.badRequest("`userId` must be an integer.") }
         return id
     }
@@ -137,18 +137,18 @@ enum TelematicsAdmin {
                 "rotatedAt": Wire.iso(pair.rotatedAt), "createdAt": Wire.iso(pair.createdAt)]
     }
 
-    static func routes() -> [Route] {
-        var routes: [Route] = []
+    static func routes() -> [AdminRoute] {
+        var routes: [AdminRoute] = []
 
         // MARK: Settings, catalogues, service codes
 
-        routes.append(Route(.get, "/settings") { _, context in
-            let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID!) }
+        routes.append(AdminRoute(.get, "/settings") { _, context in
+            let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID) }
             return json(try JSONValue.from(settings))
         })
-        routes.append(Route(.patch, "/settings") { request, context in
+        routes.append(AdminRoute(.patch, "/settings") { request, context in
             guard let patch = (try? JSONValue.parse(request.body))?.objectValue else { throw AdminError.badRequest("The body must be a JSON object of settings.") }
-            let project = context.projectID!
+            let project = context.projectID
             let settings = try await context.database.write { c -> TelematicsSettings in
                 guard case .object(var current) = try JSONValue.from(try TelematicsStore.settings(c, project)) else { throw AdminError.badRequest("settings") }
                 for (key, value) in patch {
@@ -165,14 +165,14 @@ enum TelematicsAdmin {
             return json(try JSONValue.from(settings))
         })
         for (path, kind) in [("vehicle-types", 0), ("fuel-types", 1), ("add-reasons", 2)] {
-            routes.append(Route(.get, "/catalogues/" + path) { _, context in
-                let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID!) }
+            routes.append(AdminRoute(.get, "/catalogues/" + path) { _, context in
+                let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID) }
                 return json(Wire.catalogue(kind == 0 ? settings.vehicleTypes : kind == 1 ? settings.fuelTypes : settings.addReasons))
             })
-            routes.append(Route(.put, "/catalogues/" + path) { request, context in
+            routes.append(AdminRoute(.put, "/catalogues/" + path) { request, context in
                 let map = try decode([String: Int].self, request)
                 guard !map.isEmpty else { throw AdminError.badRequest("A catalogue needs at least one name → code entry.") }
-                let project = context.projectID!
+                let project = context.projectID
                 try await context.database.write { c in
                     var settings = try TelematicsStore.settings(c, project)
                     switch kind {
@@ -185,14 +185,14 @@ enum TelematicsAdmin {
                 return json(Wire.catalogue(map))
             })
         }
-        routes.append(Route(.get, "/service-codes") { _, context in
-            let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID!) }
+        routes.append(AdminRoute(.get, "/service-codes") { _, context in
+            let settings = try await context.database.read { try TelematicsStore.settings($0, context.projectID) }
             return json(serviceCodes(settings))
         })
-        routes.append(Route(.put, "/service-codes") { request, context in
+        routes.append(AdminRoute(.put, "/service-codes") { request, context in
             let body = try decode(ServiceCodesBody.self, request)
             guard body.mode == "open" || body.mode == "allowList" else { throw AdminError.badRequest("`mode` must be `open` or `allowList`.") }
-            let project = context.projectID!
+            let project = context.projectID
             let settings = try await context.database.write { c -> TelematicsSettings in
                 var settings = try TelematicsStore.settings(c, project)
                 settings.serviceCodes = body.mode == "open" ? nil : (body.codes ?? [])
@@ -204,13 +204,13 @@ enum TelematicsAdmin {
 
         // MARK: Users
 
-        routes.append(Route(.post, "/users") { request, context in
+        routes.append(AdminRoute(.post, "/users") { request, context in
             let body = try decode(UserBody.self, request)
             let state = body.state ?? "ACTIVE"
             guard states.contains(state) else { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
             let disabled = try checkFeatures(body.disabledFeatures)
             try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
-            let project = context.projectID!
+            let project = context.projectID
             let user = try await context.database.write { c -> UserRecord in
                 if let id = body.userId, try TelematicsStore.user(c, project, id) != nil {
                     throw AdminError(status: 409, code: "conflict", message: "User \(id) already exists.")
@@ -223,22 +223,22 @@ enum TelematicsAdmin {
             }
             return json(adminUser(user), status: 201)
         })
-        routes.append(Route(.get, "/users") { _, context in
-            let users = try await context.database.read { try TelematicsStore.users($0, context.projectID!) }
+        routes.append(AdminRoute(.get, "/users") { _, context in
+            let users = try await context.database.read { try TelematicsStore.users($0, context.projectID) }
             return json(["users": .array(users.map(adminUser))])
         })
-        routes.append(Route(.get, "/users/{userId}") { _, context in
+        routes.append(AdminRoute(.get, "/users/{userId}") { _, context in
             let id = try userParameter(context)
-            guard let user = try await context.database.read({ try TelematicsStore.user($0, context.projectID!, id) }) else { throw AdminError.notFound("User \(id)") }
+            guard let user = try await context.database.read({ try TelematicsStore.user($0, context.projectID, id) }) else { throw AdminError.notFound("User \(id)") }
             return json(adminUser(user))
         })
-        routes.append(Route(.patch, "/users/{userId}") { request, context in
+        routes.append(AdminRoute(.patch, "/users/{userId}") { request, context in
             let id = try userParameter(context)
             let body = try decode(UserPatch.self, request)
             if let state = body.state, !states.contains(state) { throw AdminError.badRequest("`state` must be ACTIVE, INACTIVE or DENIED.") }
             let disabled = try checkFeatures(body.disabledFeatures)
             try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
-            let project = context.projectID!
+            let project = context.projectID
             let user = try await context.database.write { c -> UserRecord in
                 guard try TelematicsStore.user(c, project, id) != nil else { throw AdminError.notFound("User \(id)") }
                 try TelematicsStore.updateUser(c, project, id, name: body.userName, state: body.state, accessTtl: body.accessTtlSeconds,
@@ -252,9 +252,9 @@ enum TelematicsAdmin {
             }
             return json(adminUser(user))
         })
-        routes.append(Route(.post, "/users/{userId}/process") { _, context in
+        routes.append(AdminRoute(.post, "/users/{userId}/process") { _, context in
             let id = try userParameter(context)
-            let project = context.projectID!
+            let project = context.projectID
             let result = try await context.database.write { c -> (Int, Int) in
                 guard try TelematicsStore.user(c, project, id) != nil else { throw AdminError.notFound("User \(id)") }
                 let settings = try TelematicsStore.settings(c, project)
@@ -265,11 +265,11 @@ enum TelematicsAdmin {
 
         // MARK: Tokens
 
-        routes.append(Route(.post, "/tokens") { request, context in
+        routes.append(AdminRoute(.post, "/tokens") { request, context in
             let body = try decode(TokenBody.self, request)
             try checkLifetimes(body.accessTtlSeconds, body.refreshTtlSeconds)
             let accessAt = try date(body.tokenExpires, "tokenExpires"), refreshAt = try date(body.refreshTokenExpires, "refreshTokenExpires")
-            let project = context.projectID!
+            let project = context.projectID
             let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
             let now = context.now
             let pair = try await context.database.write { c -> PairRecord in
@@ -287,20 +287,20 @@ enum TelematicsAdmin {
             }
             return json(Wire.tokenPair(pair, now: now, aliases: false), status: 201)
         })
-        routes.append(Route(.get, "/tokens") { request, context in
+        routes.append(AdminRoute(.get, "/tokens") { request, context in
             var userID: Int?
             if let text = request.queryValue("userId") {
                 guard let id = Int(text) else { throw AdminError.badRequest("`userId` must be an integer.") }
                 userID = id
             }
             let filter = userID
-            let pairs = try await context.database.read { try TelematicsStore.pairs($0, context.projectID!, userID: filter) }
+            let pairs = try await context.database.read { try TelematicsStore.pairs($0, context.projectID, userID: filter) }
             return json(["tokens": .array(pairs.map { adminPair($0, now: context.now) })])
         })
         for action in [TelematicsStore.TokenAction.expire, .revoke] {
-            routes.append(Route(.post, "/tokens/" + action.rawValue) { request, context in
+            routes.append(AdminRoute(.post, "/tokens/" + action.rawValue) { request, context in
                 let body = try decode(TokenAction.self, request)
-                let project = context.projectID!
+                let project = context.projectID
                 let t = context.now.timeIntervalSince1970
                 let pair = try await context.database.write { c -> PairRecord in
                     if let pair = try TelematicsStore.apply(action, token: body.token, c, project, at: t) { return pair }
@@ -312,10 +312,10 @@ enum TelematicsAdmin {
 
         // MARK: Vehicles
 
-        routes.append(Route(.post, "/vehicles") { request, context in
+        routes.append(AdminRoute(.post, "/vehicles") { request, context in
             let body = try decode(VehicleBody.self, request)
             guard !body.plate.trimmingCharacters(in: .whitespaces).isEmpty else { throw AdminError.badRequest("`plate` must not be empty.") }
-            let project = context.projectID!
+            let project = context.projectID
             let (vehicle, settings) = try await context.database.write { c -> (VehicleRecord, TelematicsSettings) in
                 let settings = try TelematicsStore.settings(c, project)
                 let (vehicle, _) = try TelematicsStore.upsertVehicle(c, project, plate: body.plate, internalPlate: body.internalPlate, type: body.type,
@@ -328,35 +328,35 @@ enum TelematicsAdmin {
             }
             return json(Wire.vehicle(vehicle, settings: settings), status: 201)
         })
-        routes.append(Route(.get, "/vehicles") { _, context in
+        routes.append(AdminRoute(.get, "/vehicles") { _, context in
             let (vehicles, settings) = try await context.database.read { c in
-                (try TelematicsStore.vehicles(c, context.projectID!), try TelematicsStore.settings(c, context.projectID!))
+                (try TelematicsStore.vehicles(c, context.projectID), try TelematicsStore.settings(c, context.projectID))
             }
             return json(["vehicles": .array(vehicles.map { Wire.vehicle($0, settings: settings) })])
         })
-        routes.append(Route(.post, "/vehicles/{vehicleId}/kilometers") { request, context in
+        routes.append(AdminRoute(.post, "/vehicles/{vehicleId}/kilometers") { request, context in
             let body = try decode(KilometersBody.self, request)
             guard body.kilometers >= 0 else { throw AdminError.badRequest("`kilometers` must not be negative.") }
             let readAt = try date(body.readAt, "readAt") ?? context.now
             guard let vehicleID = Int(context.parameter("vehicleId")) else { throw AdminError.badRequest("`vehicleId` must be an integer.") }
             let report = try await context.database.write { c -> ReportRecord in
-                guard try TelematicsStore.vehicle(c, context.projectID!, id: vehicleID) != nil else { throw AdminError.notFound("Vehicle \(vehicleID)") }
-                return try TelematicsStore.insertReport(c, context.projectID!, vehicleID: vehicleID, userID: nil, kilometers: body.kilometers,
+                guard try TelematicsStore.vehicle(c, context.projectID, id: vehicleID) != nil else { throw AdminError.notFound("Vehicle \(vehicleID)") }
+                return try TelematicsStore.insertReport(c, context.projectID, vehicleID: vehicleID, userID: nil, kilometers: body.kilometers,
                                                         observations: body.observations, readAt: readAt.timeIntervalSince1970, now: context.now)
             }
             return json(Wire.report(report), status: 201)
         })
-        routes.append(Route(.get, "/vehicles/{vehicleId}/kilometers") { _, context in
+        routes.append(AdminRoute(.get, "/vehicles/{vehicleId}/kilometers") { _, context in
             guard let vehicleID = Int(context.parameter("vehicleId")) else { throw AdminError.badRequest("`vehicleId` must be an integer.") }
-            let reports = try await context.database.read { try TelematicsStore.latestReports($0, context.projectID!, vehicleID: vehicleID, limit: 10_000) }
+            let reports = try await context.database.read { try TelematicsStore.latestReports($0, context.projectID, vehicleID: vehicleID, limit: 10_000) }
             return json(["reports": .array(reports.map(Wire.report))])
         })
 
         // MARK: Seeding trips and periods
 
-        routes.append(Route(.post, "/trips") { request, context in
+        routes.append(AdminRoute(.post, "/trips") { request, context in
             let body = try decode(TripBody.self, request)
-            let project = context.projectID!
+            let project = context.projectID
             let trip = try await context.database.write { c -> Row in
                 guard try TelematicsStore.user(c, project, body.userId) != nil else { throw AdminError.notFound("User \(body.userId)") }
                 let settings = try TelematicsStore.settings(c, project)
@@ -364,7 +364,7 @@ enum TelematicsAdmin {
             }
             return json(Wire.tripResume(trip), status: 201)
         })
-        routes.append(Route(.post, "/periods") { request, context in
+        routes.append(AdminRoute(.post, "/periods") { request, context in
             let body = try decode(PeriodBody.self, request)
             guard let start = try date(body.startedAt, "startedAt") else { throw AdminError.badRequest("`startedAt` is required.") }
             let end = try date(body.endedAt, "endedAt")
@@ -372,7 +372,7 @@ enum TelematicsAdmin {
             let count = body.count ?? 1
             guard (1...1000).contains(count) else { throw AdminError.badRequest("`count` must be 1…1000.") }
             if let spacing = body.spacingSeconds, !(0...31_536_000).contains(spacing) { throw AdminError.badRequest("`spacingSeconds` must be 0…31536000.") }
-            let project = context.projectID!
+            let project = context.projectID
             let rows = try await context.database.write { c -> [Row] in
                 guard try TelematicsStore.user(c, project, body.userId) != nil else { throw AdminError.notFound("User \(body.userId)") }
                 return try TelematicsSeeding.periods(c, project, body: body, start: start, end: end, count: count, now: context.now)
@@ -382,7 +382,7 @@ enum TelematicsAdmin {
 
         // MARK: Inspection
 
-        routes.append(Route(.get, "/trips") { request, context in
+        routes.append(AdminRoute(.get, "/trips") { request, context in
             let rows = try await inspect(request, context, "SELECT * FROM telematics_trips WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY started_ms DESC, id DESC")
             return json(["trips": .array(rows.map { row in
                 guard case .object(var members) = Wire.tripResume(row) else { return .null }
@@ -390,7 +390,7 @@ enum TelematicsAdmin {
                 return .object(members)
             })])
         })
-        routes.append(Route(.get, "/periods") { request, context in
+        routes.append(AdminRoute(.get, "/periods") { request, context in
             let rows = try await inspect(request, context, "SELECT * FROM telematics_periods WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY started_ms DESC, id DESC")
             return json(["periods": .array(rows.map { row in
                 guard case .object(var members) = Wire.period(row) else { return .null }
@@ -398,7 +398,7 @@ enum TelematicsAdmin {
                 return .object(members)
             })])
         })
-        routes.append(Route(.get, "/batches") { request, context in
+        routes.append(AdminRoute(.get, "/batches") { request, context in
             let rows = try await inspect(request, context, "SELECT * FROM telematics_batches WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY received_at, rowid")
             return json(["batches": .array(rows.map { row in
                 let declared = row.int("declared_user_id")
@@ -410,7 +410,7 @@ enum TelematicsAdmin {
                         "repeatCount": .int(Int64(row.int("repeat_count") ?? 0)), "receivedAt": Wire.iso(row.double("received_at") ?? 0)]
             })])
         })
-        routes.append(Route(.get, "/attention-events") { request, context in
+        routes.append(AdminRoute(.get, "/attention-events") { request, context in
             let rows = try await inspect(request, context, """
                 SELECT a.*, (SELECT t.id FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
                     AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms ORDER BY t.id LIMIT 1) AS trip_id
@@ -425,7 +425,7 @@ enum TelematicsAdmin {
                 return .object(members)
             })])
         })
-        routes.append(Route(.get, "/manual-events") { request, context in
+        routes.append(AdminRoute(.get, "/manual-events") { request, context in
             let rows = try await inspect(request, context, "SELECT * FROM telematics_manual_events WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY ts_ms, id")
             return json(["events": .array(rows.map { row in
                 guard case .object(var members) = Wire.manualEvent(row) else { return .null }
@@ -442,13 +442,13 @@ enum TelematicsAdmin {
     }
 
     /// Rows of an inspection query filtered by the optional `userId` query parameter.
-    static func inspect(_ request: Request, _ context: EmulatorContext, _ sql: String) async throws -> [Row] {
+    static func inspect(_ request: Request, _ context: AdminContext, _ sql: String) async throws -> [Row] {
         var userID: Int?
         if let text = request.queryValue("userId") {
             guard let id = Int(text) else { throw AdminError.badRequest("`userId` must be an integer.") }
             userID = id
         }
         let filter = userID
-        return try await context.database.read { try $0.query(sql, context.projectID!, filter, filter) }
+        return try await context.database.read { try $0.query(sql, context.projectID, filter, filter) }
     }
 }

@@ -5,6 +5,11 @@ import SQLiteStore
 
 /// The Sentilant Telematics backend: routing, credentials, error format and fixtures.
 ///
+extension PlatformID {
+    /// Sentilant Telematics: driving data.
+    public static let telematics = PlatformID("telematics")
+}
+
 /// Tokens embed the project's `tenantKey` credential (`tma_<tenant>_<secret>`), so the project
 /// of a request is found from its bearer token (or, on refresh, its refresh token) without a lookup.
 public struct TelematicsPlatform: Platform {
@@ -33,7 +38,7 @@ public struct TelematicsPlatform: Platform {
     public func routes() -> [Route] { TelematicsRoutes.routes(apiRoot: apiRoot) }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { TelematicsAdmin.routes() }
+    public func adminRoutes() -> [AdminRoute] { TelematicsAdmin.routes() }
 
     /// The platform's own error body [D-TM-03].
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
@@ -50,14 +55,21 @@ public struct TelematicsPlatform: Platform {
         return TelematicsError(failure.status, code, failure.message).response(traceID: requestID)
     }
 
-    /// The project owning the token the request carries.
-    public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        var token = TelematicsRoutes.bearer(request)
+    /// The bearer access token, or — on the refresh route, or without a bearer token — the
+    /// refresh token in the body; the project comes from the tenant key inside either.
+    public func presentedCredentials(in request: Request) -> [PresentedCredential] {
+        var token = request.bearerToken
         if token == nil || request.path.hasSuffix("/auth/refresh") {
             token = TelematicsRoutes.refreshToken(in: request) ?? token
         }
-        guard let token, let tenant = Self.tenant(of: token) else { return nil }
-        return await services.project(forCredential: tenant, platform: .telematics)
+        guard let token, let tenant = Self.tenant(of: token) else { return [] }
+        return [PresentedCredential(kind: "tenantKey", value: tenant)]
+    }
+
+    /// The project whose tenant key a token carries.
+    public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        guard let project = try await services.project(forIssuedCredential: credential.value, platform: .telematics) else { return nil }
+        return CredentialRecord(project: project, kind: credential.kind, value: credential.value)
     }
 
     /// The tenant key inside `tma_<tenant>_<secret>` / `tmr_<tenant>_<secret>`.

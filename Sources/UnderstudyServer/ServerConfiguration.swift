@@ -84,8 +84,8 @@ extension ServerConfiguration {
                 }
             case "$comment": break
             default:
-                guard let platform = PlatformID(rawValue: key) else { throw ConfigurationError(description: "unknown setting `\(key)` in \(configPath)") }
-                platforms[platform] = value
+                guard PlatformRegistry.isRegistered(key) else { throw ConfigurationError(description: "unknown setting `\(key)` in \(configPath)") }
+                platforms[PlatformID(key)] = value
             }
         }
     }

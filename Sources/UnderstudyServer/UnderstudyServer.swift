@@ -30,12 +30,7 @@ public final class UnderstudyServer: Sendable {
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath))
         let services = EmulatorServices(database: database, logger: logger, settings: settings)
-        let platforms: [any Platform] = [
-            WarpLinkPlatform(configuration: settings.configuration(for: .warplink)),
-            AsleepPlatform(configuration: settings.configuration(for: .asleep)),
-            WarrantyLifePlatform(configuration: settings.configuration(for: .warrantylife)),
-            TelematicsPlatform(configuration: settings.configuration(for: .telematics)),
-        ]
+        let platforms = PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)
         let httpConfiguration = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port,

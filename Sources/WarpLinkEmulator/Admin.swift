@@ -9,16 +9,16 @@ struct WarpLinkAdmin {
     let state: WarpLinkState
     var defaults: MatchingSettings { state.defaultSettings }
 
-    func all() -> [Route] {
-        var routes: [Route] = []
+    func all() -> [AdminRoute] {
+        var routes: [AdminRoute] = []
 
         // MARK: Settings
-        routes.append(Route(.get, "/settings") { _, context in
+        routes.append(AdminRoute(.get, "/settings") { _, context in
             let project = try project(context)
             let settings = try await context.database.read { try WarpLinkStore.settings(project, defaults: defaults, $0) }
             return .json(settings)
         })
-        routes.append(Route(.put, "/settings") { request, context in
+        routes.append(AdminRoute(.put, "/settings") { request, context in
             let project = try project(context)
             let patch = try object(request)
             let settings = try await context.database.write { connection -> MatchingSettings in
@@ -39,7 +39,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Apps
-        routes.append(Route(.post, "/apps") { request, context in
+        routes.append(AdminRoute(.post, "/apps") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.App.self, request)
             let now = context.now
@@ -50,12 +50,12 @@ struct WarpLinkAdmin {
             }
             return .json(status: 201, bytes: Self.render(app).encoded())
         })
-        routes.append(Route(.get, "/apps") { _, context in
+        routes.append(AdminRoute(.get, "/apps") { _, context in
             let project = try project(context)
             let apps = try await context.database.read { try WarpLinkStore.apps(project, $0) }
             return .json(status: 200, bytes: JSONValue.object(["apps": .array(apps.map(Self.render))]).encoded())
         })
-        routes.append(Route(.delete, "/apps/{appId}") { _, context in
+        routes.append(AdminRoute(.delete, "/apps/{appId}") { _, context in
             let project = try project(context)
             let id = context.parameter("appId").lowercased()
             let deleted = try await context.database.write { connection -> Bool in
@@ -72,7 +72,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Keys
-        routes.append(Route(.post, "/keys") { request, context in
+        routes.append(AdminRoute(.post, "/keys") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.Key.self, request)
             let now = context.now
@@ -84,13 +84,13 @@ struct WarpLinkAdmin {
             state.remember(key: key.value, project: project)
             return .json(status: 201, bytes: Self.render(key).encoded())
         })
-        routes.append(Route(.get, "/keys") { _, context in
+        routes.append(AdminRoute(.get, "/keys") { _, context in
             let project = try project(context)
             let keys = try await context.database.read { try WarpLinkStore.keys(project, $0) }
             return .json(status: 200, bytes: JSONValue.object(["keys": .array(keys.map(Self.render))]).encoded())
         })
         for (action, newState) in [("revoke", "revoked"), ("restore", "active")] {
-            routes.append(Route(.post, "/keys/{value}/" + action) { _, context in
+            routes.append(AdminRoute(.post, "/keys/{value}/" + action) { _, context in
                 let project = try project(context)
                 let value = context.parameter("value")
                 let now = context.now
@@ -102,7 +102,7 @@ struct WarpLinkAdmin {
                 return .json(status: 200, bytes: Self.render(key).encoded())
             })
         }
-        routes.append(Route(.delete, "/keys/{value}") { _, context in
+        routes.append(AdminRoute(.delete, "/keys/{value}") { _, context in
             let project = try project(context)
             let value = context.parameter("value")
             guard try await context.database.write({ try WarpLinkStore.deleteKey(project, value: value, $0) }) else { throw AdminError.notFound("Key `\(value)`") }
@@ -111,7 +111,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Domains
-        routes.append(Route(.post, "/domains") { request, context in
+        routes.append(AdminRoute(.post, "/domains") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.Domain.self, request)
             let now = context.now
@@ -123,13 +123,13 @@ struct WarpLinkAdmin {
             try await reloadDomains(context)
             return .json(status: 201, bytes: Self.render(domain).encoded())
         })
-        routes.append(Route(.get, "/domains") { _, context in
+        routes.append(AdminRoute(.get, "/domains") { _, context in
             let project = try project(context)
             let domains = try await context.database.read { try WarpLinkStore.domains(project, $0) }
             return .json(status: 200, bytes: JSONValue.object(["domains": .array(domains.map(Self.render))]).encoded())
         })
         for (action, newState) in [("verify", "verified"), ("suspend", "suspended")] {
-            routes.append(Route(.post, "/domains/{hostname}/" + action) { _, context in
+            routes.append(AdminRoute(.post, "/domains/{hostname}/" + action) { _, context in
                 let project = try project(context)
                 let host = context.parameter("hostname").lowercased()
                 let domain = try await context.database.write { connection -> DomainRecord? in
@@ -140,7 +140,7 @@ struct WarpLinkAdmin {
                 return .json(status: 200, bytes: Self.render(domain).encoded())
             })
         }
-        routes.append(Route(.delete, "/domains/{hostname}") { _, context in
+        routes.append(AdminRoute(.delete, "/domains/{hostname}") { _, context in
             let project = try project(context)
             let host = context.parameter("hostname").lowercased()
             guard try await context.database.write({ try WarpLinkStore.deleteDomain(project, hostname: host, $0) }) else { throw AdminError.notFound("Domain `\(host)`") }
@@ -149,7 +149,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Links
-        routes.append(Route(.post, "/links") { request, context in
+        routes.append(AdminRoute(.post, "/links") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.Link.self, request)
             let now = context.now
@@ -160,18 +160,18 @@ struct WarpLinkAdmin {
             }
             return .json(status: 201, bytes: Self.render(link).encoded())
         })
-        routes.append(Route(.get, "/links") { _, context in
+        routes.append(AdminRoute(.get, "/links") { _, context in
             let project = try project(context)
             let links = try await context.database.read { try WarpLinkStore.links(project, $0) }
             return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(Self.render))]).encoded())
         })
-        routes.append(Route(.get, "/links/{linkId}") { _, context in
+        routes.append(AdminRoute(.get, "/links/{linkId}") { _, context in
             let project = try project(context)
             let id = context.parameter("linkId").lowercased()
             guard let link = try await context.database.read({ try WarpLinkStore.link(project, id: id, $0) }) else { throw AdminError.notFound("Link `\(id)`") }
             return .json(status: 200, bytes: Self.render(link).encoded())
         })
-        routes.append(Route(.patch, "/links/{linkId}") { request, context in
+        routes.append(AdminRoute(.patch, "/links/{linkId}") { request, context in
             let project = try project(context)
             let id = context.parameter("linkId").lowercased()
             let patch = try object(request)
@@ -194,7 +194,7 @@ struct WarpLinkAdmin {
             }
             return .json(status: 200, bytes: Self.render(link).encoded())
         })
-        routes.append(Route(.post, "/links/{linkId}/expire") { _, context in
+        routes.append(AdminRoute(.post, "/links/{linkId}/expire") { _, context in
             let project = try project(context)
             let id = context.parameter("linkId").lowercased()
             let now = context.now
@@ -207,7 +207,7 @@ struct WarpLinkAdmin {
             }
             return .json(status: 200, bytes: Self.render(link).encoded())
         })
-        routes.append(Route(.delete, "/links/{linkId}") { _, context in
+        routes.append(AdminRoute(.delete, "/links/{linkId}") { _, context in
             let project = try project(context)
             let id = context.parameter("linkId").lowercased()
             guard try await context.database.write({ try WarpLinkStore.deleteLink(project, id: id, $0) }) else { throw AdminError.notFound("Link `\(id)`") }
@@ -215,7 +215,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Clicks
-        routes.append(Route(.post, "/clicks") { request, context in
+        routes.append(AdminRoute(.post, "/clicks") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.Click.self, request)
             let now = context.now
@@ -227,7 +227,7 @@ struct WarpLinkAdmin {
             }
             return .json(status: 201, bytes: Self.render(click).encoded())
         })
-        routes.append(Route(.get, "/clicks") { request, context in
+        routes.append(AdminRoute(.get, "/clicks") { request, context in
             let project = try project(context)
             var linkID: String?, source: String?, limit = 500
             for (name, value) in request.queryItems {
@@ -247,7 +247,7 @@ struct WarpLinkAdmin {
         })
 
         // MARK: Installs
-        routes.append(Route(.post, "/installs") { request, context in
+        routes.append(AdminRoute(.post, "/installs") { request, context in
             let project = try project(context)
             let input = try decode(AdminInputs.Install.self, request)
             let now = context.now
@@ -258,7 +258,7 @@ struct WarpLinkAdmin {
             }
             return .json(status: 201, bytes: Self.render(install).encoded())
         })
-        routes.append(Route(.get, "/installs") { request, context in
+        routes.append(AdminRoute(.get, "/installs") { request, context in
             let project = try project(context)
             var limit = 500
             for (name, value) in request.queryItems {
@@ -279,9 +279,8 @@ struct WarpLinkAdmin {
                                           "android_fallback_url", "custom_params", "app_id", "tags", "password", "expires_at", "is_active",
                                           "match_window_hours", "created_at"]
 
-    private func project(_ context: EmulatorContext) throws -> ProjectID {
-        guard let project = context.projectID else { throw AdminError.notFound("Project") }
-        return project
+    private func project(_ context: AdminContext) throws -> ProjectID {
+        context.projectID
     }
 
     private func decode<T: Codable>(_ type: T.Type, _ request: Request) throws -> T {
@@ -295,11 +294,11 @@ struct WarpLinkAdmin {
     }
 
     /// Runs `body` with the project's id generator (seeded projects get repeatable ids).
-    private func withGenerator<T>(_ context: EmulatorContext, _ project: ProjectID, _ body: (inout IDGenerator) throws -> T) throws -> T {
+    private func withGenerator<T>(_ context: AdminContext, _ project: ProjectID, _ body: (inout IDGenerator) throws -> T) throws -> T {
         try context.services.generateIDs(for: project) { generator in Result { try body(&generator) } }.get()
     }
 
-    private func reloadDomains(_ context: EmulatorContext) async throws {
+    private func reloadDomains(_ context: AdminContext) async throws {
         let owners = try await context.database.read { try WarpLinkStore.allDomainOwners($0) }
         state.setDomains(owners)
     }

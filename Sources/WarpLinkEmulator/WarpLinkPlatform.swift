@@ -3,6 +3,11 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
+extension PlatformID {
+    /// WarpLink: deep links and deferred install attribution.
+    public static let warplink = PlatformID("warplink")
+}
+
 /// The WarpLink backend: routing, credentials, error format and fixtures.
 public struct WarpLinkPlatform: Platform {
     /// Configuration from the `warplink` section of the configuration file.
@@ -40,7 +45,7 @@ public struct WarpLinkPlatform: Platform {
     public func routes() -> [Route] { WarpLinkRoutes(state: state).all() }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] { WarpLinkAdmin(state: state).all() }
+    public func adminRoutes() -> [AdminRoute] { WarpLinkAdmin(state: state).all() }
 
     /// WarpLink's envelope for failures the core detects (unknown route, bad body, injected fault).
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
@@ -57,36 +62,40 @@ public struct WarpLinkPlatform: Platform {
         return response
     }
 
-    /// The project of the key in `Authorization`, or — for an unauthenticated short-link tap —
-    /// the project owning the link's domain (custom domain, app handle) or, on `aplnk.to`, the
-    /// project whose link at that slug was created last.
-    public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        if let key = WarpLinkRoutes.bearer(request) {
-            if let cached = state.project(forKey: key) { return cached }
-            guard WarpLinkNames.isWellFormedKey(key) else { return nil }
-            let target = state.autoProvisionProject
-            let found = try? await services.database.read { try WarpLinkStore.key(key, $0)?.projectID }
-            if let found = found ?? nil {
-                state.remember(key: key, project: found)
-                return found
-            }
-            guard let target else { return nil }
-            // [W-K1] alternative: any well-formed unknown key becomes an org-wide SDK key of `target`.
-            let provisioned = try? await services.database.write { connection -> ProjectID? in
-                guard try connection.scalar("SELECT 1 FROM projects WHERE id = ?", target).int != nil else { return nil }
-                let now = services.now(for: target)
-                try WarpLinkStore.insert(KeyRecord(projectID: target, value: key, kind: "sdk", scopes: KeyRecord.sdkScopes, appID: nil, state: "active",
-                                                   name: "Auto-provisioned", createdAt: now, revokedAt: nil), ignoreExisting: true, connection)
-                return try WarpLinkStore.key(key, connection)?.projectID
-            }
-            guard let owner = provisioned ?? nil else { return nil }
-            services.logger.info("warplink: auto-provisioned an SDK key", [("project", owner)])
-            state.remember(key: key, project: owner)
-            return owner
+    /// The key of `Authorization: Bearer <key>`.
+    public func presentedCredentials(in request: Request) -> [PresentedCredential] {
+        guard let key = request.bearerToken else { return [] }
+        return [PresentedCredential(kind: "key", value: key)]
+    }
+
+    /// The key row of a presented key (its `KeyRecord` is the record's details); an unknown
+    /// well-formed key is provisioned into the configured project when `autoProvisionKeysInto` is set.
+    public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        let value = credential.value
+        guard WarpLinkNames.isWellFormedKey(value) else { return nil }
+        if let key = try await services.database.read({ try WarpLinkStore.key(value, $0) }) {
+            return CredentialRecord(project: key.projectID, kind: key.kind, value: value, details: key)
         }
-        guard let (domain, slug) = shortLinkTarget(request) else { return nil }
+        guard let target = state.autoProvisionProject else { return nil }
+        // [W-K1] alternative: any well-formed unknown key becomes an org-wide SDK key of `target`.
+        let provisioned = try await services.database.write { connection -> KeyRecord? in
+            guard try connection.scalar("SELECT 1 FROM projects WHERE id = ?", target).int != nil else { return nil }
+            let now = services.now(for: target)
+            try WarpLinkStore.insert(KeyRecord(projectID: target, value: value, kind: "sdk", scopes: KeyRecord.sdkScopes, appID: nil, state: "active",
+                                               name: "Auto-provisioned", createdAt: now, revokedAt: nil), ignoreExisting: true, connection)
+            return try WarpLinkStore.key(value, connection)
+        }
+        guard let key = provisioned else { return nil }
+        services.logger.info("warplink: auto-provisioned an SDK key", [("project", key.projectID)])
+        return CredentialRecord(project: key.projectID, kind: key.kind, value: value, details: key)
+    }
+
+    /// For an unauthenticated short-link tap: the project owning the link's domain (custom
+    /// domain, app handle) or, on `aplnk.to`, the project whose link at that slug was created last.
+    public func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID? {
+        guard request.bearerToken == nil, let (domain, slug) = shortLinkTarget(request) else { return nil }
         if let owner = state.project(forDomain: domain) { return owner }
-        return try? await services.database.read { connection -> ProjectID? in
+        return try await services.database.read { connection -> ProjectID? in
             if domain.hasSuffix("." + WarpLinkNames.sharedDomain) {
                 return try WarpLinkStore.project(forHandle: String(domain.dropLast(WarpLinkNames.sharedDomain.count + 1)), connection)
             }
@@ -173,9 +182,8 @@ public struct WarpLinkPlatform: Platform {
         if let owners = try? await services.database.read({ try WarpLinkStore.allDomainOwners($0) }) { state.setDomains(owners) }
     }
 
-    /// Drops cached keys and reloads custom domains after a reset, restore or deletion.
+    /// Reloads custom domains after a reset, restore or deletion.
     public func projectStateDidChange(_ project: ProjectID) async {
-        state.forget(project: project)
         if let services = state.services, let owners = try? await services.database.read({ try WarpLinkStore.allDomainOwners($0) }) {
             state.setDomains(owners)
         } else {

@@ -27,17 +27,15 @@ enum WarrantyLifeAdmin {
     struct PushBody: Codable { var payload: JSONValue? }
     struct GenerateBody: Codable { var timeZone: String? }
 
-    typealias KeyCreated = @Sendable (String, ProjectID) -> Void
-
-    static func routes(keyCreated: @escaping KeyCreated) -> [Route] {
+    static func routes() -> [AdminRoute] {
         [
-            Route(.get, "/developer-keys") { _, ctx in
-                let p = ctx.projectID ?? ""
+            AdminRoute(.get, "/developer-keys") { _, ctx in
+                let p = ctx.projectID
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.keys(c, project: p).map(\.json) }, "developerKeys")
             },
-            Route(.post, "/developer-keys") { request, ctx in
+            AdminRoute(.post, "/developer-keys") { request, ctx in
                 let body = try JSONBody.decode(KeyBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? ""
+                let p = ctx.projectID
                 let record = DeveloperKeyRecord(key: body.key ?? ctx.services.generateIDs(for: p) { $0.hex(32) }, projectID: p, name: body.name ?? "Understudy",
                                                 environment: body.environment ?? "sandbox", state: try keyState(body.state ?? "valid"),
                                                 unavailableMode: try mode(body.unavailableMode ?? "status"), createdAt: Timestamp.format(ctx.now))
@@ -46,12 +44,11 @@ enum WarrantyLifeAdmin {
                 } catch let error as SQLiteError where error.isConstraintViolation {
                     throw AdminError(status: 409, code: "conflict", message: "Developer key already exists.")
                 }
-                keyCreated(record.key, p)
                 return .json(status: 201, bytes: record.json.encoded())
             },
-            Route(.patch, "/developer-keys/{key}") { request, ctx in
+            AdminRoute(.patch, "/developer-keys/{key}") { request, ctx in
                 let body = try JSONBody.decode(KeyBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", key = ctx.parameter("key")
+                let p = ctx.projectID, key = ctx.parameter("key")
                 let state = try body.state.map(keyState), unavailable = try body.unavailableMode.map(mode)
                 let record = try await ctx.database.write { c -> DeveloperKeyRecord in
                     guard var record = try WarrantyLifeStore.key(c, key), record.projectID == p else { throw AdminError.notFound("Developer key") }
@@ -64,19 +61,19 @@ enum WarrantyLifeAdmin {
                 }
                 return .json(status: 200, bytes: record.json.encoded())
             },
-            Route(.get, "/users") { _, ctx in
-                let p = ctx.projectID ?? ""
+            AdminRoute(.get, "/users") { _, ctx in
+                let p = ctx.projectID
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.users(c, p).map(userJSON) }, "users")
             },
-            Route(.post, "/users") { request, ctx in
+            AdminRoute(.post, "/users") { request, ctx in
                 let body = try JSONBody.decode(UserBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", now = ctx.now
+                let p = ctx.projectID, now = ctx.now
                 let user = try await ctx.database.write { c in try createUser(c, p, body, services: ctx.services, now: now) }
                 return .json(status: 201, bytes: userJSON(user).encoded())
             },
-            Route(.patch, "/users/{userId}") { request, ctx in
+            AdminRoute(.patch, "/users/{userId}") { request, ctx in
                 let body = try JSONBody.decode(UserPatch.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", id = ctx.parameter("userId")
+                let p = ctx.projectID, id = ctx.parameter("userId")
                 let token = ctx.services.generateIDs(for: p) { $0.hex(40) }
                 let user = try await ctx.database.write { c -> UserRecord in
                     guard var user = try WarrantyLifeStore.user(c, p, id: id) else { throw AdminError.notFound("User") }
@@ -88,53 +85,53 @@ enum WarrantyLifeAdmin {
                 }
                 return .json(status: 200, bytes: userJSON(user).encoded())
             },
-            Route(.get, "/vouchers") { _, ctx in
-                let p = ctx.projectID ?? ""
+            AdminRoute(.get, "/vouchers") { _, ctx in
+                let p = ctx.projectID
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.vouchers(c, p).map(\.adminJSON) }, "vouchers")
             },
-            Route(.post, "/vouchers") { request, ctx in
+            AdminRoute(.post, "/vouchers") { request, ctx in
                 let body = try JSONBody.decode(VoucherSeed.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", now = ctx.now
+                let p = ctx.projectID, now = ctx.now
                 let voucher = try await ctx.database.write { c in try createVoucher(c, p, body, services: ctx.services, now: now) }
                 return .json(status: 201, bytes: voucher.adminJSON.encoded())
             },
-            Route(.get, "/vouchers/{code}") { _, ctx in
-                let p = ctx.projectID ?? "", code = ctx.parameter("code")
+            AdminRoute(.get, "/vouchers/{code}") { _, ctx in
+                let p = ctx.projectID, code = ctx.parameter("code")
                 guard let voucher = try await ctx.database.read({ c in try WarrantyLifeStore.voucher(c, p, code: code) }) else { throw AdminError.notFound("Voucher") }
                 return .json(status: 200, bytes: voucher.adminJSON.encoded())
             },
-            Route(.get, "/items") { _, ctx in
-                let p = ctx.projectID ?? ""
+            AdminRoute(.get, "/items") { _, ctx in
+                let p = ctx.projectID
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.items(c, p).map(\.adminJSON) }, "items")
             },
-            Route(.post, "/items") { request, ctx in
+            AdminRoute(.post, "/items") { request, ctx in
                 let body = try JSONBody.decode(ItemBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", now = ctx.now
+                let p = ctx.projectID, now = ctx.now
                 let item = try await ctx.database.write { c in try createItem(c, p, body, services: ctx.services, now: now) }
                 return .json(status: 201, bytes: item.adminJSON.encoded())
             },
-            Route(.delete, "/items/{itemId}") { _, ctx in
-                let p = ctx.projectID ?? "", id = ctx.parameter("itemId")
+            AdminRoute(.delete, "/items/{itemId}") { _, ctx in
+                let p = ctx.projectID, id = ctx.parameter("itemId")
                 guard try await ctx.database.write({ c in try WarrantyLifeStore.deleteItem(c, p, id: id) }) else { throw AdminError.notFound("Item") }
                 return Response(status: 204)
             },
-            Route(.get, "/warranties") { _, ctx in
-                let p = ctx.projectID ?? "", now = ctx.now
+            AdminRoute(.get, "/warranties") { _, ctx in
+                let p = ctx.projectID, now = ctx.now
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.warranties(c, p).map { w in
                     var json = w.wire(now: now, item: try w.itemID.flatMap { try WarrantyLifeStore.item(c, p, id: $0) }).objectValue ?? [:]
                     json["userId"] = w.userID.map(JSONValue.string) ?? .null
                     return JSONValue.object(json)
                 } }, "warranties")
             },
-            Route(.post, "/warranties") { request, ctx in
+            AdminRoute(.post, "/warranties") { request, ctx in
                 let body = try JSONBody.decode(WarrantyBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", now = ctx.now
+                let p = ctx.projectID, now = ctx.now
                 let json = try await ctx.database.write { c in try createWarranty(c, p, body, services: ctx.services, now: now) }
                 return .json(status: 201, bytes: json.encoded())
             },
-            Route(.patch, "/warranties/{warrantyId}") { request, ctx in
+            AdminRoute(.patch, "/warranties/{warrantyId}") { request, ctx in
                 let body = try JSONBody.decode(WarrantyBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", now = ctx.now, id = ctx.parameter("warrantyId")
+                let p = ctx.projectID, now = ctx.now, id = ctx.parameter("warrantyId")
                 let json = try await ctx.database.write { c -> JSONValue in
                     guard var warranty = try WarrantyLifeStore.warranty(c, p, id: id) else { throw AdminError.notFound("Warranty") }
                     try merge(body, into: &warranty)
@@ -143,8 +140,8 @@ enum WarrantyLifeAdmin {
                 }
                 return .json(status: 200, bytes: json.encoded())
             },
-            Route(.put, "/items/{itemId}/insights") { request, ctx in
-                let p = ctx.projectID ?? "", id = ctx.parameter("itemId")
+            AdminRoute(.put, "/items/{itemId}/insights") { request, ctx in
+                let p = ctx.projectID, id = ctx.parameter("itemId")
                 guard let value = try? JSONValue.parse(request.body) else { throw AdminError.badRequest("The body must be an InsightData object or null.", code: "invalid_json") }
                 if value != .null {
                     let problems = WarrantyLifeRules.insightProblems(value)
@@ -156,11 +153,11 @@ enum WarrantyLifeAdmin {
                 }
                 return .json(status: 200, bytes: JSONValue.object(["itemId": .string(id), "insight": value]).encoded())
             },
-            Route(.post, "/items/{itemId}/insights/generate") { request, ctx in
+            AdminRoute(.post, "/items/{itemId}/insights/generate") { request, ctx in
                 let body = request.body.isEmpty ? GenerateBody() : try JSONBody.decode(GenerateBody.self, from: request, rejectUnknownKeys: true)
                 let zone = body.timeZone ?? "UTC"
                 guard let timeZone = TimeZone(identifier: zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
-                let p = ctx.projectID ?? "", id = ctx.parameter("itemId")
+                let p = ctx.projectID, id = ctx.parameter("itemId")
                 let insight = InsightGenerator.generate(now: ctx.now, timeZone: timeZone, seed: UInt64(truncatingIfNeeded: id.hashValue))
                 try await ctx.database.write { c in
                     guard try WarrantyLifeStore.item(c, p, id: id) != nil else { throw AdminError.notFound("Item") }
@@ -168,14 +165,14 @@ enum WarrantyLifeAdmin {
                 }
                 return .json(status: 201, bytes: JSONValue.object(["itemId": .string(id), "insight": insight]).encoded())
             },
-            Route(.get, "/content/{name}") { _, ctx in
-                let p = ctx.projectID ?? "", name = ctx.parameter("name")
+            AdminRoute(.get, "/content/{name}") { _, ctx in
+                let p = ctx.projectID, name = ctx.parameter("name")
                 guard DefaultContent.names.contains(name) else { throw AdminError.notFound("Content `\(name)`") }
                 let value = try await ctx.database.read { c in try WarrantyLifeStore.content(c, p, name) }
                 return .json(status: 200, bytes: JSONValue.object(["name": .string(name), "value": value]).encoded())
             },
-            Route(.put, "/content/{name}") { request, ctx in
-                let p = ctx.projectID ?? "", name = ctx.parameter("name")
+            AdminRoute(.put, "/content/{name}") { request, ctx in
+                let p = ctx.projectID, name = ctx.parameter("name")
                 guard DefaultContent.names.contains(name) else { throw AdminError.notFound("Content `\(name)`") }
                 guard let value = try? JSONValue.parse(request.body) else { throw AdminError.badRequest("The body must be JSON.", code: "invalid_json") }
                 try checkContent(name, value)
@@ -190,13 +187,13 @@ enum WarrantyLifeAdmin {
             inspect("/fcm-tokens", "fcmTokens", "SELECT id, item_id, token, source, created_at FROM wl_fcm_tokens"),
             inspect("/opt-ins", "optIns", "SELECT id, item_id, program, opted_in, sensor_event_id, created_at FROM wl_opt_ins"),
             inspect("/submissions", "submissions", "SELECT id, kind, user_id, body, created_at FROM wl_submissions", order: "created_at, rowid", byItem: false),
-            Route(.get, "/voucher-lookups") { _, ctx in
-                let p = ctx.projectID ?? ""
+            AdminRoute(.get, "/voucher-lookups") { _, ctx in
+                let p = ctx.projectID
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.lookups(c, p) }, "voucherLookups")
             },
-            Route(.post, "/items/{itemId}/silent-push") { request, ctx in
+            AdminRoute(.post, "/items/{itemId}/silent-push") { request, ctx in
                 let body = request.body.isEmpty ? PushBody() : try JSONBody.decode(PushBody.self, from: request, rejectUnknownKeys: true)
-                let p = ctx.projectID ?? "", id = ctx.parameter("itemId"), now = ctx.now
+                let p = ctx.projectID, id = ctx.parameter("itemId"), now = ctx.now
                 let payload = body.payload ?? ["aps": ["content-available": 1]]
                 let messageID = try await ctx.database.write { c -> Int in
                     guard let item = try WarrantyLifeStore.item(c, p, id: id) else { throw AdminError.notFound("Item") }
@@ -232,9 +229,9 @@ enum WarrantyLifeAdmin {
     }
 
     /// Rows of one inspection table, optionally filtered by `itemId`; JSON columns decoded.
-    static func inspect(_ path: String, _ name: String, _ select: String, order: String = "id", byItem: Bool = true) -> Route {
-        Route(.get, path) { request, ctx in
-            let p = ctx.projectID ?? "", itemID = request.queryValue("itemId")
+    static func inspect(_ path: String, _ name: String, _ select: String, order: String = "id", byItem: Bool = true) -> AdminRoute {
+        AdminRoute(.get, path) { request, ctx in
+            let p = ctx.projectID, itemID = request.queryValue("itemId")
             let rows = try await ctx.database.read { c in
                 byItem ? try c.query("\(select) WHERE project_id = ? AND (? IS NULL OR item_id = ?) ORDER BY \(order)", p, itemID, itemID)
                     : try c.query("\(select) WHERE project_id = ? ORDER BY \(order)", p)

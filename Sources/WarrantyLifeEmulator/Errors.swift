@@ -122,6 +122,8 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return injected(status)
         case .internalError(let message):
             return WarrantyLifeError(status: 500, error: "internal_error", message: message, code: 5000)
+        case .storageUnavailable:
+            return .serviceUnavailable
         }
     }
 

@@ -2,18 +2,18 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import SQLiteStore
-import Synchronization
+
+extension PlatformID {
+    /// WarrantyLife: device warranty registration.
+    public static let warrantylife = PlatformID("warrantylife")
+}
 
 /// The WarrantyLife backend: routing, credentials, error format and fixtures.
-public final class WarrantyLifePlatform: Platform {
+public struct WarrantyLifePlatform: Platform {
     /// Configuration from the `warrantylife` section of the configuration file.
     public let configuration: JSONValue
     let settings: WarrantyLifeSettings
-    /// Developer keys created through the control plane → project (the core only knows the provisioned one).
-    private let keyCache = Mutex<[String: ProjectID]>([:])
-
     /// Creates the platform.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
         self.settings = WarrantyLifeSettings(configuration)
@@ -32,8 +32,8 @@ public final class WarrantyLifePlatform: Platform {
     public func routes() -> [Route] { WarrantyLifeRoutes.all(settings: settings) }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [Route] {
-        WarrantyLifeAdmin.routes { [weak self] key, project in self?.keyCache.withLock { $0[key] = project } }
+    public func adminRoutes() -> [AdminRoute] {
+        WarrantyLifeAdmin.routes()
     }
 
     /// WarrantyLife's error envelope for failures the core detects.
@@ -41,15 +41,20 @@ public final class WarrantyLifePlatform: Platform {
         WarrantyLifeError.forCore(failure).response(trace: requestID)
     }
 
-    /// The project of the `X-WL-Developer-Key` (provisioned key, or one created through the control plane).
-    public func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        guard let credential = request.headers["x-wl-developer-key"]?.trimmingCharacters(in: .whitespaces), !credential.isEmpty else { return nil }
-        if let project = await services.project(forCredential: credential, platform: .warrantylife) { return project }
-        if let cached = keyCache.withLock({ $0[credential] }) { return cached }
-        let found = try? await services.database.read { c in try WarrantyLifeStore.key(c, credential)?.projectID }
-        guard let project = found ?? nil else { return nil }
-        keyCache.withLock { $0[credential] = project }
-        return project
+    /// The developer key of `X-WL-Developer-Key`.
+    public func presentedCredentials(in request: Request) -> [PresentedCredential] {
+        guard let key = request.headers["x-wl-developer-key"]?.trimmingASCIIWhitespace(), !key.isEmpty else { return [] }
+        return [PresentedCredential(kind: "developerKey", value: key)]
+    }
+
+    /// The project of a developer key: one issued at project creation, or one added through the control plane.
+    public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        let value = credential.value
+        if let project = try await services.project(forIssuedCredential: value, platform: .warrantylife) {
+            return CredentialRecord(project: project, kind: credential.kind, value: value)
+        }
+        guard let key = try await services.database.read({ try WarrantyLifeStore.key($0, value) }) else { return nil }
+        return CredentialRecord(project: key.projectID, kind: credential.kind, value: value, details: key)
     }
 
     /// Fresh credentials for a new project.
@@ -80,11 +85,6 @@ public final class WarrantyLifePlatform: Platform {
     /// Demo fixtures: `users`, `vouchers`, `items`, `warranties`, `insights`, `content` (same shapes as the control plane).
     public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
         try WarrantyLifeAdmin.loadFixtures(fixtures, project: project, connection: connection, now: now)
-    }
-
-    /// Forgets cached keys of a project whose state was replaced.
-    public func projectStateDidChange(_ project: ProjectID) async {
-        keyCache.withLock { cache in cache = cache.filter { $0.value != project } }
     }
 
     /// OpenAPI document of the SDK and control-plane routes.

@@ -13,16 +13,16 @@ struct ControlPlaneTests {
     func isolation() async throws {
         let harness = try await Harness()
         let a = try await harness.project("a"), b = try await harness.project("b")
-        #expect(try await harness.call("POST", "/warplink/items", json: ["name": "apple"], headers: ["X-Test-Key": a.key]).status == 201)
-        #expect(try await harness.call("POST", "/warplink/items", json: ["name": "banana"], headers: ["X-Test-Key": b.key]).status == 201)
-        let listA = try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": a.key]).json
+        #expect(try await harness.call("POST", "/testing/items", json: ["name": "apple"], headers: ["X-Test-Key": a.key]).status == 201)
+        #expect(try await harness.call("POST", "/testing/items", json: ["name": "banana"], headers: ["X-Test-Key": b.key]).status == 201)
+        let listA = try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": a.key]).json
         #expect(listA?["items"] == ["apple"])
-        let listB = try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": b.key]).json
+        let listB = try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": b.key]).json
         #expect(listB?["items"] == ["banana"])
         let journalA = try await harness.call("GET", "/__admin/projects/\(a.id)/requests").json
         let paths = journalA?["requests"]?.arrayValue?.compactMap { $0["projectID"]?.stringValue } ?? []
         #expect(!paths.isEmpty && paths.allSatisfy { $0 == a.id })
-        #expect(try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": "tk_unknown"]).status == 401)
+        #expect(try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": "tk_unknown"]).status == 401)
         await harness.stop()
     }
 
@@ -30,13 +30,13 @@ struct ControlPlaneTests {
     func statusFaults() async throws {
         let harness = try await Harness()
         let project = try await harness.project()
-        let rule: JSONValue = ["match": ["platform": "warplink", "method": "GET", "path": "/items"],
+        let rule: JSONValue = ["match": ["platform": "testing", "method": "GET", "path": "/items"],
                                "action": ["type": "status", "status": 503, "retryAfter": 7], "times": 2, "after": 1]
         let created = try await harness.call("POST", "/__admin/projects/\(project.id)/faults", json: rule)
         #expect(created.status == 201)
         var statuses: [Int] = []
         for _ in 0..<4 {
-            let reply = try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": project.key])
+            let reply = try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": project.key])
             statuses.append(reply.status)
             if reply.status == 503 {
                 #expect(reply.json?["error"]?["code"] == "E503")
@@ -47,7 +47,7 @@ struct ControlPlaneTests {
         let listed = try await harness.call("GET", "/__admin/projects/\(project.id)/faults").json
         #expect(listed?["rules"]?[0]?["hits"]?.intValue == 2 && listed?["rules"]?[0]?["matched"]?.intValue == 4)
         // The journal says which requests were faulted.
-        let journal = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?path=/warplink/items&status=503").json
+        let journal = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?path=/testing/items&status=503").json
         #expect(journal?["requests"]?.arrayValue?.count == 2)
         #expect(journal?["requests"]?[0]?["fault"]?.stringValue?.hasPrefix("rule flt_") == true)
         await harness.stop()
@@ -58,13 +58,13 @@ struct ControlPlaneTests {
         let harness = try await Harness()
         let a = try await harness.project("a"), b = try await harness.project("b")
         _ = try await harness.call("POST", "/__admin/projects/\(a.id)/faults", json: ["match": [:], "action": ["type": "status", "status": 500]])
-        #expect(try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": a.key]).status == 500)
-        #expect(try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": b.key]).status == 200)
+        #expect(try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": a.key]).status == 500)
+        #expect(try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": b.key]).status == 200)
         #expect(try await harness.call("GET", "/__admin/projects/\(a.id)").status == 200)
         _ = try await harness.call("POST", "/__admin/faults", json: ["match": ["method": "POST"], "action": ["type": "status", "status": 429]])
-        #expect(try await harness.call("POST", "/warplink/items", json: ["name": "x"], headers: ["X-Test-Key": b.key]).status == 429)
+        #expect(try await harness.call("POST", "/testing/items", json: ["name": "x"], headers: ["X-Test-Key": b.key]).status == 429)
         #expect(try await harness.call("DELETE", "/__admin/faults").status == 204)
-        #expect(try await harness.call("POST", "/warplink/items", json: ["name": "x"], headers: ["X-Test-Key": b.key]).status == 201)
+        #expect(try await harness.call("POST", "/testing/items", json: ["name": "x"], headers: ["X-Test-Key": b.key]).status == 201)
         await harness.stop()
     }
 
@@ -74,13 +74,13 @@ struct ControlPlaneTests {
         let project = try await harness.project()
         let key = ["X-Test-Key": project.key]
         await #expect(throws: URLError.self, "a reset must surface as a network error") {
-            _ = try await harness.call("GET", "/warplink/items", headers: key.merging(["X-Understudy-Fault": "reset"]) { $1 })
+            _ = try await harness.call("GET", "/testing/items", headers: key.merging(["X-Understudy-Fault": "reset"]) { $1 })
         }
         // A body cut short is a network error to some clients and a short, undecodable body to others
         // (FoundationNetworking hands back what arrived); either way the client never gets the document.
         for fault in ["closeAfterHeaders", "truncate=5"] {
             do {
-                let reply = try await harness.call("GET", "/warplink/items", headers: key.merging(["X-Understudy-Fault": fault]) { $1 })
+                let reply = try await harness.call("GET", "/testing/items", headers: key.merging(["X-Understudy-Fault": fault]) { $1 })
                 #expect((try? JSONSerialization.jsonObject(with: reply.body)) == nil, "\(fault) delivered a whole document")
                 #expect(reply.body.count < Int(reply.headers["content-length"] ?? "0") ?? 0)
             } catch is URLError {
@@ -89,26 +89,26 @@ struct ControlPlaneTests {
         }
         let started = Date()
         await #expect(throws: URLError.self, "hang must surface as a timeout") {
-            _ = try await harness.call("GET", "/warplink/items", headers: key.merging(["X-Understudy-Fault": "hang=30"]) { $1 }, timeout: 1)
+            _ = try await harness.call("GET", "/testing/items", headers: key.merging(["X-Understudy-Fault": "hang=30"]) { $1 }, timeout: 1)
         }
         #expect(Date().timeIntervalSince(started) >= 0.9)
 
-        let malformed = try await harness.call("GET", "/warplink/items", headers: key.merging(["X-Understudy-Fault": "malformedJSON"]) { $1 })
+        let malformed = try await harness.call("GET", "/testing/items", headers: key.merging(["X-Understudy-Fault": "malformedJSON"]) { $1 })
         #expect(malformed.status == 200)
         #expect((try? JSONSerialization.jsonObject(with: malformed.body)) == nil)
 
         let delayStart = Date()
-        let delayed = try await harness.call("GET", "/warplink/items", headers: key.merging(["X-Understudy-Fault": "delay=300"]) { $1 })
+        let delayed = try await harness.call("GET", "/testing/items", headers: key.merging(["X-Understudy-Fault": "delay=300"]) { $1 })
         #expect(delayed.status == 200 && Date().timeIntervalSince(delayStart) >= 0.3)
 
         // Rule-driven, not header-driven. No `times` limit: a client may transparently retry an
         // idempotent GET whose reused connection was reset, and the retry must fail too.
-        let resetRule: JSONValue = ["match": ["path": "/warplink/items"], "action": ["type": "reset"]]
+        let resetRule: JSONValue = ["match": ["path": "/testing/items"], "action": ["type": "reset"]]
         let rule = try await harness.call("POST", "/__admin/projects/\(project.id)/faults", json: resetRule).json
-        await #expect(throws: URLError.self) { _ = try await harness.call("GET", "/warplink/items", headers: key) }
+        await #expect(throws: URLError.self) { _ = try await harness.call("GET", "/testing/items", headers: key) }
         let ruleID = rule?["id"]?.stringValue ?? ""
         #expect(try await harness.call("DELETE", "/__admin/projects/\(project.id)/faults/\(ruleID)").status == 204)
-        #expect(try await harness.call("GET", "/warplink/items", headers: key).status == 200)
+        #expect(try await harness.call("GET", "/testing/items", headers: key).status == 200)
         let journal = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?limit=50").json
         #expect(journal?["requests"]?.arrayValue?.contains { $0["fault"]?.stringValue == "header: hang" && $0["status"]?.intValue == 0 } == true)
         await harness.stop()
@@ -135,10 +135,10 @@ struct ControlPlaneTests {
         let project = try await harness.project()
         let frozen = try await harness.call("PUT", "/__admin/projects/\(project.id)/clock", json: ["mode": "frozen", "now": "2030-01-02T03:04:05Z"])
         #expect(frozen.json?["now"] == "2030-01-02T03:04:05.000Z")
-        let first = try await harness.call("POST", "/warplink/items", json: ["name": "a"], headers: ["X-Test-Key": project.key]).json
+        let first = try await harness.call("POST", "/testing/items", json: ["name": "a"], headers: ["X-Test-Key": project.key]).json
         #expect(first?["createdAt"] == "2030-01-02T03:04:05.000Z")
         _ = try await harness.call("POST", "/__admin/projects/\(project.id)/clock/advance", json: ["seconds": 3600])
-        let second = try await harness.call("POST", "/warplink/items", json: ["name": "b"], headers: ["X-Test-Key": project.key]).json
+        let second = try await harness.call("POST", "/testing/items", json: ["name": "b"], headers: ["X-Test-Key": project.key]).json
         #expect(second?["createdAt"] == "2030-01-02T04:04:05.000Z")
         let offset = try await harness.call("PUT", "/__admin/projects/\(project.id)/clock", json: ["mode": "offset", "offsetSeconds": -86400]).json
         let now = Timestamp.parse(offset?["now"]?.stringValue ?? "")
@@ -154,14 +154,14 @@ struct ControlPlaneTests {
         let project = try await harness.project()
         let waiter = Task {
             try await harness.call("POST", "/__admin/projects/\(project.id)/requests/wait",
-                                   json: ["method": "POST", "path": "/warplink/items", "count": 1, "timeoutMs": 10000])
+                                   json: ["method": "POST", "path": "/testing/items", "count": 1, "timeoutMs": 10000])
         }
-        _ = try await harness.call("POST", "/warplink/items", json: ["name": "late"], headers: ["X-Test-Key": project.key])
+        _ = try await harness.call("POST", "/testing/items", json: ["name": "late"], headers: ["X-Test-Key": project.key])
         let reply = try await waiter.value
         // 200 (not 408) means the wait ended because the request arrived, not because time ran out.
         #expect(reply.status == 200)
         let entry = reply.json?["requests"]?[0]
-        #expect(entry?["route"] == "/warplink/items" && entry?["status"]?.intValue == 201)
+        #expect(entry?["route"] == "/testing/items" && entry?["status"]?.intValue == 201)
         #expect(entry?["requestBody"]?.stringValue?.contains("late") == true)
         #expect(entry?["requestHeaders"]?["x-test-key"]?.stringValue == nil || entry?["requestHeaders"]?["x-test-key"]?.stringValue == project.key)
         let timeout = try await harness.call("POST", "/__admin/projects/\(project.id)/requests/wait", json: ["method": "DELETE", "count": 1, "timeoutMs": 100])
@@ -175,7 +175,7 @@ struct ControlPlaneTests {
         let harness = try await Harness(journal: JournalLimits(maxEntries: 5))
         let project = try await harness.project()
         for index in 0..<9 {
-            _ = try await harness.call("GET", "/warplink/items?n=\(index)", headers: ["X-Test-Key": project.key, "Authorization": "Bearer secret-token-1234"])
+            _ = try await harness.call("GET", "/testing/items?n=\(index)", headers: ["X-Test-Key": project.key, "Authorization": "Bearer secret-token-1234"])
         }
         let page = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?limit=100").json
         let entries = page?["requests"]?.arrayValue ?? []
@@ -192,7 +192,7 @@ struct ControlPlaneTests {
         let project = try await harness.project()
         let body = String(repeating: "x", count: 900)
         for index in 0..<20 {
-            _ = try await harness.call("POST", "/warplink/items", json: ["name": .string("\(index)-\(body)")], headers: ["X-Test-Key": project.key])
+            _ = try await harness.call("POST", "/testing/items", json: ["name": .string("\(index)-\(body)")], headers: ["X-Test-Key": project.key])
         }
         let page = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?limit=1000&method=POST").json
         let entries = page?["requests"]?.arrayValue ?? []
@@ -208,14 +208,14 @@ struct ControlPlaneTests {
         let harness = try await Harness()
         let project = try await harness.project()
         let key = ["X-Test-Key": project.key]
-        _ = try await harness.call("POST", "/warplink/items", json: ["name": "kept"], headers: key)
+        _ = try await harness.call("POST", "/testing/items", json: ["name": "kept"], headers: key)
         _ = try await harness.call("PUT", "/__admin/projects/\(project.id)/clock", json: ["mode": "frozen", "now": "2031-05-05T00:00:00Z"])
         let saved = try await harness.call("POST", "/__admin/projects/\(project.id)/snapshots", json: ["name": "base"])
         #expect(saved.status == 201 && saved.json?["rows"]?.intValue == 1)
-        _ = try await harness.call("POST", "/warplink/items", json: ["name": "dropped"], headers: key)
+        _ = try await harness.call("POST", "/testing/items", json: ["name": "dropped"], headers: key)
         _ = try await harness.call("PUT", "/__admin/projects/\(project.id)/clock", json: ["mode": "real"])
         #expect(try await harness.call("POST", "/__admin/projects/\(project.id)/snapshots/base/restore").status == 200)
-        #expect(try await harness.call("GET", "/warplink/items", headers: key).json?["items"] == ["kept"])
+        #expect(try await harness.call("GET", "/testing/items", headers: key).json?["items"] == ["kept"])
         #expect(try await harness.call("GET", "/__admin/projects/\(project.id)/clock").json?["mode"] == "frozen")
         #expect(try await harness.call("GET", "/__admin/projects/\(project.id)/snapshots").json?["snapshots"]?.arrayValue?.count == 1)
         #expect(try await harness.call("POST", "/__admin/projects/\(project.id)/snapshots/nope/restore").status == 404)
@@ -229,10 +229,10 @@ struct ControlPlaneTests {
         let harness = try await Harness()
         let project = try await harness.project()
         let key = ["X-Test-Key": project.key]
-        _ = try await harness.call("POST", "/warplink/items", json: ["name": "gone"], headers: key)
+        _ = try await harness.call("POST", "/testing/items", json: ["name": "gone"], headers: key)
         _ = try await harness.call("POST", "/__admin/projects/\(project.id)/faults", json: ["match": ["method": "DELETE"], "action": ["type": "reset"]])
         #expect(try await harness.call("POST", "/__admin/projects/\(project.id)/reset").status == 200)
-        #expect(try await harness.call("GET", "/warplink/items", headers: key).json?["items"] == [])
+        #expect(try await harness.call("GET", "/testing/items", headers: key).json?["items"] == [])
         #expect(try await harness.call("GET", "/__admin/projects/\(project.id)/faults").json?["rules"] == [])
         await harness.stop()
     }
@@ -248,17 +248,17 @@ struct ControlPlaneTests {
         #expect(bad.status == 400 && bad.json?["error"]?["code"] == "invalid_json")
         let wrongType = try await harness.call("POST", "/__admin/projects", json: ["name": 5])
         #expect(wrongType.status == 400 && wrongType.json?["error"]?["code"] == "wrong_type")
-        let missing = try await harness.call("GET", "/warplink/none")
+        let missing = try await harness.call("GET", "/testing/none")
         #expect(missing.status == 404 && missing.json?["error"]?["code"] == "E404")
-        let method = try await harness.call("DELETE", "/warplink/items")
+        let method = try await harness.call("DELETE", "/testing/items")
         #expect(method.status == 405 && method.headers["allow"] == "GET, HEAD, POST")
         let project = try await harness.project()
-        let badItem = try await harness.call("POST", "/warplink/items", body: Data("[1,".utf8), headers: ["X-Test-Key": project.key])
+        let badItem = try await harness.call("POST", "/testing/items", body: Data("[1,".utf8), headers: ["X-Test-Key": project.key])
         #expect(badItem.status == 400 && badItem.json?["error"]?["code"] == "E400")
         // A rejected body changed nothing.
-        #expect(try await harness.call("GET", "/warplink/items", headers: ["X-Test-Key": project.key]).json?["items"] == [])
+        #expect(try await harness.call("GET", "/testing/items", headers: ["X-Test-Key": project.key]).json?["items"] == [])
         // Headers too large to read still get the platform's format: the request line names the path.
-        let huge = try await harness.call("GET", "/warplink/items", headers: ["X-Huge": String(repeating: "h", count: 20_000)])
+        let huge = try await harness.call("GET", "/testing/items", headers: ["X-Huge": String(repeating: "h", count: 20_000)])
         #expect(huge.status == 431 && huge.json?["error"]?["code"] == "E431")
         // Host routing reaches the platform without its prefix.
         let hosted = try await harness.call("GET", "/items", headers: ["X-Test-Key": project.key, "Host": "api.test.example"])
@@ -288,15 +288,15 @@ struct FaultEngineTests {
         let clock = TestClock()
         let engine = FaultEngine(database: database, now: { clock.now })
         _ = try await engine.add(FaultRule(match: .init(), action: .init(type: "reset"), ttlSeconds: 30), project: nil, id: "flt_ttl")
-        #expect(engine.fire(platform: .asleep, project: nil, method: .get, path: "/asleep/x", headers: [:])?.id == "flt_ttl")
+        #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:])?.id == "flt_ttl")
         clock.advance(31)
-        #expect(engine.fire(platform: .asleep, project: nil, method: .get, path: "/asleep/x", headers: [:]) == nil)
+        #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:]) == nil)
         #expect(engine.list(project: nil).isEmpty)
 
         func pattern() async throws -> [Bool] {
             let engine = FaultEngine(database: database, now: { clock.now })
             _ = try await engine.add(FaultRule(match: .init(), action: .init(type: "reset"), probability: 0.5, seed: 7), project: nil, id: UUID().uuidString)
-            return (0..<40).map { _ in engine.fire(platform: .asleep, project: nil, method: .get, path: "/", headers: [:]) != nil }
+            return (0..<40).map { _ in engine.fire(platform: .testing, project: nil, method: .get, path: "/", headers: [:]) != nil }
         }
         let first = try await pattern(), second = try await pattern()
         #expect(first == second)
@@ -305,12 +305,12 @@ struct FaultEngineTests {
 
     @Test("path globs: `*` stays in a segment, `**` crosses segments; header matches are exact")
     func matching() {
-        let match = FaultRule.Match(platform: "asleep", method: "post", path: "/ai/v1/sessions/*/upload", headers: ["X-A": "1"])
-        #expect(FaultEngine.matchesForTesting(match, path: "/asleep/ai/v1/sessions/abc/upload", headers: ["x-a": "1"]))
-        #expect(!FaultEngine.matchesForTesting(match, path: "/asleep/ai/v1/sessions/a/b/upload", headers: ["x-a": "1"]))
-        #expect(!FaultEngine.matchesForTesting(match, path: "/asleep/ai/v1/sessions/abc/upload", headers: ["x-a": "2"]))
-        let deep = FaultRule.Match(path: "/asleep/**")
-        #expect(FaultEngine.matchesForTesting(deep, path: "/asleep/ai/v1/sessions/a/b/upload", headers: [:]))
+        let match = FaultRule.Match(platform: "testing", method: "post", path: "/ai/v1/sessions/*/upload", headers: ["X-A": "1"])
+        #expect(FaultEngine.matchesForTesting(match, platform: .testing, path: "/testing/ai/v1/sessions/abc/upload", headers: ["x-a": "1"]))
+        #expect(!FaultEngine.matchesForTesting(match, platform: .testing, path: "/testing/ai/v1/sessions/a/b/upload", headers: ["x-a": "1"]))
+        #expect(!FaultEngine.matchesForTesting(match, platform: .testing, path: "/testing/ai/v1/sessions/abc/upload", headers: ["x-a": "2"]))
+        let deep = FaultRule.Match(path: "/testing/**")
+        #expect(FaultEngine.matchesForTesting(deep, platform: .testing, path: "/testing/ai/v1/sessions/a/b/upload", headers: [:]))
     }
 
     @Test("the override header's short syntax")

@@ -6,11 +6,16 @@ import FoundationNetworking
 import HTTPServer
 import SQLiteStore
 
+extension PlatformID {
+    /// The core tests' own platform: the core must work for a platform it has never heard of.
+    static let testing = PlatformID("testing")
+}
+
 /// A minimal platform for exercising the core: items per project, kept in the outbox table.
 struct TestPlatform: Platform {
-    var id: PlatformID { .warplink }
+    var id: PlatformID { .testing }
 
-    func pathPrefix(forHost host: String) -> String? { host == "api.test.example" ? "/warplink" : nil }
+    func pathPrefix(forHost host: String) -> String? { host == "api.test.example" ? "/testing" : nil }
 
     func routes() -> [Route] {
         [
@@ -20,7 +25,7 @@ struct TestPlatform: Platform {
                 let body = try JSONBody.decode(Body.self, from: request)
                 let now = context.now
                 let id = try await context.database.write { connection in
-                    try Outbox.add(connection, project: project, platform: .warplink, kind: "item", recipient: nil,
+                    try Outbox.add(connection, project: project, platform: .testing, kind: "item", recipient: nil,
                                    subject: body.name, payload: ["name": .string(body.name)], now: now)
                 }
                 return .json(JSONValue.object(["id": .int(Int64(id)), "name": .string(body.name), "createdAt": .string(Timestamp.format(now))]), status: 201)
@@ -33,21 +38,25 @@ struct TestPlatform: Platform {
         ]
     }
 
-    func adminRoutes() -> [Route] { [] }
+    func adminRoutes() -> [AdminRoute] { [] }
 
     func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
         .json(JSONValue.object(["error": ["code": .string("E\(failure.status)"), "message": .string(failure.message), "trace": .string(requestID)]]),
               status: failure.status)
     }
 
-    func identifyProject(_ request: Request, services: EmulatorServices) async -> ProjectID? {
-        guard let key = request.headers["x-test-key"] else { return nil }
-        return await services.project(forCredential: key, platform: .warplink)
+    func presentedCredentials(in request: Request) -> [PresentedCredential] {
+        request.headers["x-test-key"].map { [PresentedCredential(kind: "key", value: $0)] } ?? []
+    }
+
+    func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        guard let project = try await services.project(forIssuedCredential: credential.value, platform: .testing) else { return nil }
+        return CredentialRecord(project: project, kind: credential.kind, value: credential.value)
     }
 
     func makeCredentials(using generator: inout IDGenerator) -> [String: String] { ["key": "tk_" + generator.alphanumeric(16)] }
     func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
-    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] { ["endpoint": serverURL + "/warplink"] }
+    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] { ["endpoint": serverURL + "/testing"] }
     var projectTables: [String] { [] }
     func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
     func openAPIDocument() -> JSONValue { ["openapi": "3.1.0", "paths": [:]] }
@@ -121,7 +130,7 @@ final class Harness: Sendable {
         if let seed { body["seed"] = .int(Int64(seed)) }
         let reply = try await call("POST", "/__admin/projects", json: .object(body))
         guard reply.status == 201, let json = reply.json, let id = json["id"]?.stringValue,
-              let key = json["credentials"]?["warplink"]?["key"]?.stringValue else {
+              let key = json["credentials"]?["testing"]?["key"]?.stringValue else {
             throw TestError(status: reply.status, message: String(decoding: reply.body, as: UTF8.self))
         }
         return (id, key)

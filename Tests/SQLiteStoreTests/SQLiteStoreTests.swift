@@ -131,3 +131,48 @@ struct SQLiteStoreTests {
         #expect(try database.withWriterBlocking { try migrator.migrate($0) }.count == migrator.migrations.count)
     }
 }
+
+@Suite("Typed rows")
+struct TypedRowTests {
+    struct Widget: RowDecodable, Equatable {
+        var id: Int
+        var name: String
+        var weight: Double?
+
+        init(id: Int, name: String, weight: Double?) {
+            self.id = id
+            self.name = name
+            self.weight = weight
+        }
+
+        init(row: Row) throws {
+            id = try row.decode("id")
+            name = try row.decode("name")
+            weight = try row.decodeIfPresent("weight")
+        }
+    }
+
+    private func connection() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try connection.run("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT, weight REAL)")
+        try connection.run("INSERT INTO widgets (id, name, weight) VALUES (1, 'bolt', 2.5), (2, 'nut', NULL)")
+        return connection
+    }
+
+    @Test("records decode from rows, NULL becomes nil only where the record allows it")
+    func decodes() throws {
+        let widgets = try connection().fetchAll(Widget.self, "SELECT id, name, weight FROM widgets ORDER BY id")
+        #expect(widgets == [Widget(id: 1, name: "bolt", weight: 2.5), Widget(id: 2, name: "nut", weight: nil)])
+    }
+
+    @Test("a missing column, a NULL where a value is required, and a wrong type all throw")
+    func schemaDriftThrows() throws {
+        let connection = try connection()
+        #expect(throws: RowDecodingError.missingColumn("name")) { try connection.fetchAll(Widget.self, "SELECT id, weight FROM widgets") }
+        try connection.run("UPDATE widgets SET name = NULL WHERE id = 2")
+        #expect(throws: RowDecodingError.unexpectedNull("name")) { try connection.fetchAll(Widget.self, "SELECT id, name, weight FROM widgets") }
+        #expect(throws: RowDecodingError.wrongType(column: "id", expected: "Int", found: "TEXT")) {
+            try connection.fetchOne(Widget.self, "SELECT 'x' AS id, name, weight FROM widgets WHERE id = 1")
+        }
+    }
+}
