@@ -27,10 +27,10 @@ let package = Package(
         .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL"]),
 
         // One module per platform, all the same shape; none imports another.
-        .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore"]),
-        .target(name: "AsleepEmulator", dependencies: ["EmulatorCore"]),
-        .target(name: "WarrantyLifeEmulator", dependencies: ["EmulatorCore"]),
-        .target(name: "TelematicsEmulator", dependencies: ["EmulatorCore"]),
+        .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
+        .target(name: "AsleepEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
+        .target(name: "WarrantyLifeEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
+        .target(name: "TelematicsEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
 
         .target(name: "UnderstudyServer", dependencies: [
             "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator",
@@ -41,7 +41,7 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore"]),
+        .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
         .testTarget(name: "WarrantyLifeEmulatorTests", dependencies: ["WarrantyLifeEmulator"]),

@@ -3,11 +3,13 @@ import HTTPServer
 import SQLiteStore
 import Synchronization
 
-/// The application the HTTP server runs: finds the platform and project of each request, applies
-/// fault rules, routes it, turns errors into the platform's own format, and journals the exchange.
+/// The application the HTTP server runs: a fixed pipeline of named stages, because their order
+/// is part of the semantics (faults must see the project; the journal must see the fault):
 ///
-/// Request flow: platform (path prefix, or real host name) → route → project (credential, or the
-/// admin path) → admin token → faults → handler → journal → log.
+/// platform resolution → routing → project resolution (SDK) or admin guard (control plane) →
+/// fault stage (SDK only) → handler → journal recorder.
+///
+/// `respond(to:)` is also the in-process test seam: hand it a `Request`, get the `Response`.
 public final class Emulator: HTTPApplication {
     /// Shared services.
     public let services: EmulatorServices
@@ -22,67 +24,48 @@ public final class Emulator: HTTPApplication {
     /// The platforms, in registration order.
     public let platforms: [any Platform]
 
-    private enum Owner: Sendable {
-        case core
-        case platform(PlatformID)
-        case platformAdmin(PlatformID)
-    }
-
-    private struct Target: Sendable {
-        let owner: Owner
-        let handler: @Sendable (Request, EmulatorContext) async throws -> Response
-
-        init(owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) {
-            self.owner = owner
-            self.handler = handler
-        }
-
-        /// A platform control-plane route: its handler gets an `AdminContext` (the project was
-        /// checked to exist before it runs).
-        init(admin route: AdminRoute, platform: PlatformID) {
-            owner = .platformAdmin(platform)
-            handler = { request, context in
-                try await route.handler(request, AdminContext(requestID: context.requestID, platform: platform, parameters: context.parameters,
-                                                              route: context.route, projectID: context.projectID ?? "", now: context.now,
-                                                              services: context.services))
-            }
-        }
-    }
-
-    private let router: Router<Target>
+    private let router: Router<RouteTarget>
     private let readiness: ReadinessFlag
-    private let platformsByID: [PlatformID: any Platform]
+    private let platformResolver: PlatformResolver
+    private let projectResolver: ProjectResolver
+    private let adminGuard: AdminGuard
+    private let faultStage: FaultStage
+    private let recorder: JournalRecorder
 
-    /// Paths that are never journalled (probes would drown the journal).
-    private static let unjournalled: Set<String> = ["/__admin/health", "/__admin/ready"]
-
-    /// Builds the emulator; `load()` must run before serving.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(services: EmulatorServices, platforms: [any Platform]) throws {
+    /// Builds the emulator; `load()` must run before serving. `additionalRoutes` are core-level
+    /// routes (absolute paths, control-plane rules) contributed by modules above the core.
+    @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module
+    public init(services: EmulatorServices, platforms: [any Platform], additionalRoutes: [Route] = []) throws {
         self.services = services
         self.platforms = platforms
-        self.platformsByID = Dictionary(uniqueKeysWithValues: platforms.map { ($0.id, $0) })
         self.projects = ProjectStore(services: services, platforms: platforms)
         self.faults = FaultEngine(database: services.database)
         self.journal = try Journal(database: services.database, limits: services.settings.journal)
         self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
 
-        var router = Router<Target>()
         let readiness = ReadinessFlag()
         self.readiness = readiness
-        for route in CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal, snapshots: snapshots, platforms: platforms) {
-            try router.add(route.method, route.path, Target(owner: .core, handler: route.handler))
+        var router = Router<RouteTarget>()
+        let coreRoutes = CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal,
+                                                snapshots: snapshots, platforms: platforms)
+        for route in coreRoutes + additionalRoutes {
+            try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler))
         }
         for platform in platforms {
             for route in platform.routes() {
-                try router.add(route.method, platform.id.pathPrefix + route.path, Target(owner: .platform(platform.id), handler: route.handler))
+                try router.add(route.method, platform.id.pathPrefix + route.path, RouteTarget(owner: .platform(platform.id), handler: route.handler))
             }
             for route in platform.adminRoutes() {
-                try router.add(route.method, "/__admin/projects/{id}/" + platform.id.rawValue + route.path,
-                               Target(admin: route, platform: platform.id))
+                try router.add(route.method, "/__admin/projects/{id}/" + platform.id.rawValue + route.path, RouteTarget(admin: route, platform: platform.id))
             }
         }
         self.router = router
+        platformResolver = PlatformResolver(platforms: platforms)
+        projectResolver = ProjectResolver(services: services)
+        let projects = self.projects
+        adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) })
+        faultStage = FaultStage(engine: faults)
+        recorder = JournalRecorder(journal: journal, logger: services.logger)
     }
 
     /// Loads projects, clocks and fault rules, creates the demo project if configured, and starts
@@ -104,190 +87,124 @@ public final class Emulator: HTTPApplication {
 
     /// Answers a request.
     public func respond(to request: Request) async -> Response {
-        let requestID = journal.reserveID()
-        var (platform, routedPath) = locate(request)
-
-        var projectID: ProjectID?
-        var routeTemplate: String?
-        var faultNote: String?
-        var response: Response
-        let match = router.match(request.method, path: routedPath)
-
-        var target: Target?
+        var exchange = JournalRecorder.Exchange(requestID: journal.reserveID())
+        let destination = platformResolver.resolve(request)
+        exchange.routedPath = destination.routedPath
+        var platform = destination.platform
+        let match = router.match(request.method, path: destination.routedPath)
+        var target: RouteTarget?
         var parameters: [String: String] = [:]
         if case .matched(let found, let foundParameters, let template) = match {
-            target = found
-            parameters = foundParameters
-            routeTemplate = template
-            switch found.owner {
-            case .core: platform = nil
-            case .platform(let id), .platformAdmin(let id): platform = platformsByID[id]
-            }
+            (target, parameters, exchange.route) = (found, foundParameters, template)
+            platform = found.owner.platform.flatMap { id in platforms.first { $0.id == id } }
         }
-        let isAdmin: Bool
-        switch target?.owner {
-        case .platform?: isAdmin = false
-        case .core?, .platformAdmin?: isAdmin = true
-        case nil: isAdmin = platform == nil
-        }
-        var credential: CredentialRecord?
-        var storageFailed = false
-        if isAdmin {
-            projectID = parameters["id"]
+        let isControlPlane = target.map { !$0.owner.isSDK } ?? (platform == nil)
+        exchange.platform = platform?.id
+
+        let response: Response
+        if isControlPlane {
+            exchange.project = parameters["id"]
+            response = await answerControlPlane(request, match: match, target: target, parameters: parameters, exchange: exchange, platform: platform)
         } else if let platform {
-            do {
-                (projectID, credential) = try await identify(request, platform: platform)
-            } catch {
-                services.logger.error("project identification failed", [("path", routedPath), ("error", String(describing: error))])
-                storageFailed = true
-            }
-        }
-
-        // Faults apply to all platform traffic, routed or not, and never to the control plane,
-        // which must stay reliable so tests can remove them.
-        var after: FaultRule.Action?
-        var replaced: Response?
-        if !isAdmin, let platform {
-            var fired: (id: String, action: FaultRule.Action)?
-            if let header = request.headers["x-understudy-fault"], let action = FaultEngine.parseHeader(header) {
-                fired = ("header", action)
-            } else {
-                fired = faults.fire(platform: platform.id, project: projectID, method: request.method, path: routedPath, headers: request.headers)
-            }
-            if let fired {
-                faultNote = fired.id == "header" ? "header: \(fired.action.type)" : "rule \(fired.id): \(fired.action.type)"
-                if fired.action.type == "delay" {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, fired.action.delayMs ?? 0)) * 1_000_000)
-                    after = fired.action
-                } else if let response = applyBefore(fired.action, platform: platform, requestID: requestID) {
-                    replaced = response
-                } else {
-                    after = fired.action
-                }
-            }
-        }
-
-        if let replaced {
-            response = replaced
-        } else if storageFailed {
-            response = failureResponse(.storageUnavailable, platform: platform, requestID: requestID)
-            response.headers.set("Retry-After", "1")
+            response = await answerSDK(request, platform: platform, match: match, target: target, parameters: parameters, exchange: &exchange)
         } else {
-            switch match {
-            case .matched:
-                // `.matched` always sets `target` above.
-                response = await answer(request, target: target!, isAdmin: isAdmin, platform: platform, parameters: parameters,
-                                        template: routeTemplate ?? "", projectID: projectID, credential: credential,
-                                        requestID: requestID, routedPath: routedPath)
-            case .methodNotAllowed(let allowed):
-                response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
-                response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            case .notFound:
-                response = failureResponse(.routeNotFound, platform: platform, requestID: requestID)
-            }
-            if let after { response = Self.applyAfter(after, to: response) }
+            response = failureResponse(.routeNotFound, platform: nil, requestID: exchange.requestID)
         }
-
-        finish(request, response: response, requestID: requestID, platform: platform, projectID: projectID,
-               routedPath: routedPath, route: routeTemplate, fault: faultNote)
+        recorder.record(request, response, exchange)
         return response
     }
 
     /// Answers a request that could not be read, in the format of the platform its path names.
     public func respond(to error: HTTPRequestError, head: Request?) async -> Response {
         let requestID = journal.reserveID()
-        guard let head else {
-            return HTTPApplicationDefaults.errorResponse(error)
+        guard let head else { return HTTPApplicationDefaults.errorResponse(error) }
+        let destination = platformResolver.resolve(head)
+        var exchange = JournalRecorder.Exchange(requestID: requestID, platform: destination.platform?.id, routedPath: destination.routedPath)
+        if let platform = destination.platform {
+            // Best effort: an unreadable request's project only labels its journal entry.
+            exchange.project = (try? await projectResolver.identify(head, platform: platform))?.project
         }
-        let (platform, routedPath) = locate(head)
-        let projectID: ProjectID? = if let platform { (try? await identify(head, platform: platform))?.project } else { nil }
-        let response = failureResponse(.unreadableRequest(error), platform: platform, requestID: requestID)
-        var route: String?
-        if case .matched(_, _, let template) = router.match(head.method, path: routedPath) { route = template }
-        finish(head, response: response, requestID: requestID, platform: platform, projectID: projectID,
-               routedPath: routedPath, route: route, fault: nil)
+        if case .matched(_, _, let template) = router.match(head.method, path: destination.routedPath) { exchange.route = template }
+        let response = failureResponse(.unreadableRequest(error), platform: destination.platform, requestID: requestID)
+        recorder.record(head, response, exchange)
         return response
     }
 
-    // MARK: - Steps
+    // MARK: - Stages
 
-    /// The project of an SDK request and the credential it presented: the first presented
-    /// credential the index knows, else the platform's credential-less identification.
-    private func identify(_ request: Request, platform: any Platform) async throws -> (project: ProjectID?, credential: CredentialRecord?) {
-        for presented in platform.presentedCredentials(in: request) {
-            let record = try await services.credentials.resolve(presented, platform: platform.id) { presented in
-                try await platform.lookUpCredential(presented, services: services)
-            }
-            if let record { return (record.project, record) }
-        }
-        return (try await platform.identifyProjectWithoutCredential(request, services: services), nil)
+    private func answerControlPlane(_ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],
+                                    exchange: JournalRecorder.Exchange, platform: (any Platform)?) async -> Response {
+        guard let target, case .matched(_, _, let template) = match else { return unrouted(match, platform: nil, requestID: exchange.requestID) }
+        if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project) { return refusal }
+        // The credential index's one rule: a control-plane write to a project drops its cached credentials.
+        if let project = exchange.project, request.method != .get, request.method != .head { services.credentials.invalidate(project: project) }
+        let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
+                                      projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
+        return await run(target, request, context, isControlPlane: true, platform: platform)
     }
 
-    private func answer(_ request: Request, target: Target, isAdmin: Bool, platform: (any Platform)?, parameters: [String: String],
-                        template: String, projectID: ProjectID?, credential: CredentialRecord?, requestID: Int, routedPath: String) async -> Response {
-        if isAdmin {
-            if let denied = checkAdminToken(request, path: routedPath) { return denied }
-            if let projectID, template.hasPrefix("/__admin/projects/{id}"), !projects.exists(projectID) {
-                return AdminError.notFound("Project `\(projectID)`").response
+    private func answerSDK(_ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,
+                           parameters: [String: String], exchange: inout JournalRecorder.Exchange) async -> Response {
+        let identity: ProjectResolver.Identity
+        do {
+            identity = try await projectResolver.identify(request, platform: platform)
+        } catch {
+            services.logger.error("project identification failed", [("path", exchange.routedPath), ("error", String(describing: error))])
+            var response = failureResponse(.storageUnavailable, platform: platform, requestID: exchange.requestID)
+            response.headers.set("Retry-After", "1")
+            return response
+        }
+        exchange.project = identity.project
+
+        let fired = faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
+        exchange.fault = fired?.note
+        if let fired {
+            if case .delay(let milliseconds) = fired.action.kind {
+                try? await Task.sleep(nanoseconds: UInt64(max(0, milliseconds)) * 1_000_000) // cancellation only shortens the delay
+            }
+            let requestID = exchange.requestID
+            if let replaced = FaultStage.replacement(for: fired.action, platformError: { platform.errorResponse(for: .injected(status: $0), requestID: String(requestID)) }) {
+                return replaced
             }
         }
-        let context = EmulatorContext(requestID: String(requestID), platform: platform?.id, parameters: parameters, route: template,
-                                      projectID: projectID, credential: credential, now: services.clocks.now(for: projectID), services: services)
-        // The credential index's one rule: a control-plane write to a project drops its cached credentials.
-        if isAdmin, let projectID, request.method != .get, request.method != .head { services.credentials.invalidate(project: projectID) }
+
+        var response: Response
+        if let target, case .matched(_, _, let template) = match {
+            let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
+                                          projectID: identity.project, credential: identity.credential,
+                                          now: services.clocks.now(for: identity.project), services: services)
+            response = await run(target, request, context, isControlPlane: false, platform: platform)
+        } else {
+            response = unrouted(match, platform: platform, requestID: exchange.requestID)
+        }
+        if let fired { response = FaultStage.damage(response, with: fired.action) }
+        return response
+    }
+
+    /// The handler, with its errors turned into the owner's format.
+    private func run(_ target: RouteTarget, _ request: Request, _ context: EmulatorContext, isControlPlane: Bool, platform: (any Platform)?) async -> Response {
+        let requestID = Int(context.requestID) ?? 0
         do {
             return try await target.handler(request, context)
         } catch let error as ResponseError {
             return error.response
         } catch let error as BodyError {
-            return isAdmin ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
+            return isControlPlane ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
         } catch {
-            services.logger.error("handler failed", [("path", routedPath), ("error", String(describing: error))])
-            return isAdmin ? AdminError(status: 500, code: "internal_error", message: String(describing: error)).response
-                : failureResponse(.internalError(String(describing: error)), platform: platform, requestID: requestID)
+            services.logger.error("handler failed", [("path", request.path), ("error", String(describing: error))])
+            // Never a 500 that shows SQL or internals: the detail goes to the log only.
+            return isControlPlane ? AdminError(status: 500, code: "internal_error", message: "The emulator failed; see its log.").response
+                : failureResponse(.internalError("see the emulator's log"), platform: platform, requestID: requestID)
         }
     }
 
-    /// Faults that replace the response (the handler never runs, so no state changes).
-    private func applyBefore(_ action: FaultRule.Action, platform: any Platform, requestID: Int) -> Response? {
-        switch action.type {
-        case "status":
-            let status = action.status ?? 500
-            var response: Response
-            if let body = action.body {
-                response = .json(status: status, bytes: body.encoded())
-            } else {
-                response = platform.errorResponse(for: .injected(status: status), requestID: String(requestID))
-                response.status = status
-            }
-            if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+    private func unrouted(_ match: Router<RouteTarget>.Match, platform: (any Platform)?, requestID: Int) -> Response {
+        if case .methodNotAllowed(let allowed) = match {
+            var response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             return response
-        case "reset":
-            return Response(status: 0, delivery: .reset)
-        case "hang":
-            return Response(status: 0, delivery: .hang(seconds: Double(action.delayMs ?? 30_000) / 1000))
-        default:
-            return nil
         }
-    }
-
-    /// Faults that damage a real response (the handler ran; the client just never sees it whole).
-    private static func applyAfter(_ action: FaultRule.Action, to original: Response) -> Response {
-        var response = original
-        if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-        switch action.type {
-        case "closeAfterHeaders":
-            response.delivery = .closeAfterHeaders
-        case "truncate":
-            response.delivery = .truncateBody(bytes: action.bytes ?? response.body.count / 2)
-        case "malformedJSON":
-            // Cut the document mid-value and close it wrongly: parses as nothing, looks like JSON.
-            let cut = response.body.prefix(max(1, response.body.count / 2))
-            response.body = Data(cut) + Data("\",}".utf8)
-        default:
-            break
-        }
-        return response
+        return failureResponse(.routeNotFound, platform: platform, requestID: requestID)
     }
 
     private func failureResponse(_ failure: CoreFailure, platform: (any Platform)?, requestID: Int) -> Response {
@@ -303,63 +220,6 @@ public final class Emulator: HTTPApplication {
         var response = platform.errorResponse(for: failure, requestID: String(requestID))
         response.status = failure.status
         return response
-    }
-
-    private func checkAdminToken(_ request: Request, path: String) -> Response? {
-        guard let token = services.settings.adminToken, !Self.unjournalled.contains(path) else { return nil }
-        var presented = request.headers["x-understudy-admin-token"]
-        if presented == nil, let authorization = request.headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
-            presented = String(authorization.dropFirst(7))
-        }
-        if let presented, ConstantTime.equals(presented, token) { return nil }
-        var response = AdminError(status: 401, code: "unauthorized",
-                                  message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response
-        response.headers.set("WWW-Authenticate", "Bearer realm=\"understudy-admin\"")
-        return response
-    }
-
-    /// The platform a request is for and the path to route: a real service's host name puts the
-    /// platform's prefix in front of the path; otherwise the path's own prefix names the platform.
-    private func locate(_ request: Request) -> (platform: (any Platform)?, routedPath: String) {
-        let path = request.path
-        if let host = request.hostName, !path.hasPrefix("/__admin") {
-            for candidate in platforms {
-                if let prefix = candidate.pathPrefix(forHost: host) {
-                    return (candidate, prefix + (path == "/" ? "" : path))
-                }
-            }
-        }
-        for platform in platforms {
-            let prefix = platform.id.pathPrefix
-            if path == prefix || path.hasPrefix(prefix + "/") { return (platform, path) }
-        }
-        return (nil, path)
-    }
-
-    private func finish(_ request: Request, response: Response, requestID: Int, platform: (any Platform)?, projectID: ProjectID?,
-                        routedPath: String, route: String?, fault: String?) {
-        let durationMs = MonotonicClock.millisecondsSince(request.receivedAt)
-        let platformName = platform?.id.rawValue ?? "admin"
-        if journal.isEnabled && !Self.unjournalled.contains(routedPath) {
-            journal.record(Journal.Exchange(
-                id: requestID, time: Date(), projectID: projectID, platform: platformName, path: routedPath, route: route,
-                request: request, status: response.status, responseHeaders: response.headers, responseBody: response.body,
-                durationMs: durationMs, fault: fault))
-        }
-        services.logger.request(method: request.method.rawValue, path: routedPath, status: response.status, durationMs: durationMs,
-                                bytes: response.body.count, platform: platformName, project: projectID)
-    }
-}
-
-/// Comparison that takes the same time wherever the first difference is.
-enum ConstantTime {
-    static func equals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
-        return difference == 0
     }
 }
 

@@ -136,29 +136,29 @@ public final class FaultEngine: Sendable {
 
     /// Parses the `X-Understudy-Fault` header: `;`-separated `key[=value]` items, e.g.
     /// `status=503`, `status=429;retryAfter=2`, `delay=300`, `reset`, `hang=5`, `closeAfterHeaders`,
-    /// `truncate=10`, `malformedJSON`. Nil when it names no known action.
+    /// `truncate=10`, `malformedJSON`. Nil when it names no known action or a value is out of range.
     public static func parseHeader(_ text: String) -> FaultRule.Action? {
-        var action: FaultRule.Action?
+        var kind: FaultAction.Kind?
         var retryAfter: Int?
         for item in text.split(separator: ";") {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let key = parts.first else { continue }
             let value = parts.count > 1 ? parts[1] : nil
             switch key {
-            case "status": action = FaultRule.Action(type: "status", status: value.flatMap(Int.init) ?? 500)
-            case "delay": action = FaultRule.Action(type: "delay", delayMs: value.flatMap(Int.init) ?? 1000)
-            case "hang": action = FaultRule.Action(type: "hang", delayMs: value.flatMap(Double.init).map { Int($0 * 1000) })
-            case "reset": action = FaultRule.Action(type: "reset")
-            case "closeAfterHeaders": action = FaultRule.Action(type: "closeAfterHeaders")
-            case "truncate": action = FaultRule.Action(type: "truncate", bytes: value.flatMap(Int.init))
-            case "malformedJSON": action = FaultRule.Action(type: "malformedJSON")
+            case "status": kind = .status(value.flatMap(Int.init) ?? 500, body: nil)
+            case "delay": kind = .delay(milliseconds: value.flatMap(Int.init) ?? 1000)
+            case "hang": kind = .hang(milliseconds: value.flatMap(Double.init).map { Int($0 * 1000) } ?? FaultAction.defaultHangMilliseconds)
+            case "reset": kind = .reset
+            case "closeAfterHeaders": kind = .closeAfterHeaders
+            case "truncate": kind = .truncate(bytes: value.flatMap(Int.init))
+            case "malformedJSON": kind = .malformedJSON
             case "retryAfter": retryAfter = value.flatMap(Int.init)
             default: return nil
             }
         }
-        if let retryAfter { action?.retryAfter = retryAfter }
-        if let action, let status = action.status, !(100...599).contains(status) { return nil }
-        return action
+        guard let kind else { return nil }
+        let action = FaultAction(kind, retryAfter: retryAfter)
+        return action.validationProblem == nil ? action : nil
     }
 }
 

@@ -24,33 +24,7 @@ public struct FaultRule: Sendable, Codable, Equatable {
     }
 
     /// What happens to a matching request.
-    public struct Action: Sendable, Codable, Equatable {
-        /// `status`, `delay`, `hang`, `reset`, `closeAfterHeaders`, `truncate`, `malformedJSON`.
-        public var type: String
-        /// For `status`: the status code (default 500).
-        public var status: Int?
-        /// For `status`: a custom body (JSON) instead of the platform's own error body.
-        public var body: JSONValue?
-        /// For `delay`: milliseconds before the normal response. For `hang`: the most it holds (default 30 s).
-        public var delayMs: Int?
-        /// Adds `Retry-After` with this many seconds (any action that answers).
-        public var retryAfter: Int?
-        /// For `truncate`: how many body bytes to send before closing (default half).
-        public var bytes: Int?
-
-        /// Creates an action.
-        public init(type: String, status: Int? = nil, body: JSONValue? = nil, delayMs: Int? = nil, retryAfter: Int? = nil, bytes: Int? = nil) {
-            self.type = type
-            self.status = status
-            self.body = body
-            self.delayMs = delayMs
-            self.retryAfter = retryAfter
-            self.bytes = bytes
-        }
-
-        /// The action types understood.
-        public static let types = ["status", "delay", "hang", "reset", "closeAfterHeaders", "truncate", "malformedJSON"]
-    }
+    public typealias Action = FaultAction
 
     /// The rule id (`flt_…`).
     public var id: String?
@@ -92,19 +66,14 @@ public struct FaultRule: Sendable, Codable, Equatable {
     /// A problem with the rule as submitted, or nil when it is valid; `platforms` are the names
     /// a rule may match.
     public func validationProblem(platforms: [PlatformID]) -> String? {
-        guard Action.types.contains(action.type) else {
-            return "action.type must be one of \(Action.types.joined(separator: ", ")); got `\(action.type)`."
-        }
-        if let status = action.status, !(100...599).contains(status) { return "action.status must be 100–599." }
+        if let problem = action.validationProblem { return problem }
         if let platform = match.platform, !platforms.contains(PlatformID(platform)) {
             return "match.platform must be one of \(platforms.map(\.rawValue).joined(separator: ", "))."
         }
-        if let delay = action.delayMs, delay < 0 || delay > 600_000 { return "action.delayMs must be 0–600000." }
         if let times, times < 1 { return "times must be at least 1." }
         if let after, after < 0 { return "after must not be negative." }
         if let probability, !(0...1).contains(probability) { return "probability must be between 0 and 1." }
         if let ttl = ttlSeconds, ttl <= 0 || ttl > 86_400 { return "ttlSeconds must be in (0, 86400]." }
-        if let bytes = action.bytes, bytes < 0 { return "action.bytes must not be negative." }
         return nil
     }
 }

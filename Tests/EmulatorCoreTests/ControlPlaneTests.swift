@@ -287,7 +287,7 @@ struct FaultEngineTests {
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
         let clock = TestClock()
         let engine = FaultEngine(database: database, now: { clock.now })
-        _ = try await engine.add(FaultRule(match: .init(), action: .init(type: "reset"), ttlSeconds: 30), project: nil, id: "flt_ttl")
+        _ = try await engine.add(FaultRule(match: .init(), action: FaultAction(.reset), ttlSeconds: 30), project: nil, id: "flt_ttl")
         #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:])?.id == "flt_ttl")
         clock.advance(31)
         #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:]) == nil)
@@ -295,7 +295,7 @@ struct FaultEngineTests {
 
         func pattern() async throws -> [Bool] {
             let engine = FaultEngine(database: database, now: { clock.now })
-            _ = try await engine.add(FaultRule(match: .init(), action: .init(type: "reset"), probability: 0.5, seed: 7), project: nil, id: UUID().uuidString)
+            _ = try await engine.add(FaultRule(match: .init(), action: FaultAction(.reset), probability: 0.5, seed: 7), project: nil, id: UUID().uuidString)
             return (0..<40).map { _ in engine.fire(platform: .testing, project: nil, method: .get, path: "/", headers: [:]) != nil }
         }
         let first = try await pattern(), second = try await pattern()
@@ -315,9 +315,9 @@ struct FaultEngineTests {
 
     @Test("the override header's short syntax")
     func header() {
-        #expect(FaultEngine.parseHeader("status=429;retryAfter=3") == FaultRule.Action(type: "status", status: 429, retryAfter: 3))
-        #expect(FaultEngine.parseHeader("hang=2.5")?.delayMs == 2500)
-        #expect(FaultEngine.parseHeader("truncate=10")?.bytes == 10)
+        #expect(FaultEngine.parseHeader("status=429;retryAfter=3") == FaultAction(.status(429, body: nil), retryAfter: 3))
+        #expect(FaultEngine.parseHeader("hang=2.5")?.kind == .hang(milliseconds: 2500))
+        #expect(FaultEngine.parseHeader("truncate=10")?.kind == .truncate(bytes: 10))
         #expect(FaultEngine.parseHeader("explode") == nil)
         #expect(FaultEngine.parseHeader("status=1000") == nil)
     }

@@ -104,6 +104,18 @@ final class Harness: Sendable {
         var json: JSONValue? { try? JSONValue.parse(body) }
     }
 
+    /// Answers a request in process, through the same pipeline, without a socket.
+    func respond(_ method: String, _ path: String, json: JSONValue? = nil, headers: [String: String] = [:]) async -> Reply {
+        var fields = HTTPHeaders()
+        fields.add("Host", "127.0.0.1")
+        for (name, value) in headers { fields.add(name, value) }
+        if json != nil { fields.add("Content-Type", "application/json") }
+        let response = await emulator.respond(to: Request(method: HTTPMethod(method), target: path, headers: fields, body: json?.encoded() ?? Data()))
+        var replyHeaders: [String: String] = [:]
+        for field in response.headers.fields { replyHeaders[field.name.lowercased()] = field.value }
+        return Reply(status: response.status, headers: replyHeaders, body: response.body)
+    }
+
     /// Sends a request; transport failures throw `URLError`.
     func call(_ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, headers: [String: String] = [:],
               timeout: Double = 10) async throws -> Reply {

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPServer
+
+/// Pipeline stage for control-plane requests: the admin token (when one is configured) and the
+/// existence of the project a `/__admin/projects/{id}…` route names.
+struct AdminGuard: Sendable {
+    /// Paths answered without a token: orchestrators probe them.
+    static let probes: Set<String> = ["/__admin/health", "/__admin/ready"]
+
+    let token: String?
+    let projectExists: @Sendable (ProjectID) -> Bool
+
+    /// The refusal for this request, or nil when it may proceed.
+    func check(_ request: Request, path: String, template: String, project: ProjectID?) -> Response? {
+        if let token, !Self.probes.contains(path), !Self.presents(token, in: request) {
+            var response = AdminError(status: 401, code: "unauthorized",
+                                      message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response
+            response.headers.set("WWW-Authenticate", "Bearer realm=\"understudy-admin\"")
+            return response
+        }
+        if let project, template.hasPrefix("/__admin/projects/{id}"), !projectExists(project) {
+            return AdminError.notFound("Project `\(project)`").response
+        }
+        return nil
+    }
+
+    private static func presents(_ token: String, in request: Request) -> Bool {
+        guard let presented = request.headers["x-understudy-admin-token"] ?? request.bearerToken else { return false }
+        return ConstantTime.equals(presented, token)
+    }
+}
+
+/// Comparison that takes the same time wherever the first difference is.
+enum ConstantTime {
+    /// Whether the strings are equal, in time that depends only on their lengths.
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}

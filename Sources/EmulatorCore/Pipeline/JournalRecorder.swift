@@ -1,0 +1,33 @@
+import Foundation
+import HTTPServer
+
+/// Last pipeline stage: the journal entry and the log line of an exchange. Probes are neither
+/// journalled (they would drown the journal) nor change anything.
+struct JournalRecorder: Sendable {
+    /// What the pipeline learnt about a request by the time it was answered.
+    struct Exchange: Sendable {
+        var requestID: Int
+        var platform: PlatformID? = nil
+        var project: ProjectID? = nil
+        var routedPath: String = ""
+        var route: String? = nil
+        var fault: String? = nil
+    }
+
+    let journal: Journal
+    let logger: Logger
+
+    /// Records `request` answered with `response`.
+    func record(_ request: Request, _ response: Response, _ exchange: Exchange) {
+        let durationMs = MonotonicClock.millisecondsSince(request.receivedAt)
+        let platformName = exchange.platform?.rawValue ?? "admin"
+        if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {
+            journal.record(Journal.Exchange(
+                id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
+                route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
+                responseBody: response.body, durationMs: durationMs, fault: exchange.fault))
+        }
+        logger.request(method: request.method.rawValue, path: exchange.routedPath, status: response.status, durationMs: durationMs,
+                       bytes: response.body.count, platform: platformName, project: exchange.project)
+    }
+}
