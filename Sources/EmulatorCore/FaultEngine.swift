@@ -37,6 +37,8 @@ public final class FaultEngine: Sendable {
             return try connection.query("SELECT rule, expires_at FROM fault_rules ORDER BY created_at")
         }
         let loaded = rows.compactMap { row -> Live? in
+            // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
+            // are test scaffolding with a TTL, and refusing to start over one helps nobody.
             guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
             return Live(rule: rule, expires: Date(timeIntervalSince1970: row.double("expires_at") ?? now + Self.defaultTTL),
                         generator: IDGenerator(seed: rule.seed))

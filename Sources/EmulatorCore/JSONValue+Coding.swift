@@ -62,7 +62,7 @@ extension JSONValue {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &out)
+                members[key]!.write(into: &out) // `key` comes from `members.keys`
             }
             out.append(UInt8(ascii: "}"))
         }

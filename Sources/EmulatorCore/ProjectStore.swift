@@ -185,7 +185,7 @@ public final class ProjectStore: Sendable {
     /// unless it already exists. Returns the demo project.
     public func loadDemo(from directory: String) async throws -> ProjectRecord? {
         let projectFile = URL(fileURLWithPath: directory).appendingPathComponent("project.json")
-        guard let data = try? Data(contentsOf: projectFile) else { return nil }
+        guard let data = try? Data(contentsOf: projectFile) else { return nil } // no project.json: no demo project, by design
         let fixture = try JSONValue.parse(data)
         let id = fixture["id"]?.stringValue ?? "demo"
         if let existing = try await get(id) { return existing }
@@ -201,7 +201,7 @@ public final class ProjectStore: Sendable {
         try await services.database.write { connection in
             for platform in platforms {
                 let file = URL(fileURLWithPath: directory).appendingPathComponent("\(platform.id.rawValue).json")
-                guard let data = try? Data(contentsOf: file) else { continue }
+                guard let data = try? Data(contentsOf: file) else { continue } // a platform without a fixtures file seeds nothing
                 try platform.loadFixtures(try JSONValue.parse(data), project: id, connection: connection, now: now)
             }
         }

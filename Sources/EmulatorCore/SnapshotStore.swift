@@ -61,8 +61,8 @@ public final class SnapshotStore: Sendable {
     public func list(project: ProjectID) async throws -> [SnapshotInfo] {
         try await services.database.read { connection in
             try connection.query("SELECT name, created_at, data FROM snapshots WHERE project_id = ? ORDER BY created_at, name", project).map { row in
-                let payload = try? JSONDecoder().decode(Payload.self, from: row.data("data") ?? Data())
-                return SnapshotInfo(name: row.string("name") ?? "", createdAt: row.string("created_at") ?? "", rows: payload?.rowCount ?? 0)
+                let payload = try JSONDecoder().decode(Payload.self, from: try row.decode("data", as: Data.self))
+                return SnapshotInfo(name: try row.decode("name"), createdAt: try row.decode("created_at"), rows: payload.rowCount)
             }
         }
     }

@@ -41,6 +41,7 @@ public final class Database: Sendable {
     public init(path: String, readerCount: Int = 3) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
+        // A folder that cannot be made surfaces as sqlite3_open's own, clearer error just below.
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let writerConnection = try SQLiteConnection(path: path)
         // WAL: readers never block the writer; NORMAL sync is durable across app crashes, which is

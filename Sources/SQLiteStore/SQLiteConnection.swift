@@ -117,6 +117,8 @@ public final class SQLiteConnection {
                 try execute("RELEASE \(name)")
                 return result
             } catch {
+                // The body's error is the one worth reporting; a failing rollback leaves the outer
+                // transaction to roll everything back anyway.
                 try? execute("ROLLBACK TO \(name)")
                 try? execute("RELEASE \(name)")
                 throw error
@@ -128,7 +130,7 @@ public final class SQLiteConnection {
             try execute("COMMIT")
             return result
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { try? execute("ROLLBACK") } // SQLite may have rolled back already; the body's error is the one to report
             throw error
         }
     }

@@ -160,6 +160,7 @@ public enum UnderstudyCommand {
     }
 
     private static func printDemo(_ server: UnderstudyServer) async {
+        // The banner is a convenience: a failed read only leaves the demo credentials out of it.
         guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
         var lines = ["Demo project `\(demo.id)` is ready. Point the SDKs at:"]
         for platform in server.emulator.platforms {

@@ -55,7 +55,11 @@ public final class UnderstudyServer: Sendable {
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {
         await http.shutdown(gracePeriod: gracePeriod)
-        try? await emulator.journal.flush()
+        do {
+            try await emulator.journal.flush()
+        } catch {
+            emulator.services.logger.error("journal entries could not be written at shutdown", [("error", String(describing: error))])
+        }
     }
 
     private static func locateFixtures(_ configured: String?) -> String? {
