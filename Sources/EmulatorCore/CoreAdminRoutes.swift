@@ -37,6 +37,9 @@ enum CoreAdminRoutes {
         var timeoutMs: Int?
     }
 
+    /// The longest `requests/wait` a request may ask for.
+    static let maxWaitMilliseconds = 120_000
+
     static func routes(readiness: ReadinessFlag, projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform]) -> [Route] {
         var routes: [Route] = []
 
@@ -55,8 +58,10 @@ enum CoreAdminRoutes {
             return .json(JSONValue.object(["status": "ready", "database": "ok", "projects": .int(Int64(pending))]))
         })
 
+        // The documents are public and answer CORS, so Swagger UI or Redoc in a browser can load
+        // them straight from the server (AdminGuard lets them through without the admin token).
         routes.append(Route(.get, "/__admin/openapi.json") { _, context in
-            .json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL, platforms: platforms.map(\.id)).encoded())
+            CORS.allowingAnyOrigin(.json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL, platforms: platforms.map(\.id)).encoded()))
         })
         routes.append(Route(.get, "/__admin/openapi/{document}") { _, context in
             let name = context.parameter("document").replacingOccurrences(of: ".json", with: "")
@@ -68,8 +73,11 @@ enum CoreAdminRoutes {
                 members["servers"] = [["url": .string(context.services.serverURL + platform.id.pathPrefix)]]
                 document = .object(members)
             }
-            return .json(status: 200, bytes: document.encoded())
+            return CORS.allowingAnyOrigin(.json(status: 200, bytes: document.encoded()))
         })
+        for path in ["/__admin/openapi.json", "/__admin/openapi/{document}"] {
+            routes.append(Route(.options, path) { _, _ in CORS.preflight() })
+        }
 
         // MARK: Projects
 
@@ -191,7 +199,11 @@ enum CoreAdminRoutes {
             let body = request.body.isEmpty ? WaitBody() : try decodeAdmin(WaitBody.self, request)
             let count = body.count ?? 1
             guard (1...10_000).contains(count) else { throw AdminError.badRequest("`count` must be 1–10000.") }
-            let timeout = Double(min(max(body.timeoutMs ?? 5_000, 0), 120_000)) / 1000
+            let timeoutMs = body.timeoutMs ?? 5_000
+            guard (0...maxWaitMilliseconds).contains(timeoutMs) else {
+                throw AdminError.badRequest("`timeoutMs` must be 0–\(maxWaitMilliseconds) (a longer wait belongs in the test, not in one request).")
+            }
+            let timeout = Double(timeoutMs) / 1000
             let filter = JournalFilter(platform: body.platform, method: body.method, path: body.path, status: body.status, since: body.since)
             let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: count, timeout: timeout)
             if result.satisfied { return .json(JournalPage(requests: result.entries, evicted: result.evicted)) }
@@ -235,7 +247,8 @@ enum CoreAdminRoutes {
                 guard platforms.contains(where: { $0.id.rawValue == name }) else { throw AdminError.badRequest("Unknown platform `\(name)`.") }
                 platform = PlatformID(name)
             }
-            let messages = try await context.services.outbox.list(project: context.parameter("id"), platform: platform, kind: request.queryValue("kind"))
+            let kind = request.queryValue("kind").flatMap { $0.isEmpty ? nil : $0 } // an empty filter is no filter
+            let messages = try await context.services.outbox.list(project: context.parameter("id"), platform: platform, kind: kind)
             return .json(["messages": messages])
         })
         return routes

@@ -158,6 +158,12 @@ public final class Emulator: HTTPApplication {
 
         let fired = faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
         exchange.fault = fired?.note
+        do {
+            try await faults.persistCounters()
+        } catch {
+            // The fault still applies; only its counters may restart with the server.
+            services.logger.error("fault rule counters could not be saved", [("error", String(describing: error))])
+        }
         if let fired {
             if case .delay(let milliseconds) = fired.action.kind {
                 try? await Task.sleep(nanoseconds: UInt64(max(0, milliseconds)) * 1_000_000) // cancellation only shortens the delay

@@ -12,6 +12,8 @@ public final class FaultEngine: Sendable {
         var generator: IDGenerator
         var matched = 0
         var hits = 0
+        /// Counters changed since they were last written.
+        var dirty = false
     }
 
     private let database: Database
@@ -34,14 +36,14 @@ public final class FaultEngine: Sendable {
         let now = currentTime().timeIntervalSince1970
         let rows = try await database.write { connection -> [Row] in
             try connection.run("DELETE FROM fault_rules WHERE expires_at IS NOT NULL AND expires_at <= ?", now)
-            return try connection.query("SELECT rule, expires_at FROM fault_rules ORDER BY created_at")
+            return try connection.query("SELECT rule, expires_at, matched, hits FROM fault_rules ORDER BY created_at")
         }
         let loaded = rows.compactMap { row -> Live? in
             // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
             // are test scaffolding with a TTL, and refusing to start over one helps nobody.
             guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
             return Live(rule: rule, expires: Date(timeIntervalSince1970: row.double("expires_at") ?? now + Self.defaultTTL),
-                        generator: IDGenerator(seed: rule.seed))
+                        generator: IDGenerator(seed: rule.seed), matched: row.int("matched") ?? 0, hits: row.int("hits") ?? 0)
         }
         rules.withLock { $0 = loaded }
     }
@@ -115,6 +117,7 @@ public final class FaultEngine: Sendable {
                 if let scope = rule.projectID, scope != project { continue }
                 guard Self.matches(rule.match, platform: platform, method: method, path: path, headers: headers) else { continue }
                 all[index].matched += 1
+                all[index].dirty = true
                 if let after = rule.after, all[index].matched <= after { continue }
                 if let times = rule.times, all[index].hits >= times { continue }
                 if let probability = rule.probability, all[index].generator.unit() >= probability { continue }
@@ -122,6 +125,25 @@ public final class FaultEngine: Sendable {
                 return (rule.id ?? "", rule.action)
             }
             return nil
+        }
+    }
+
+    /// Writes the counters of rules that matched since the last call, so they survive a restart.
+    /// Called after `fire` on the request path; costs nothing while no rule matches.
+    public func persistCounters() async throws {
+        let changed = rules.withLock { all -> [(String, Int, Int)] in
+            var changed: [(String, Int, Int)] = []
+            for index in all.indices where all[index].dirty {
+                all[index].dirty = false
+                changed.append((all[index].rule.id ?? "", all[index].matched, all[index].hits))
+            }
+            return changed
+        }
+        guard !changed.isEmpty else { return }
+        try await database.write { connection in
+            for (id, matched, hits) in changed {
+                try connection.run("UPDATE fault_rules SET matched = ?, hits = ? WHERE id = ?", matched, hits, id)
+            }
         }
     }
 

@@ -141,17 +141,21 @@ public final class ProjectStore: Sendable {
     }
 
     /// Clears a project's state (platform data, outbox, journal, faults, clock) but keeps its
-    /// credentials working, as if it had just been created. Snapshots are kept.
+    /// credentials working, as if it had just been created. Snapshots are kept. The demo project
+    /// gets its fixtures back, in the same transaction, so a reset never leaves it empty for good.
     public func reset(_ id: ProjectID) async throws {
         let tables = allProjectTables
         let platforms = self.platforms
         let now = Date()
+        let isDemo = try await get(id)?.isDemo ?? false
+        let fixtures = isDemo ? services.settings.fixturesDirectory : nil
         try await services.database.write { connection in
             for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", id) }
             try connection.run("DELETE FROM journal WHERE project_id = ?", id)
             try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", id)
             try ClockStore.save(.real, project: id, connection: connection)
             try Self.reprovision(id, platforms: platforms, connection: connection, now: now)
+            if let fixtures { try Self.loadFixtureFiles(from: fixtures, project: id, platforms: platforms, connection: connection, now: now) }
         }
         services.clocks.update(id, .real)
     }
@@ -199,13 +203,18 @@ public final class ProjectStore: Sendable {
         let platforms = self.platforms
         let now = Date()
         try await services.database.write { connection in
-            for platform in platforms {
-                let file = URL(fileURLWithPath: directory).appendingPathComponent("\(platform.id.rawValue).json")
-                guard let data = try? Data(contentsOf: file) else { continue } // a platform without a fixtures file seeds nothing
-                try platform.loadFixtures(try JSONValue.parse(data), project: id, connection: connection, now: now)
-            }
+            try Self.loadFixtureFiles(from: directory, project: id, platforms: platforms, connection: connection, now: now)
         }
         return record
+    }
+
+    /// Loads each `<platform>.json` of `directory` into `project`.
+    static func loadFixtureFiles(from directory: String, project: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
+        for platform in platforms {
+            let file = URL(fileURLWithPath: directory).appendingPathComponent("\(platform.id.rawValue).json")
+            guard let data = try? Data(contentsOf: file) else { continue } // a platform without a fixtures file seeds nothing
+            try platform.loadFixtures(try JSONValue.parse(data), project: project, connection: connection, now: now)
+        }
     }
 
     static func isValidID(_ id: String) -> Bool {

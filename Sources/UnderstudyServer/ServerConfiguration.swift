@@ -119,6 +119,9 @@ extension ServerConfiguration {
         guard (0...65535).contains(port) else { throw ConfigurationError(description: "port must be 0–65535") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ConfigurationError(description: "timeouts must be positive") }
         guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }
+        if let token = adminToken, !token.isEmpty, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ConfigurationError(description: "the admin token is blank (white space only); give a real token or none")
+        }
         if !isLoopback && (adminToken ?? "").isEmpty {
             throw ConfigurationError(description: "listening on \(host) (not loopback) needs an admin token: set admin.token, UNDERSTUDY_ADMIN_TOKEN or --admin-token")
         }

@@ -26,6 +26,10 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("GET", "/__admin/openapi.json", "/__admin/openapi.json", expect: 200)
         _ = try await check("GET", "/__admin/openapi/{document}", "/__admin/openapi/testing.json", expect: 200)
         _ = try await check("GET", "/__admin/openapi/{document}", "/__admin/openapi/nope.json", expect: 404)
+        let preflight = try await check("OPTIONS", "/__admin/openapi.json", "/__admin/openapi.json", expect: 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "*" && preflight.headers["access-control-allow-methods"] == "GET, OPTIONS")
+        _ = try await check("OPTIONS", "/__admin/openapi/{document}", "/__admin/openapi/testing.json", expect: 204)
+        #expect(try await harness.call("GET", "/__admin/openapi/testing.json").headers["access-control-allow-origin"] == "*")
         let created = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": "doc", "seed": 9], expect: 201)
         let id = created.json?["id"]?.stringValue ?? ""
         _ = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": 1], expect: 400)

@@ -273,6 +273,9 @@ struct ControlPlaneTests {
         #expect(try await harness.call("GET", "/__admin/projects", headers: ["X-Understudy-Admin-Token": "wrong"]).status == 401)
         #expect(try await harness.call("GET", "/__admin/projects", headers: ["Authorization": "Bearer s3cret"]).status == 200)
         #expect(try await harness.call("GET", "/__admin/health").status == 200)
+        // The OpenAPI documents hold no secrets and browser tools fetch them without credentials.
+        #expect(try await harness.call("GET", "/__admin/openapi.json").status == 200)
+        #expect(try await harness.call("OPTIONS", "/__admin/openapi/testing.json").status == 204)
         await harness.stop()
     }
 }
@@ -301,6 +304,30 @@ struct FaultEngineTests {
         let first = try await pattern(), second = try await pattern()
         #expect(first == second)
         #expect(first.contains(true) && first.contains(false))
+    }
+
+    @Test("hit counters survive a restart: a spent `times` rule stays spent, `after` keeps counting")
+    func countersSurviveRestart() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/db.sqlite").path
+        let database = try Database(path: path)
+        let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try migrator.migrate($0) }
+        let first = FaultEngine(database: database)
+        _ = try await first.add(FaultRule(match: .init(), action: FaultAction(.reset), times: 2), project: nil, id: "flt_times")
+        _ = try await first.add(FaultRule(match: .init(path: "/testing/late"), action: FaultAction(.reset), after: 2), project: nil, id: "flt_after")
+        for _ in 0..<2 {
+            #expect(first.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:])?.id == "flt_times")
+            try await first.persistCounters()
+        }
+        #expect(first.fire(platform: .testing, project: nil, method: .get, path: "/testing/late", headers: [:]) == nil) // after: 1 of 2 let through
+        try await first.persistCounters()
+
+        let restarted = FaultEngine(database: database)
+        try await restarted.load()
+        #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:]) == nil)
+        #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/late", headers: [:]) == nil) // 2 of 2 let through
+        #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/late", headers: [:])?.id == "flt_after")
+        #expect(restarted.list(project: nil).first { $0.id == "flt_times" }?.hits == 2)
     }
 
     @Test("path globs: `*` stays in a segment, `**` crosses segments; header matches are exact")

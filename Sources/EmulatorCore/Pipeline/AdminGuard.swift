@@ -7,12 +7,18 @@ struct AdminGuard: Sendable {
     /// Paths answered without a token: orchestrators probe them.
     static let probes: Set<String> = ["/__admin/health", "/__admin/ready"]
 
+    /// Whether `path` is readable without the token: the probes and the OpenAPI documents, which
+    /// hold no secrets and which browser tools fetch without credentials.
+    static func isPublic(_ path: String) -> Bool {
+        probes.contains(path) || path == "/__admin/openapi.json" || path.hasPrefix("/__admin/openapi/")
+    }
+
     let token: String?
     let projectExists: @Sendable (ProjectID) -> Bool
 
     /// The refusal for this request, or nil when it may proceed.
     func check(_ request: Request, path: String, template: String, project: ProjectID?) -> Response? {
-        if let token, !Self.probes.contains(path), !Self.presents(token, in: request) {
+        if let token, !Self.isPublic(path), !Self.presents(token, in: request) {
             var response = AdminError(status: 401, code: "unauthorized",
                                       message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response
             response.headers.set("WWW-Authenticate", "Bearer realm=\"understudy-admin\"")
