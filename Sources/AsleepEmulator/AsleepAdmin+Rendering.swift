@@ -1,60 +1,50 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
-/// Control-plane JSON for the platform's rows.
+/// Control-plane JSON for the platform's records (camelCase, like all of /__admin).
 extension AsleepAdmin {
-    // MARK: Rendering (camelCase, like all of /__admin)
-
-    static func seconds(_ value: Double?) -> JSONValue {
-        value.map { .string(Timestamp.format(Date(timeIntervalSince1970: $0))) } ?? .null
+    static func time(_ date: Date?) -> JSONValue {
+        date.map { .string(Timestamp.format($0)) } ?? .null
     }
 
-    static func renderKey(_ row: Row) -> JSONValue {
-        ["apiKey": .string(row.string("api_key") ?? ""), "customer": .string(row.string("customer") ?? ""),
-         "state": .string(row.string("state") ?? ""), "productBilling": .bool(row.bool("product_billing") ?? true),
-         "createdAt": seconds(row.double("created_at"))]
+    static func render(_ key: APIKeyRecord) -> JSONValue {
+        ["apiKey": .string(key.apiKey), "customer": .string(key.customer), "state": .string(key.state.rawValue),
+         "productBilling": .bool(key.productBilling), "createdAt": time(key.createdAt)]
     }
 
-    static func renderApp(_ row: Row) -> JSONValue {
-        ["appId": .string(row.string("app_id") ?? ""), "appSecret": .string(row.string("app_secret") ?? ""),
-         "customer": .string(row.string("customer") ?? ""), "state": .string(row.string("state") ?? ""),
-         "productBilling": .bool(row.bool("product_billing") ?? true), "createdAt": seconds(row.double("created_at"))]
+    static func render(_ app: AppRecord) -> JSONValue {
+        ["appId": .string(app.appID), "appSecret": .string(app.appSecret), "customer": .string(app.customer), "state": .string(app.state.rawValue),
+         "productBilling": .bool(app.productBilling), "createdAt": time(app.createdAt)]
     }
 
-    static func renderUser(_ user: UserRecord) -> JSONValue {
-        ["userId": .string(user.id), "customer": .string(user.customer), "metadata": user.metadata,
-         "createdAt": .string(Timestamp.format(user.createdAt))]
+    static func render(_ user: UserRecord) -> JSONValue {
+        ["userId": .string(user.id), "customer": .string(user.customer), "metadata": user.metadata, "createdAt": time(user.createdAt)]
     }
 
-    static func renderProduct(_ row: Row) -> JSONValue {
-        ["productId": .string(row.string("product_id") ?? ""), "productKey": .string(row.string("product_key") ?? ""),
-         "customer": .string(row.string("customer") ?? ""), "model": .string(row.string("model") ?? ""),
-         "identifierType": .string(row.string("identifier_type") ?? ""), "identifierValue": .string(row.string("identifier_value") ?? ""),
-         "revoked": .bool(row.bool("revoked") ?? false), "createdAt": seconds(row.double("created_at"))]
+    static func render(_ product: ProductRecord) -> JSONValue {
+        ["productId": .string(product.productID), "productKey": .string(product.productKey), "customer": .string(product.customer),
+         "model": .string(product.model), "identifierType": .string(product.identifierType), "identifierValue": .string(product.identifierValue),
+         "revoked": .bool(product.revoked), "createdAt": time(product.createdAt)]
     }
 
-    static func renderSession(_ session: SessionRecord, received: Set<Int>, now: Date) -> JSONValue {
-        func time(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.format($0)) } ?? .null }
-        return ["sessionId": .string(session.id), "userId": .string(session.userID), "customer": .string(session.customer),
-                "state": .string(session.state), "startTime": time(session.start), "endTime": time(session.end),
-                "unexpectedEndTime": time(session.unexpectedEnd), "closedAt": time(session.closedAt), "completeTime": time(session.completeTime),
-                "hold": .bool(session.hold), "timezone": .string(session.createdTimezone), "service": .string(session.service),
-                "inferenceType": .string(session.inferenceType), "callbackUrl": session.callbackURL.map(JSONValue.string) ?? .null,
-                "productId": session.productID.map(JSONValue.string) ?? .null,
-                "lastReceivedSeqNum": session.lastSeqNum.map { .int(Int64($0)) } ?? .null,
-                "receivedChunks": .int(Int64(received.count)), "overrides": session.overrides]
+    static func render(_ session: SessionRecord, received: Set<Int>, now: Date) -> JSONValue {
+        ["sessionId": .string(session.id), "userId": .string(session.userID), "customer": .string(session.customer),
+         "state": .string(session.state.rawValue), "startTime": time(session.start), "endTime": time(session.end),
+         "unexpectedEndTime": time(session.unexpectedEnd), "closedAt": time(session.closedAt), "completeTime": time(session.completeTime),
+         "hold": .bool(session.hold), "timezone": .string(session.createdTimezone), "service": .string(session.service),
+         "inferenceType": .string(session.inferenceType), "callbackUrl": session.callbackURL.map(JSONValue.string) ?? .null,
+         "productId": session.productID.map(JSONValue.string) ?? .null,
+         "lastReceivedSeqNum": session.lastSeqNum.map { .int(Int64($0)) } ?? .null,
+         "receivedChunks": .int(Int64(received.count)), "overrides": session.overrides]
     }
 
-    static func renderWebhook(_ row: Row) -> JSONValue {
-        ["id": .string(row.string("id") ?? ""), "outboxId": .int(Int64(row.int("outbox_id") ?? 0)),
-         "sessionId": .string(row.string("session_id") ?? ""), "event": .string(row.string("event") ?? ""),
-         "url": .string(row.string("url") ?? ""), "userId": .string(row.string("user_id") ?? ""),
-         "status": .string(row.string("status") ?? ""), "attempts": .int(Int64(row.int("attempts") ?? 0)),
-         "maxAttempts": .int(Int64(row.int("max_attempts") ?? 0)),
-         "lastStatus": row.int("last_status").map { .int(Int64($0)) } ?? .null,
-         "lastError": row.string("last_error").map(JSONValue.string) ?? .null,
-         "body": (try? JSONValue.parse(Data((row.string("body") ?? "null").utf8))) ?? .null,
-         "createdAt": seconds(row.double("created_at"))]
+    static func render(_ webhook: WebhookRecord) -> JSONValue {
+        // The body was stored as JSON we encoded ourselves; a body that does not parse shows as null.
+        let body = (try? JSONValue.parse(Data(webhook.body.utf8))) ?? .null
+        return ["id": .string(webhook.id), "outboxId": .int(Int64(webhook.outboxID)), "sessionId": .string(webhook.sessionID),
+                "event": .string(webhook.event), "url": .string(webhook.url), "userId": .string(webhook.userID),
+                "status": .string(webhook.status.rawValue), "attempts": .int(Int64(webhook.attempts)),
+                "maxAttempts": .int(Int64(webhook.maxAttempts)), "lastStatus": webhook.lastStatus.map { .int(Int64($0)) } ?? .null,
+                "lastError": webhook.lastError.map(JSONValue.string) ?? .null, "body": body, "createdAt": time(webhook.createdAt)]
     }
 }

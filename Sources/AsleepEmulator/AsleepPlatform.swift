@@ -14,12 +14,18 @@ public struct AsleepPlatform: Platform {
     /// Configuration from the `asleep` section of the configuration file (any `AsleepSettings`
     /// field, used as the default of every project).
     public let configuration: JSONValue
-    let defaults: AsleepSettings
+    /// The section as a settings layer: an object, or empty when the section is absent or does not
+    /// read as settings (ignored, as it always was, rather than failing every request).
+    let settingsLayer: JSONValue
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
-        self.defaults = (try? configuration.decode(AsleepSettings.self)) ?? AsleepSettings()
+        if case .object = configuration, (try? configuration.decode(AsleepSettings.self)) != nil {
+            settingsLayer = configuration
+        } else {
+            settingsLayer = [:]
+        }
     }
 
     /// `asleep`.
@@ -31,40 +37,14 @@ public struct AsleepPlatform: Platform {
     }
 
     /// SDK routes.
-    public func routes() -> [Route] { AsleepRoutes(defaults: defaults).routes() }
+    public func routes() -> [Route] { AsleepRoutes(configuration: settingsLayer).routes() }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [AdminRoute] { AsleepAdmin(defaults: defaults).routes() }
+    public func adminRoutes() -> [AdminRoute] { AsleepAdmin(configuration: settingsLayer).routes() }
 
     /// The platform's own error body: `{"detail": "…"}` with the real service's wording where known.
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
-        let detail: String
-        switch failure {
-        case .routeNotFound: detail = "Not Found"
-        case .methodNotAllowed: detail = "Method Not Allowed"
-        case .unreadableRequest(.bodyTooLarge): detail = AsleepError.chunkTooLarge.detail
-        case .unreadableRequest(let error): detail = error.message
-        case .invalidBody(let error): detail = error.message
-        case .injected(let status): detail = Self.injectedDetail(status)
-        case .internalError: detail = "Internal Server Error"
-        case .storageUnavailable: detail = "Service Unavailable"
-        }
-        return AsleepError(failure.status, detail).response
-    }
-
-    /// The `detail` an injected status carries: the documented text for that status.
-    static func injectedDetail(_ status: Int) -> String {
-        switch status {
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Plan is expired"
-        case 404: return "Not Found"
-        case 409: return "Conflict"
-        case 413: return AsleepError.chunkTooLarge.detail
-        case 422: return "Validation Error"
-        case 500: return "Internal Server Error"
-        default: return HTTPStatus.reason(status)
-        }
+        AsleepError(failure).response
     }
 
     /// The API key (`x-api-key`), else the bearer access token, else — on the token routes —
@@ -82,18 +62,25 @@ public struct AsleepPlatform: Platform {
         return presented
     }
 
-    /// The project of an API key, token or app id.
+    /// The project of an API key, token or app id, with its row for the handlers (a bearer token
+    /// with its app).
     public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
-        let sql: String
-        switch credential.kind {
-        case "apiKey": sql = "SELECT project_id FROM asleep_api_keys WHERE api_key = ?"
-        case "accessToken", "refreshToken": sql = "SELECT project_id FROM asleep_tokens WHERE token = ?"
-        case "appId": sql = "SELECT project_id FROM asleep_apps WHERE app_id = ?"
-        default: return nil
-        }
         let value = credential.value
-        guard let project = try await services.database.read({ try $0.scalar(sql, value).string }) else { return nil }
-        return CredentialRecord(project: project, kind: credential.kind, value: value)
+        let found: (project: ProjectID, details: any Sendable)? = try await services.database.read { connection in
+            let store = AsleepStore(connection: connection)
+            switch credential.kind {
+            case "apiKey":
+                return try store.apiKey(value).map { ($0.project, $0) }
+            case "accessToken", "refreshToken":
+                guard let token = try store.token(value) else { return nil }
+                return (token.project, BearerCredential(token: token, app: try store.app(token.appID)))
+            case "appId":
+                return try store.app(value).map { ($0.project, $0) }
+            default:
+                return nil
+            }
+        }
+        return found.map { CredentialRecord(project: $0.project, kind: credential.kind, value: value, details: $0.details) }
     }
 
     /// Fresh credentials: an API key, plus an appId/appSecret pair derived from it (derived so the
@@ -111,16 +98,14 @@ public struct AsleepPlatform: Platform {
 
     /// Stores the project's API key (its own customer) and app credentials.
     public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
-        if let key = credentials["apiKey"] {
-            try connection.run("""
-                INSERT OR IGNORE INTO asleep_api_keys (api_key, project_id, customer, created_at) VALUES (?, ?, ?, ?)
-                """, key, project, "key:" + key, now.timeIntervalSince1970)
-            let app = credentials["appId"] ?? Self.appCredentials(apiKey: key)["appId"]!
-            let secret = credentials["appSecret"] ?? Self.appCredentials(apiKey: key)["appSecret"]!
-            try connection.run("""
-                INSERT OR IGNORE INTO asleep_apps (app_id, project_id, app_secret, customer, created_at) VALUES (?, ?, ?, ?, ?)
-                """, app, project, secret, "app:" + app, now.timeIntervalSince1970)
-        }
+        guard let key = credentials["apiKey"] else { return }
+        let store = AsleepStore(connection: connection)
+        try store.insertAPIKey(key, project: project, customer: "key:" + key, now: now, ignoringDuplicates: true)
+        let derived = Self.appCredentials(apiKey: key)
+        // `appCredentials` always returns both names, so the fallbacks below are never empty.
+        let app = credentials["appId"] ?? derived["appId"] ?? ""
+        let secret = credentials["appSecret"] ?? derived["appSecret"] ?? ""
+        try store.insertApp(app, project: project, secret: secret, customer: "app:" + app, now: now, ignoringDuplicates: true)
     }
 
     /// SDK settings to paste, named as the SDK's `setup` / `initAsleepConfig` parameters.
@@ -141,7 +126,7 @@ public struct AsleepPlatform: Platform {
 
     /// Demo fixtures: `{"settings": {…}, "users": [...], "sessions": [...]}` in the control plane's seed shapes.
     public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
-        try AsleepAdmin(defaults: defaults).loadFixtures(fixtures, project: project, connection: connection, now: now)
+        try AsleepAdmin(configuration: settingsLayer).loadFixtures(fixtures, project: project, connection: connection, now: now)
     }
 
     /// OpenAPI document.
@@ -149,8 +134,6 @@ public struct AsleepPlatform: Platform {
 
     /// Starts the session clock and webhook delivery loops.
     public func start(services: EmulatorServices) async {
-        AsleepWorker.start(services: services, defaults: defaults)
+        AsleepWorker.start(services: services, configuration: settingsLayer)
     }
 }
-
-

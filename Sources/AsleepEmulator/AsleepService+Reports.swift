@@ -1,31 +1,20 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// The data API: single report, session list and average stats.
 extension AsleepService {
     // MARK: Reports
 
-    static func ints(_ values: [Int]) -> JSONValue { .array(values.map { .int(Int64($0)) }) }
-
-    /// Control-plane stage arrays of a session, if any.
-    static func explicitStages(_ session: SessionRecord) -> StageArrays? {
-        func array(_ key: String) -> [Int]? { session.overrides[key]?.arrayValue?.compactMap(\.intValue) }
-        let sleep = array("sleepStages"), snoring = array("snoringStages"), breath = array("breathStages")
-        if sleep == nil && snoring == nil && breath == nil { return nil }
-        return StageArrays(sleep: sleep ?? [], snoring: snoring ?? [], breath: breath ?? [])
-    }
-
     /// The `result` of `GET /data/v3/sessions/{id}` with times in `zone`.
     func report(_ session: SessionRecord, settings: AsleepSettings, zone: TimeZone) throws -> JSONValue {
-        let received = try AsleepStore.receivedChunks(connection, session: session.id)
-        let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received, explicit: Self.explicitStages(session))
+        let received = try store.receivedChunks(session: session.id)
+        let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received, explicit: StageArrays.explicit(in: session.overrides))
         let total = (session.lastSeqNum ?? -1) + 1
         let missingRatio = total > 0 ? SleepAnalysis.ratio(Double(total - received.filter { $0 < total }.count) / Double(total)) : 0
         var peculiarities: [String] = []
         var stat: JSONValue = .null
         var shown = arrays
-        if session.state != "COMPLETE" {
+        if session.state != .complete {
             peculiarities.append("IN_PROGRESS")
             shown = received.count >= settings.realtime ? arrays.prefix(total / 10 * 10) : arrays.prefix(0)
         } else {
@@ -93,7 +82,7 @@ extension AsleepService {
             }
         }
         try advance(project: caller.project, settings: caller.settings)
-        var sessions = try AsleepStore.sessions(connection, project: caller.project, user: userID).filter { session in
+        var sessions = try store.sessions(project: caller.project, user: userID).filter { session in
             guard let day = WireTime.parseDay(WireTime.day(session.start, in: zone)) else { return false }
             return (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true)
         }
@@ -119,7 +108,7 @@ extension AsleepService {
         var neverSlept: [JSONValue] = []
         var stats: [[String: JSONValue]] = []
         var clocks: [String: [Int]] = [:]
-        for session in try AsleepStore.sessions(connection, project: caller.project, user: userID) where session.state == "COMPLETE" {
+        for session in try store.sessions(project: caller.project, user: userID) where session.state == .complete {
             guard let day = WireTime.parseDay(WireTime.day(session.start, in: zone)), day >= startDay, day <= endDay else { continue }
             let result = try report(session, settings: caller.settings, zone: zone)
             let peculiarities = result["peculiarities"]?.arrayValue ?? []

@@ -1,6 +1,5 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// Session create, upload, close and delete, and the webhooks they queue.
 extension AsleepService {
@@ -38,11 +37,11 @@ extension AsleepService {
         let zoneName = presented.timezone.flatMap { $0.isEmpty ? nil : $0 } ?? fields["timezone"]?.stringValue ?? "UTC"
         _ = try WireTime.zone(zoneName)
         try advance(project: caller.project, settings: caller.settings)
-        for var open in try AsleepStore.openSessions(connection, project: caller.project, user: userID) {
+        for var open in try store.openSessions(project: caller.project, user: userID) {
             if caller.settings.rejectsConflicts { throw AsleepError.previousNotClosed }
             try close(&open, end: now, unexpected: false)
         }
-        let id = try uniqueID(table: "asleep_sessions", column: "session_id") { WireTime.compactUTC(now) + "_" + draw(.lowerAlphanumeric(5)) }
+        let id = try uniqueID(exists: store.sessionIDExists) { WireTime.compactUTC(now) + "_" + draw(.lowerAlphanumeric(5)) }
         var row = SessionRecord.empty(id: id, project: caller.project, customer: caller.customer, userID: userID, start: start, now: now)
         row.createdTimezone = zoneName
         row.inferenceType = inferenceType
@@ -50,7 +49,7 @@ extension AsleepService {
         row.callbackURL = callback
         row.apiKey = caller.apiKey
         row.productID = caller.productID
-        try AsleepStore.insertSession(connection, row)
+        try store.insertSession(row)
         return id
     }
 
@@ -58,9 +57,9 @@ extension AsleepService {
     func session(_ caller: Caller, presented: Presented, id: String, missing: AsleepError) throws -> SessionRecord {
         let userID = try userIDHeader(presented)
         try advance(project: caller.project, settings: caller.settings)
-        guard let session = try AsleepStore.session(connection, project: caller.project, id: id),
+        guard let session = try store.session(project: caller.project, id: id),
               session.customer == caller.customer, session.userID == userID,
-              try AsleepStore.user(connection, project: caller.project, customer: caller.customer, id: userID) != nil else { throw missing }
+              try store.user(project: caller.project, customer: caller.customer, id: userID) != nil else { throw missing }
         return session
     }
 
@@ -69,12 +68,14 @@ extension AsleepService {
         var seqNum: Int?
         var callbackURL: String?
         var file: Data
+        /// The file's SHA-256, hex (stored to tell re-sent chunks apart).
+        var sha256: String
     }
 
     /// `POST /ai/v1/sessions/{id}/upload`.
     func upload(_ caller: Caller, presented: Presented, sessionID: String, upload: Upload) throws -> JSONValue {
         var session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExistUpload)
-        guard session.state == "OPEN" else { throw AsleepError.sessionTerminated }
+        guard session.state == .open else { throw AsleepError.sessionTerminated }
         if let callback = upload.callbackURL {
             guard Self.isValidCallbackURL(callback) else { throw AsleepError.invalidCallbackURL }
             session.callbackURL = callback
@@ -88,25 +89,14 @@ extension AsleepService {
             seqNum = (session.lastSeqNum ?? -1) + 1
         }
         let seq = seqNum ?? 0
-        let isNew = try AsleepStore.insertChunk(connection, project: caller.project, session: session.id, seqNum: seq, size: upload.file.count,
-                                                sha256: SHA256Digest.hex(upload.file), now: now)
+        let isNew = try store.insertChunk(project: caller.project, session: session.id, seqNum: seq, size: upload.file.count,
+                                                sha256: upload.sha256, now: now)
         session.lastSeqNum = max(session.lastSeqNum ?? -1, seq)
         session.apiKey = caller.apiKey ?? session.apiKey
-        try AsleepStore.updateSession(connection, session)
+        try store.updateSession(session)
         let interval = caller.settings.inferenceInterval
         if isNew, seq >= 39, (seq - 39) % interval == 0, let url = session.callbackURL {
-            let received = try AsleepStore.receivedChunks(connection, session: session.id)
-            let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: seq, received: received, explicit: Self.explicitStages(session))
-            let window = seq / 10
-            let from = max(0, (window - 3) * 10)
-            let to = min(arrays.sleep.count, (window + 1) * 10)
-            let data: JSONValue = [
-                "user_id": .string(session.userID), "session_id": .string(session.id), "seq_num": .int(Int64(seq)),
-                "inference_seq_num": .int(Int64(window)),
-                "sleep_stages": Self.ints(Array(arrays.sleep[from..<to])),
-                "snoring_stages": caller.settings.snoringEnabled ? Self.ints(Array(arrays.snoring[from..<to])) : .null,
-                "breath_stages": caller.settings.breathingEnabled ? Self.ints(Array(arrays.breath[from..<to])) : .null,
-            ]
+            let data = try inferenceCompleteData(session, seq: seq, settings: caller.settings)
             try enqueueWebhook(session: session, event: "INFERENCE_COMPLETE", url: url, data: data, settings: caller.settings)
         }
         let detected = session.overrides
@@ -150,7 +140,7 @@ extension AsleepService {
             callback = text
         }
         var session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
-        guard session.state == "OPEN" else {
+        guard session.state == .open else {
             throw caller.settings.closeEndedStatus == 403 ? AsleepError.sessionAlreadyClosed : AsleepError.sessionDoesNotExist
         }
         end = Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.down))
@@ -166,32 +156,13 @@ extension AsleepService {
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
         let session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
-        try AsleepStore.deleteSession(connection, project: caller.project, id: session.id)
+        try store.deleteSession(project: caller.project, id: session.id)
     }
 
     /// `DELETE /ai/v1/sessions`.
     func deleteAllSessions(_ caller: Caller, presented: Presented) throws {
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
-        try connection.run("DELETE FROM asleep_chunks WHERE session_id IN (SELECT session_id FROM asleep_sessions WHERE project_id = ? AND user_id = ?)",
-                           caller.project, userID)
-        try connection.run("DELETE FROM asleep_sessions WHERE project_id = ? AND user_id = ?", caller.project, userID)
-    }
-
-    // MARK: Webhooks
-
-    /// Queues a webhook for the delivery worker and records it in the outbox.
-    func enqueueWebhook(session: SessionRecord, event: String, url: String, data: JSONValue, settings: AsleepSettings) throws {
-        let body: JSONValue = settings.webhookKeys == "callback"
-            ? ["callback_event": .string(event), "callback_version": "V3", "callback_data": data]
-            : ["event": .string(event), "version": "V3", "data": data]
-        let outboxID = try Outbox.add(connection, project: session.project, platform: .asleep, kind: "webhook", recipient: url, subject: event,
-                                      payload: body, status: "pending", now: now)
-        try connection.run("""
-            INSERT INTO asleep_webhooks (id, project_id, outbox_id, session_id, event, url, api_key, user_id, body, max_attempts, next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, bindings: ["wh_" + draw(.lowerAlphanumeric(16)), session.project, outboxID, session.id, event, url, session.apiKey, session.userID,
-                            String(decoding: body.encoded(), as: UTF8.self), settings.webhookAttempts, Date().timeIntervalSince1970,
-                            now.timeIntervalSince1970])
+        try store.deleteSessions(project: caller.project, user: userID)
     }
 }

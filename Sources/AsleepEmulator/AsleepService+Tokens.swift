@@ -1,6 +1,5 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// appId/appSecret access and refresh tokens.
 extension AsleepService {
@@ -8,31 +7,28 @@ extension AsleepService {
 
     /// `POST /customer/v1/app/token`.
     func issueToken(body: Data) throws -> JSONValue {
+        // An unreadable body is the same 401 as a wrong secret: the real service does not say which.
         guard let document = try? JSONValue.parse(body), let appID = document["app_id"]?.stringValue,
               let secret = document["app_secret"]?.stringValue,
-              let app = try connection.queryOne("SELECT * FROM asleep_apps WHERE app_id = ?", appID),
-              app.string("app_secret") == secret, app.string("state") != "revoked" else { throw AsleepError.unauthorized }
-        return try tokens(project: app.string("project_id") ?? "", appID: appID)
+              let app = try store.app(appID), app.appSecret == secret, app.state != .revoked else { throw AsleepError.unauthorized }
+        return try tokens(project: app.project, appID: appID)
     }
 
-    /// `POST /customer/v1/app/refresh`.
+    /// `POST /customer/v1/app/refresh`: the refresh token is single-use.
     func refreshToken(body: Data) throws -> JSONValue {
+        // As above: an unreadable body is a plain 401.
         guard let document = try? JSONValue.parse(body), let token = document["refresh_token"]?.stringValue,
-              let row = try connection.queryOne("SELECT * FROM asleep_tokens WHERE token = ? AND kind = 'refresh'", token),
-              (row.double("expires_at") ?? 0) > now.timeIntervalSince1970 else { throw AsleepError.unauthorized }
-        try connection.run("DELETE FROM asleep_tokens WHERE token = ?", token)
-        return try tokens(project: row.string("project_id") ?? "", appID: row.string("app_id") ?? "")
+              let record = try store.token(token), record.kind == .refresh, record.expiresAt > now else { throw AsleepError.unauthorized }
+        try store.deleteToken(token)
+        return try tokens(project: record.project, appID: record.appID)
     }
 
     private func tokens(project: ProjectID, appID: String) throws -> JSONValue {
-        let settings = defaults.merged(with: try AsleepStore.settings(connection, project: project))
+        let settings = try settings(project: project)
         let access = "at_" + draw(.alphanumeric(40))
         let refresh = "rt_" + draw(.alphanumeric(40))
-        let nowSeconds = now.timeIntervalSince1970
-        try connection.run("INSERT INTO asleep_tokens (token, project_id, kind, app_id, expires_at, created_at) VALUES (?, ?, 'access', ?, ?, ?)",
-                           access, project, appID, nowSeconds + settings.accessTTL, nowSeconds)
-        try connection.run("INSERT INTO asleep_tokens (token, project_id, kind, app_id, expires_at, created_at) VALUES (?, ?, 'refresh', ?, ?, ?)",
-                           refresh, project, appID, nowSeconds + settings.refreshTTL, nowSeconds)
+        try store.insertToken(access, project: project, kind: .access, appID: appID, expiresAt: now.addingTimeInterval(settings.accessTTL), now: now)
+        try store.insertToken(refresh, project: project, kind: .refresh, appID: appID, expiresAt: now.addingTimeInterval(settings.refreshTTL), now: now)
         return ["access_token": .string(access), "refresh_token": .string(refresh), "expires_in": .int(Int64(settings.accessTTL))]
     }
 }

@@ -1,6 +1,5 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// Users (create, get, update, delete, metadata rules) and product registration.
 extension AsleepService {
@@ -9,14 +8,14 @@ extension AsleepService {
     /// `POST /ai/v1/users`.
     func createUser(_ caller: Caller, body: Data) throws -> String {
         let metadata = try Self.metadata(fromBody: body, required: false, year: WireTime.year(now))
-        let id = try uniqueID(table: "asleep_users", column: "user_id") { "G-" + WireTime.compactUTC(now) + "-" + draw(.alphanumeric(20)) }
-        try AsleepStore.insertUser(connection, id: id, project: caller.project, customer: caller.customer, metadata: metadata, now: now)
+        let id = try uniqueID(exists: store.userIDExists) { "G-" + WireTime.compactUTC(now) + "-" + draw(.alphanumeric(20)) }
+        try store.insertUser(id: id, project: caller.project, customer: caller.customer, metadata: metadata, now: now)
         return id
     }
 
     /// The user of `caller`'s customer, or the given 404.
     func user(_ caller: Caller, _ id: String, missing: AsleepError = .userDoesNotExist) throws -> UserRecord {
-        guard let user = try AsleepStore.user(connection, project: caller.project, customer: caller.customer, id: id) else { throw missing }
+        guard let user = try store.user(project: caller.project, customer: caller.customer, id: id) else { throw missing }
         return user
     }
 
@@ -25,11 +24,11 @@ extension AsleepService {
         let user = try user(caller, id)
         try advance(project: caller.project, settings: caller.settings)
         if caller.settings.terminateOnJoin ?? false {
-            for var open in try AsleepStore.openSessions(connection, project: caller.project, user: id) {
+            for var open in try store.openSessions(project: caller.project, user: id) {
                 try close(&open, end: now, unexpected: false)
             }
         }
-        let last = try AsleepStore.latestSession(connection, project: caller.project, user: id)
+        let last = try store.latestSession(project: caller.project, user: id)
         return AsleepWire.user(user, lastSession: last)
     }
 
@@ -37,15 +36,14 @@ extension AsleepService {
     func updateUser(_ caller: Caller, id: String, body: Data) throws -> JSONValue {
         _ = try user(caller, id, missing: .userNotExist)
         let metadata = try Self.metadata(fromBody: body, required: true, year: WireTime.year(now))
-        try connection.run("UPDATE asleep_users SET metadata = ? WHERE user_id = ? AND project_id = ?",
-                           metadata.isNull ? nil : String(decoding: metadata.encoded(), as: UTF8.self), id, caller.project)
+        try store.updateUserMetadata(project: caller.project, id: id, metadata: metadata)
         return ["user_id": .string(id), "metadata": metadata]
     }
 
     /// `DELETE /ai/v1/users/{id}`: immediate, with every session.
     func deleteUser(_ caller: Caller, id: String) throws {
         _ = try user(caller, id)
-        try AsleepStore.deleteUser(connection, project: caller.project, id: id)
+        try store.deleteUser(project: caller.project, id: id)
     }
 
     static let genders: Set<String> = ["male", "female", "non_binary", "other", "prefer_not_to_say"]
@@ -115,23 +113,19 @@ extension AsleepService {
             throw AsleepError(status, "invalid identifier_value")
         }
         guard caller.productBilling else { throw AsleepError.productNotAllowed }
-        if let row = try connection.queryOne("""
-            SELECT * FROM asleep_products WHERE project_id = ? AND customer = ? AND model = ? AND identifier_type = ? AND identifier_value = ?
-            """, caller.project, caller.customer, model, type, value) {
-            if row.bool("revoked") == true {
+        if let product = try store.product(project: caller.project, customer: caller.customer, model: model, identifierType: type, identifierValue: value) {
+            if product.revoked {
                 // A revoked credential is replaced: re-registering is how a device recovers.
                 let key = "pk_" + draw(.alphanumeric(40))
-                try connection.run("UPDATE asleep_products SET product_key = ?, revoked = 0 WHERE product_id = ?", key, row.string("product_id") ?? "")
-                return (["product_id": .string(row.string("product_id") ?? ""), "product_key": .string(key), "created": false], false)
+                try store.replaceProductKey(id: product.productID, productKey: key)
+                return (["product_id": .string(product.productID), "product_key": .string(key), "created": false], false)
             }
-            return (["product_id": .string(row.string("product_id") ?? ""), "product_key": .string(row.string("product_key") ?? ""), "created": false], false)
+            return (["product_id": .string(product.productID), "product_key": .string(product.productKey), "created": false], false)
         }
         let id = "P-" + draw(.uuid)
         let key = "pk_" + draw(.alphanumeric(40))
-        try connection.run("""
-            INSERT INTO asleep_products (product_id, project_id, customer, product_key, model, identifier_type, identifier_value, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, id, caller.project, caller.customer, key, model, type, value, now.timeIntervalSince1970)
+        try store.insertProduct(id: id, project: caller.project, customer: caller.customer, productKey: key, model: model, identifierType: type,
+                                identifierValue: value, now: now)
         return (["product_id": .string(id), "product_key": .string(key), "created": true], true)
     }
 

@@ -78,4 +78,43 @@ public struct AsleepError: ResponseError, Sendable, Equatable {
     static func unknownUser(_ id: String) -> AsleepError {
         AsleepError(404, "Unable to find the user of id \(id)")
     }
+
+    /// The error for a failure the core detected, worded as the real service words it where known.
+    init(_ failure: CoreFailure) {
+        let detail: String
+        switch failure {
+        case .routeNotFound: detail = "Not Found"
+        case .methodNotAllowed: detail = "Method Not Allowed"
+        case .unreadableRequest(.bodyTooLarge): detail = AsleepError.chunkTooLarge.detail
+        case .unreadableRequest(let error): detail = error.message
+        case .invalidBody(let error): detail = error.message
+        case .injected(let status): detail = Self.injectedDetail(status)
+        case .internalError: detail = "Internal Server Error"
+        case .storageUnavailable: detail = "Service Unavailable"
+        }
+        self.init(failure.status, detail)
+    }
+
+    /// The `detail` an injected status carries: the documented text for that status.
+    static func injectedDetail(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Plan is expired"
+        case 404: return "Not Found"
+        case 409: return "Conflict"
+        case 413: return AsleepError.chunkTooLarge.detail
+        case 422: return "Validation Error"
+        case 500: return "Internal Server Error"
+        default: return HTTPStatus.reason(status)
+        }
+    }
+}
+
+/// A 422 answered in FastAPI's list form (the `validationErrorStyle: list` project setting).
+struct ListFormError: ResponseError {
+    /// The error in its usual form.
+    let error: AsleepError
+    /// `{"detail": [{"loc", "msg", "type"}]}`.
+    var response: Response { error.listFormResponse }
 }

@@ -3,75 +3,179 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
-extension Presented {
-    /// The credentials and identity headers of `request` (header names are case-insensitive).
-    init(_ request: Request) {
-        var bearer: String?
-        if let authorization = request.headers["authorization"], authorization.lowercased().hasPrefix("bearer ") {
-            bearer = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        }
-        self.init(apiKey: request.headers["x-api-key"], bearer: bearer, productKey: request.headers["x-product-key"],
-                  userAgent: request.headers["user-agent"], userID: request.headers["x-user-id"], timezone: request.headers["timezone"])
-    }
-}
-
-/// Wire ↔ service mapping of the SDK-facing routes: read the request, run the service in one
-/// transaction, wrap the result in Asleep's `{"detail", "result"}` envelope.
+/// The SDK-facing routes and their wire ↔ service mapping: read the request, run the service in
+/// one transaction, wrap the result in Asleep's `{"detail", "result"}` envelope.
 struct AsleepRoutes: Sendable {
-    /// Settings from the configuration file.
-    let defaults: AsleepSettings
+    /// The configuration file's `asleep` section (the settings layer under each project's own).
+    let configuration: JSONValue
+
+    /// Every SDK route.
+    func routes() -> [Route] {
+        [
+            // Users.
+            Route(.post, "/ai/v1/users", createUser),
+            Route(.get, "/ai/v1/users/{user_id}", getUser),
+            Route(.put, "/ai/v1/users/{user_id}", updateUser),
+            Route(.delete, "/ai/v1/users/{user_id}", deleteUser),
+            // Products (3.3 setup with ProductInfo).
+            Route(.post, "/ai/v1/products", registerProduct),
+            // Sessions.
+            Route(.post, "/ai/v1/sessions", createSession),
+            Route(.delete, "/ai/v1/sessions", deleteAllSessions),
+            Route(.delete, "/ai/v1/sessions/{session_id}", deleteSession),
+            Route(.post, "/ai/v1/sessions/{session_id}/upload", upload),
+            Route(.post, "/ai/v1/sessions/{session_id}/close", closeSession),
+            // Data API.
+            Route(.get, "/data/v3/sessions/{session_id}", getReport),
+            Route(.get, "/data/v1/sessions", listSessions),
+            Route(.get, "/data/v1/users/{user_id}/average-stats", averageStats),
+            // 3.3 appId/appSecret tokens.
+            Route(.post, "/customer/v1/app/token", issueToken),
+            Route(.post, "/customer/v1/app/refresh", refreshToken),
+        ]
+    }
 
     /// The 16 MiB upload cap the real service enforces.
     static let maxChunkBytes = 16 * 1024 * 1024
     /// The largest `seq_num` accepted: 48 hours of 30-s chunks.
     static let maxSeqNum = 5_759
 
+    // MARK: Handlers
+
+    func createUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let body = request.body
+        let id = try await withCaller(request, context) { service, caller, _ in try service.createUser(caller, body: body) }
+        return Self.envelope(["user_id": .string(id)], status: 201)
+    }
+
+    func getUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("user_id")
+        return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.getUser(caller, id: id) })
+    }
+
+    func updateUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("user_id")
+        let body = request.body
+        return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.updateUser(caller, id: id, body: body) })
+    }
+
+    func deleteUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("user_id")
+        try await withCaller(request, context) { service, caller, _ in try service.deleteUser(caller, id: id) }
+        return .empty(204)
+    }
+
+    func registerProduct(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let body = request.body
+        let outcome = try await withCaller(request, context) { service, caller, _ in try service.registerProduct(caller, body: body) }
+        return Self.envelope(outcome.result, status: outcome.created ? 201 : 200)
+    }
+
+    func createSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let body = request.body
+        let id = try await withCaller(request, context) { service, caller, presented in try service.createSession(caller, presented: presented, body: body) }
+        return Self.envelope(["session_id": .string(id)], status: 201)
+    }
+
+    func deleteAllSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try await withCaller(request, context) { service, caller, presented in try service.deleteAllSessions(caller, presented: presented) }
+        return .empty(204)
+    }
+
+    func deleteSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("session_id")
+        try await withCaller(request, context) { service, caller, presented in try service.deleteSession(caller, presented: presented, sessionID: id) }
+        return .empty(204)
+    }
+
+    func upload(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        if request.body.count > Self.maxChunkBytes { throw AsleepError.chunkTooLarge }
+        let id = context.parameter("session_id")
+        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+            let upload = try Self.readUpload(request)
+            return try service.upload(caller, presented: presented, sessionID: id, upload: upload)
+        })
+    }
+
+    func closeSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("session_id")
+        let body = request.body
+        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+            try service.closeSession(caller, presented: presented, sessionID: id, body: body)
+        })
+    }
+
+    func getReport(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("session_id")
+        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+            try service.getReport(caller, presented: presented, sessionID: id)
+        }, detail: "OK")
+    }
+
+    func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let query = request.queryItems
+        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+            try service.listSessions(caller, presented: presented, query: query)
+        }, detail: "OK")
+    }
+
+    func averageStats(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let id = context.parameter("user_id")
+        let query = request.queryItems
+        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+            try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
+        }, detail: "OK")
+    }
+
+    func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let body = request.body
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
+        return Self.envelope(try await context.database.write { try make($0).issueToken(body: body) })
+    }
+
+    func refreshToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let body = request.body
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
+        let result = try await context.database.write { try make($0).refreshToken(body: body) }
+        // The refresh token just used is gone: its cached credential must go too.
+        if let project = context.projectID { context.services.credentials.invalidate(project: project) }
+        return Self.envelope(result)
+    }
+
+    // MARK: Wire mapping
+
     /// Runs `body` with an authenticated caller inside one write transaction.
     func withCaller<T: Sendable>(_ request: Request, _ context: EmulatorContext,
                                  _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
-        let presented = Presented(request)
-        let service = serviceFactory(context)
+        let presented = Self.presented(in: request)
+        let credential = context.credential
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
         do {
             return try await context.database.write { connection in
-                let service = service(connection)
-                return try body(service, try service.authenticate(presented), presented)
+                let service = make(connection)
+                return try body(service, try service.authenticate(presented, credential: credential), presented)
             }
         } catch let error as AsleepError where error.status == 422 {
             guard let project = context.projectID else { throw error }
-            let defaults = self.defaults
-            let style = try? await context.database.read { try defaults.merged(with: AsleepStore.settings($0, project: project)).validationErrorStyle }
+            let style = try await context.database.read { try make($0).settings(project: project).validationErrorStyle }
             if style == "list" { throw ListFormError(error: error) }
             throw error
         }
     }
 
-    /// A 422 answered in FastAPI's list form (a project setting).
-    struct ListFormError: ResponseError {
-        let error: AsleepError
-        var response: Response { error.listFormResponse }
+    /// The credentials and identity headers of `request` (header names are case-insensitive).
+    static func presented(in request: Request) -> Presented {
+        Presented(apiKey: request.headers["x-api-key"], bearer: request.bearerToken, productKey: request.headers["x-product-key"],
+                  userAgent: request.headers["user-agent"], userID: request.headers["x-user-id"], timezone: request.headers["timezone"])
     }
 
-    /// Makes services bound to the request's project clock and id generator.
-    func serviceFactory(_ context: EmulatorContext) -> @Sendable (SQLiteConnection) -> AsleepService {
-        serviceFactory(services: context.services, project: context.projectID, now: context.now)
-    }
-
-    /// The same for a control-plane request.
-    func serviceFactory(_ context: AdminContext) -> @Sendable (SQLiteConnection) -> AsleepService {
-        serviceFactory(services: context.services, project: context.projectID, now: context.now)
-    }
-
-    private func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date) -> @Sendable (SQLiteConnection) -> AsleepService {
-        let defaults = self.defaults
+    /// Makes services bound to a project's clock and id generator, on a transaction's connection.
+    func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date) -> @Sendable (SQLiteConnection) -> AsleepService {
+        let configuration = self.configuration
+        let realNow = Date()
         return { connection in
-            AsleepService(connection: connection, now: now, defaults: defaults) { draw in
-                services.generateIDs(for: project) { generator in
-                    switch draw {
-                    case .alphanumeric(let count): return generator.alphanumeric(count)
-                    case .lowerAlphanumeric(let count): return generator.lowerAlphanumeric(count)
-                    case .uuid: return generator.uuid()
-                    }
-                }
+            AsleepService(store: AsleepStore(connection: connection), now: now, realNow: realNow, configuration: configuration) { draw in
+                services.generateIDs(for: project) { generator in generator.draw(draw) }
             }
         }
     }
@@ -81,116 +185,17 @@ struct AsleepRoutes: Sendable {
         .json(status: status, bytes: JSONValue.object(["detail": .string(detail), "result": result]).encoded())
     }
 
-    func routes() -> [Route] {
-        [
-            // Users.
-            Route(.post, "/ai/v1/users") { request, context in
-                let body = request.body
-                let id = try await withCaller(request, context) { service, caller, _ in try service.createUser(caller, body: body) }
-                return Self.envelope(["user_id": .string(id)], status: 201)
-            },
-            Route(.get, "/ai/v1/users/{user_id}") { request, context in
-                let id = context.parameter("user_id")
-                return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.getUser(caller, id: id) })
-            },
-            Route(.put, "/ai/v1/users/{user_id}") { request, context in
-                let id = context.parameter("user_id")
-                let body = request.body
-                return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.updateUser(caller, id: id, body: body) })
-            },
-            Route(.delete, "/ai/v1/users/{user_id}") { request, context in
-                let id = context.parameter("user_id")
-                try await withCaller(request, context) { service, caller, _ in try service.deleteUser(caller, id: id) }
-                return .empty(204)
-            },
-
-            // Products (3.3 setup with ProductInfo).
-            Route(.post, "/ai/v1/products") { request, context in
-                let body = request.body
-                let outcome = try await withCaller(request, context) { service, caller, _ in try service.registerProduct(caller, body: body) }
-                return Self.envelope(outcome.result, status: outcome.created ? 201 : 200)
-            },
-
-            // Sessions.
-            Route(.post, "/ai/v1/sessions") { request, context in
-                let body = request.body
-                let id = try await withCaller(request, context) { service, caller, presented in
-                    try service.createSession(caller, presented: presented, body: body)
-                }
-                return Self.envelope(["session_id": .string(id)], status: 201)
-            },
-            Route(.delete, "/ai/v1/sessions") { request, context in
-                try await withCaller(request, context) { service, caller, presented in try service.deleteAllSessions(caller, presented: presented) }
-                return .empty(204)
-            },
-            Route(.delete, "/ai/v1/sessions/{session_id}") { request, context in
-                let id = context.parameter("session_id")
-                try await withCaller(request, context) { service, caller, presented in
-                    try service.deleteSession(caller, presented: presented, sessionID: id)
-                }
-                return .empty(204)
-            },
-            Route(.post, "/ai/v1/sessions/{session_id}/upload") { request, context in
-                if request.body.count > Self.maxChunkBytes { throw AsleepError.chunkTooLarge }
-                let id = context.parameter("session_id")
-                return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-                    let upload = try Self.readUpload(request)
-                    return try service.upload(caller, presented: presented, sessionID: id, upload: upload)
-                })
-            },
-            Route(.post, "/ai/v1/sessions/{session_id}/close") { request, context in
-                let id = context.parameter("session_id")
-                let body = request.body
-                return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-                    try service.closeSession(caller, presented: presented, sessionID: id, body: body)
-                })
-            },
-
-            // Data API.
-            Route(.get, "/data/v3/sessions/{session_id}") { request, context in
-                let id = context.parameter("session_id")
-                return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-                    try service.getReport(caller, presented: presented, sessionID: id)
-                }, detail: "OK")
-            },
-            Route(.get, "/data/v1/sessions") { request, context in
-                let query = request.queryItems
-                return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-                    try service.listSessions(caller, presented: presented, query: query)
-                }, detail: "OK")
-            },
-            Route(.get, "/data/v1/users/{user_id}/average-stats") { request, context in
-                let id = context.parameter("user_id")
-                let query = request.queryItems
-                return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-                    try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
-                }, detail: "OK")
-            },
-
-            // 3.3 appId/appSecret tokens.
-            Route(.post, "/customer/v1/app/token") { request, context in
-                let body = request.body
-                let factory = serviceFactory(context)
-                return Self.envelope(try await context.database.write { try factory($0).issueToken(body: body) })
-            },
-            Route(.post, "/customer/v1/app/refresh") { request, context in
-                let body = request.body
-                let factory = serviceFactory(context)
-                return Self.envelope(try await context.database.write { try factory($0).refreshToken(body: body) })
-            },
-        ]
-    }
-
     /// Reads an upload leniently ([A-P1]): a multipart form with a `file` part and `seq_num`
     /// field, or any other body as the chunk with `seq_num` in the query or a header.
     static func readUpload(_ request: Request) throws(AsleepError) -> AsleepService.Upload {
         var seqText = request.queryValue("seq_num") ?? request.headers["x-seq-num"] ?? request.headers["seq_num"]
         var callback = request.queryValue("callback_url")
         var file = request.body
-        if let boundary = Multipart.boundary(contentType: request.headers["content-type"]) {
-            guard let boundary else { throw .notValidParameter }
+        let boundary: String?
+        do { boundary = try MultipartFormData.boundary(fromContentType: request.headers["content-type"]) } catch { throw .notValidParameter }
+        if let boundary {
             let parts: [MultipartPart]
-            do { parts = try Multipart.parse(request.body, boundary: boundary) } catch { throw .notValidParameter }
+            do { parts = try MultipartFormData.parse(request.body, boundary: boundary) } catch { throw .notValidParameter }
             guard let filePart = parts.first(where: { $0.name == "file" }) ?? parts.first(where: { $0.filename != nil }) else {
                 throw .notValidParameter
             }
@@ -205,6 +210,17 @@ struct AsleepRoutes: Sendable {
             seqNum = number
         }
         if let text = callback, text.isEmpty { callback = nil }
-        return AsleepService.Upload(seqNum: seqNum, callbackURL: callback, file: file)
+        return AsleepService.Upload(seqNum: seqNum, callbackURL: callback, file: file, sha256: SHA256Digest.hex(file))
+    }
+}
+
+extension IDGenerator {
+    /// The next id of the kind `draw` names.
+    mutating func draw(_ draw: Draw) -> String {
+        switch draw {
+        case .alphanumeric(let count): return alphanumeric(count)
+        case .lowerAlphanumeric(let count): return lowerAlphanumeric(count)
+        case .uuid: return uuid()
+        }
     }
 }

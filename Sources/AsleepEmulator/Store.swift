@@ -2,171 +2,206 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 
-/// A session row.
-struct SessionRecord: Sendable, Equatable {
-    var id: String
-    var project: ProjectID
-    var customer: String
-    var userID: String
-    var state: String
-    var start: Date
-    var end: Date?
-    var unexpectedEnd: Date?
-    var closedAt: Date?
-    var completeTime: Date?
-    var hold: Bool
-    var createdTimezone: String
-    var inferenceType: String
-    var service: String
-    var callbackURL: String?
-    var apiKey: String?
-    var productID: String?
-    var lastSeqNum: Int?
-    var overrides: JSONValue
-    var createdAt: Date
-}
+/// All of this platform's SQL, against the `asleep_*` tables (and the core's credential table for
+/// the project's own key): typed methods returning records, on the connection of the caller's
+/// transaction.
+struct AsleepStore {
+    /// The connection of the current read or write.
+    let connection: SQLiteConnection
 
-extension SessionRecord {
-    init(row: Row) {
-        func date(_ name: String) -> Date? { row.double(name).map(Date.init(timeIntervalSince1970:)) }
-        id = row.string("session_id") ?? ""
-        project = row.string("project_id") ?? ""
-        customer = row.string("customer") ?? ""
-        userID = row.string("user_id") ?? ""
-        state = row.string("state") ?? "OPEN"
-        start = date("start_time") ?? Date(timeIntervalSince1970: 0)
-        end = date("end_time")
-        unexpectedEnd = date("unexpected_end_time")
-        closedAt = date("closed_at")
-        completeTime = date("complete_time")
-        hold = row.bool("hold") ?? false
-        createdTimezone = row.string("created_timezone") ?? "UTC"
-        inferenceType = row.string("inference_type") ?? "MELSPECTROGRAM"
-        service = row.string("service") ?? "NOSERVICE"
-        callbackURL = row.string("callback_url")
-        apiKey = row.string("api_key")
-        productID = row.string("product_id")
-        lastSeqNum = row.int("last_seq_num")
-        overrides = (try? JSONValue.parse(Data((row.string("overrides") ?? "{}").utf8))) ?? [:]
-        createdAt = date("created_at") ?? start
-    }
-}
+    // MARK: Settings
 
-/// A user row.
-struct UserRecord: Sendable, Equatable {
-    var id: String
-    var project: ProjectID
-    var customer: String
-    var metadata: JSONValue
-    var createdAt: Date
-
-    init(row: Row) {
-        id = row.string("user_id") ?? ""
-        project = row.string("project_id") ?? ""
-        customer = row.string("customer") ?? ""
-        metadata = row.string("metadata").flatMap { try? JSONValue.parse(Data($0.utf8)) } ?? .null
-        createdAt = Date(timeIntervalSince1970: row.double("created_at") ?? 0)
-    }
-}
-
-/// This platform's SQL, against the `asleep_*` tables only.
-enum AsleepStore {
-    static func settings(_ connection: SQLiteConnection, project: ProjectID) throws -> AsleepSettings {
-        guard let text = try connection.scalar("SELECT settings FROM asleep_settings WHERE project_id = ?", project).string,
-              let settings = try? JSONDecoder().decode(AsleepSettings.self, from: Data(text.utf8)) else { return AsleepSettings() }
-        return settings
+    /// The project's stored settings document (camelCase object); nil when it has none.
+    func settingsDocument(project: ProjectID) throws -> JSONValue? {
+        guard let text = try connection.scalar("SELECT settings FROM asleep_settings WHERE project_id = ?", project).string else { return nil }
+        return try JSONValue.parse(Data(text.utf8))
     }
 
-    static func saveSettings(_ connection: SQLiteConnection, project: ProjectID, _ settings: AsleepSettings) throws {
-        let text = String(decoding: (try? JSONEncoder().encode(settings)) ?? Data("{}".utf8), as: UTF8.self)
+    /// Replaces the project's stored settings document.
+    func saveSettingsDocument(project: ProjectID, _ document: JSONValue) throws {
         try connection.run("""
             INSERT INTO asleep_settings (project_id, settings) VALUES (?, ?)
             ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings
-            """, project, text)
+            """, project, String(decoding: document.encoded(), as: UTF8.self))
     }
 
-    static func user(_ connection: SQLiteConnection, project: ProjectID, customer: String?, id: String) throws -> UserRecord? {
-        try connection.queryOne("SELECT * FROM asleep_users WHERE user_id = ? AND project_id = ? AND (? IS NULL OR customer = ?)",
-                                id, project, customer, customer).map(UserRecord.init(row:))
+    // MARK: API keys
+
+    /// The key `apiKey`, in any project.
+    func apiKey(_ apiKey: String) throws -> APIKeyRecord? {
+        try connection.fetchOne(APIKeyRecord.self, "SELECT * FROM asleep_api_keys WHERE api_key = ?", apiKey)
     }
 
-    static func insertUser(_ connection: SQLiteConnection, id: String, project: ProjectID, customer: String, metadata: JSONValue, now: Date) throws {
+    /// The key `apiKey` of `project`.
+    func apiKey(_ apiKey: String, project: ProjectID) throws -> APIKeyRecord? {
+        try connection.fetchOne(APIKeyRecord.self, "SELECT * FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", apiKey, project)
+    }
+
+    /// The project's keys, oldest first.
+    func apiKeys(project: ProjectID) throws -> [APIKeyRecord] {
+        try connection.fetchAll(APIKeyRecord.self, "SELECT * FROM asleep_api_keys WHERE project_id = ? ORDER BY created_at, api_key", project)
+    }
+
+    /// The project's oldest key.
+    func firstAPIKey(project: ProjectID) throws -> APIKeyRecord? {
+        try connection.fetchOne(APIKeyRecord.self, "SELECT * FROM asleep_api_keys WHERE project_id = ? ORDER BY created_at LIMIT 1", project)
+    }
+
+    /// The API key the project was created with (from the core's credential table), if any.
+    func provisionedAPIKey(project: ProjectID) throws -> String? {
+        try connection.scalar("SELECT value FROM project_credentials WHERE project_id = ? AND platform = 'asleep' AND name = 'apiKey'", project).string
+    }
+
+    /// Adds a key; with `ignoringDuplicates` an existing key is left as it is (provisioning).
+    func insertAPIKey(_ apiKey: String, project: ProjectID, customer: String, state: CredentialState = .active, productBilling: Bool = true,
+                      now: Date, ignoringDuplicates: Bool = false) throws {
+        try connection.run("""
+            INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO asleep_api_keys (api_key, project_id, customer, state, product_billing, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, apiKey, project, customer, state.rawValue, productBilling, now.timeIntervalSince1970)
+    }
+
+    /// Writes a key's customer, state and plan flag.
+    func updateAPIKey(_ record: APIKeyRecord) throws {
+        try connection.run("UPDATE asleep_api_keys SET customer = ?, state = ?, product_billing = ? WHERE api_key = ?",
+                           record.customer, record.state.rawValue, record.productBilling, record.apiKey)
+    }
+
+    /// Deletes a key of `project`; false when there was none.
+    func deleteAPIKey(_ apiKey: String, project: ProjectID) throws -> Bool {
+        try connection.run("DELETE FROM asleep_api_keys WHERE api_key = ? AND project_id = ?", apiKey, project) > 0
+    }
+
+    // MARK: Apps and tokens
+
+    /// The app `appID`, in any project.
+    func app(_ appID: String) throws -> AppRecord? {
+        try connection.fetchOne(AppRecord.self, "SELECT * FROM asleep_apps WHERE app_id = ?", appID)
+    }
+
+    /// The project's apps, oldest first.
+    func apps(project: ProjectID) throws -> [AppRecord] {
+        try connection.fetchAll(AppRecord.self, "SELECT * FROM asleep_apps WHERE project_id = ? ORDER BY created_at, app_id", project)
+    }
+
+    /// Adds an app; with `ignoringDuplicates` an existing app is left as it is (provisioning).
+    func insertApp(_ appID: String, project: ProjectID, secret: String, customer: String, state: CredentialState = .active,
+                   productBilling: Bool = true, now: Date, ignoringDuplicates: Bool = false) throws {
+        try connection.run("""
+            INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO asleep_apps (app_id, project_id, app_secret, customer, state, product_billing, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, appID, project, secret, customer, state.rawValue, productBilling, now.timeIntervalSince1970)
+    }
+
+    /// The token `token` (either kind).
+    func token(_ token: String) throws -> TokenRecord? {
+        try connection.fetchOne(TokenRecord.self, "SELECT * FROM asleep_tokens WHERE token = ?", token)
+    }
+
+    /// Stores a token.
+    func insertToken(_ token: String, project: ProjectID, kind: TokenKind, appID: String, expiresAt: Date, now: Date) throws {
+        try connection.run("INSERT INTO asleep_tokens (token, project_id, kind, app_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                           token, project, kind.rawValue, appID, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970)
+    }
+
+    /// Deletes a token (a refresh token is single-use).
+    func deleteToken(_ token: String) throws {
+        try connection.run("DELETE FROM asleep_tokens WHERE token = ?", token)
+    }
+
+    /// Makes the project's live tokens of `kind` (nil: both) expire at `now`; returns how many.
+    func expireTokens(project: ProjectID, kind: TokenKind?, now: Date) throws -> Int {
+        let kindName = kind?.rawValue ?? "all"
+        return try connection.run("UPDATE asleep_tokens SET expires_at = ? WHERE project_id = ? AND (? = 'all' OR kind = ?) AND expires_at > ?",
+                                  now.timeIntervalSince1970, project, kindName, kindName, now.timeIntervalSince1970)
+    }
+
+    // MARK: Users
+
+    /// The user `id` of `project` (and of `customer`, when given).
+    func user(project: ProjectID, customer: String?, id: String) throws -> UserRecord? {
+        try connection.fetchOne(UserRecord.self, "SELECT * FROM asleep_users WHERE user_id = ? AND project_id = ? AND (? IS NULL OR customer = ?)",
+                                id, project, customer, customer)
+    }
+
+    /// The project's users, oldest first.
+    func users(project: ProjectID) throws -> [UserRecord] {
+        try connection.fetchAll(UserRecord.self, "SELECT * FROM asleep_users WHERE project_id = ? ORDER BY created_at, user_id", project)
+    }
+
+    /// Whether any project has a user `id` (ids are global keys).
+    func userIDExists(_ id: String) throws -> Bool {
+        try connection.scalar("SELECT count(*) FROM asleep_users WHERE user_id = ?", id).int ?? 0 > 0
+    }
+
+    /// Adds a user.
+    func insertUser(id: String, project: ProjectID, customer: String, metadata: JSONValue, now: Date) throws {
         try connection.run("INSERT INTO asleep_users (user_id, project_id, customer, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
-                           id, project, customer, metadata.isNull ? nil : String(decoding: metadata.encoded(), as: UTF8.self),
-                           now.timeIntervalSince1970)
+                           id, project, customer, Self.text(metadata), now.timeIntervalSince1970)
     }
 
-    static func deleteUser(_ connection: SQLiteConnection, project: ProjectID, id: String) throws {
-        try connection.run("DELETE FROM asleep_chunks WHERE session_id IN (SELECT session_id FROM asleep_sessions WHERE project_id = ? AND user_id = ?)", project, id)
-        try connection.run("DELETE FROM asleep_sessions WHERE project_id = ? AND user_id = ?", project, id)
+    /// Replaces a user's metadata.
+    func updateUserMetadata(project: ProjectID, id: String, metadata: JSONValue) throws {
+        try connection.run("UPDATE asleep_users SET metadata = ? WHERE user_id = ? AND project_id = ?", Self.text(metadata), id, project)
+    }
+
+    /// Deletes a user with every session and chunk.
+    func deleteUser(project: ProjectID, id: String) throws {
+        try deleteSessions(project: project, user: id)
         try connection.run("DELETE FROM asleep_users WHERE project_id = ? AND user_id = ?", project, id)
     }
 
-    static func session(_ connection: SQLiteConnection, project: ProjectID, id: String) throws -> SessionRecord? {
-        try connection.queryOne("SELECT * FROM asleep_sessions WHERE session_id = ? AND project_id = ?", id, project).map(SessionRecord.init(row:))
+    /// JSON text for a nullable JSON column.
+    static func text(_ value: JSONValue) -> String? {
+        value.isNull ? nil : String(decoding: value.encoded(), as: UTF8.self)
     }
 
-    static func sessions(_ connection: SQLiteConnection, project: ProjectID, user: String) throws -> [SessionRecord] {
-        try connection.query("SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? ORDER BY start_time, created_at, session_id",
-                             project, user).map(SessionRecord.init(row:))
+    // MARK: Products
+
+    /// The product registered for this device identity.
+    func product(project: ProjectID, customer: String, model: String, identifierType: String, identifierValue: String) throws -> ProductRecord? {
+        try connection.fetchOne(ProductRecord.self, """
+            SELECT * FROM asleep_products WHERE project_id = ? AND customer = ? AND model = ? AND identifier_type = ? AND identifier_value = ?
+            """, project, customer, model, identifierType, identifierValue)
     }
 
-    static func openSessions(_ connection: SQLiteConnection, project: ProjectID, user: String) throws -> [SessionRecord] {
-        try connection.query("SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? AND state = 'OPEN'", project, user)
-            .map(SessionRecord.init(row:))
+    /// The product `id`.
+    func product(id: String) throws -> ProductRecord? {
+        try connection.fetchOne(ProductRecord.self, "SELECT * FROM asleep_products WHERE product_id = ?", id)
     }
 
-    static func latestSession(_ connection: SQLiteConnection, project: ProjectID, user: String) throws -> SessionRecord? {
-        try connection.queryOne("SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? ORDER BY created_at DESC, start_time DESC, session_id DESC LIMIT 1",
-                                project, user).map(SessionRecord.init(row:))
+    /// The unrevoked product of `project` whose credential is `productKey`.
+    func activeProduct(productKey: String, project: ProjectID) throws -> ProductRecord? {
+        try connection.fetchOne(ProductRecord.self, "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ? AND revoked = 0",
+                                productKey, project)
     }
 
-    static func insertSession(_ connection: SQLiteConnection, _ session: SessionRecord) throws {
+    /// Whether any product has the credential `productKey`.
+    func productKeyExists(_ productKey: String) throws -> Bool {
+        try connection.scalar("SELECT count(*) FROM asleep_products WHERE product_key = ?", productKey).int ?? 0 > 0
+    }
+
+    /// The project's products, oldest first.
+    func products(project: ProjectID) throws -> [ProductRecord] {
+        try connection.fetchAll(ProductRecord.self, "SELECT * FROM asleep_products WHERE project_id = ? ORDER BY created_at, product_id", project)
+    }
+
+    /// Adds a product.
+    func insertProduct(id: String, project: ProjectID, customer: String, productKey: String, model: String, identifierType: String,
+                       identifierValue: String, now: Date) throws {
         try connection.run("""
-            INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, end_time, unexpected_end_time,
-                closed_at, complete_time, hold, created_timezone, inference_type, service, callback_url, api_key, product_id,
-                last_seq_num, overrides, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, bindings: [
-                session.id, session.project, session.customer, session.userID, session.state, session.start.timeIntervalSince1970,
-                session.end?.timeIntervalSince1970, session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
-                session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.inferenceType, session.service,
-                session.callbackURL, session.apiKey, session.productID, session.lastSeqNum,
-                String(decoding: session.overrides.encoded(), as: UTF8.self), session.createdAt.timeIntervalSince1970,
-            ])
+            INSERT INTO asleep_products (product_id, project_id, customer, product_key, model, identifier_type, identifier_value, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, id, project, customer, productKey, model, identifierType, identifierValue, now.timeIntervalSince1970)
     }
 
-    /// Writes every mutable column of `session` back.
-    static func updateSession(_ connection: SQLiteConnection, _ session: SessionRecord) throws {
-        try connection.run("""
-            UPDATE asleep_sessions SET state = ?, start_time = ?, end_time = ?, unexpected_end_time = ?, closed_at = ?, complete_time = ?,
-                hold = ?, created_timezone = ?, service = ?, callback_url = ?, api_key = ?, last_seq_num = ?, overrides = ?
-            WHERE session_id = ? AND project_id = ?
-            """, bindings: [
-                session.state, session.start.timeIntervalSince1970, session.end?.timeIntervalSince1970,
-                session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
-                session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.service, session.callbackURL,
-                session.apiKey, session.lastSeqNum, String(decoding: session.overrides.encoded(), as: UTF8.self), session.id, session.project,
-            ])
+    /// Gives a product a new credential and un-revokes it.
+    func replaceProductKey(id: String, productKey: String) throws {
+        try connection.run("UPDATE asleep_products SET product_key = ?, revoked = 0 WHERE product_id = ?", productKey, id)
     }
 
-    static func deleteSession(_ connection: SQLiteConnection, project: ProjectID, id: String) throws {
-        try connection.run("DELETE FROM asleep_chunks WHERE session_id = ? AND project_id = ?", id, project)
-        try connection.run("DELETE FROM asleep_sessions WHERE session_id = ? AND project_id = ?", id, project)
-    }
-
-    static func receivedChunks(_ connection: SQLiteConnection, session: String) throws -> Set<Int> {
-        Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).compactMap { $0.int("seq_num") })
-    }
-
-    /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).
-    static func insertChunk(_ connection: SQLiteConnection, project: ProjectID, session: String, seqNum: Int, size: Int, sha256: String, now: Date) throws -> Bool {
-        try connection.run("""
-            INSERT OR IGNORE INTO asleep_chunks (session_id, project_id, seq_num, size, sha256, received_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, session, project, seqNum, size, sha256, now.timeIntervalSince1970) > 0
-    }
-
-    static func idExists(_ connection: SQLiteConnection, table: String, column: String, id: String) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM \(table) WHERE \(column) = ?", id).int ?? 0 > 0
+    /// Revokes a product of `project`; false when there is none.
+    func revokeProduct(id: String, project: ProjectID) throws -> Bool {
+        try connection.run("UPDATE asleep_products SET revoked = 1 WHERE product_id = ? AND project_id = ?", id, project) > 0
     }
 }

@@ -17,6 +17,7 @@ enum WireTime {
     /// Whether `name` is an IANA zone name we accept.
     static func isValidZone(_ name: String) -> Bool { knownZones.contains(name) && TimeZone(identifier: name) != nil }
 
+    // "UTC" is a zone every Foundation knows, so the identifier always resolves.
     static let utc = TimeZone(identifier: "UTC")!
 
     /// The zone's name as responses show it (Foundation on Linux calls UTC `GMT`).

@@ -33,23 +33,6 @@ struct WireTests {
         #expect(AsleepService.averageClock([23 * 3600, 1 * 3600]) == 0)
     }
 
-    @Test("multipart: parts are read; truncated or malformed bodies are errors")
-    func multipart() throws {
-        let body = Multipart.build(boundary: "b0undary", parts: [
-            MultipartPart(name: "seq_num", filename: nil, contentType: nil, body: Data("7".utf8)),
-            MultipartPart(name: "file", filename: "7.npy", contentType: "application/octet-stream", body: Data([0, 1, 2, 13, 10, 45, 45])),
-        ])
-        let parts = try Multipart.parse(body, boundary: "b0undary")
-        #expect(parts.map(\.name) == ["seq_num", "file"])
-        #expect(parts[0].text == "7" && parts[1].filename == "7.npy" && parts[1].body == Data([0, 1, 2, 13, 10, 45, 45]))
-        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(body.prefix(body.count - 12), boundary: "b0undary") }
-        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(Data("garbage".utf8), boundary: "b0undary") }
-        #expect(throws: Multipart.Malformed.self) { try Multipart.parse(Data("--b\r\nno-colon\r\n\r\nx\r\n--b--".utf8), boundary: "b") }
-        #expect(Multipart.boundary(contentType: "multipart/form-data; boundary=\"abc\"") == .some("abc"))
-        #expect(Multipart.boundary(contentType: "multipart/form-data") == .some(nil))
-        #expect(Multipart.boundary(contentType: "application/octet-stream") == nil)
-    }
-
     @Test("metadata validation follows the documented ranges")
     func metadata() throws {
         func check(_ json: String) -> String? {
@@ -79,20 +62,23 @@ struct WireTests {
         #expect(try JSONValue.parse(tooLarge.body)["detail"] == "HTTP length exceeded 16777216 bytes")
         #expect(try JSONValue.parse(platform.errorResponse(for: .injected(status: 403), requestID: "1").body)["detail"] == "Plan is expired")
         #expect(try JSONValue.parse(platform.errorResponse(for: .injected(status: 503), requestID: "1").body)["detail"] == "Service Unavailable")
+        let unavailable = platform.errorResponse(for: .storageUnavailable, requestID: "1")
+        #expect(unavailable.status == 503)
+        #expect(try JSONValue.parse(unavailable.body) == ["detail": "Service Unavailable"])
         #expect(platform.pathPrefix(forHost: "test-api.asleep.ai") == "/asleep" && platform.pathPrefix(forHost: "asleep.ai") == nil)
     }
 
     @Test("settings validate their ranges and merge field by field")
-    func settings() {
+    func settings() throws {
         var patch = AsleepSettings()
         patch.completionDelaySeconds = 30
         #expect(patch.validationProblem() != nil)
         patch.completionDelaySeconds = 0.5
         #expect(patch.validationProblem() == nil)
-        var base = AsleepSettings()
-        base.breathing = true
-        let merged = base.merged(with: patch)
-        #expect(merged.breathingEnabled && merged.completionDelay == 0.5 && merged.maxSession == 86_400)
+        let merged = try AsleepSettings.resolve(configuration: ["breathing": true, "tooShortChunks": 4], stored: ["completionDelaySeconds": 0.5],
+                                                patch: ["tooShortChunks": nil])
+        #expect(merged.breathingEnabled && merged.completionDelay == 0.5 && merged.maxSession == 86_400 && merged.tooShort == 10)
+        #expect(throws: BodyError.self) { try AsleepSettings.resolve(configuration: [:], stored: ["strict": "yes"]) }
         #expect(AsleepService.identifierType("macAddress") == "MAC_ADDRESS" && AsleepService.identifierType("Serial") == "SERIAL")
         #expect(AsleepService.identifierType("imei") == nil)
         #expect(AsleepService.isValidCallbackURL("https://example.com/h") && !AsleepService.isValidCallbackURL("example.com/h"))

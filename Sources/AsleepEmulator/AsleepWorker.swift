@@ -17,13 +17,13 @@ enum AsleepWorker {
     }
 
     /// Starts both loops.
-    static func start(services: EmulatorServices, defaults: AsleepSettings) {
+    static func start(services: EmulatorServices, configuration: JSONValue) {
         let box = WeakServices(services)
         Task.detached {
             while true {
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
-                await advanceAll(services: services, defaults: defaults)
+                await advanceAll(services: services, configuration: configuration)
             }
         }
         Task.detached {
@@ -44,81 +44,59 @@ enum AsleepWorker {
         return services
     }
 
-    /// Runs the due transitions of every project with live sessions.
-    static func advanceAll(services: EmulatorServices, defaults: AsleepSettings) async {
-        guard let projects = try? await services.database.read({ connection in
-            try connection.query("SELECT DISTINCT project_id FROM asleep_sessions WHERE state IN ('OPEN', 'CLOSED')").compactMap { $0.string("project_id") }
-        }) else { return }
+    /// Runs the due transitions of every project with live sessions. A failing database ends
+    /// this round only; the next tick retries (there is no request to answer).
+    static func advanceAll(services: EmulatorServices, configuration: JSONValue) async {
+        guard let projects = try? await services.database.read({ try AsleepStore(connection: $0).projectsWithLiveSessions() }) else { return }
         for project in projects {
             let now = services.now(for: project)
+            let make = { @Sendable (connection: SQLiteConnection) in
+                AsleepService(store: AsleepStore(connection: connection), now: now, realNow: Date(), configuration: configuration) { draw in
+                    services.generateIDs(for: project) { generator in generator.draw(draw) }
+                }
+            }
             // Check on a reader first: most ticks find nothing due and must not take the writer.
             let due = (try? await services.database.read { connection in
-                try AsleepService.hasDueTransitions(connection, project: project, now: now,
-                                                    settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+                let service = make(connection)
+                let settings = try service.settings(project: project)
+                return try service.store.hasDueTransitions(project: project, maxSession: settings.maxSession, delay: settings.completionDelay, now: now)
             }) ?? false
             guard due else { continue }
             _ = try? await services.database.write { connection in
-                let service = AsleepService(connection: connection, now: now, defaults: defaults) { draw in
-                    services.generateIDs(for: project) { generator in
-                        switch draw {
-                        case .alphanumeric(let count): return generator.alphanumeric(count)
-                        case .lowerAlphanumeric(let count): return generator.lowerAlphanumeric(count)
-                        case .uuid: return generator.uuid()
-                        }
-                    }
-                }
-                try service.advance(project: project, settings: defaults.merged(with: try AsleepStore.settings(connection, project: project)))
+                let service = make(connection)
+                try service.advance(project: project, settings: try service.settings(project: project))
             }
         }
     }
 
-    struct Pending: Sendable {
-        var id: String
-        var project: String
-        var outboxID: Int
-        var url: String
-        var apiKey: String?
-        var userID: String
-        var body: Data
-        var attempts: Int
-        var maxAttempts: Int
-    }
-
-    /// Sends every webhook whose next attempt is due (real time: retries must not wait for a frozen clock).
+    /// Sends every webhook whose next attempt is due (real time: retries must not wait for a
+    /// frozen clock). A failing database ends this round only, as above.
     static func deliverDue(services: EmulatorServices) async {
-        let due = (try? await services.database.read { connection in
-            try connection.query("SELECT * FROM asleep_webhooks WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT 20",
-                                 Date().timeIntervalSince1970).map { row in
-                Pending(id: row.string("id") ?? "", project: row.string("project_id") ?? "", outboxID: row.int("outbox_id") ?? 0,
-                        url: row.string("url") ?? "", apiKey: row.string("api_key"), userID: row.string("user_id") ?? "",
-                        body: Data((row.string("body") ?? "{}").utf8), attempts: row.int("attempts") ?? 0, maxAttempts: row.int("max_attempts") ?? 1)
-            }
-        }) ?? []
+        let due = (try? await services.database.read { try AsleepStore(connection: $0).dueWebhooks(now: Date(), limit: 20) }) ?? []
         for webhook in due {
             let outcome = await send(webhook)
             let attempts = webhook.attempts + 1
             let delivered = outcome.status.map { (200..<300).contains($0) } ?? false
-            let status = delivered ? "delivered" : attempts >= webhook.maxAttempts ? "failed" : "pending"
+            let status: WebhookStatus = delivered ? .delivered : attempts >= webhook.maxAttempts ? .failed : .pending
             let error = delivered ? nil : outcome.error ?? "HTTP \(outcome.status ?? 0)"
-            let next = Date().timeIntervalSince1970 + Double(1 << min(attempts - 1, 5))
+            let next = Date().addingTimeInterval(Double(1 << min(attempts - 1, 5)))
             let projectNow = services.now(for: webhook.project)
             _ = try? await services.database.write { connection in
-                try connection.run("UPDATE asleep_webhooks SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?",
-                                   status, attempts, outcome.status, error, next, webhook.id)
-                try Outbox.markAttempt(connection, id: webhook.outboxID, status: status, error: error, now: projectNow)
+                try AsleepStore(connection: connection).recordAttempt(webhook: webhook, status: status, attempts: attempts, lastStatus: outcome.status,
+                                                                      lastError: error, nextAttempt: next, projectNow: projectNow)
             }
             services.logger.info("asleep webhook attempt", [("url", webhook.url), ("status", outcome.status.map(String.init) ?? "none"),
-                                                              ("outcome", status)])
+                                                              ("outcome", status.rawValue)])
         }
     }
 
     /// POSTs one webhook with a 5 s timeout: the status, or why there was none.
-    static func send(_ webhook: Pending) async -> (status: Int?, error: String?) {
+    static func send(_ webhook: WebhookRecord) async -> (status: Int?, error: String?) {
         guard let url = URL(string: webhook.url) else { return (nil, "invalid URL") }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.timeoutInterval = 5
-        request.httpBody = webhook.body
+        request.httpBody = Data(webhook.body.utf8)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let key = webhook.apiKey { request.setValue(key, forHTTPHeaderField: "x-api-key") }
         request.setValue(webhook.userID, forHTTPHeaderField: "x-user-id")

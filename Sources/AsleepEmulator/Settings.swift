@@ -58,28 +58,12 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     var accessTTL: Double { accessTokenSeconds ?? 36_000 }
     var refreshTTL: Double { refreshTokenSeconds ?? 14 * 86_400 }
 
-    /// `other` laid over these settings (fields `other` sets win).
-    func merged(with other: AsleepSettings) -> AsleepSettings {
-        var result = self
-        result.completionDelaySeconds = other.completionDelaySeconds ?? completionDelaySeconds
-        result.maxSessionSeconds = other.maxSessionSeconds ?? maxSessionSeconds
-        result.conflictMode = other.conflictMode ?? conflictMode
-        result.terminateOnJoin = other.terminateOnJoin ?? terminateOnJoin
-        result.tooShortChunks = other.tooShortChunks ?? tooShortChunks
-        result.realtimeChunks = other.realtimeChunks ?? realtimeChunks
-        result.inferenceIntervalChunks = other.inferenceIntervalChunks ?? inferenceIntervalChunks
-        result.breathing = other.breathing ?? breathing
-        result.snoring = other.snoring ?? snoring
-        result.strict = other.strict ?? strict
-        result.closeEndedStatus = other.closeEndedStatus ?? closeEndedStatus
-        result.webhookKeys = other.webhookKeys ?? webhookKeys
-        result.webhookMaxAttempts = other.webhookMaxAttempts ?? webhookMaxAttempts
-        result.productValidationStatus = other.productValidationStatus ?? productValidationStatus
-        result.accessTokenSeconds = other.accessTokenSeconds ?? accessTokenSeconds
-        result.refreshTokenSeconds = other.refreshTokenSeconds ?? refreshTokenSeconds
-        result.sleepCycleTime = other.sleepCycleTime ?? sleepCycleTime
-        result.validationErrorStyle = other.validationErrorStyle ?? validationErrorStyle
-        return result
+    /// The effective settings of a project: the contract's defaults, under the configuration
+    /// file's `asleep` section, under the project's stored document, under `patch` — merged as
+    /// RFC 7396 layers (`SettingsDocument`), so a key set to null in a later layer falls back.
+    static func resolve(configuration: JSONValue, stored: JSONValue?, patch: JSONValue? = nil) throws -> AsleepSettings {
+        let defaults = try JSONValue.from(AsleepSettings().effective)
+        return try SettingsDocument.resolve(AsleepSettings.self, layers: [defaults, configuration, stored ?? [:], patch ?? [:]])
     }
 
     /// Why these settings cannot be used, or nil.

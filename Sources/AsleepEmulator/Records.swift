@@ -1,0 +1,162 @@
+import EmulatorCore
+import Foundation
+import SQLiteStore
+
+/// Where a session is in its life: OPEN while the SDK uploads, CLOSED once stopped, COMPLETE when
+/// the (emulated) analysis is done.
+enum SessionState: String, Sendable, Equatable, CaseIterable {
+    case open = "OPEN"
+    case closed = "CLOSED"
+    case complete = "COMPLETE"
+}
+
+/// The plan state of an API key or app: anything but `active` makes every call fail the way the
+/// real service does for that plan.
+enum CredentialState: String, Sendable, Equatable, CaseIterable {
+    case active
+    case planExpired = "plan_expired"
+    case rateLimited = "rate_limited"
+    case quotaExceeded = "quota_exceeded"
+    case revoked
+}
+
+/// Which of an app's two tokens a token row is.
+enum TokenKind: String, Sendable, Equatable {
+    case access
+    case refresh
+}
+
+/// Where a webhook is in its delivery.
+enum WebhookStatus: String, Sendable, Equatable {
+    case pending
+    case delivered
+    case failed
+}
+
+extension Row {
+    /// Column `name` as an enum of String raw values; an unknown value throws like a mistyped column.
+    func decode<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) throws -> T where T.RawValue == String {
+        let text: String = try decode(name)
+        guard let value = T(rawValue: text) else { throw RowDecodingError.wrongType(column: name, expected: String(describing: T.self), found: text) }
+        return value
+    }
+
+    /// Column `name` (REAL Unix seconds) as a date.
+    func decodeDate(_ name: String) throws -> Date {
+        Date(timeIntervalSince1970: try decode(name, as: Double.self))
+    }
+
+    /// Column `name` (REAL Unix seconds) as a date, or nil when NULL.
+    func decodeDateIfPresent(_ name: String) throws -> Date? {
+        try decodeIfPresent(name, as: Double.self).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Column `name` (JSON text) parsed, or nil when NULL; text that is not JSON throws.
+    func decodeJSONIfPresent(_ name: String) throws -> JSONValue? {
+        guard let text = try decodeIfPresent(name, as: String.self) else { return nil }
+        do {
+            return try JSONValue.parse(Data(text.utf8))
+        } catch {
+            throw RowDecodingError.wrongType(column: name, expected: "JSON", found: "TEXT")
+        }
+    }
+}
+
+/// A session row (`asleep_sessions`).
+struct SessionRecord: Sendable, Equatable, RowDecodable {
+    var id: String
+    var project: ProjectID
+    var customer: String
+    var userID: String
+    var state: SessionState
+    var start: Date
+    var end: Date?
+    var unexpectedEnd: Date?
+    var closedAt: Date?
+    var completeTime: Date?
+    var hold: Bool
+    var createdTimezone: String
+    var inferenceType: String
+    var service: String
+    var callbackURL: String?
+    var apiKey: String?
+    var productID: String?
+    var lastSeqNum: Int?
+    /// Control-plane overrides: explicit stage arrays, detections, forced peculiarities, stat overrides.
+    var overrides: JSONValue
+    var createdAt: Date
+
+    init(id: String, project: ProjectID, customer: String, userID: String, state: SessionState, start: Date, end: Date?,
+         unexpectedEnd: Date?, closedAt: Date?, completeTime: Date?, hold: Bool, createdTimezone: String, inferenceType: String,
+         service: String, callbackURL: String?, apiKey: String?, productID: String?, lastSeqNum: Int?, overrides: JSONValue, createdAt: Date) {
+        self.id = id
+        self.project = project
+        self.customer = customer
+        self.userID = userID
+        self.state = state
+        self.start = start
+        self.end = end
+        self.unexpectedEnd = unexpectedEnd
+        self.closedAt = closedAt
+        self.completeTime = completeTime
+        self.hold = hold
+        self.createdTimezone = createdTimezone
+        self.inferenceType = inferenceType
+        self.service = service
+        self.callbackURL = callbackURL
+        self.apiKey = apiKey
+        self.productID = productID
+        self.lastSeqNum = lastSeqNum
+        self.overrides = overrides
+        self.createdAt = createdAt
+    }
+
+    init(row: Row) throws {
+        id = try row.decode("session_id")
+        project = try row.decode("project_id")
+        customer = try row.decode("customer")
+        userID = try row.decode("user_id")
+        state = try row.decode("state", as: SessionState.self)
+        start = try row.decodeDate("start_time")
+        end = try row.decodeDateIfPresent("end_time")
+        unexpectedEnd = try row.decodeDateIfPresent("unexpected_end_time")
+        closedAt = try row.decodeDateIfPresent("closed_at")
+        completeTime = try row.decodeDateIfPresent("complete_time")
+        hold = try row.decode("hold")
+        createdTimezone = try row.decode("created_timezone")
+        inferenceType = try row.decode("inference_type")
+        service = try row.decode("service")
+        callbackURL = try row.decodeIfPresent("callback_url")
+        apiKey = try row.decodeIfPresent("api_key")
+        productID = try row.decodeIfPresent("product_id")
+        lastSeqNum = try row.decodeIfPresent("last_seq_num")
+        guard let overrides = try row.decodeJSONIfPresent("overrides") else { throw RowDecodingError.unexpectedNull("overrides") }
+        self.overrides = overrides
+        createdAt = try row.decodeDate("created_at")
+    }
+
+    /// A fresh OPEN session.
+    static func empty(id: String, project: ProjectID, customer: String, userID: String, start: Date, now: Date) -> SessionRecord {
+        SessionRecord(id: id, project: project, customer: customer, userID: userID, state: .open, start: start, end: nil, unexpectedEnd: nil,
+                      closedAt: nil, completeTime: nil, hold: false, createdTimezone: "UTC", inferenceType: "MELSPECTROGRAM", service: "NOSERVICE",
+                      callbackURL: nil, apiKey: nil, productID: nil, lastSeqNum: nil, overrides: [:], createdAt: now)
+    }
+}
+
+/// A user row (`asleep_users`).
+struct UserRecord: Sendable, Equatable, RowDecodable {
+    var id: String
+    var project: ProjectID
+    var customer: String
+    /// The validated metadata object, or null when the user has none.
+    var metadata: JSONValue
+    var createdAt: Date
+
+    init(row: Row) throws {
+        id = try row.decode("user_id")
+        project = try row.decode("project_id")
+        customer = try row.decode("customer")
+        metadata = try row.decodeJSONIfPresent("metadata") ?? .null
+        createdAt = try row.decodeDate("created_at")
+    }
+}

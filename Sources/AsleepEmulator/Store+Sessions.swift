@@ -1,0 +1,165 @@
+import EmulatorCore
+import Foundation
+import SQLiteStore
+
+/// Sessions, their chunks, and the webhook queue.
+extension AsleepStore {
+    // MARK: Sessions
+
+    /// The session `id` of `project`.
+    func session(project: ProjectID, id: String) throws -> SessionRecord? {
+        try connection.fetchOne(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE session_id = ? AND project_id = ?", id, project)
+    }
+
+    /// The user's sessions, by start time.
+    func sessions(project: ProjectID, user: String) throws -> [SessionRecord] {
+        try connection.fetchAll(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? ORDER BY start_time, created_at, session_id",
+                                project, user)
+    }
+
+    /// The project's sessions, optionally of one user and one state, by start time.
+    func sessions(project: ProjectID, user: String?, state: String?) throws -> [SessionRecord] {
+        try connection.fetchAll(SessionRecord.self, """
+            SELECT * FROM asleep_sessions WHERE project_id = ? AND (? IS NULL OR user_id = ?) AND (? IS NULL OR state = ?)
+            ORDER BY start_time, created_at, session_id
+            """, project, user, user, state, state)
+    }
+
+    /// The user's OPEN sessions.
+    func openSessions(project: ProjectID, user: String) throws -> [SessionRecord] {
+        try connection.fetchAll(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? AND state = 'OPEN'", project, user)
+    }
+
+    /// The user's most recently created session.
+    func latestSession(project: ProjectID, user: String) throws -> SessionRecord? {
+        try connection.fetchOne(SessionRecord.self, """
+            SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? ORDER BY created_at DESC, start_time DESC, session_id DESC LIMIT 1
+            """, project, user)
+    }
+
+    /// Whether any project has a session `id` (ids are global keys).
+    func sessionIDExists(_ id: String) throws -> Bool {
+        try connection.scalar("SELECT count(*) FROM asleep_sessions WHERE session_id = ?", id).int ?? 0 > 0
+    }
+
+    /// OPEN sessions that have run `maxSession` seconds by `now`.
+    func sessionsPastMaximum(project: ProjectID, maxSession: Double, now: Date) throws -> [SessionRecord] {
+        try connection.fetchAll(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'OPEN' AND start_time + ? <= ?",
+                                project, maxSession, now.timeIntervalSince1970)
+    }
+
+    /// CLOSED, unheld sessions closed at least `delay` seconds before `now`.
+    func sessionsDueToComplete(project: ProjectID, delay: Double, now: Date) throws -> [SessionRecord] {
+        try connection.fetchAll(SessionRecord.self, """
+            SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'CLOSED' AND hold = 0 AND closed_at + ? <= ?
+            """, project, delay, now.timeIntervalSince1970)
+    }
+
+    /// Whether either of the two lists above would be non-empty (a cheap check on a reader).
+    func hasDueTransitions(project: ProjectID, maxSession: Double, delay: Double, now: Date) throws -> Bool {
+        try connection.queryOne("""
+            SELECT 1 FROM asleep_sessions WHERE project_id = ? AND (
+                (state = 'OPEN' AND start_time + ? <= ?) OR (state = 'CLOSED' AND hold = 0 AND closed_at + ? <= ?)) LIMIT 1
+            """, project, maxSession, now.timeIntervalSince1970, delay, now.timeIntervalSince1970) != nil
+    }
+
+    /// Projects with an OPEN or CLOSED session (the worker's round).
+    func projectsWithLiveSessions() throws -> [ProjectID] {
+        try connection.query("SELECT DISTINCT project_id FROM asleep_sessions WHERE state IN ('OPEN', 'CLOSED')")
+            .map { try $0.decode("project_id", as: String.self) }
+    }
+
+    /// Adds a session.
+    func insertSession(_ session: SessionRecord) throws {
+        try connection.run("""
+            INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, end_time, unexpected_end_time,
+                closed_at, complete_time, hold, created_timezone, inference_type, service, callback_url, api_key, product_id,
+                last_seq_num, overrides, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, bindings: [
+                session.id, session.project, session.customer, session.userID, session.state.rawValue, session.start.timeIntervalSince1970,
+                session.end?.timeIntervalSince1970, session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
+                session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.inferenceType, session.service,
+                session.callbackURL, session.apiKey, session.productID, session.lastSeqNum,
+                String(decoding: session.overrides.encoded(), as: UTF8.self), session.createdAt.timeIntervalSince1970,
+            ])
+    }
+
+    /// Writes every mutable column of `session` back.
+    func updateSession(_ session: SessionRecord) throws {
+        try connection.run("""
+            UPDATE asleep_sessions SET state = ?, start_time = ?, end_time = ?, unexpected_end_time = ?, closed_at = ?, complete_time = ?,
+                hold = ?, created_timezone = ?, service = ?, callback_url = ?, api_key = ?, last_seq_num = ?, overrides = ?
+            WHERE session_id = ? AND project_id = ?
+            """, bindings: [
+                session.state.rawValue, session.start.timeIntervalSince1970, session.end?.timeIntervalSince1970,
+                session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
+                session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.service, session.callbackURL,
+                session.apiKey, session.lastSeqNum, String(decoding: session.overrides.encoded(), as: UTF8.self), session.id, session.project,
+            ])
+    }
+
+    /// Deletes a session and its chunks.
+    func deleteSession(project: ProjectID, id: String) throws {
+        try connection.run("DELETE FROM asleep_chunks WHERE session_id = ? AND project_id = ?", id, project)
+        try connection.run("DELETE FROM asleep_sessions WHERE session_id = ? AND project_id = ?", id, project)
+    }
+
+    /// Deletes every session (and chunk) of a user.
+    func deleteSessions(project: ProjectID, user: String) throws {
+        try connection.run("DELETE FROM asleep_chunks WHERE session_id IN (SELECT session_id FROM asleep_sessions WHERE project_id = ? AND user_id = ?)",
+                           project, user)
+        try connection.run("DELETE FROM asleep_sessions WHERE project_id = ? AND user_id = ?", project, user)
+    }
+
+    // MARK: Chunks
+
+    /// The sequence numbers received for a session.
+    func receivedChunks(session: String) throws -> Set<Int> {
+        Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).map { try $0.decode("seq_num", as: Int.self) })
+    }
+
+    /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).
+    func insertChunk(project: ProjectID, session: String, seqNum: Int, size: Int, sha256: String, now: Date) throws -> Bool {
+        try connection.run("""
+            INSERT OR IGNORE INTO asleep_chunks (session_id, project_id, seq_num, size, sha256, received_at) VALUES (?, ?, ?, ?, ?, ?)
+            """, session, project, seqNum, size, sha256, now.timeIntervalSince1970) > 0
+    }
+
+    // MARK: Webhooks
+
+    /// Queues a webhook for the delivery worker and records it in the outbox. `firstAttempt` is
+    /// real time: deliveries must not wait for a frozen project clock.
+    func insertWebhook(id: String, session: SessionRecord, event: String, url: String, body: JSONValue, maxAttempts: Int,
+                       firstAttempt: Date, now: Date) throws {
+        let outboxID = try Outbox.add(connection, project: session.project, platform: .asleep, kind: "webhook", recipient: url, subject: event,
+                                      payload: body, status: "pending", now: now)
+        try connection.run("""
+            INSERT INTO asleep_webhooks (id, project_id, outbox_id, session_id, event, url, api_key, user_id, body, max_attempts, next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, bindings: [id, session.project, outboxID, session.id, event, url, session.apiKey, session.userID,
+                            String(decoding: body.encoded(), as: UTF8.self), maxAttempts, firstAttempt.timeIntervalSince1970,
+                            now.timeIntervalSince1970])
+    }
+
+    /// The project's deliveries (of one session, when given), oldest first.
+    func webhooks(project: ProjectID, session: String?) throws -> [WebhookRecord] {
+        try connection.fetchAll(WebhookRecord.self, """
+            SELECT * FROM asleep_webhooks WHERE project_id = ? AND (? IS NULL OR session_id = ?) ORDER BY created_at, outbox_id
+            """, project, session, session)
+    }
+
+    /// Up to `limit` pending deliveries due at `now` (real time), oldest first.
+    func dueWebhooks(now: Date, limit: Int) throws -> [WebhookRecord] {
+        try connection.fetchAll(WebhookRecord.self, "SELECT * FROM asleep_webhooks WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?",
+                                now.timeIntervalSince1970, limit)
+    }
+
+    /// Records one delivery attempt on the webhook and its outbox row.
+    func recordAttempt(webhook: WebhookRecord, status: WebhookStatus, attempts: Int, lastStatus: Int?, lastError: String?,
+                       nextAttempt: Date, projectNow: Date) throws {
+        try connection.run("UPDATE asleep_webhooks SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?",
+                           status.rawValue, attempts, lastStatus, lastError, nextAttempt.timeIntervalSince1970, webhook.id)
+        try Outbox.markAttempt(connection, id: webhook.outboxID, status: status.rawValue, error: lastError, now: projectNow)
+    }
+}
