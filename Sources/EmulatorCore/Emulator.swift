@@ -136,11 +136,14 @@ public final class Emulator: HTTPApplication {
                                     exchange: JournalRecorder.Exchange, platform: (any Platform)?) async -> Response {
         guard let target, case .matched(_, _, let template) = match else { return unrouted(match, platform: nil, requestID: exchange.requestID) }
         if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project) { return refusal }
-        // The credential index's one rule: a control-plane write to a project drops its cached credentials.
-        if let project = exchange.project, request.method != .get, request.method != .head { services.credentials.invalidate(project: project) }
         let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
                                       projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
-        return await run(target, request, context, isControlPlane: true, platform: platform)
+        let response = await run(target, request, context, isControlPlane: true, platform: platform)
+        // The credential index's one rule: a control-plane write to a project drops its cached
+        // credentials — after the write committed, so an SDK request racing it cannot re-cache
+        // the old record.
+        if let project = exchange.project, request.method != .get, request.method != .head { services.credentials.invalidate(project: project) }
+        return response
     }
 
     private func answerSDK(_ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,

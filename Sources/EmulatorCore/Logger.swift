@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Line-oriented logging to standard error, as text or JSON lines.
 public struct Logger: Sendable {
@@ -30,23 +34,37 @@ public struct Logger: Sendable {
     /// A logger that writes nothing (tests).
     public static let silent = Logger(minimumLevel: .error, logsRequests: false)
 
-    /// Logs a message with optional fields.
+    /// Logs a message with optional text fields.
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
+        log(level, message, values: fields.map { ($0.0, JSONValue.string($0.1)) })
+    }
+
+    /// Logs a message with typed fields: in JSON lines numbers stay numbers and objects stay objects.
+    public func log(_ level: Level, _ message: String, values fields: [(String, JSONValue)]) {
         guard level >= minimumLevel else { return }
         let time = Timestamp.format(Date())
         var line: String
         switch format {
         case .text:
             line = "\(time) \(level.name.uppercased()) \(message)"
-            for (key, value) in fields { line += " \(key)=\(value)" }
+            for (key, value) in fields { line += " \(key)=\(Self.text(value))" }
         case .json:
             var object: [String: JSONValue] = ["time": .string(time), "level": .string(level.name), "message": .string(message)]
-            for (key, value) in fields { object[key] = .string(value) }
+            for (key, value) in fields { object[key] = value }
             line = String(decoding: JSONValue.object(object).encoded(), as: UTF8.self)
         }
-        line += "\n"
-        // One write per line, so lines from concurrent requests never interleave mid-line.
-        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        Self.writeLine(line)
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return String(decoding: value.encoded(), as: UTF8.self)
+    }
+
+    /// One write per line, so lines from concurrent requests never interleave mid-line.
+    private static func writeLine(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
     /// Logs at info.
@@ -64,8 +82,7 @@ public struct Logger: Sendable {
         case .text:
             var line = "\(Timestamp.format(Date())) \(method) \(path) \(status) \(duration)ms \(bytes)B \(platform)"
             if let project { line += " project=\(project)" }
-            line += "\n"
-            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+            Self.writeLine(line)
         case .json:
             var object: [String: JSONValue] = [
                 "time": .string(Timestamp.format(Date())), "level": "info", "message": "request",
@@ -73,8 +90,7 @@ public struct Logger: Sendable {
                 "durationMs": .double((durationMs * 100).rounded() / 100), "bytes": .int(Int64(bytes)), "platform": .string(platform),
             ]
             if let project { object["project"] = .string(project) }
-            let line = String(decoding: JSONValue.object(object).encoded(), as: UTF8.self) + "\n"
-            _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+            Self.writeLine(String(decoding: JSONValue.object(object).encoded(), as: UTF8.self))
         }
     }
 }

@@ -127,16 +127,20 @@ public enum UnderstudyCommand {
             server = try UnderstudyServer(configuration: configuration)
             try await server.start()
         } catch {
-            printError("understudy: cannot start: \(error)")
+            if configuration.logFormat == .json {
+                Logger(format: .json).error("cannot start", [("error", String(describing: error))])
+            } else {
+                printError("understudy: cannot start: \(error)")
+            }
             return 1
         }
         let logger = server.emulator.services.logger
-        logger.info("understudy \(version) listening", [
-            ("url", server.url), ("database", configuration.databasePath),
-            ("readyMs", String(format: "%.1f", MonotonicClock.millisecondsSince(started))),
+        logger.log(.info, "understudy \(version) listening", values: [
+            ("url", .string(server.url)), ("database", .string(configuration.databasePath)),
+            ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
         ])
-        if !server.appliedMigrations.isEmpty { logger.info("applied migrations", [("ids", server.appliedMigrations.joined(separator: ","))]) }
-        await printDemo(server)
+        if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
+        await printDemo(server, logger: logger)
 
         // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe code).
         let stop = AsyncStream<Int32>.makeStream()
@@ -150,7 +154,8 @@ public enum UnderstudyCommand {
             return source
         }
         for await number in stop.stream {
-            logger.info("shutting down", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("inFlight", String(server.http.requestsInFlight))])
+            logger.log(.info, "shutting down", values: [("signal", .string(number == SIGTERM ? "SIGTERM" : "SIGINT")),
+                                                         ("inFlight", .int(Int64(server.http.requestsInFlight)))])
             break
         }
         await server.stop()
@@ -159,25 +164,16 @@ public enum UnderstudyCommand {
         return 0
     }
 
-    private static func printDemo(_ server: UnderstudyServer) async {
+    private static func printDemo(_ server: UnderstudyServer, logger: Logger) async {
         // The banner is a convenience: a failed read only leaves the demo credentials out of it.
         guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
-        var lines = ["Demo project `\(demo.id)` is ready. Point the SDKs at:"]
-        for platform in server.emulator.platforms {
-            let credentials = demo.credentials[platform.id] ?? [:]
-            let settings = platform.sdkSettings(serverURL: server.url, credentials: credentials)
-            let text = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
-            lines.append("  \(platform.id.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
-            // Credentials the SDK settings do not already show (such as a second key).
-            let shown = Set(settings.values)
-            let extra = credentials.filter { !shown.contains($0.value) }.sorted { $0.key < $1.key }
-            if !extra.isEmpty {
-                let keys = extra.map { "\($0.key)=\($0.value)" }.joined(separator: "  ")
-                lines.append("  \(String(repeating: " ", count: 13)) also: \(keys)")
-            }
+        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, serverURL: server.url)
+        if logger.format == .json {
+            // JSON logs stay machine-readable: the banner is one object, not a text block.
+            logger.log(.info, "demo project ready", values: banner.fields)
+        } else {
+            printError(banner.text)
         }
-        lines.append("Control plane: \(server.url)/__admin/projects  (OpenAPI: \(server.url)/__admin/openapi.json)")
-        printError(lines.joined(separator: "\n"))
     }
 
     private static func migrate(_ configuration: ServerConfiguration) -> Int32 {

@@ -1,0 +1,68 @@
+import EmulatorCore
+import HTTPServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The real binary's output with `--log-format json`: every line a JSON object, numbers as numbers.
+@Suite("JSON log format")
+struct LogFormatTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A port that was free a moment ago (bound on port 0, then released).
+    private func freePort() async throws -> Int {
+        let probe = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { _ in .empty(204) })
+        let port = try probe.start()
+        await probe.shutdown(gracePeriod: 0)
+        return port
+    }
+
+    @Test("start-up, banner, requests and shutdown are all JSON lines; the banner is one object")
+    func onlyJSONLines() async throws {
+        let binary = Self.repository.appendingPathComponent(".build/debug/understudy")
+        #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first: \(binary.path)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logjson-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let port = try await freePort()
+        let process = Process()
+        process.executableURL = binary
+        process.currentDirectoryURL = Self.repository
+        process.arguments = ["serve", "--port", String(port), "--log-format", "json", "--database", folder.appendingPathComponent("db.sqlite").path]
+        let errors = Pipe(), output = Pipe()
+        process.standardError = errors
+        process.standardOutput = output
+        try process.run()
+        var ready = false
+        for _ in 0..<200 where !ready {
+            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!), // a literal URL
+               (response as? HTTPURLResponse)?.statusCode == 200 {
+                ready = true
+            } else {
+                try await Task.sleep(nanoseconds: 50_000_000) // waiting for another process to start; no clock to drive
+            }
+        }
+        #expect(ready)
+        _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/warplink/v1/sdk/validate")!) // any status: one request line
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile() + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 4, "\(text)")
+        var messages: [String] = []
+        for line in lines {
+            guard let object = try? JSONValue.parse(Data(line.utf8)), case .object(let members) = object else {
+                Issue.record("not a JSON object: \(line)")
+                continue
+            }
+            messages.append(members["message"]?.stringValue ?? "")
+            if members["message"] == "request" { #expect(members["status"]?.intValue != nil) }
+            if let readyMs = members["readyMs"] { #expect(readyMs.doubleValue != nil && readyMs.stringValue == nil) }
+        }
+        #expect(messages.contains("demo project ready"))
+        #expect(messages.contains("request"))
+    }
+}
+
