@@ -18,7 +18,7 @@ struct RecordDecodingTests {
     }
 
     @Test("a key row reads into its record, with its kind and state as enums")
-    func keyRow() throws {
+    func keyRowReads() throws {
         let key = try KeyRecord(row: keyRow())
         #expect(key.kind == .sdk && key.state == .revoked && key.scopes == KeyRecord.sdkScopes && key.appID == nil)
         #expect(key.revokedAt == Timestamp.parse("2026-12-01T00:00:00.000Z"))
