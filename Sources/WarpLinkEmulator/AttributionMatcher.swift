@@ -1,9 +1,8 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// The deferred-match cascade of [W-M4]: Play referrer → `device_id` → fingerprint → raw signals,
-/// inside the request's write transaction so a click is claimed at most once.
+/// inside the request's write transaction (its store) so a click is claimed at most once.
 public struct AttributionMatcher: Sendable {
     /// The project.
     public var project: ProjectID
@@ -68,27 +67,27 @@ public struct AttributionMatcher: Sendable {
     }
 
     /// Runs the cascade, claims what it matched and stores the install record.
-    public func run(_ connection: SQLiteConnection) throws -> AttributionResult {
-        let scope = Self.scope(key: key, request: request, apps: try WarpLinkStore.apps(project, connection))
+    public func run(_ store: WarpLinkStore) throws -> AttributionResult {
+        let scope = Self.scope(key: key, request: request, apps: try store.apps(project))
         let appID: String? = if case .app(let id) = scope { id } else { nil }
         var result: AttributionResult
         if scope == .ambiguous {
             result = .noMatch("ambiguous_app", installID: installID, appID: nil)
         } else {
-            result = try referrerMatch(scope, appID, connection)
-                ?? deviceMatch(scope, appID, connection)
-                ?? fingerprintMatch(scope, appID, connection)
-                ?? signalsMatch(scope, appID, connection)
+            result = try referrerMatch(scope, appID, store)
+                ?? deviceMatch(scope, appID, store)
+                ?? fingerprintMatch(scope, appID, store)
+                ?? signalsMatch(scope, appID, store)
                 ?? .noMatch("no_match", installID: installID, appID: appID)
         }
         if let click = result.claimedClickID {
-            try WarpLinkStore.claim(project, clickID: click, install: installID, at: now, connection)
+            try store.claim(project, clickID: click, install: installID, at: now)
         }
-        try WarpLinkStore.insert(InstallRecord(
+        try store.insert(InstallRecord(
             id: installID, appID: result.installAppID, platform: request.platform, sdkVersion: request.sdkVersion, deviceID: request.deviceID,
             isReinstall: request.isReinstall, outcome: result.outcome, matched: result.matched, matchType: result.matchType,
             matchConfidence: result.confidence, linkID: result.installLinkID, clickID: result.claimedClickID, tapID: tapID, ip: ip,
-            source: "sdk", createdAt: now), project: project, connection)
+            source: "sdk", createdAt: now), project: project)
         return result
     }
 
@@ -106,22 +105,22 @@ public struct AttributionMatcher: Sendable {
                              params: shaped.customParams.json, appID: appID, click: nil)
     }
 
-    private func referrerMatch(_ scope: AppScope, _ appID: String?, _ connection: SQLiteConnection) throws -> AttributionResult? {
-        guard let referrer = request.referrer, let link = try WarpLinkStore.link(project, id: referrer, connection),
+    private func referrerMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
+        guard let referrer = request.referrer, let link = try store.link(project, id: referrer),
               Self.isClaimable(link, scope: scope), link.expiresAt.map({ $0 > now }) ?? true else { return nil }
         return fromLink("referrer", link, appID: appID)
     }
 
-    private func deviceMatch(_ scope: AppScope, _ appID: String?, _ connection: SQLiteConnection) throws -> AttributionResult? {
+    private func deviceMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
         guard let device = request.deviceID else { return nil }
-        for click in try WarpLinkStore.clicks(project, deviceID: device, connection) {
-            guard let link = try WarpLinkStore.link(project, id: click.linkID, connection), Self.isClaimable(link, scope: scope) else { continue }
+        for click in try store.clicks(project, deviceID: device) {
+            guard let link = try store.link(project, id: click.linkID), Self.isClaimable(link, scope: scope) else { continue }
             return deterministic("device_id", link: link, urls: (click.destinationURL, click.iosURL, click.androidURL),
                                  params: click.customParams, appID: appID, click: click.id)
         }
-        guard let earlier = try WarpLinkStore.latestAttributedInstall(project, appID: appID, deviceID: device, connection),
+        guard let earlier = try store.latestAttributedInstall(project, appID: appID, deviceID: device),
               let linkID = earlier.linkID else { return nil }
-        if let link = try WarpLinkStore.link(project, id: linkID, connection) {
+        if let link = try store.link(project, id: linkID) {
             return Self.isClaimable(link, scope: scope) ? fromLink("device_id", link, appID: appID) : nil
         }
         // [W-A6]: the attributed link is gone, so the answer routes nowhere and the SDK keeps asking.
@@ -131,13 +130,13 @@ public struct AttributionMatcher: Sendable {
                                  installLinkID: linkID, claimedClickID: nil)
     }
 
-    private func fingerprintMatch(_ scope: AppScope, _ appID: String?, _ connection: SQLiteConnection) throws -> AttributionResult? {
+    private func fingerprintMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
         guard let fingerprint = request.fingerprint else { return nil }
-        return try probabilistic(try WarpLinkStore.clicks(project, fingerprint: fingerprint, connection), variant: .enrichedTZ,
-                                 outcome: "fingerprint", scope: scope, appID: appID, connection)
+        return try probabilistic(try store.clicks(project, fingerprint: fingerprint), variant: .enrichedTZ,
+                                 outcome: "fingerprint", scope: scope, appID: appID, store)
     }
 
-    private func signalsMatch(_ scope: AppScope, _ appID: String?, _ connection: SQLiteConnection) throws -> AttributionResult? {
+    private func signalsMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
         let language = LanguageNormalizer.normalize(request.acceptLanguage, mode: settings.languageMode)
         var tiers: [(String, ConfidenceScale.Variant)] = []
         if let zone = request.timezone { tiers.append((BucketKey.zone(ip: ip, language: language, zone: zone), .enrichedTZ)) }
@@ -146,8 +145,8 @@ public struct AttributionMatcher: Sendable {
         }
         tiers.append((BucketKey.basic(ip: ip, language: language), .basic))
         for (bucket, variant) in tiers {
-            if let result = try probabilistic(try WarpLinkStore.bucket(project, bucket, connection), variant: variant, outcome: "signals",
-                                              scope: scope, appID: appID, connection) {
+            if let result = try probabilistic(try store.bucket(project, bucket), variant: variant, outcome: "signals",
+                                              scope: scope, appID: appID, store) {
                 return result
             }
         }
@@ -156,13 +155,13 @@ public struct AttributionMatcher: Sendable {
 
     /// The newest claimable click within its link's window, scored per [W-M4]/[W-M5].
     private func probabilistic(_ clicks: [ClickRecord], variant: ConfidenceScale.Variant, outcome: String, scope: AppScope, appID: String?,
-                               _ connection: SQLiteConnection) throws -> AttributionResult? {
+                               _ store: WarpLinkStore) throws -> AttributionResult? {
         // Deferred payloads live no longer than the scale's horizon (24 h, 72 h legacy), so older
         // clicks neither match nor count as competing candidates.
         let horizon: TimeInterval = (settings.isLegacy ? 72 : 24) * 3600
         var claimable: [(ClickRecord, LinkRecord)] = []
         for click in clicks where now.timeIntervalSince(click.clickedAt) < horizon {
-            if let link = try WarpLinkStore.link(project, id: click.linkID, connection), Self.isClaimable(link, scope: scope) {
+            if let link = try store.link(project, id: click.linkID), Self.isClaimable(link, scope: scope) {
                 claimable.append((click, link))
             }
         }

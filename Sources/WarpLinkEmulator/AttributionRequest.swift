@@ -34,6 +34,7 @@ public struct AttributionRequest: Sendable, Equatable {
 
     /// Parses and validates `body`, collecting every field problem.
     public static func parse(_ body: Data) throws(WarpLinkError) -> AttributionRequest {
+        // Why the body is not JSON does not matter: the SDKs get one fixed message for any unreadable body.
         guard !body.isEmpty, let value = try? JSONValue.parse(body) else {
             throw .validation([WarpLinkFieldProblem("body", "must be a JSON object")], message: "Request body is not valid JSON")
         }

@@ -73,13 +73,29 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
         return error
     }
 
+    /// WarpLink's envelope for a failure the core detects (unknown route, unreadable body,
+    /// injected fault, store unavailable): unknown routes read like WarpLink's own `NOT_FOUND`,
+    /// 405 keeps the core's message naming the allowed methods, and a 503 (injected, or the store
+    /// failing while identifying the project) is `INTERNAL_ERROR`, the only 5xx code the SDKs know.
+    public init(failure: CoreFailure) {
+        let status = failure.status
+        switch failure {
+        case .routeNotFound: self.init(status: status, code: "NOT_FOUND", message: "Not found")
+        case .methodNotAllowed: self.init(status: status, code: "METHOD_NOT_ALLOWED", message: failure.message)
+        case .internalError: self.init(status: status, code: "INTERNAL_ERROR", message: "Internal error")
+        case .storageUnavailable: self.init(status: status, code: "INTERNAL_ERROR", message: failure.message)
+        case .unreadableRequest, .invalidBody, .injected: self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
+        }
+    }
+
     /// The documented code for a status the core reports (unknown route, bad body, injected fault).
     public static func code(forStatus status: Int) -> String {
         switch status {
         case 400, 413, 415, 422: return "VALIDATION_ERROR"
         case 401: return "UNAUTHORIZED"
         case 403: return "FORBIDDEN"
-        case 404, 405: return "NOT_FOUND"
+        case 404: return "NOT_FOUND"
+        case 405: return "METHOD_NOT_ALLOWED"
         case 410: return "GONE"
         case 429: return "RATE_LIMIT_EXCEEDED"
         case 500..<600: return "INTERNAL_ERROR"

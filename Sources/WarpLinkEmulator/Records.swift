@@ -1,8 +1,9 @@
 import EmulatorCore
 import Foundation
+import SQLiteStore
 
 /// An app of the org (project): its handle gives it `<handle>.aplnk.to`.
-public struct AppRecord: Sendable, Equatable {
+public struct AppRecord: Sendable, Equatable, RowDecodable {
     /// UUID.
     public var id: String
     /// Display name.
@@ -16,24 +17,63 @@ public struct AppRecord: Sendable, Equatable {
     /// Creation time.
     public var createdAt: Date
 
+    /// An app.
+    public init(id: String, name: String, handle: String, iosBundleID: String?, androidPackageName: String?, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.handle = handle
+        self.iosBundleID = iosBundleID
+        self.androidPackageName = androidPackageName
+        self.createdAt = createdAt
+    }
+
+    /// Reads a `warplink_apps` row.
+    public init(row: Row) throws {
+        self.init(id: try row.decode("id"), name: try row.decode("name"), handle: try row.decode("handle"),
+                  iosBundleID: try row.decodeIfPresent("ios_bundle_id"), androidPackageName: try row.decodeIfPresent("android_package_name"),
+                  createdAt: try row.timestamp("created_at"))
+    }
+
     /// `<handle>.aplnk.to`.
     public var handleDomain: String { handle + "." + WarpLinkNames.sharedDomain }
 }
 
+/// Whether a key is an SDK key (org- or app-scoped, fixed scopes) or an API key (chosen scopes).
+public enum KeyKind: String, Sendable, Equatable, SQLColumnDecodable {
+    /// Ships inside an app; may resolve links and record installs.
+    case sdk
+    /// A server-side key with explicit scopes.
+    case api
+
+    /// Text `sdk` or `api` only.
+    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
+}
+
+/// Whether a key is accepted.
+public enum KeyState: String, Sendable, Equatable, SQLColumnDecodable {
+    /// Accepted.
+    case active
+    /// Refused with 401 until restored.
+    case revoked
+
+    /// Text `active` or `revoked` only.
+    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
+}
+
 /// An SDK or API key.
-public struct KeyRecord: Sendable, Equatable {
+public struct KeyRecord: Sendable, Equatable, RowDecodable {
     /// The owning project.
     public var projectID: ProjectID
     /// The key itself (`wl_test_…`).
     public var value: String
-    /// `sdk` or `api`.
-    public var kind: String
+    /// SDK or API key.
+    public var kind: KeyKind
     /// Scopes; SDK keys always hold `links:read` and `attribution:write`.
     public var scopes: [String]
     /// The app an SDK key is bound to, if any.
     public var appID: String?
-    /// `active` or `revoked`.
-    public var state: String
+    /// Active or revoked.
+    public var state: KeyState
     /// A label.
     public var name: String?
     /// Creation time.
@@ -48,159 +88,96 @@ public struct KeyRecord: Sendable, Equatable {
                                                 "keys:read", "keys:write", "keys:*", "domains:read", "domains:write", "domains:*",
                                                 "org:read", "attribution:write"]
 
+    /// A key.
+    public init(projectID: ProjectID, value: String, kind: KeyKind, scopes: [String], appID: String?, state: KeyState, name: String?,
+                createdAt: Date, revokedAt: Date?) {
+        self.projectID = projectID
+        self.value = value
+        self.kind = kind
+        self.scopes = scopes
+        self.appID = appID
+        self.state = state
+        self.name = name
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+
+    /// Reads a `warplink_keys` row (scopes are stored space-separated).
+    public init(row: Row) throws {
+        let scopes: String = try row.decode("scopes")
+        self.init(projectID: try row.decode("project_id"), value: try row.decode("value"), kind: try row.decode("kind"),
+                  scopes: scopes.split(separator: " ").map(String.init), appID: try row.decodeIfPresent("app_id"), state: try row.decode("state"),
+                  name: try row.decodeIfPresent("name"), createdAt: try row.timestamp("created_at"),
+                  revokedAt: try row.timestampIfPresent("revoked_at"))
+    }
+
     /// Whether the key may read links.
-    public var canReadLinks: Bool { kind == "sdk" || scopes.contains("links:read") }
+    public var canReadLinks: Bool { kind == .sdk || scopes.contains("links:read") }
+}
+
+/// Whether a custom domain serves links.
+public enum DomainState: String, Sendable, Equatable, SQLColumnDecodable {
+    /// Serves its links.
+    case verified
+    /// Its links answer 404 until it is verified again.
+    case suspended
+
+    /// Text `verified` or `suspended` only.
+    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
 }
 
 /// A custom link domain.
-public struct DomainRecord: Sendable, Equatable {
+public struct DomainRecord: Sendable, Equatable, RowDecodable {
     /// Lower-case host name.
     public var hostname: String
-    /// `verified` or `suspended`.
-    public var state: String
+    /// Verified or suspended.
+    public var state: DomainState
     /// The app it serves, if any.
     public var appID: String?
     /// Creation time.
     public var createdAt: Date
-}
 
-/// A short link as stored.
-public struct LinkRecord: Sendable, Equatable {
-    /// UUID.
-    public var id: String
-    /// The owning app, or nil for an org-wide link.
-    public var appID: String?
-    /// The slug (case-sensitive).
-    public var slug: String
-    /// Lower-case domain (`aplnk.to`, `<handle>.aplnk.to` or a custom domain).
-    public var domain: String
-    /// Web destination.
-    public var destinationURL: String
-    /// iOS deep link.
-    public var iosURL: String?
-    /// iOS fallback.
-    public var iosFallbackURL: String?
-    /// Android deep link.
-    public var androidURL: String?
-    /// Android fallback.
-    public var androidFallbackURL: String?
-    /// Stored custom parameters (a JSON object of scalars).
-    public var customParams: JSONValue
-    /// Tags.
-    public var tags: [String]
-    /// Password, when protected.
-    public var password: String?
-    /// Expiry.
-    public var expiresAt: Date?
-    /// Active flag.
-    public var isActive: Bool
-    /// Per-link match window in hours (nil = default).
-    public var matchWindowHours: Int?
-    /// Creation time.
-    public var createdAt: Date
-    /// Last change.
-    public var updatedAt: Date
+    /// A domain.
+    public init(hostname: String, state: DomainState, appID: String?, createdAt: Date) {
+        self.hostname = hostname
+        self.state = state
+        self.appID = appID
+        self.createdAt = createdAt
+    }
 
-    /// `https://{domain}/{slug}`.
-    public var shortURL: String { "https://\(domain)/\(slug)" }
-}
-
-/// A recorded or seeded click.
-public struct ClickRecord: Sendable, Equatable {
-    /// Click id (the tap id for resolve clicks).
-    public var id: String
-    /// The link clicked.
-    public var linkID: String
-    /// The link's app at click time.
-    public var appID: String?
-    /// `redirect`, `resolve` or `seed`.
-    public var source: String
-    /// Client IP.
-    public var ip: String?
-    /// Raw `Accept-Language`.
-    public var acceptLanguage: String?
-    /// Normalised language.
-    public var language: String?
-    /// IANA zone.
-    public var timezone: String?
-    /// JS-sign offset in minutes.
-    public var timezoneOffset: Int?
-    /// IDFV carried by a seeded click.
-    public var deviceID: String?
-    /// Opaque pre-computed fingerprint carried by a seeded click.
-    public var fingerprint: String?
-    /// User-Agent (log only).
-    public var userAgent: String?
-    /// `X-WarpLink-Tap-Id` of a resolve.
-    public var tapID: String?
-    /// Reshaped destination at click time.
-    public var destinationURL: String?
-    /// Reshaped iOS URL.
-    public var iosURL: String?
-    /// Reshaped Android URL.
-    public var androidURL: String?
-    /// Merged parameters at click time.
-    public var customParams: JSONValue
-    /// When.
-    public var clickedAt: Date
-    /// The install that claimed it.
-    public var claimedBy: String?
-    /// When it was claimed.
-    public var claimedAt: Date?
-
-    /// The deferred-match keys of [W-M1].
-    public func bucketKeys() -> [String] {
-        guard source != "resolve", let ip, let language else { return [] }
-        var keys: [String] = []
-        if let timezone { keys.append(BucketKey.zone(ip: ip, language: language, zone: timezone)) }
-        if let timezoneOffset { keys.append(BucketKey.offset(ip: ip, language: language, minutes: timezoneOffset)) }
-        keys.append(BucketKey.basic(ip: ip, language: language))
-        return keys
+    /// Reads a `warplink_domains` row.
+    public init(row: Row) throws {
+        self.init(hostname: try row.decode("hostname"), state: try row.decode("state"), appID: try row.decodeIfPresent("app_id"),
+                  createdAt: try row.timestamp("created_at"))
     }
 }
 
-/// Bucket key spelling, shared by clicks and lookups.
-public enum BucketKey {
-    /// `tz:ip|lang|zone`.
-    public static func zone(ip: String, language: String, zone: String) -> String { "tz:\(ip)|\(language)|\(zone)" }
-    /// `offset:ip|lang|minutes`.
-    public static func offset(ip: String, language: String, minutes: Int) -> String { "offset:\(ip)|\(language)|\(minutes)" }
-    /// `basic:ip|lang`.
-    public static func basic(ip: String, language: String) -> String { "basic:\(ip)|\(language)" }
-}
+/// Column reads for the shapes WarpLink stores besides plain values.
+extension Row {
+    /// A text column holding an ISO 8601 timestamp; throws when it is missing, NULL or unparsable.
+    func timestamp(_ name: String) throws -> Date {
+        let text: String = try decode(name)
+        guard let date = Timestamp.parse(text) else { throw RowDecodingError.wrongType(column: name, expected: "ISO 8601 timestamp", found: "TEXT") }
+        return date
+    }
 
-/// An install record ([W-A5]).
-public struct InstallRecord: Sendable, Equatable {
-    /// `install_id`.
-    public var id: String
-    /// The app it was attributed for.
-    public var appID: String?
-    /// `ios` or `android`.
-    public var platform: String?
-    /// SDK version.
-    public var sdkVersion: String?
-    /// IDFV.
-    public var deviceID: String?
-    /// true/false/nil (unknown).
-    public var isReinstall: Bool?
-    /// `referrer`, `device_id`, `fingerprint`, `signals`, `no_match` or `ambiguous_app`.
-    public var outcome: String
-    /// Whether the answer said `matched:true`.
-    public var matched: Bool
-    /// `deterministic` / `probabilistic`.
-    public var matchType: String?
-    /// Confidence.
-    public var matchConfidence: Double?
-    /// Attributed link (kept even when the link is later deleted).
-    public var linkID: String?
-    /// Claimed click.
-    public var clickID: String?
-    /// Tap id of the request (log only).
-    public var tapID: String?
-    /// Client IP.
-    public var ip: String?
-    /// `sdk` or `seed`.
-    public var source: String
-    /// When.
-    public var createdAt: Date
+    /// A text timestamp column that may be NULL.
+    func timestampIfPresent(_ name: String) throws -> Date? {
+        guard let text: String = try decodeIfPresent(name) else { return nil }
+        guard let date = Timestamp.parse(text) else { throw RowDecodingError.wrongType(column: name, expected: "ISO 8601 timestamp", found: "TEXT") }
+        return date
+    }
+
+    /// A REAL column of epoch seconds.
+    func epochSeconds(_ name: String) throws -> Date { Date(timeIntervalSince1970: try decode(name, as: Double.self)) }
+
+    /// A text column holding JSON; throws when it is not JSON.
+    func json(_ name: String) throws -> JSONValue {
+        let text: String = try decode(name)
+        do {
+            return try JSONValue.parse(Data(text.utf8))
+        } catch {
+            throw RowDecodingError.wrongType(column: name, expected: "JSON text", found: "TEXT")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 
 /// Bodies exactly as WarpLink puts them on the wire: snake_case, string ids, explicit `null`s.
 /// Built as `JSONValue` because Codable synthesis drops nil members, and the SDKs need them.
@@ -53,43 +54,62 @@ public enum WarpLinkWire {
     }
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-}
 
-/// What the attribution cascade decided, before it is put on the wire.
-public struct AttributionResult: Sendable, Equatable {
-    /// `matched`.
-    public var matched: Bool
-    /// `referrer`, `device_id`, `fingerprint`, `signals`, `no_match` or `ambiguous_app` (install outcome).
-    public var outcome: String
-    /// `deterministic` / `probabilistic`.
-    public var matchType: String?
-    /// Confidence.
-    public var confidence: Double?
-    /// Deterministic only.
-    public var guaranteed: Bool
-    /// Link id on the wire (nil for a routeless match).
-    public var linkID: String?
-    /// Platform deep link.
-    public var deepLinkURL: String?
-    /// Destination.
-    public var destinationURL: String?
-    /// Parameters.
-    public var customParams: JSONValue?
-    /// The new install's id.
-    public var installID: String
-    /// App id on the wire.
-    public var appID: String?
-    /// The app the install counts for.
-    public var installAppID: String?
-    /// The link the install is attributed to (kept for routeless chains even when the link is gone).
-    public var installLinkID: String?
-    /// The click claimed, if any.
-    public var claimedClickID: String?
+    // MARK: Requests
 
-    /// A no-match with `outcome`.
-    public static func noMatch(_ outcome: String, installID: String, appID: String?) -> AttributionResult {
-        AttributionResult(matched: false, outcome: outcome, matchType: nil, confidence: nil, guaranteed: false, linkID: nil, deepLinkURL: nil,
-                          destinationURL: nil, customParams: nil, installID: installID, appID: nil, installAppID: appID, installLinkID: nil,
-                          claimedClickID: nil)
+    /// `domain` (lower-cased, default `aplnk.to`) and the tapped `params` of a resolve's query,
+    /// or a 400 listing every bad field (the slug's too).
+    static func resolveQuery(_ query: String, slug: String) throws(WarpLinkError) -> (domain: String, tapped: ParameterSet) {
+        var problems: [WarpLinkFieldProblem] = []
+        if !WarpLinkNames.isValidSlug(slug) { problems.append(slugProblem) }
+        var domain = WarpLinkNames.sharedDomain
+        var tapped = ParameterSet()
+        for part in query.split(separator: "&") {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = URLQuery.percentDecode(pieces[0], plusAsSpace: true) ?? ""
+            let raw = pieces.count > 1 ? String(pieces[1]) : ""
+            switch name {
+            case "domain":
+                guard let value = URLQuery.percentDecode(raw, plusAsSpace: true), !value.isEmpty, value.utf8.count <= 253,
+                      value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else {
+                    problems.append(WarpLinkFieldProblem("domain", "must be a host name"))
+                    continue
+                }
+                domain = value.lowercased()
+            case "params":
+                do { tapped = try LinkReshaper.tappedParameters(rawParamsValue: raw) } catch { problems.append(contentsOf: error.fields) }
+            default:
+                continue
+            }
+        }
+        if !problems.isEmpty { throw .validation(problems) }
+        return (domain, tapped)
     }
+
+    /// What a browser's short-link request says: the link's domain (the Host when `host` is a
+    /// link host, else `?domain=`), the browser's `tz`, and the rest of the query as tapped parameters.
+    struct RedirectQuery {
+        /// Lower-case link domain.
+        var domain: String
+        /// `tz` as sent (validated by the caller, which only logs a bad one).
+        var zone: String?
+        /// The query minus `tz` (and minus `domain` when the domain came from it).
+        var parameters: ParameterSet
+    }
+
+    /// Reads a redirect's slug and query, or the 400 for a bad slug, an unreadable or a too large query.
+    static func redirectQuery(_ query: String, slug: String, host: String?) throws(WarpLinkError) -> RedirectQuery {
+        guard WarpLinkNames.isValidSlug(slug) else { throw .validation([slugProblem]) }
+        guard let items = LinkReshaper.parseQuery(query) else {
+            throw .validation([WarpLinkFieldProblem("query", "is not a valid percent-encoded query string")])
+        }
+        guard items.count <= LinkReshaper.maxParamCount, query.utf8.count <= LinkReshaper.maxParamsBytes else {
+            throw .validation([WarpLinkFieldProblem("query", "is too large")])
+        }
+        let domain = host ?? (items.first { $0.0 == "domain" }?.1.lowercased() ?? WarpLinkNames.sharedDomain)
+        return RedirectQuery(domain: domain, zone: items.first { $0.0 == "tz" }?.1,
+                             parameters: ParameterSet(items.filter { $0.0 != "tz" && (host != nil || $0.0 != "domain") }))
+    }
+
+    private static let slugProblem = WarpLinkFieldProblem("slug", "must be 1–128 characters of A–Z, a–z, 0–9, '-', '_' and '.'")
 }

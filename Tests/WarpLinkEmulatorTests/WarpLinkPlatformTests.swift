@@ -24,7 +24,7 @@ struct WarpLinkPlatformTests {
         #expect(platform.pathPrefix(forHost: "aplnk.to") == "/warplink/r")
         #expect(platform.pathPrefix(forHost: "shop.aplnk.to") == "/warplink/r")
         #expect(platform.pathPrefix(forHost: "links.brand.example") == nil)
-        platform.state.setDomains(["links.brand.example": "prj_a"])
+        platform.domains.replace(with: ["links.brand.example": "prj_a"])
         #expect(platform.pathPrefix(forHost: "links.brand.example") == "/warplink/r")
         #expect(platform.pathPrefix(forHost: "127.0.0.1") == nil)
     }
@@ -120,7 +120,7 @@ struct WarpLinkRuleTests {
         let now = Date()
         let shop = AppRecord(id: "a", name: "Shop", handle: "shop", iosBundleID: "com.shop", androidPackageName: "com.shop", createdAt: now)
         let news = AppRecord(id: "b", name: "News", handle: "news", iosBundleID: nil, androidPackageName: "com.news", createdAt: now)
-        var key = KeyRecord(projectID: "p", value: "k", kind: "sdk", scopes: KeyRecord.sdkScopes, appID: nil, state: "active", name: nil, createdAt: now, revokedAt: nil)
+        var key = KeyRecord(projectID: "p", value: "k", kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active, name: nil, createdAt: now, revokedAt: nil)
         var request = AttributionRequest(platform: "android", sdkVersion: "1", fingerprintVersion: "basic")
         #expect(AttributionMatcher.scope(key: key, request: request, apps: []) == .noApps)
         #expect(AttributionMatcher.scope(key: key, request: request, apps: [shop]) == .app("a"))
@@ -158,17 +158,17 @@ struct WarpLinkRuleTests {
 
     @Test("bucket keys: zone, offset and basic for redirect and seeded clicks; none for resolve clicks")
     func buckets() {
-        var click = ClickRecord(id: "c", linkID: "l", appID: nil, source: "redirect", ip: "1.2.3.4", acceptLanguage: "en-US", language: "en-us",
+        var click = ClickRecord(id: "c", linkID: "l", appID: nil, source: .redirect, ip: "1.2.3.4", acceptLanguage: "en-US", language: "en-us",
                                 timezone: "America/Toronto", timezoneOffset: 240, deviceID: nil, fingerprint: nil, userAgent: nil, tapID: nil,
                                 destinationURL: nil, iosURL: nil, androidURL: nil, customParams: [:], clickedAt: Date(), claimedBy: nil, claimedAt: nil)
         #expect(click.bucketKeys() == ["tz:1.2.3.4|en-us|America/Toronto", "offset:1.2.3.4|en-us|240", "basic:1.2.3.4|en-us"])
-        click.source = "resolve"
+        click.source = .resolve
         #expect(click.bucketKeys().isEmpty)
     }
 
     @Test("rate window: 60 per sliding minute, then refused until the oldest request leaves")
     func rateWindow() {
-        let state = WarpLinkState()
+        let state = RateLimitWindows()
         let start = Date(timeIntervalSince1970: 1_000_000)
         for index in 0..<60 { #expect(state.consume("k", now: start.addingTimeInterval(Double(index) * 0.1)).allowed) }
         let refused = state.consume("k", now: start.addingTimeInterval(10))

@@ -39,7 +39,7 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         enforceRateLimit = false
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case validateRejection = "validate_rejection"
         case apiKeyAttributionStatus = "api_key_attribution_status"
         case noMatchStyle = "no_match_style"
@@ -50,22 +50,6 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         case trustForwardedFor = "trust_forwarded_for"
         case lenientLookup = "lenient_lookup"
         case enforceRateLimit = "enforce_rate_limit"
-    }
-
-    /// Decodes, taking defaults for absent members (stored settings survive new switches).
-    public init(from decoder: Decoder) throws {
-        self.init()
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        validateRejection = try container.decodeIfPresent(String.self, forKey: .validateRejection) ?? validateRejection
-        apiKeyAttributionStatus = try container.decodeIfPresent(Int.self, forKey: .apiKeyAttributionStatus) ?? apiKeyAttributionStatus
-        noMatchStyle = try container.decodeIfPresent(String.self, forKey: .noMatchStyle) ?? noMatchStyle
-        languageMode = try container.decodeIfPresent(String.self, forKey: .languageMode) ?? languageMode
-        scoring = try container.decodeIfPresent(String.self, forKey: .scoring) ?? scoring
-        ipMultipliers = try container.decodeIfPresent(Bool.self, forKey: .ipMultipliers) ?? ipMultipliers
-        clientIP = try container.decodeIfPresent(String.self, forKey: .clientIP)
-        trustForwardedFor = try container.decodeIfPresent(Bool.self, forKey: .trustForwardedFor) ?? trustForwardedFor
-        lenientLookup = try container.decodeIfPresent(Bool.self, forKey: .lenientLookup) ?? lenientLookup
-        enforceRateLimit = try container.decodeIfPresent(Bool.self, forKey: .enforceRateLimit) ?? enforceRateLimit
     }
 
     /// Encodes every member, `client_ip` as explicit null when unset.
@@ -92,6 +76,45 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         if !["current", "legacy"].contains(scoring) { return "`scoring` must be current or legacy." }
         if let clientIP, ClientAddress.kind(of: clientIP) == .invalid { return "`client_ip` must be an IPv4 or IPv6 address." }
         return nil
+    }
+
+    /// The contract's defaults as the bottom settings layer.
+    public static var contractDefaults: JSONValue {
+        // Encoding a struct of strings, integers and booleans cannot fail, so the error is irrelevant.
+        (try? JSONValue.from(MatchingSettings())) ?? [:]
+    }
+
+    /// The server-wide layer from the configuration's `warplink` section, and why it was ignored
+    /// when it is invalid (then the project sees the contract's defaults).
+    public static func serverLayer(from configuration: JSONValue) -> (layer: JSONValue, problem: String?) {
+        guard let section = configuration["settings"], section != .null else { return ([:], nil) }
+        let settings: MatchingSettings
+        do { settings = try SettingsDocument.resolve(MatchingSettings.self, layers: [contractDefaults, section]) } catch {
+            return ([:], "warplink.settings has a wrong type")
+        }
+        if let problem = settings.validationProblem { return ([:], "warplink.settings: " + problem) }
+        return (section, nil)
+    }
+
+    /// The effective settings of a project with `stored` (its own document, if any) over `server`.
+    public static func resolve(server: JSONValue, stored: JSONValue?) throws(BodyError) -> MatchingSettings {
+        try SettingsDocument.resolve(MatchingSettings.self, layers: [contractDefaults, server, stored ?? [:]])
+    }
+
+    /// A `PUT …/settings` body laid over the project's stored document: the new document to store
+    /// and the settings it gives, or the control plane's 400 (`unknown_field`, `wrong_type`, `invalid_value`).
+    public static func applying(_ patch: [String: JSONValue], to stored: JSONValue?, server: JSONValue) throws(AdminError) -> (document: JSONValue, settings: MatchingSettings) {
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        if let unknown = patch.keys.sorted().first(where: { !known.contains($0) }) {
+            throw AdminError.badRequest("Unknown field `\(unknown)`.", code: "unknown_field")
+        }
+        let document = SettingsDocument.merge(stored ?? [:], .object(patch))
+        let settings: MatchingSettings
+        do { settings = try resolve(server: server, stored: document) } catch {
+            throw AdminError.badRequest("Settings have a wrong type: \(error.message)", code: "wrong_type")
+        }
+        if let problem = settings.validationProblem { throw AdminError.badRequest(problem, code: "invalid_value") }
+        return (document, settings)
     }
 
     /// Whether the ≤ 1.0 scale is in use.
