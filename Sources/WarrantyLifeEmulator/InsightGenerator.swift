@@ -4,19 +4,20 @@ import Foundation
 /// Builds a plausible `InsightData` for a device from the project clock, in the device's time zone
 /// (periods local, reward months UTC), so tests can ask for "some insights" without writing one.
 enum InsightGenerator {
+    /// An `InsightData` for `now` in `timeZone`; the same seed gives the same ranks.
     static func generate(now: Date, timeZone: TimeZone, seed: UInt64) -> JSONValue {
         var generator = IDGenerator(seed: seed)
         var local = Calendar(identifier: .gregorian)
         local.timeZone = timeZone
         var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
+        utc.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
         func day(_ date: Date, _ calendar: Calendar) -> String {
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04ld-%02ld-%02ld", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04ld-%02ld-%02ld", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         }
         func month(_ date: Date, _ calendar: Calendar) -> String {
-            let c = calendar.dateComponents([.year, .month], from: date)
-            return String(format: "%04ld-%02ld", c.year ?? 0, c.month ?? 0)
+            let parts = calendar.dateComponents([.year, .month], from: date)
+            return String(format: "%04ld-%02ld", parts.year ?? 0, parts.month ?? 0)
         }
         func rank() -> JSONValue { .int(Int64(generator.int(in: 1...100))) }
         func history() -> JSONValue {

@@ -1,24 +1,95 @@
 import EmulatorCore
 import Foundation
+import SQLiteStore
+
+/// A state stored as its raw text in a column: read with `row.decode`, bound as text, so an
+/// unknown value in the table is a decoding error rather than a silent default.
+protocol StoredState: RawRepresentable<String>, SQLColumnDecodable, SQLBindable, CaseIterable, Sendable {}
+
+extension StoredState {
+    /// Text columns holding one of the raw values.
+    init?(sqlValue: SQLValue) {
+        guard case .text(let text) = sqlValue else { return nil }
+        self.init(rawValue: text)
+    }
+
+    /// The raw value as text.
+    var sqlValue: SQLValue { .text(rawValue) }
+
+    /// The raw values, for validation messages (`valid, revoked or unavailable`).
+    static var allowedList: String {
+        let values = allCases.map(\.rawValue)
+        return values.dropLast().joined(separator: ", ") + " or " + (values.last ?? "")
+    }
+}
+
+/// A developer key's state (D-WL-09): `unavailable` answers 503 or hangs on validation.
+enum DeveloperKeyState: String, StoredState, Codable {
+    case valid, revoked, unavailable
+}
+
+/// How an `unavailable` developer key fails validation.
+enum UnavailableMode: String, StoredState, Codable {
+    case status, hang
+}
+
+/// A voucher's redemption state.
+enum VoucherStatus: String, StoredState, Codable {
+    case unredeemed, claimed, redeemed
+}
+
+extension Row {
+    /// A JSON text column parsed; text that is not JSON throws like a mistyped column.
+    func decodeJSON(_ name: String) throws -> JSONValue {
+        let text: String = try decode(name)
+        guard let value = try? JSONValue.parse(Data(text.utf8)) else {
+            throw RowDecodingError.wrongType(column: name, expected: "JSON", found: "TEXT")
+        }
+        return value
+    }
+
+    /// A JSON object text column parsed into its members.
+    func decodeJSONObject(_ name: String) throws -> [String: JSONValue] {
+        guard case .object(let members) = try decodeJSON(name) else {
+            throw RowDecodingError.wrongType(column: name, expected: "JSON object", found: "TEXT")
+        }
+        return members
+    }
+}
 
 /// A developer key as stored.
-struct DeveloperKeyRecord: Sendable, Equatable {
+struct DeveloperKeyRecord: RowDecodable, Sendable, Equatable {
     var key: String
     var projectID: ProjectID
     var name: String
     var environment: String
-    var state: String
-    var unavailableMode: String
+    var state: DeveloperKeyState
+    var unavailableMode: UnavailableMode
     var createdAt: String
 
-    var json: JSONValue {
-        ["key": .string(key), "name": .string(name), "environment": .string(environment), "state": .string(state),
-         "unavailableMode": .string(unavailableMode), "createdAt": .string(createdAt)]
+    init(key: String, projectID: ProjectID, name: String, environment: String, state: DeveloperKeyState, unavailableMode: UnavailableMode, createdAt: String) {
+        self.key = key
+        self.projectID = projectID
+        self.name = name
+        self.environment = environment
+        self.state = state
+        self.unavailableMode = unavailableMode
+        self.createdAt = createdAt
+    }
+
+    init(row: Row) throws {
+        key = try row.decode("key")
+        projectID = try row.decode("project_id")
+        name = try row.decode("name")
+        environment = try row.decode("environment")
+        state = try row.decode("state")
+        unavailableMode = try row.decode("unavailable_mode")
+        createdAt = try row.decode("created_at")
     }
 }
 
 /// An account as stored; `identity` is the e-mail (what the SDK puts before the `:` in Basic auth).
-struct UserRecord: Sendable, Equatable {
+struct UserRecord: RowDecodable, Sendable, Equatable {
     var id: String
     var email: String
     var password: String?
@@ -29,144 +100,32 @@ struct UserRecord: Sendable, Equatable {
 
     var identity: String { email }
 
-    /// `/whoami`: the `WLRegisterNewUserModel` field names plus ids.
-    var whoami: JSONValue {
-        var members: [String: JSONValue] = ["userId": .string(id), "identity": .string(identity), "email": .string(email)]
-        for name in UserRecord.profileFields { members[name] = profile[name] ?? .null }
-        return .object(members)
-    }
-
-    /// `LoginResponse`.
-    var login: JSONValue {
-        ["token": .string(token), "identity": .string(identity), "userId": .string(id), "email": .string(email)]
-    }
-
+    /// Profile members `/whoami` shows and the control plane and registration accept.
     static let profileFields = ["firstName", "lastName", "company", "streetAddress", "city", "zip", "country", "countryCode", "state", "stateCode", "phone"]
-}
 
-/// A voucher's seeded attributes, camelCase as on WarrantyLife's wire (control-plane body and storage).
-struct VoucherSeed: Codable, Sendable, Equatable {
-    /// Plan details shown in the voucher and copied into warranties.
-    struct Plan: Codable, Sendable, Equatable {
-        var warrantyPlanId: String?
-        var planName: String?
-        var currency: String?
-        var rewardAmount: Double?
-        var rewardAmountMax: Double?
-        var rewardType: String?
-    }
-    /// The device a voucher was first registered on.
-    struct OriginalDevice: Codable, Sendable, Equatable {
-        var deviceId: String
-        var model: String?
-        var mpn: String?
+    init(id: String, email: String, password: String?, token: String, activated: Bool, profile: [String: JSONValue], createdAt: String) {
+        self.id = id
+        self.email = email
+        self.password = password
+        self.token = token
+        self.activated = activated
+        self.profile = profile
+        self.createdAt = createdAt
     }
 
-    var code: String
-    var status: String?
-    var expiresAt: String?
-    var registrationType: RegistrationType?
-    var lockedEmail: String?
-    var transferable: Bool?
-    var originalDeviceId: String?
-    var originalDevice: OriginalDevice?
-    var claimedByUserId: String?
-    var claimedByEmail: String?
-    var forceAction: VoucherAction?
-    var receiptRequired: Bool?
-    var purchaseDateRequired: Bool?
-    var registrationDeadlineDays: Int?
-    var imeiLocked: String?
-    var warrantyId: String?
-    var askIfDeviceIsInsured: Bool?
-    var skipRegistrationForm: Bool?
-    var isDeviceTransferInProgress: Bool?
-    var coverageMonths: Int?
-    var plan: Plan?
-    var ssrOffered: Bool?
-    var ssdOffered: Bool?
-    var tipOffered: Bool?
-    var bluetoothScan: Bool?
-    var wifiScan: Bool?
-    var recordAudio: Bool?
-    var diagnosticRequirements: JSONValue?
-}
-
-/// A voucher as stored: seed plus the state that changes (status, claimer, bound device).
-struct VoucherRecord: Sendable, Equatable {
-    var code: String
-    var status: String
-    var claimedByUserID: String?
-    var originalDeviceID: String?
-    var warrantyID: String
-    var seed: VoucherSeed
-    var createdAt: String
-    var updatedAt: String
-
-    var transferable: Bool { seed.transferable ?? false }
-
-    /// `diagnosticRequirements`: defaults, overridden by the seed's object and its scan/audio flags.
-    var diagnosticRequirements: JSONValue {
-        var members = DefaultContent.diagnosticRequirements.objectValue ?? [:]
-        for (key, value) in seed.diagnosticRequirements?.objectValue ?? [:] { members[key] = value }
-        if let flag = seed.bluetoothScan { members["bluetoothScan"] = .bool(flag) }
-        if let flag = seed.wifiScan { members["wifiScan"] = .bool(flag) }
-        if let flag = seed.recordAudio { members["recordAudio"] = .bool(flag) }
-        return .object(members)
-    }
-
-    var plan: JSONValue {
-        let plan = seed.plan
-        return ["warrantyPlanId": .string(plan?.warrantyPlanId ?? "77"), "planName": .string(plan?.planName ?? "Device Protection Plan"),
-                "currency": .string(plan?.currency ?? "USD"), "rewardAmount": .double(plan?.rewardAmount ?? 0),
-                "rewardAmountMax": .double(plan?.rewardAmountMax ?? 50), "rewardType": .string(plan?.rewardType ?? "DEDUCTIBLE_REDUCTION")]
-    }
-
-    var smartSaver: JSONValue {
-        ["ssrOffered": .bool(seed.ssrOffered ?? true), "ssdOffered": .bool(seed.ssdOffered ?? true), "tipOffered": .bool(seed.tipOffered ?? false)]
-    }
-
-    /// The `Voucher` payload of `GET /vouchers/{code}` (D-WL-15).
-    func wire(action: VoucherAction, countOnDevice: Int) -> JSONValue {
-        let registrationType = seed.registrationType ?? .normalRegistration
-        var original: JSONValue = .null
-        if let device = seed.originalDevice {
-            original = ["deviceId": .string(device.deviceId), "model": device.model.map(JSONValue.string) ?? .null, "mpn": device.mpn.map(JSONValue.string) ?? .null]
-        } else if let id = originalDeviceID {
-            original = ["deviceId": .string(id), "model": .null, "mpn": .null]
-        }
-        return [
-            "voucherCode": .string(code), "action": .string(action.rawValue), "registrationType": .string(registrationType.rawValue),
-            "isError": .bool(action.isError), "lockedEmail": seed.lockedEmail.map(JSONValue.string) ?? .null,
-            "warrantyId": .string(warrantyID), "encodedWarrantyId": .string(WarrantyLifeRules.encodedID(warrantyID)),
-            "isVoucherCorrect": true, "isVoucherConfirmed": true,
-            "isTransferable": .bool(transferable), "isDeviceTransferable": .bool(action == .deviceTransferablePopup || action == .startWarrantyTransfer),
-            "isDeviceTransferInProgress": .bool(seed.isDeviceTransferInProgress ?? false),
-            "askIfDeviceIsInsured": .bool(seed.askIfDeviceIsInsured ?? false), "skipRegistrationForm": .bool(seed.skipRegistrationForm ?? false),
-            "registrationDeadlineDays": seed.registrationDeadlineDays.map { .int(Int64($0)) } ?? .null,
-            "imeiLocked": seed.imeiLocked.map(JSONValue.string) ?? .null,
-            "receiptRequired": .bool(seed.receiptRequired ?? false), "purchaseDateRequired": .bool(seed.purchaseDateRequired ?? false),
-            "countWarrantyOnCurrentDevice": .int(Int64(countOnDevice)), "originalDevice": original,
-            "plan": plan, "smartSaver": smartSaver, "diagnosticRequirements": diagnosticRequirements,
-        ]
-    }
-
-    /// Control-plane view.
-    var adminJSON: JSONValue {
-        var members = (try? JSONValue.from(seed).objectValue) ?? [:]
-        members["code"] = .string(code)
-        members["status"] = .string(status)
-        members["claimedByUserId"] = claimedByUserID.map(JSONValue.string) ?? .null
-        members["originalDeviceId"] = originalDeviceID.map(JSONValue.string) ?? .null
-        members["warrantyId"] = .string(warrantyID)
-        members["createdAt"] = .string(createdAt)
-        members["updatedAt"] = .string(updatedAt)
-        return .object(members)
+    init(row: Row) throws {
+        id = try row.decode("id")
+        email = try row.decode("email")
+        password = try row.decodeIfPresent("password")
+        token = try row.decode("token")
+        activated = try row.decode("activated")
+        profile = try row.decodeJSONObject("profile")
+        createdAt = try row.decode("created_at")
     }
 }
 
 /// A device's item as stored.
-struct ItemRecord: Sendable, Equatable {
+struct ItemRecord: RowDecodable, Sendable, Equatable {
     var id: String
     var deviceID: String
     var userID: String
@@ -182,63 +141,127 @@ struct ItemRecord: Sendable, Equatable {
     var createdAt: String
     var updatedAt: String
 
-    /// `Item` (D-WL-16 decision for the authenticated lookup).
-    func wire(hasActiveCoverage: Bool, warrantyIDs: [String]) -> JSONValue {
-        ["id": .string(id), "deviceId": .string(deviceID), "categoryId": categoryID.map(JSONValue.string) ?? .null,
-         "manufacturerName": manufacturerName.map(JSONValue.string) ?? .null, "model": model.map(JSONValue.string) ?? .null,
-         "mpn": mpn.map(JSONValue.string) ?? .null, "imei": imei.map(JSONValue.string) ?? .null, "createdAt": .string(createdAt),
-         "hasActiveCoverage": .bool(hasActiveCoverage), "warrantyIds": .array(warrantyIDs.map(JSONValue.string))]
+    init(id: String, deviceID: String, userID: String, categoryID: String?, manufacturerName: String?, model: String?, mpn: String?, imei: String?,
+         notificationToken: String?, ssr: Bool, ssd: Bool, tradeIn: Bool, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.deviceID = deviceID
+        self.userID = userID
+        self.categoryID = categoryID
+        self.manufacturerName = manufacturerName
+        self.model = model
+        self.mpn = mpn
+        self.imei = imei
+        self.notificationToken = notificationToken
+        self.ssr = ssr
+        self.ssd = ssd
+        self.tradeIn = tradeIn
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 
-    /// Control-plane view.
-    var adminJSON: JSONValue {
-        var members = wire(hasActiveCoverage: false, warrantyIDs: []).objectValue ?? [:]
-        members.removeValue(forKey: "hasActiveCoverage"); members.removeValue(forKey: "warrantyIds")
-        members["userId"] = .string(userID)
-        members["notificationToken"] = notificationToken.map(JSONValue.string) ?? .null
-        members["ssr"] = .bool(ssr); members["ssd"] = .bool(ssd); members["tradeIn"] = .bool(tradeIn)
-        members["updatedAt"] = .string(updatedAt)
-        return .object(members)
+    init(row: Row) throws {
+        id = try row.decode("id")
+        deviceID = try row.decode("device_id")
+        userID = try row.decode("user_id")
+        categoryID = try row.decodeIfPresent("category_id")
+        manufacturerName = try row.decodeIfPresent("manufacturer_name")
+        model = try row.decodeIfPresent("model")
+        mpn = try row.decodeIfPresent("mpn")
+        imei = try row.decodeIfPresent("imei")
+        notificationToken = try row.decodeIfPresent("notification_token")
+        ssr = try row.decode("ssr")
+        ssd = try row.decode("ssd")
+        tradeIn = try row.decode("trade_in")
+        createdAt = try row.decode("created_at")
+        updatedAt = try row.decode("updated_at")
+    }
+
+    /// Whether the caller has opted into `program` (`SSR`, `SSD`, `TRADE_IN`).
+    func isOptedIn(_ program: SmartSaverProgram) -> Bool {
+        switch program {
+        case .ssr: return ssr
+        case .ssd: return ssd
+        case .tradeIn: return tradeIn
+        }
+    }
+
+    /// Sets the opt-in flag of `program`.
+    mutating func setOptedIn(_ program: SmartSaverProgram, _ value: Bool) {
+        switch program {
+        case .ssr: ssr = value
+        case .ssd: ssd = value
+        case .tradeIn: tradeIn = value
+        }
     }
 }
 
 /// A warranty as stored: the D-WL-20 document without the computed fields.
-struct WarrantyRecord: Sendable, Equatable {
+struct WarrantyRecord: RowDecodable, Sendable, Equatable {
     var id: String
     var itemID: String?
     var userID: String?
     var voucherCode: String?
     var document: [String: JSONValue]
 
+    /// Statuses a warranty document may hold.
+    static let statuses = ["PENDING_ACTIVATION", "ACTIVE", "EXPIRED", "CANCELLED", "TRANSFERRED"]
+
+    init(id: String, itemID: String?, userID: String?, voucherCode: String?, document: [String: JSONValue]) {
+        self.id = id
+        self.itemID = itemID
+        self.userID = userID
+        self.voucherCode = voucherCode
+        self.document = document
+    }
+
+    init(row: Row) throws {
+        id = try row.decode("id")
+        itemID = try row.decodeIfPresent("item_id")
+        userID = try row.decodeIfPresent("user_id")
+        voucherCode = try row.decodeIfPresent("voucher_code")
+        document = try row.decodeJSONObject("document")
+    }
+
+    /// The document's status; a document without one is `ACTIVE` (how seeded warranties start).
     var status: String { document["status"]?.stringValue ?? "ACTIVE" }
 
+    /// Whether it covers its device at `now`.
     func isActive(now: Date) -> Bool {
-        WarrantyLifeRules.hasActiveCoverage(status: status, start: document["coverageStartDate"]?.stringValue,
-                                            end: document["coverageEndDate"]?.stringValue, now: now)
+        WarrantyLifeService.hasActiveCoverage(status: status, start: document["coverageStartDate"]?.stringValue,
+                                              end: document["coverageEndDate"]?.stringValue, now: now)
     }
+}
 
-    /// The `Warranty` payload; Smart Saver flags come from the item when there is one.
-    func wire(now: Date, item: ItemRecord?) -> JSONValue {
-        var members = document
-        members["id"] = .string(id)
-        members["encodedId"] = .string(WarrantyLifeRules.encodedID(id))
-        members["itemId"] = itemID.map(JSONValue.string) ?? .null
-        members["voucherCode"] = voucherCode.map(JSONValue.string) ?? .null
-        members["hasActiveCoverage"] = .bool(isActive(now: now))
-        if let item {
-            members["deviceId"] = .string(item.deviceID)
-            members["ssr"] = .bool(item.ssr); members["ssd"] = .bool(item.ssd); members["tradeIn"] = .bool(item.tradeIn)
-        }
-        for key in WarrantyRecord.nullableKeys where members[key] == nil { members[key] = .null }
-        for key in ["ssrOffered", "ssdOffered", "tipOffered", "ssr", "ssd", "tradeIn", "isDeviceInsured", "acceptedMarketing"] where members[key] == nil {
-            members[key] = false
-        }
-        return .object(members)
+/// One `GET /vouchers/{code}` as recorded: later registration and warranty calls read the
+/// caller's latest lookup to know which voucher they are completing.
+struct VoucherLookupRecord: RowDecodable, Sendable, Equatable {
+    var id: Int
+    var code: String
+    var deviceID: String?
+    var userID: String?
+    var action: String
+    var registrationType: String
+    var createdAt: String
+
+    init(row: Row) throws {
+        id = try row.decode("id")
+        code = try row.decode("code")
+        deviceID = try row.decodeIfPresent("device_id")
+        userID = try row.decodeIfPresent("user_id")
+        action = try row.decode("action")
+        registrationType = try row.decode("registration_type")
+        createdAt = try row.decode("created_at")
     }
+}
 
-    static let nullableKeys = ["registrationCode", "warrantyUrl", "deviceId", "warrantyPlanId", "planName", "planCurrency", "rewardAmount",
-                               "rewardAmountMax", "rewardType", "tradeInScore", "dateOfPurchase", "coverageStartDate", "coverageEndDate",
-                               "waitingPeriodEndsAt", "firstName", "lastName", "company", "streetAddress", "city", "zip", "state",
-                               "country", "phone", "createdAt", "updatedAt"]
-    static let statuses = ["PENDING_ACTIVATION", "ACTIVE", "EXPIRED", "CANCELLED", "TRANSFERRED"]
+/// A stored upload parent (sensor event or diagnostic report): only whose item it belongs to
+/// matters to the routes that attach readings, clips and images to it.
+struct UploadParentRecord: RowDecodable, Sendable, Equatable {
+    var id: String
+    var itemID: String
+
+    init(row: Row) throws {
+        id = try row.decode("id")
+        itemID = try row.decode("item_id")
+    }
 }

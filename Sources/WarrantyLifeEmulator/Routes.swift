@@ -1,188 +1,235 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
 
-/// Settings from the `warrantylife` configuration section (the contract's "Alternatives (config)").
-struct WarrantyLifeSettings: Sendable {
-    /// Status of a login mismatch: 404 (2022) or 401.
-    var loginFailureStatus = 404
-    /// Status of a successful login: 202 (2022) or 200.
-    var loginStatus = 202
-    /// New accounts need a control-plane activation before they can log in.
-    var requireActivation = false
-    /// Largest readings (uncompressed), audio or image upload.
-    var maxUploadBytes = 20 * 1024 * 1024
-    /// `bare` answers unwrapped payloads (2022 behaviour).
-    var bareEnvelope = false
-    /// A repeated sensor event (same item, `eventAt`, type) is answered with the first event's id.
-    var sensorEventDedupe = true
-    /// A repeated diagnostic report (same sorted-JSON hash on the item) is answered with the first report's id.
-    var uploadDedupe = true
+/// Who may call a route (D-WL-02, D-WL-03): the developer key alone, the key with user
+/// credentials when present, or the key with user credentials required.
+enum Access { case key, optionalUser, user }
 
-    init(_ configuration: JSONValue) {
-        if let value = configuration["loginFailureStatus"]?.intValue, value == 401 || value == 404 { loginFailureStatus = value }
-        if let value = configuration["loginStatus"]?.intValue, value == 200 || value == 202 { loginStatus = value }
-        if let value = configuration["requireActivation"]?.boolValue { requireActivation = value }
-        if let value = configuration["maxUploadBytes"]?.intValue, value > 0 { maxUploadBytes = value }
-        bareEnvelope = configuration["envelope"]?.stringValue == "bare"
-        if let value = configuration["sensorEventDedupe"]?.boolValue { sensorEventDedupe = value }
-        if let value = configuration["uploadDedupe"]?.boolValue { uploadDedupe = value }
+/// The authenticated caller of an SDK route: the developer key (from `context.credential`) and,
+/// when the request carried valid user credentials, the account.
+struct Caller: Sendable {
+    /// The project that owns the key.
+    let project: ProjectID
+    /// The developer key as the credential index resolved it.
+    let key: DeveloperKeyRecord
+    /// The account, when the request carried its credentials.
+    let user: UserRecord?
+
+    /// The account of a K+U route (the route table guarantees one; 401 otherwise).
+    func requireUser() throws(WarrantyLifeError) -> UserRecord {
+        guard let user else { throw .unauthorized }
+        return user
     }
 }
 
-/// Who may call a route (D-WL-02, D-WL-03).
-enum Access { case key, optionalUser, user }
+/// The SDK-facing routes (wire doc §10.1), relative to the platform prefix: decode the request,
+/// call the service in one transaction, encode WarrantyLife's envelope.
+struct WarrantyLifeRoutes: Sendable {
+    /// The API base below the prefix; any client code is accepted (D-WL-01).
+    static let base = "/mapi/{clientCode}/100"
 
-/// One authenticated SDK call: request, context, project, key and (when present) the user.
-struct WireCall: Sendable {
-    let request: Request
-    let context: EmulatorContext
-    let project: ProjectID
-    let key: DeveloperKeyRecord
-    let user: UserRecord?
+    /// The configuration section's settings.
     let settings: WarrantyLifeSettings
 
-    var now: Date { context.now }
-    var nowText: String { Timestamp.format(context.now, fractionalSeconds: false) }
-    var db: Database { context.database }
-    var query: WireQuery { WireQuery(request) }
+    /// Every SDK route.
+    func routes() -> [Route] {
+        [
+            route(.get, "/developer-keys/validate", .key, validateKey),
+            route(.get, "/auth/activated-account-check", .key, activatedAccountCheck),
+            route(.post, "/auth/recover", .key, recover),
+            route(.post, "/auth/token", .key, login),
+            route(.delete, "/auth/token", .user, logout),
+            route(.post, "/auth/user", .key, register),
+            route(.get, "/whoami", .user, whoami),
+            route(.get, "/app-config", .key) { try await content($0, $1, $2, name: "appConfig") },
+            route(.get, "/vouchers/{code}", .optionalUser, lookUpVoucher),
+            route(.get, "/devices", .key, publicDevice),
+            route(.get, "/items", .user, itemByDevice),
+            route(.post, "/items", .user, createItem),
+            route(.put, "/items/{itemId}", .user, sensorEvent),
+            route(.post, "/items/{itemId}/events", .user, sensorEvent),
+            route(.post, "/items/{itemId}/events/{sensorEventId}/readings", .user, readings),
+            route(.post, "/items/{itemId}/clips/sound/{sensorEventId}", .user, audioClip),
+            route(.post, "/items/{itemId}/diagnostics", .user, diagnostic),
+            route(.post, "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", .user, image),
+            route(.put, "/items/{itemId}/notification-token", .user, notificationToken),
+            route(.get, "/items/{itemId}/smart-saver", .user, smartSaver),
+            route(.post, "/items/{itemId}/smart-saver/opt-ins", .user, optIn),
+            route(.get, "/insights", .user) { request, context, caller in
+                try await insight(context, caller, deviceID: try WireQuery(request).requiredString("deviceId"), itemID: nil)
+            },
+            route(.get, "/items/{itemId}/insights", .user) { try await insight($1, $2, deviceID: nil, itemID: $1.parameter("itemId")) },
+            route(.get, "/devices/{deviceId}/insights", .user) { try await insight($1, $2, deviceID: $1.parameter("deviceId"), itemID: nil) },
+            route(.get, "/warranties", .user, listWarranties),
+            route(.post, "/warranties", .user, createWarranty),
+            route(.get, "/warranties/{id}", .user, getWarranty),
+            route(.put, "/warranties/{id}", .user, updateWarranty),
+            route(.patch, "/warranties/{id}", .user, patchWarranty),
+            route(.post, "/surveys", .user, postSurvey),
+            route(.get, "/surveys", .user, survey),
+            route(.get, "/offers/registration", .user) { try await offersHTML($0, $1, $2, name: "offersRegistrationHTML") },
+            route(.get, "/offers/reward-screen", .user) { try await offersHTML($0, $1, $2, name: "offersRewardScreenHTML") },
+            route(.get, "/offers", .user, offers),
+            route(.post, "/feedback", .user, feedback),
+            route(.get, "/sensor-tests", .user) { try await content($0, $1, $2, name: "sensorTests") },
+            route(.get, "/diagnostic-config", .user, diagnosticConfig),
+        ]
+    }
 
-    /// The user of a K+U route (the wrapper guarantees one).
-    var caller: UserRecord {
-        get throws(WarrantyLifeError) {
-            guard let user else { throw .unauthorized }
-            return user
+    // MARK: Route plumbing
+
+    typealias Handler = @Sendable (Request, EmulatorContext, Caller) async throws -> Response
+
+    /// A route that authenticates the caller for `access` and answers errors in WarrantyLife's envelope.
+    private func route(_ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping Handler) -> Route {
+        Route(method, Self.base + path) { request, context in
+            do {
+                let caller = try await authenticate(request, context, access)
+                return try await handler(request, context, caller)
+            } catch let error as WarrantyLifeError {
+                return error.response(trace: context.requestID)
+            } catch let error as BodyError {
+                return WarrantyLifeError.validation(error.message).response(trace: context.requestID)
+            }
         }
     }
 
+    /// The developer key (as the core resolved it into `context.credential`) on every route; user
+    /// credentials where the route needs them.
+    private func authenticate(_ request: Request, _ context: EmulatorContext, _ access: Access) async throws -> Caller {
+        guard WarrantyLifePlatform.developerKey(in: request) != nil else { throw WarrantyLifeError.missingDeveloperKey }
+        guard let credential = context.credential, let key = credential.details(as: DeveloperKeyRecord.self), key.state != .revoked else {
+            throw WarrantyLifeError.invalidDeveloperKey
+        }
+        let project = credential.project
+        var user: UserRecord?
+        if let credentials = UserCredentials(request) {
+            user = try await read(context, project) { service in try service.caller(credentials) }
+        }
+        if access == .user && user == nil { throw WarrantyLifeError.unauthorized }
+        return Caller(project: project, key: key, user: user)
+    }
+
+    /// Runs `body` on the service in a read transaction.
+    func read<T: Sendable>(_ context: EmulatorContext, _ project: ProjectID, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T) async throws -> T {
+        let now = context.now
+        return try await context.database.read { connection in
+            try body(WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: now))
+        }
+    }
+
+    /// Runs `body` on the service in a write transaction (all or nothing).
+    func write<T: Sendable>(_ context: EmulatorContext, _ project: ProjectID, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T) async throws -> T {
+        let now = context.now
+        return try await context.database.write { connection in
+            try body(WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: now))
+        }
+    }
+
+    /// A success envelope (D-WL-04), bare when configured for 2022-era clients.
     func ok(_ payload: JSONValue, status: Int = 200) -> Response {
         WireEnvelope.ok(payload, status: status, bare: settings.bareEnvelope)
     }
 
     /// A fresh numeric-string id (repeatable for seeded projects).
-    func newID() -> String {
+    func newID(_ context: EmulatorContext, _ project: ProjectID) -> String {
         context.services.generateIDs(for: project) { String($0.int(in: 100_000...99_999_999)) }
     }
 
-    func token() -> String { context.services.generateIDs(for: project) { $0.hex(40) } }
-}
-
-/// The SDK-facing routes (wire doc §10.1), relative to the platform prefix.
-enum WarrantyLifeRoutes {
-    /// The API base below the prefix; any client code is accepted (D-WL-01).
-    static let base = "/mapi/{clientCode}/100"
-
-    static func all(settings: WarrantyLifeSettings) -> [Route] {
-        func route(_ method: HTTPMethod, _ path: String, _ access: Access, _ body: @escaping @Sendable (WireCall) async throws -> Response) -> Route {
-            Route(method, base + path) { request, context in
-                do {
-                    let call = try await authenticate(request, context, access, settings)
-                    return try await body(call)
-                } catch let error as WarrantyLifeError {
-                    return error.response(trace: context.requestID)
-                } catch let error as BodyError {
-                    return WarrantyLifeError.validation(error.message).response(trace: context.requestID)
-                }
-            }
-        }
-        return [
-            route(.get, "/developer-keys/validate", .key, validateKey),
-            route(.get, "/auth/activated-account-check", .key, AccountHandlers.activatedCheck),
-            route(.post, "/auth/recover", .key, AccountHandlers.recover),
-            route(.post, "/auth/token", .key, AccountHandlers.login),
-            route(.delete, "/auth/token", .user, AccountHandlers.logout),
-            route(.post, "/auth/user", .key, AccountHandlers.register),
-            route(.get, "/whoami", .user) { call in call.ok(try call.caller.whoami) },
-            route(.get, "/app-config", .key) { call in
-                let config = try await call.db.read { c in try WarrantyLifeStore.content(c, call.project, "appConfig") }
-                return call.ok(config)
-            },
-            route(.get, "/vouchers/{code}", .optionalUser, VoucherHandlers.lookup),
-            route(.get, "/devices", .key, ItemHandlers.publicDevice),
-            route(.get, "/items", .user, ItemHandlers.byDevice),
-            route(.post, "/items", .user, ItemHandlers.create),
-            route(.put, "/items/{itemId}", .user, ItemHandlers.update),
-            route(.post, "/items/{itemId}/events", .user, ItemHandlers.update),
-            route(.post, "/items/{itemId}/events/{sensorEventId}/readings", .user, UploadHandlers.readings),
-            route(.post, "/items/{itemId}/clips/sound/{sensorEventId}", .user, UploadHandlers.audio),
-            route(.post, "/items/{itemId}/diagnostics", .user, UploadHandlers.diagnostic),
-            route(.post, "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", .user, UploadHandlers.image),
-            route(.put, "/items/{itemId}/notification-token", .user, ItemHandlers.notificationToken),
-            route(.get, "/items/{itemId}/smart-saver", .user, ItemHandlers.smartSaver),
-            route(.post, "/items/{itemId}/smart-saver/opt-ins", .user, ItemHandlers.optIn),
-            route(.get, "/insights", .user, InsightHandlers.byQuery),
-            route(.get, "/items/{itemId}/insights", .user, InsightHandlers.byItem),
-            route(.get, "/devices/{deviceId}/insights", .user, InsightHandlers.byDevicePath),
-            route(.get, "/warranties", .user, WarrantyHandlers.list),
-            route(.post, "/warranties", .user, WarrantyHandlers.create),
-            route(.get, "/warranties/{id}", .user, WarrantyHandlers.get),
-            route(.put, "/warranties/{id}", .user, WarrantyHandlers.update),
-            route(.patch, "/warranties/{id}", .user, WarrantyHandlers.patch),
-            route(.post, "/surveys", .user, ContentHandlers.postSurvey),
-            route(.get, "/surveys", .user, ContentHandlers.survey),
-            route(.get, "/offers/registration", .user) { try await ContentHandlers.offersHTML($0, name: "offersRegistrationHTML") },
-            route(.get, "/offers/reward-screen", .user) { try await ContentHandlers.offersHTML($0, name: "offersRewardScreenHTML") },
-            route(.get, "/offers", .user, ContentHandlers.offers),
-            route(.post, "/feedback", .user, ContentHandlers.feedback),
-            route(.get, "/sensor-tests", .user) { call in
-                call.ok(try await call.db.read { c in try WarrantyLifeStore.content(c, call.project, "sensorTests") })
-            },
-            route(.get, "/diagnostic-config", .user, ContentHandlers.diagnosticConfig),
-        ]
+    /// A fresh user token.
+    func newToken(_ context: EmulatorContext, _ project: ProjectID) -> String {
+        context.services.generateIDs(for: project) { $0.hex(40) }
     }
 
-    /// Developer key on every route; user credentials where the route needs them.
-    static func authenticate(_ request: Request, _ context: EmulatorContext, _ access: Access, _ settings: WarrantyLifeSettings) async throws -> WireCall {
-        guard let presented = request.headers["x-wl-developer-key"]?.trimmingCharacters(in: .whitespaces), !presented.isEmpty else {
-            throw WarrantyLifeError.missingDeveloperKey
-        }
-        guard let project = context.projectID else { throw WarrantyLifeError.invalidDeveloperKey }
-        let credentials = UserCredentials(header: request.headers["authorization"])
-        let (key, user) = try await context.database.read { c -> (DeveloperKeyRecord?, UserRecord?) in
-            let key = try WarrantyLifeStore.key(c, presented)
-            var user: UserRecord?
-            if let credentials, let found = try WarrantyLifeStore.user(c, project, token: credentials.token),
-               credentials.identity.map({ $0.caseInsensitiveCompare(found.email) == .orderedSame || $0 == found.id }) ?? true {
-                user = found
-            }
-            return (key, user)
-        }
-        guard let key, key.projectID == project, key.state != "revoked" else { throw WarrantyLifeError.invalidDeveloperKey }
-        if access == .user && user == nil { throw WarrantyLifeError.unauthorized }
-        return WireCall(request: request, context: context, project: project, key: key, user: user, settings: settings)
-    }
+    /// `context.now` as WarrantyLife shows times.
+    func nowText(_ context: EmulatorContext) -> String { Timestamp.format(context.now, fractionalSeconds: false) }
+
+    // MARK: Key and accounts (§5.2)
 
     /// `GET /developer-keys/validate` (D-WL-09): 200 `{name, environment}`; an `unavailable` key answers 503 or hangs.
-    static func validateKey(_ call: WireCall) async throws -> Response {
-        if call.key.state == "unavailable" {
-            if call.key.unavailableMode == "hang" { return Response(status: 0, delivery: .hang(seconds: 65)) }
+    func validateKey(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        if caller.key.state == .unavailable {
+            if caller.key.unavailableMode == .hang { return Response(status: 0, delivery: .hang(seconds: 65)) }
             throw WarrantyLifeError.serviceUnavailable
         }
-        return call.ok(["name": .string(call.key.name), "environment": .string(call.key.environment)])
+        return ok(["name": .string(caller.key.name), "environment": .string(caller.key.environment)])
     }
-}
 
-/// `Authorization: Basic base64(identity:token)` or `Bearer token`.
-struct UserCredentials: Sendable, Equatable {
-    var identity: String?
-    var token: String
+    /// `GET /auth/activated-account-check?email=`.
+    func activatedAccountCheck(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let email = try WireQuery(request).requiredString("email")
+        let user = try await read(context, caller.project) { service in try service.account(email: email) }
+        return ok(["email": .string(email), "exists": .bool(user != nil), "activated": .bool(user?.activated ?? false)])
+    }
 
-    init?(header: String?) {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
-        let value = parts[1].trimmingCharacters(in: .whitespaces)
-        switch parts[0].lowercased() {
-        case "bearer":
-            guard !value.isEmpty else { return nil }
-            identity = nil; token = value
-        case "basic":
-            guard let data = Data(base64Encoded: value), let text = String(data: data, encoding: .utf8), let colon = text.lastIndex(of: ":") else { return nil }
-            identity = String(text[..<colon]); token = String(text[text.index(after: colon)...])
-            if token.isEmpty { return nil }
-        default:
-            return nil
+    /// `POST /auth/recover`: always 202; a known account gets a reset mail in the outbox.
+    func recover(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let email = try WireBody.objectOrForm(request).requiredString("email")
+        let resetToken = newToken(context, caller.project)
+        try await write(context, caller.project) { service in try service.recover(email: email, resetToken: resetToken) }
+        return ok(["sent": true], status: 202)
+    }
+
+    /// `POST /auth/token`: 202 `LoginResponse` (2022: exactly 202); mismatch 404 (or 401 by configuration); 403 before activation.
+    func login(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let body = try WireBody.objectOrForm(request)
+        let username = try body.string("username") ?? body.string("email")
+        guard let username, !username.isEmpty else { throw WarrantyLifeError.validation("Field `username` is required.") }
+        let password = try body.requiredString("password")
+        let failureStatus = settings.loginFailureStatus
+        let user = try await read(context, caller.project) { service in
+            try service.login(username: username, password: password, failureStatus: failureStatus)
         }
+        return ok(user.login, status: settings.loginStatus)
+    }
+
+    /// `DELETE /auth/token` (optional, D-WL-11): revokes the token by issuing a new one.
+    func logout(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let user = try caller.requireUser(), token = newToken(context, caller.project)
+        try await write(context, caller.project) { service in try service.logout(user, newToken: token) }
+        return Response(status: 204)
+    }
+
+    /// `POST /auth/user` (D-WL-10): 201 `LoginResponse`; 409 existing e-mail; 422 locked e-mail.
+    func register(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let body = try WireBody.objectOrForm(request)
+        let email = try body.requiredString("email").trimmingCharacters(in: .whitespaces)
+        guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw WarrantyLifeError.validation("Field `email` must be an e-mail address.") }
+        let password = try body.string("password")
+        let country = try body.int("country"), state = try body.int("state")
+        var profile: [String: JSONValue] = [:]
+        for name in ["firstName", "lastName", "company", "streetAddress", "city", "zip", "countryCode", "stateCode", "phone"] {
+            if let value = try body.string(name) { profile[name] = .string(value) }
+        }
+        if let country { profile["country"] = .int(Int64(country)) }
+        if let state { profile["state"] = .int(Int64(state)) }
+        let registration = Registration(email: email, password: password, country: country, state: state, profile: profile)
+        let id = newID(context, caller.project), token = newToken(context, caller.project), requireActivation = settings.requireActivation
+        let user = try await write(context, caller.project) { service in
+            try service.register(registration, id: id, token: token, requireActivation: requireActivation)
+        }
+        return ok(user.login, status: 201)
+    }
+
+    /// `GET /whoami`.
+    func whoami(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        ok(try caller.requireUser().whoami)
+    }
+
+    // MARK: Vouchers
+
+    /// `GET /vouchers/{code}` (D-WL-15): the voucher and the action for this caller and device.
+    func lookUpVoucher(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+        let code = context.parameter("code")
+        let query = WireQuery(request)
+        let isPlanTransfer = try query.bool("isPlanTransfer") ?? false
+        let active = try query.int("activeWarrantiesInCurrentDevice") ?? 0
+        let deviceID = query.string("deviceId") ?? request.headers["x-device-id"]
+        let userID = caller.user?.id
+        let lookup = try await write(context, caller.project) { service in
+            try service.lookUpVoucher(code: code, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: active, deviceID: deviceID, callerUserID: userID)
+        }
+        return ok(lookup.voucher.wire(action: lookup.action, countOnDevice: lookup.countOnDevice))
     }
 }

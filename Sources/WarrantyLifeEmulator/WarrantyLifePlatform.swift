@@ -12,6 +12,7 @@ extension PlatformID {
 public struct WarrantyLifePlatform: Platform {
     /// Configuration from the `warrantylife` section of the configuration file.
     public let configuration: JSONValue
+    /// The section's settings over the contract's defaults.
     let settings: WarrantyLifeSettings
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
@@ -29,7 +30,7 @@ public struct WarrantyLifePlatform: Platform {
     }
 
     /// SDK routes under `/mapi/{clientCode}/100`.
-    public func routes() -> [Route] { WarrantyLifeRoutes.all(settings: settings) }
+    public func routes() -> [Route] { WarrantyLifeRoutes(settings: settings).routes() }
 
     /// Control-plane routes.
     public func adminRoutes() -> [AdminRoute] {
@@ -43,18 +44,27 @@ public struct WarrantyLifePlatform: Platform {
 
     /// The developer key of `X-WL-Developer-Key`.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
-        guard let key = request.headers["x-wl-developer-key"]?.trimmingASCIIWhitespace(), !key.isEmpty else { return [] }
+        guard let key = Self.developerKey(in: request) else { return [] }
         return [PresentedCredential(kind: "developerKey", value: key)]
     }
 
-    /// The project of a developer key: one issued at project creation, or one added through the control plane.
+    /// The `X-WL-Developer-Key` value; nil when absent or blank.
+    static func developerKey(in request: Request) -> String? {
+        guard let key = request.headers["x-wl-developer-key"]?.trimmingASCIIWhitespace(), !key.isEmpty else { return nil }
+        return String(key)
+    }
+
+    /// The project of a developer key, with its stored row as the record's details (routes read
+    /// the key's state from it instead of looking the key up again). Keys issued at project
+    /// creation have a row too (see `provision`); one without a row still identifies its project,
+    /// and the routes answer it as an invalid key, as they always did.
     public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
         let value = credential.value
-        if let project = try await services.project(forIssuedCredential: value, platform: .warrantylife) {
-            return CredentialRecord(project: project, kind: credential.kind, value: value)
+        if let key = try await services.database.read({ connection in try WarrantyLifeStore(connection: connection).key(value) }) {
+            return CredentialRecord(project: key.projectID, kind: credential.kind, value: value, details: key)
         }
-        guard let key = try await services.database.read({ try WarrantyLifeStore.key($0, value) }) else { return nil }
-        return CredentialRecord(project: key.projectID, kind: credential.kind, value: value, details: key)
+        guard let project = try await services.project(forIssuedCredential: value, platform: .warrantylife) else { return nil }
+        return CredentialRecord(project: project, kind: credential.kind, value: value)
     }
 
     /// Fresh credentials for a new project.
@@ -65,10 +75,7 @@ public struct WarrantyLifePlatform: Platform {
     /// Stores the project's developer key as a `valid` sandbox key.
     public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
         guard let key = credentials["developerKey"] else { return }
-        try connection.run("""
-            INSERT OR IGNORE INTO wl_developer_keys (project_id, key, name, environment, state, unavailable_mode, created_at)
-            VALUES (?, ?, 'Understudy', 'sandbox', 'valid', 'status', ?)
-            """, project, key, Timestamp.format(now))
+        try WarrantyLifeStore(connection: connection).provisionKey(project, key: key, now: now)
     }
 
     /// SDK settings to paste (`WarrantyLifeSDK.build(clientCode:apiKey:…)`).
@@ -84,7 +91,7 @@ public struct WarrantyLifePlatform: Platform {
 
     /// Demo fixtures: `users`, `vouchers`, `items`, `warranties`, `insights`, `content` (same shapes as the control plane).
     public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
-        try WarrantyLifeAdmin.loadFixtures(fixtures, project: project, connection: connection, now: now)
+        try WarrantyLifeAdmin.loadFixtures(fixtures, project: project, store: WarrantyLifeStore(connection: connection), now: now)
     }
 
     /// OpenAPI document of the SDK and control-plane routes.

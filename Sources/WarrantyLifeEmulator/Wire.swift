@@ -89,20 +89,25 @@ enum WireEnvelope {
 
 /// Query parameters of a request, with typed reads that fail as WarrantyLife 400s.
 struct WireQuery: Sendable {
+    /// The query items in order.
     let items: [(name: String, value: String)]
 
+    /// The query of `request`.
     init(_ request: Request) { items = request.queryItems }
 
+    /// A parameter's value; an empty value counts as absent.
     func string(_ name: String) -> String? {
         guard let value = items.first(where: { $0.name == name })?.value, !value.isEmpty else { return nil }
         return value
     }
 
+    /// A required parameter.
     func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
         guard let value = string(name) else { throw .validation("Query parameter `\(name)` is required.") }
         return value
     }
 
+    /// A boolean parameter (`true`/`1`/`yes`, `false`/`0`/`no`).
     func bool(_ name: String) throws(WarrantyLifeError) -> Bool? {
         guard let value = string(name) else { return nil }
         switch value.lowercased() {
@@ -112,9 +117,35 @@ struct WireQuery: Sendable {
         }
     }
 
+    /// A non-negative integer parameter.
     func int(_ name: String) throws(WarrantyLifeError) -> Int? {
         guard let value = string(name) else { return nil }
         guard let number = Int(value), number >= 0 else { throw .validation("Query parameter `\(name)` must be a non-negative integer.") }
         return number
+    }
+}
+
+/// User credentials of a K+U route: `Authorization: Basic base64(identity:token)` or `Bearer token`.
+struct UserCredentials: Sendable, Equatable {
+    /// The e-mail or user id before the `:` of Basic; nil for Bearer.
+    var identity: String?
+    /// The account's token.
+    var token: String
+
+    /// The credentials `request` carries; nil when it has none or they are malformed.
+    init?(_ request: Request) {
+        if let token = request.bearerToken {
+            self.identity = nil
+            self.token = token
+            return
+        }
+        guard let header = request.headers["authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic" else { return nil }
+        let value = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let data = Data(base64Encoded: value), let text = String(data: data, encoding: .utf8), let colon = text.lastIndex(of: ":") else { return nil }
+        identity = String(text[..<colon])
+        token = String(text[text.index(after: colon)...])
+        if token.isEmpty { return nil }
     }
 }

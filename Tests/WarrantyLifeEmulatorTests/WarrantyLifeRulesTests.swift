@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import SQLiteStore
 import Testing
 @testable import WarrantyLifeEmulator
 
@@ -10,11 +11,11 @@ struct WarrantyLifeRulesTests {
 
     @Test("the voucher decision table: first matching rule wins")
     func actionTable() throws {
-        func action(_ facts: VoucherLookupFacts) throws -> VoucherAction { try WarrantyLifeRules.action(for: facts, now: now) }
+        func action(_ facts: VoucherLookupFacts) throws -> VoucherAction { try VoucherActionResolver.action(for: facts, now: now) }
         #expect(try action(VoucherLookupFacts()) == .normalRegistration)
         // 1 beats 2: a forced action wins even for a redeemed voucher.
-        #expect(try action(VoucherLookupFacts(forcedAction: .differentEmailClaimed, status: "redeemed")) == .differentEmailClaimed)
-        #expect(throws: WarrantyLifeError.voucherRedeemed) { try action(VoucherLookupFacts(status: "redeemed", isPlanTransfer: true)) }
+        #expect(try action(VoucherLookupFacts(forcedAction: .differentEmailClaimed, status: .redeemed)) == .differentEmailClaimed)
+        #expect(throws: WarrantyLifeError.voucherRedeemed) { try action(VoucherLookupFacts(status: .redeemed, isPlanTransfer: true)) }
         #expect(throws: WarrantyLifeError.voucherExpired) { try action(VoucherLookupFacts(expiresAt: now, isPlanTransfer: true)) }
         #expect(try action(VoucherLookupFacts(expiresAt: now.addingTimeInterval(1))) == .normalRegistration)
         #expect(try action(VoucherLookupFacts(transferable: false, isPlanTransfer: true, activeWarrantiesInCurrentDevice: 3)) == .warrantyNotTransferable)
@@ -30,74 +31,94 @@ struct WarrantyLifeRulesTests {
 
     @Test("masked e-mail, codes, dates and local timestamps")
     func formats() {
-        #expect(WarrantyLifeRules.maskEmail("jdoe@gmail.com") == "j*****e@*.com")
-        #expect(WarrantyLifeRules.maskEmail("l7@mail.example.ca") == "l*****7@*.ca")
-        #expect(WarrantyLifeRules.normalizedVoucherCode("  abc-1234-xyz\n") == "ABC-1234-XYZ")
-        #expect(WarrantyLifeRules.encodedID("500123") == "NTAwMTIz")
-        #expect(WarrantyLifeRules.parseDay("2024-02-29") != nil)
-        #expect(WarrantyLifeRules.parseDay("2026-02-29") == nil)
-        #expect(WarrantyLifeRules.parseDay("2026-1-01") == nil)
-        #expect(WarrantyLifeRules.parseDate("2026-01-15T10:00:00Z") != nil)
-        #expect(WarrantyLifeRules.isLocalTimestamp("2026-11-30 10:15:00.250"))
-        #expect(WarrantyLifeRules.isLocalTimestamp("2026-11-30 10:15:00"))
-        #expect(!WarrantyLifeRules.isLocalTimestamp("2026-11-30T10:15:00.250"))
-        #expect(!WarrantyLifeRules.isLocalTimestamp("2026-11-30 24:00:00.000"))
-        #expect(!WarrantyLifeRules.isLocalTimestamp("2026-11-30 10:15:00."))
+        #expect(WarrantyLifeService.maskEmail("jdoe@gmail.com") == "j*****e@*.com")
+        #expect(WarrantyLifeService.maskEmail("l7@mail.example.ca") == "l*****7@*.ca")
+        #expect(WarrantyLifeService.normalizedVoucherCode("  abc-1234-xyz\n") == "ABC-1234-XYZ")
+        #expect(WarrantyLifeService.encodedID("500123") == "NTAwMTIz")
+        #expect(WarrantyLifeService.parseDay("2024-02-29") != nil)
+        #expect(WarrantyLifeService.parseDay("2026-02-29") == nil)
+        #expect(WarrantyLifeService.parseDay("2026-1-01") == nil)
+        #expect(WarrantyLifeService.parseDate("2026-01-15T10:00:00Z") != nil)
+        #expect(WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00.250"))
+        #expect(WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00"))
+        #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30T10:15:00.250"))
+        #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 24:00:00.000"))
+        #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00."))
     }
 
     @Test("coverage needs ACTIVE and the clock inside the coverage dates")
     func coverage() {
-        #expect(WarrantyLifeRules.hasActiveCoverage(status: "ACTIVE", start: "2026-01-01", end: "2027-01-01", now: now))
-        #expect(!WarrantyLifeRules.hasActiveCoverage(status: "CANCELLED", start: nil, end: nil, now: now))
-        #expect(!WarrantyLifeRules.hasActiveCoverage(status: "ACTIVE", start: "2026-12-01", end: nil, now: now))
-        #expect(!WarrantyLifeRules.hasActiveCoverage(status: "ACTIVE", start: nil, end: "2026-11-30T12:00:00Z", now: now))
-        #expect(Timestamp.format(WarrantyLifeRules.adding(months: 12, to: now), fractionalSeconds: false) == "2027-11-30T12:00:00Z")
+        #expect(WarrantyLifeService.hasActiveCoverage(status: "ACTIVE", start: "2026-01-01", end: "2027-01-01", now: now))
+        #expect(!WarrantyLifeService.hasActiveCoverage(status: "CANCELLED", start: nil, end: nil, now: now))
+        #expect(!WarrantyLifeService.hasActiveCoverage(status: "ACTIVE", start: "2026-12-01", end: nil, now: now))
+        #expect(!WarrantyLifeService.hasActiveCoverage(status: "ACTIVE", start: nil, end: "2026-11-30T12:00:00Z", now: now))
+        #expect(Timestamp.format(WarrantyLifeService.adding(months: 12, to: now), fractionalSeconds: false) == "2027-11-30T12:00:00Z")
     }
 
     @Test("readings: an array of objects with local readingAt and numeric sensor fields")
     func readings() throws {
-        #expect(try WarrantyLifeRules.validateReadings([["readingAt": "2026-11-30 10:00:00.001", "accelerationX": 1.5, "phase": -1], [:]]) == 2)
-        #expect(try WarrantyLifeRules.validateReadings([]) == 0)
-        #expect(throws: WarrantyLifeError.self) { try WarrantyLifeRules.validateReadings(["readingAt": "x"]) }
-        #expect(throws: WarrantyLifeError.self) { try WarrantyLifeRules.validateReadings([1]) }
-        #expect(throws: WarrantyLifeError.validation("Field `0.pitch` must be a number.")) { try WarrantyLifeRules.validateReadings([["pitch": "up"]]) }
+        #expect(try WarrantyLifeService.validateReadings([["readingAt": "2026-11-30 10:00:00.001", "accelerationX": 1.5, "phase": -1], [:]]) == 2)
+        #expect(try WarrantyLifeService.validateReadings([]) == 0)
+        #expect(throws: WarrantyLifeError.self) { try WarrantyLifeService.validateReadings(["readingAt": "x"]) }
+        #expect(throws: WarrantyLifeError.self) { try WarrantyLifeService.validateReadings([1]) }
+        #expect(throws: WarrantyLifeError.validation("Field `0.pitch` must be a number.")) { try WarrantyLifeService.validateReadings([["pitch": "up"]]) }
     }
 
     @Test("Smart Saver flags top level or under smartSaver; sorted hash ignores key order")
     func flagsAndHash() throws {
-        let flags = WarrantyLifeRules.smartSaverFlags(in: ["ssr": true, "smartSaver": ["ssd": false, "tradeIn": true]])
-        #expect(flags.map(\.program) == ["SSR", "SSD", "TRADE_IN"] && flags.map(\.optedIn) == [true, false, true])
-        #expect(WarrantyLifeRules.smartSaverFlags(in: ["eventAt": "x"]).isEmpty)
+        let flags = WarrantyLifeService.smartSaverFlags(in: ["ssr": true, "smartSaver": ["ssd": false, "tradeIn": true]])
+        #expect(flags.map(\.program.rawValue) == ["SSR", "SSD", "TRADE_IN"] && flags.map(\.optedIn) == [true, false, true])
+        #expect(WarrantyLifeService.smartSaverFlags(in: ["eventAt": "x"]).isEmpty)
         let a = try JSONValue.parse(Data(#"{"b":1,"a":{"y":2,"x":1}}"#.utf8)), b = try JSONValue.parse(Data(#"{"a":{"x":1,"y":2},"b":1}"#.utf8))
-        #expect(WarrantyLifeRules.sortedHash(a) == WarrantyLifeRules.sortedHash(b))
-        #expect(WarrantyLifeRules.sortedHash(a).count == 64)
+        #expect(WarrantyLifeService.sortedHash(a) == WarrantyLifeService.sortedHash(b))
+        #expect(WarrantyLifeService.sortedHash(a).count == 64)
     }
 
     @Test("insight seeds are checked against the SDK model; a generated one passes")
     func insights() {
         let generated = InsightGenerator.generate(now: now, timeZone: TimeZone(identifier: "Asia/Tokyo")!, seed: 1)
-        #expect(WarrantyLifeRules.insightProblems(generated) == [])
+        #expect(InsightModel.problems(generated) == [])
         #expect(generated["dropRank"]?["daily"]?.arrayValue?.last?["date"]?.stringValue == "2026-11-30")
         var broken = generated.objectValue ?? [:]
         broken["tip"] = ["daily": [], "weekly": [], "monthly": []]
-        #expect(WarrantyLifeRules.insightProblems(.object(broken)).contains("`tip.current` must be an object"))
-        #expect(!WarrantyLifeRules.insightProblems(["generatedAt": 1]).isEmpty)
-        let normalized = WarrantyLifeRules.normalizedInsight(["rewards": ["history": []]])
+        #expect(InsightModel.problems(.object(broken)).contains("`tip.current` must be an object"))
+        #expect(!InsightModel.problems(["generatedAt": 1]).isEmpty)
+        let normalized = InsightModel.normalized(["rewards": ["history": []]])
         #expect(normalized["rewards"]?["current"] == .null && normalized["rewards"]?["projected"] == .null)
     }
 
-    @Test("multipart: parts, quoted boundary, truncation and missing names are rejected")
-    func multipart() throws {
-        let body = Data("--x\r\nContent-Disposition: form-data; name=\"image\"; filename=\"123\"\r\nContent-Type: image/jpg\r\n\r\nAB\r\nCD\r\n--x\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--x--\r\n".utf8)
-        #expect(MultipartParser.boundary(fromContentType: "multipart/form-data; boundary=\"x\"") == "x")
-        #expect(MultipartParser.boundary(fromContentType: "application/json") == nil)
-        let parts = try MultipartParser.parse(body, boundary: "x")
-        #expect(parts.map(\.name) == ["image", "note"])
-        #expect(parts[0].body == Data("AB\r\nCD".utf8) && parts[0].contentType == "image/jpg" && parts[0].filename == "123")
-        #expect(parts[1].contentType == "application/octet-stream")
-        #expect(throws: MultipartParser.Failure.self) { try MultipartParser.parse(body.prefix(60), boundary: "x") }
-        #expect(throws: MultipartParser.Failure.self) { try MultipartParser.parse(Data("--x\r\nX: y\r\n\r\nz\r\n--x--".utf8), boundary: "x") }
-        #expect(throws: MultipartParser.Failure.self) { try MultipartParser.parse(Data("nothing".utf8), boundary: "x") }
+    @Test("records: a row decodes; a missing, NULL or mistyped column throws instead of defaulting")
+    func records() throws {
+        let columns = ["key", "project_id", "name", "environment", "state", "unavailable_mode", "created_at"]
+        func row(_ values: [SQLValue]) -> Row { Row(columns: columns, values: values) }
+        let good: [SQLValue] = [.text("k"), .text("p"), .text("n"), .text("sandbox"), .text("unavailable"), .text("hang"), .text("2026-01-01T00:00:00Z")]
+        let key = try DeveloperKeyRecord(row: row(good))
+        #expect(key.state == .unavailable && key.unavailableMode == .hang)
+        var unknownState = good
+        unknownState[4] = .text("paused")
+        #expect(throws: RowDecodingError.self) { try DeveloperKeyRecord(row: row(unknownState)) }
+        var mistyped = good
+        mistyped[2] = .integer(3)
+        #expect(throws: RowDecodingError.wrongType(column: "name", expected: "String", found: "INTEGER")) { try DeveloperKeyRecord(row: row(mistyped)) }
+        #expect(throws: RowDecodingError.missingColumn("created_at")) { try DeveloperKeyRecord(row: Row(columns: Array(columns.dropLast()), values: Array(good.dropLast()))) }
+        let userColumns = ["id", "email", "password", "token", "activated", "profile", "created_at"]
+        let user: [SQLValue] = [.text("1"), .text("a@b.c"), .null, .text("t"), .integer(1), .text(#"{"city":"X"}"#), .text("2026")]
+        #expect(try UserRecord(row: Row(columns: userColumns, values: user)).profile["city"] == "X")
+        var badProfile = user
+        badProfile[5] = .text("not json")
+        #expect(throws: RowDecodingError.self) { try UserRecord(row: Row(columns: userColumns, values: badProfile)) }
+        var nullActivated = user
+        nullActivated[4] = .null
+        #expect(throws: RowDecodingError.unexpectedNull("activated")) { try UserRecord(row: Row(columns: userColumns, values: nullActivated)) }
+    }
+
+    @Test("settings: the configuration section over the defaults; values the contract does not allow keep the default")
+    func settings() {
+        #expect(WarrantyLifeSettings(.null) == WarrantyLifeSettings())
+        let custom = WarrantyLifeSettings(["loginFailureStatus": 401, "loginStatus": 200, "envelope": "bare", "maxUploadBytes": 10, "uploadDedupe": false])
+        #expect(custom.loginFailureStatus == 401 && custom.loginStatus == 200 && custom.bareEnvelope && custom.maxUploadBytes == 10 && !custom.uploadDedupe)
+        let ignored = WarrantyLifeSettings(["loginFailureStatus": 500, "loginStatus": "fast", "maxUploadBytes": 0, "requireActivation": "yes"])
+        #expect(ignored == WarrantyLifeSettings())
     }
 
     @Test("errors: core failures and injected statuses use the catalogue; credentials parse Basic and Bearer")
@@ -112,11 +133,16 @@ struct WarrantyLifeRulesTests {
             let response = platform.errorResponse(for: .injected(status: status), requestID: "1")
             #expect(try response.status == status && JSONValue.parse(response.body)["errorCode"]?.intValue == code)
         }
-        let basic = UserCredentials(header: "Basic " + Data("jane@example.com:abc".utf8).base64EncodedString())
-        #expect(basic == UserCredentials(header: "basic " + Data("jane@example.com:abc".utf8).base64EncodedString()))
+        func credentials(_ header: String?) -> UserCredentials? {
+            var headers = HTTPHeaders()
+            if let header { headers.set("Authorization", header) }
+            return UserCredentials(Request(method: .get, target: "/x", headers: headers))
+        }
+        let basic = credentials("Basic " + Data("jane@example.com:abc".utf8).base64EncodedString())
+        #expect(basic == credentials("basic " + Data("jane@example.com:abc".utf8).base64EncodedString()))
         #expect(basic?.identity == "jane@example.com" && basic?.token == "abc")
-        #expect(UserCredentials(header: "Bearer xyz")?.token == "xyz")
-        #expect(UserCredentials(header: "Basic !!!") == nil && UserCredentials(header: "Digest x") == nil && UserCredentials(header: nil) == nil)
+        #expect(credentials("Bearer xyz")?.token == "xyz" && credentials("Bearer xyz")?.identity == nil)
+        #expect(credentials("Basic !!!") == nil && credentials("Digest x") == nil && credentials(nil) == nil)
         #expect(platform.pathPrefix(forHost: "www.warrantylife.com") == "/warrantylife" && platform.pathPrefix(forHost: "warrantylife.com") == nil)
         #expect(WarrantyLifePlatform(configuration: ["hosts": ["sandbox.warrantylife.com"]]).pathPrefix(forHost: "sandbox.warrantylife.com") == "/warrantylife")
     }

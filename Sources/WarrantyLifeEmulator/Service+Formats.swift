@@ -1,0 +1,139 @@
+import EmulatorCore
+import Foundation
+import SQLiteStore // SHA256Digest
+
+// The formats and pure checks of WarrantyLife's wire contract, as static rules of the service so
+// routes, records and the control plane share one definition.
+extension WarrantyLifeService {
+    /// Voucher codes match case-insensitively with surrounding whitespace ignored.
+    static func normalizedVoucherCode(_ code: String) -> String {
+        code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+    }
+
+    /// The 1302 mask: first and last character of the local part around five `*`, `@*.`, then the TLD
+    /// (`jane@example.com` → `j*****e@*.com`).
+    static func maskEmail(_ email: String) -> String {
+        let parts = email.split(separator: "@", maxSplits: 1)
+        let local = parts.first.map(String.init) ?? ""
+        let domain = parts.count > 1 ? String(parts[1]) : ""
+        let tld = domain.split(separator: ".").last.map(String.init) ?? domain
+        let first = local.first.map(String.init) ?? ""
+        let last = local.last.map(String.init) ?? ""
+        return "\(first)*****\(last)@*.\(tld)"
+    }
+
+    /// Whether a warranty covers the device now: `ACTIVE` and the clock inside the coverage dates.
+    static func hasActiveCoverage(status: String, start: String?, end: String?, now: Date) -> Bool {
+        guard status == "ACTIVE" else { return false }
+        if let start, let date = parseDate(start), now < date { return false }
+        if let end, let date = parseDate(end), now >= date { return false }
+        return true
+    }
+
+    /// A purchase date as `yyyy-MM-dd` or full ISO 8601 (D-WL-07); nil when neither.
+    static func parseDate(_ text: String) -> Date? {
+        if let date = Timestamp.parse(text) { return date }
+        return parseDay(text)
+    }
+
+    /// `yyyy-MM-dd` at UTC midnight, rejecting impossible days (`2026-02-30`).
+    static func parseDay(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var components = DateComponents()
+        components.year = year; components.month = month; components.day = day
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
+        return calendar.date(from: components)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Checks a device-local timestamp `yyyy-MM-dd HH:mm:ss.SSS` (fraction optional); `eventAt`,
+    /// `readingAt` and the audio `createdAt` use it.
+    static func isLocalTimestamp(_ text: String) -> Bool {
+        let pieces = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard pieces.count == 2, parseDay(String(pieces[0])) != nil else { return false }
+        let time = pieces[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard time.count <= 2 else { return false }
+        if time.count == 2, time[1].isEmpty || !time[1].allSatisfy(\.isNumber) { return false }
+        let hms = time[0].split(separator: ":", omittingEmptySubsequences: false)
+        guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) }),
+              let hour = Int(hms[0]), let minute = Int(hms[1]), let second = Int(hms[2]) else { return false }
+        return hour < 24 && minute < 60 && second < 61
+    }
+
+    /// SHA-256 of the document serialised with sorted keys (the SDK's diagnostic fingerprint, §7.3).
+    static func sortedHash(_ document: JSONValue) -> String {
+        SHA256Digest.hex(document.encoded())
+    }
+
+    /// Base64 of the warranty id, as `encodedWarrantyId` (`500123` → `NTAwMTIz`).
+    static func encodedID(_ id: String) -> String { Data(id.utf8).base64EncodedString() }
+
+    /// The month `months` after `date` (UTC), for coverage ends.
+    static func adding(months: Int, to date: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
+        return calendar.date(byAdding: .month, value: months, to: date) ?? date.addingTimeInterval(Double(months) * 30 * 86_400)
+    }
+
+    /// Sensor fields of a Reading that must be numbers when present.
+    static let numericReadingFields = ["accelerationX", "accelerationY", "accelerationZ", "gyroscopeX", "gyroscopeY", "gyroscopeZ",
+                                       "magnetometerX", "magnetometerY", "magnetometerZ", "pitch", "roll", "yaw", "relativeAltitude",
+                                       "pressure", "soundClipOffsetMs", "phase", "subphase"]
+
+    /// Validates a readings batch: a JSON array of objects whose `readingAt` (when present) is a
+    /// device-local timestamp and whose numeric fields are numbers. Returns the element count.
+    static func validateReadings(_ value: JSONValue) throws(WarrantyLifeError) -> Int {
+        guard let readings = value.arrayValue else {
+            throw .validation("The readings body must be a JSON array of readings.")
+        }
+        for (index, reading) in readings.enumerated() {
+            guard let fields = reading.objectValue else { throw .validation("Reading \(index) must be an object.") }
+            if let at = fields["readingAt"] {
+                guard let text = at.stringValue, isLocalTimestamp(text) else {
+                    throw .validation("Field `\(index).readingAt` must be a `yyyy-MM-dd HH:mm:ss.SSS` string.")
+                }
+            }
+            for name in numericReadingFields {
+                guard let field = fields[name], field != .null else { continue }
+                guard field.doubleValue != nil else { throw .validation("Field `\(index).\(name)` must be a number.") }
+            }
+        }
+        return readings.count
+    }
+
+    /// The Smart Saver flags a sensor event carries (top level or inside `smartSaver`), D-WL-17.
+    static func smartSaverFlags(in body: JSONValue) -> [(program: SmartSaverProgram, optedIn: Bool)] {
+        var flags: [(SmartSaverProgram, Bool)] = []
+        for program in SmartSaverProgram.allCases {
+            if let value = body[program.bodyKey]?.boolValue ?? body["smartSaver"]?[program.bodyKey]?.boolValue { flags.append((program, value)) }
+        }
+        return flags
+    }
+
+    /// `appConfig.countries` → the problem with `country` (a country id) and `state` (one of its
+    /// province ids, or of any country's when no country is given); nil when both fit.
+    static func regionProblem(appConfig: JSONValue, country: Int?, state: Int?) -> String? {
+        guard country != nil || state != nil else { return nil }
+        let countries = appConfig["countries"]?.arrayValue ?? []
+        if let country {
+            guard let match = countries.first(where: { $0["id"]?.intValue == country }) else { return "Field `country` must be a country id from /app-config." }
+            if let state, !(match["provinces"]?.arrayValue ?? []).contains(where: { $0["id"]?.intValue == state }) {
+                return "Field `state` must be a province id of country \(country) from /app-config."
+            }
+        } else if let state, !countries.contains(where: { ($0["provinces"]?.arrayValue ?? []).contains(where: { $0["id"]?.intValue == state }) }) {
+            return "Field `state` must be a province id from /app-config."
+        }
+        return nil
+    }
+}
