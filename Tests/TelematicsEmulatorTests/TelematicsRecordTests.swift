@@ -65,3 +65,25 @@ struct TelematicsRecordTests {
         #expect(body["code"] == "SERVICE_UNAVAILABLE" && body["status"] == 503 && body["traceId"] == "9")
     }
 }
+
+@Suite("Telematics OpenAPI document")
+struct TelematicsOpenAPIDocumentTests {
+    @Test("every operation has a unique operationId and a description; control-plane paths carry their own server")
+    func operations() throws {
+        let document = TelematicsOpenAPI.document(apiRoot: "/api/v1")
+        let paths = try #require(document["paths"]?.objectValue)
+        var ids: [String] = []
+        for (path, item) in paths {
+            let members = try #require(item.objectValue)
+            for method in ["get", "put", "post", "patch", "delete"] {
+                guard let operation = members[method] else { continue }
+                let id = try #require(operation["operationId"]?.stringValue, "\(method) \(path) has no operationId")
+                #expect(operation["description"]?.stringValue?.isEmpty == false, "\(method) \(path) has no description")
+                ids.append(id)
+            }
+            #expect((members["servers"] != nil) == path.hasPrefix("/__admin"), "\(path): servers only on control-plane paths")
+            #expect(!path.hasPrefix("/telematics"), "\(path) doubles the prefix the server already has")
+        }
+        #expect(ids.count == 52 && Set(ids).count == ids.count)
+    }
+}
