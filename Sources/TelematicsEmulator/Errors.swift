@@ -18,6 +18,21 @@ public struct TelematicsError: Error, Sendable, Equatable {
         self.message = message
     }
 
+    /// A failure the core detected, in the platform's catalogue.
+    public init(_ failure: CoreFailure) {
+        let code: String
+        switch failure {
+        case .routeNotFound: code = "ROUTE_NOT_FOUND"
+        case .injected(429): code = "RATE_LIMITED"
+        case .injected(503), .storageUnavailable: code = "SERVICE_UNAVAILABLE"
+        case .injected(401): code = "ACCESS_TOKEN_REJECTED"
+        case .injected(403): code = "ACCESS_DENIED"
+        case .unreadableRequest(let error) where error.status == 413: code = "BATCH_TOO_LARGE"
+        default: code = failure.status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST"
+        }
+        self.init(failure.status, code, failure.message)
+    }
+
     /// The response body, with `traceId` set to the journal id.
     public func response(traceID: String, requestIDHeader: String? = nil) -> Response {
         var headers: HTTPHeaders = ["X-Understudy-Trace": traceID]

@@ -1,8 +1,10 @@
 import EmulatorCore
 import Foundation
 
-/// Per-project tunables [D-TM-05, D-TM-12, D-TM-17, D-TM-19], stored as one JSON document and
-/// replaceable through the control plane. Every threshold is named so processing is repeatable.
+/// Per-project tunables [D-TM-05, D-TM-12, D-TM-17, D-TM-19]. The effective value is
+/// `SettingsDocument`'s layering: these defaults, under the `settings` object of the
+/// configuration file's `telematics` section, under the project's stored document (only what
+/// the control plane changed). Every threshold is named so processing is repeatable.
 public struct TelematicsSettings: Codable, Sendable, Equatable {
     /// Access-token lifetime when neither the user nor the mint request sets one.
     public var defaultAccessTtlSeconds: Double = 3600
@@ -46,49 +48,59 @@ public struct TelematicsSettings: Codable, Sendable, Equatable {
     /// The defaults.
     public init() {}
 
-    /// Decodes a partial document: absent keys keep their defaults.
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = TelematicsSettings()
-        defaultAccessTtlSeconds = try c.decodeIfPresent(Double.self, forKey: .defaultAccessTtlSeconds) ?? d.defaultAccessTtlSeconds
-        defaultRefreshTtlSeconds = try c.decodeIfPresent(Double.self, forKey: .defaultRefreshTtlSeconds) ?? d.defaultRefreshTtlSeconds
-        rotationGraceSeconds = try c.decodeIfPresent(Double.self, forKey: .rotationGraceSeconds) ?? d.rotationGraceSeconds
-        periodIdleTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .periodIdleTimeoutSeconds) ?? d.periodIdleTimeoutSeconds
-        tripGapSeconds = try c.decodeIfPresent(Double.self, forKey: .tripGapSeconds) ?? d.tripGapSeconds
-        minTripDistanceKm = try c.decodeIfPresent(Double.self, forKey: .minTripDistanceKm) ?? d.minTripDistanceKm
-        minTripDurationSeconds = try c.decodeIfPresent(Double.self, forKey: .minTripDurationSeconds) ?? d.minTripDurationSeconds
-        highSpeedKmh = try c.decodeIfPresent(Double.self, forKey: .highSpeedKmh) ?? d.highSpeedKmh
-        autoProcess = try c.decodeIfPresent(Bool.self, forKey: .autoProcess) ?? d.autoProcess
-        maxBatchBytes = try c.decodeIfPresent(Int.self, forKey: .maxBatchBytes) ?? d.maxBatchBytes
-        vehicleTypes = try c.decodeIfPresent([String: Int].self, forKey: .vehicleTypes) ?? d.vehicleTypes
-        fuelTypes = try c.decodeIfPresent([String: Int].self, forKey: .fuelTypes) ?? d.fuelTypes
-        addReasons = try c.decodeIfPresent([String: Int].self, forKey: .addReasons) ?? d.addReasons
-        serviceCodes = try c.decodeIfPresent([ServiceCode].self, forKey: .serviceCodes)
-    }
-
-    /// Encodes every key, `serviceCodes` as null in open mode.
+    /// Encodes every key, `serviceCodes` as null in open mode (the control plane has always shown
+    /// the key; the synthesized encoder would leave it out).
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(defaultAccessTtlSeconds, forKey: .defaultAccessTtlSeconds)
-        try c.encode(defaultRefreshTtlSeconds, forKey: .defaultRefreshTtlSeconds)
-        try c.encode(rotationGraceSeconds, forKey: .rotationGraceSeconds)
-        try c.encode(periodIdleTimeoutSeconds, forKey: .periodIdleTimeoutSeconds)
-        try c.encode(tripGapSeconds, forKey: .tripGapSeconds)
-        try c.encode(minTripDistanceKm, forKey: .minTripDistanceKm)
-        try c.encode(minTripDurationSeconds, forKey: .minTripDurationSeconds)
-        try c.encode(highSpeedKmh, forKey: .highSpeedKmh)
-        try c.encode(autoProcess, forKey: .autoProcess)
-        try c.encode(maxBatchBytes, forKey: .maxBatchBytes)
-        try c.encode(vehicleTypes, forKey: .vehicleTypes)
-        try c.encode(fuelTypes, forKey: .fuelTypes)
-        try c.encode(addReasons, forKey: .addReasons)
-        try c.encode(serviceCodes, forKey: .serviceCodes)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(defaultAccessTtlSeconds, forKey: .defaultAccessTtlSeconds)
+        try container.encode(defaultRefreshTtlSeconds, forKey: .defaultRefreshTtlSeconds)
+        try container.encode(rotationGraceSeconds, forKey: .rotationGraceSeconds)
+        try container.encode(periodIdleTimeoutSeconds, forKey: .periodIdleTimeoutSeconds)
+        try container.encode(tripGapSeconds, forKey: .tripGapSeconds)
+        try container.encode(minTripDistanceKm, forKey: .minTripDistanceKm)
+        try container.encode(minTripDurationSeconds, forKey: .minTripDurationSeconds)
+        try container.encode(highSpeedKmh, forKey: .highSpeedKmh)
+        try container.encode(autoProcess, forKey: .autoProcess)
+        try container.encode(maxBatchBytes, forKey: .maxBatchBytes)
+        try container.encode(vehicleTypes, forKey: .vehicleTypes)
+        try container.encode(fuelTypes, forKey: .fuelTypes)
+        try container.encode(addReasons, forKey: .addReasons)
+        try container.encode(serviceCodes, forKey: .serviceCodes)
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The document's keys; a `PATCH` naming any other is refused.
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case defaultAccessTtlSeconds, defaultRefreshTtlSeconds, rotationGraceSeconds, periodIdleTimeoutSeconds, tripGapSeconds
         case minTripDistanceKm, minTripDurationSeconds, highSpeedKmh, autoProcess, maxBatchBytes
         case vehicleTypes, fuelTypes, addReasons, serviceCodes
+    }
+
+    /// The defaults as the bottom layer.
+    static var defaultsDocument: JSONValue {
+        get throws { try JSONValue.from(TelematicsSettings()) }
+    }
+
+    /// The effective settings of `layers` (bottom first) over the defaults. Each layer replaces
+    /// the top-level keys it names — a catalogue or allow-list is replaced whole, not merged
+    /// name by name — so before each layer its object-valued keys are cleared.
+    static func resolve(_ layers: [JSONValue]) throws -> TelematicsSettings {
+        var documents = [try defaultsDocument]
+        for case .object(let members) in layers {
+            let cleared = members.filter { if case .object = $0.value { true } else { false } }.mapValues { _ in JSONValue.null }
+            if !cleared.isEmpty { documents.append(.object(cleared)) }
+            documents.append(.object(members))
+        }
+        return try SettingsDocument.resolve(TelematicsSettings.self, layers: documents)
+    }
+
+    /// `stored` with `changes`' top-level keys replaced (a null removes the key, so the value
+    /// falls back to the configuration or default).
+    static func replacing(_ stored: JSONValue, with changes: [String: JSONValue]) -> JSONValue {
+        var members = stored.objectValue ?? [:]
+        for (key, value) in changes {
+            if value.isNull { members.removeValue(forKey: key) } else { members[key] = value }
+        }
+        return .object(members)
     }
 
     /// Longest duration any setting or lifetime may have (100 years), so time arithmetic stays in range.

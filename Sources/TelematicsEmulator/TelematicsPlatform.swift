@@ -3,27 +3,30 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
-/// The Sentilant Telematics backend: routing, credentials, error format and fixtures.
-///
 extension PlatformID {
     /// Sentilant Telematics: driving data.
     public static let telematics = PlatformID("telematics")
 }
 
+/// The Sentilant Telematics backend: routing, credentials, error format and fixtures.
+///
 /// Tokens embed the project's `tenantKey` credential (`tma_<tenant>_<secret>`), so the project
 /// of a request is found from its bearer token (or, on refresh, its refresh token) without a lookup.
 public struct TelematicsPlatform: Platform {
-    /// Configuration from the `telematics` section of the configuration file
-    /// (`hosts`: real host names served unprefixed; `apiRoot`: default `/api/v1`).
+    /// Configuration from the `telematics` section of the configuration file (`hosts`: real host
+    /// names served unprefixed; `apiRoot`: default `/api/v1`; `settings`: project settings
+    /// defaults, under what each project's control plane changes).
     public let configuration: JSONValue
     private let hosts: Set<String>
     private let apiRoot: String
+    private let configuredSettings: JSONValue
 
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
         self.hosts = Set((configuration["hosts"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
         self.apiRoot = configuration["apiRoot"]?.stringValue ?? "/api/v1"
+        self.configuredSettings = configuration["settings"] ?? .null
     }
 
     /// `telematics`.
@@ -35,24 +38,14 @@ public struct TelematicsPlatform: Platform {
     }
 
     /// SDK routes.
-    public func routes() -> [Route] { TelematicsRoutes.routes(apiRoot: apiRoot) }
+    public func routes() -> [Route] { TelematicsRoutes(apiRoot: apiRoot, configuredSettings: configuredSettings).routes() }
 
     /// Control-plane routes.
-    public func adminRoutes() -> [AdminRoute] { TelematicsAdmin.routes() }
+    public func adminRoutes() -> [AdminRoute] { TelematicsAdmin(configuredSettings: configuredSettings).routes() }
 
     /// The platform's own error body [D-TM-03].
     public func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
-        let code: String
-        switch failure {
-        case .routeNotFound: code = "ROUTE_NOT_FOUND"
-        case .injected(429): code = "RATE_LIMITED"
-        case .injected(503): code = "SERVICE_UNAVAILABLE"
-        case .injected(401): code = "ACCESS_TOKEN_REJECTED"
-        case .injected(403): code = "ACCESS_DENIED"
-        case .unreadableRequest(let error) where error.status == 413: code = "BATCH_TOO_LARGE"
-        default: code = failure.status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST"
-        }
-        return TelematicsError(failure.status, code, failure.message).response(traceID: requestID)
+        TelematicsError(failure).response(traceID: requestID)
     }
 
     /// The bearer access token, or — on the refresh route, or without a bearer token — the
@@ -97,7 +90,7 @@ public struct TelematicsPlatform: Platform {
 
     /// Demo fixtures: settings, users with token pairs, vehicles with kilometers, a few days of trips.
     public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
-        try TelematicsFixtures.load(fixtures, project: project, connection: connection, now: now)
+        try TelematicsFixtures(store: TelematicsStore(connection: connection), configuredSettings: configuredSettings).load(fixtures, project: project, now: now)
     }
 
     /// OpenAPI document.

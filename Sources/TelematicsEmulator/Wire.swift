@@ -1,6 +1,5 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 
 /// Wire shapes [§7 of the contract], rendered as JSON with explicit nulls (the SDK's optionals
 /// decode either way, but the OpenAPI document promises the keys).
@@ -31,53 +30,53 @@ enum Wire {
 
     static func user(_ user: UserRecord) -> JSONValue {
         ["userId": .int(Int64(user.userID)), "userName": .string(user.userName), "id": .int(Int64(user.userID)), "name": .string(user.userName),
-         "active": .bool(user.state == "ACTIVE")]
+         "active": .bool(user.state == .active)]
     }
 
     static func catalogue(_ map: [String: Int]) -> JSONValue { .object(map.mapValues { .int(Int64($0)) }) }
 
-    static func vehicle(_ v: VehicleRecord, settings: TelematicsSettings) -> JSONValue {
+    static func vehicle(_ vehicle: VehicleRecord, settings: TelematicsSettings) -> JSONValue {
         func name(_ map: [String: Int], _ code: Int?) -> JSONValue {
             guard let code else { return .null }
             return map.filter { $0.value == code }.keys.sorted().first.map { .string($0) } ?? .null
         }
         return [
-            "id": .int(Int64(v.id)), "plate": .string(v.plate), "internalPlate": str(v.internalPlate),
-            "type": .int(Int64(v.type)), "typeName": name(settings.vehicleTypes, v.type) == .null ? "" : name(settings.vehicleTypes, v.type),
-            "fuelType": .int(Int64(v.fuelType)), "fuelTypeName": name(settings.fuelTypes, v.fuelType) == .null ? "" : name(settings.fuelTypes, v.fuelType),
-            "addReason": int(v.addReason), "addReasonName": name(settings.addReasons, v.addReason),
-            "createdAt": .string(v.createdAt), "lastReportedKilometers": num(v.lastKilometers), "lastReportedAt": iso(v.lastReportedAt),
+            "id": .int(Int64(vehicle.id)), "plate": .string(vehicle.plate), "internalPlate": str(vehicle.internalPlate),
+            "type": .int(Int64(vehicle.type)), "typeName": name(settings.vehicleTypes, vehicle.type) == .null ? "" : name(settings.vehicleTypes, vehicle.type),
+            "fuelType": .int(Int64(vehicle.fuelType)), "fuelTypeName": name(settings.fuelTypes, vehicle.fuelType) == .null ? "" : name(settings.fuelTypes, vehicle.fuelType),
+            "addReason": int(vehicle.addReason), "addReasonName": name(settings.addReasons, vehicle.addReason),
+            "createdAt": .string(vehicle.createdAt), "lastReportedKilometers": num(vehicle.lastKilometers), "lastReportedAt": iso(vehicle.lastReportedAt),
         ]
     }
 
-    static func report(_ r: ReportRecord) -> JSONValue {
-        ["id": .int(Int64(r.id)), "vehicleId": .int(Int64(r.vehicleID)), "kilometers": .double(r.kilometers), "observations": str(r.observations),
-         "readAt": iso(r.readAt), "reportedAt": iso(r.reportedAt), "corrected": .bool(r.corrected), "correctedAt": iso(r.correctedAt)]
+    static func report(_ report: ReportRecord) -> JSONValue {
+        ["id": .int(Int64(report.id)), "vehicleId": .int(Int64(report.vehicleID)), "kilometers": .double(report.kilometers), "observations": str(report.observations),
+         "readAt": iso(report.readAt), "reportedAt": iso(report.reportedAt), "corrected": .bool(report.corrected), "correctedAt": iso(report.correctedAt)]
     }
 
-    static func tripResume(_ row: Row) -> JSONValue {
-        func location(_ lat: String, _ lon: String) -> JSONValue {
-            guard let latitude = row.double(lat), let longitude = row.double(lon) else { return .null }
+    static func tripResume(_ trip: TripRecord) -> JSONValue {
+        func location(_ latitude: Double?, _ longitude: Double?) -> JSONValue {
+            guard let latitude, let longitude else { return .null }
             return ["latitude": .double(latitude), "longitude": .double(longitude), "address": .null]
         }
-        func count(_ column: String) -> JSONValue { .int(Int64(row.int(column) ?? 0)) }
+        func count(_ value: Int) -> JSONValue { .int(Int64(value)) }
         return [
-            "id": count("id"), "vehicleId": int(row.int("vehicle_id")), "periodId": int(row.int("period_id")),
-            "startedAt": isoMs(Int64(row.int("started_ms") ?? 0)), "endedAt": isoMs(Int64(row.int("ended_ms") ?? 0)),
-            "distanceKm": num(row.double("distance_km") ?? 0), "durationSec": count("duration_sec"),
-            "startLocation": location("start_lat", "start_lon"), "endLocation": location("end_lat", "end_lon"),
-            "avgSpeedKmh": num(row.double("avg_speed_kmh") ?? 0), "maxSpeedKmh": num(row.double("max_speed_kmh") ?? 0),
-            "score": count("score"), "hardBrakingCount": count("hard_braking_count"), "abruptAccelerationCount": count("abrupt_acceleration_count"),
-            "hardCorneringCount": count("hard_cornering_count"), "speedingCount": count("speeding_count"),
-            "speedingDurationSec": count("speeding_duration_sec"), "distractionCount": count("distraction_count"),
-            "distractionDurationSec": count("distraction_duration_sec"), "manualEventCount": count("manual_event_count"),
+            "id": count(trip.id), "vehicleId": int(trip.vehicleID), "periodId": int(trip.periodID),
+            "startedAt": isoMs(trip.startedMs), "endedAt": isoMs(trip.endedMs),
+            "distanceKm": num(trip.distanceKm), "durationSec": count(trip.durationSec),
+            "startLocation": location(trip.startLatitude, trip.startLongitude), "endLocation": location(trip.endLatitude, trip.endLongitude),
+            "avgSpeedKmh": num(trip.avgSpeedKmh), "maxSpeedKmh": num(trip.maxSpeedKmh),
+            "score": count(trip.score), "hardBrakingCount": count(trip.hardBrakingCount), "abruptAccelerationCount": count(trip.abruptAccelerationCount),
+            "hardCorneringCount": count(trip.hardCorneringCount), "speedingCount": count(trip.speedingCount),
+            "speedingDurationSec": count(trip.speedingDurationSec), "distractionCount": count(trip.distractionCount),
+            "distractionDurationSec": count(trip.distractionDurationSec), "manualEventCount": count(trip.manualEventCount),
         ]
     }
 
-    static func sample(_ s: Sample) -> JSONValue {
-        ["timestamp": isoMs(s.timestampMs), "timestampMs": .int(s.timestampMs), "latitude": .double(s.latitude), "longitude": .double(s.longitude),
-         "speedKmh": num(s.speedKmh), "courseDeg": num(s.courseDeg), "horizontalAccuracyM": num(s.horizontalAccuracyM),
-         "altitudeM": num(s.altitudeM), "speedLimitKmh": num(s.speedLimitKmh), "phoneInUse": s.phoneInUse.map { .bool($0) } ?? .null]
+    static func sample(_ sample: Sample) -> JSONValue {
+        ["timestamp": isoMs(sample.timestampMs), "timestampMs": .int(sample.timestampMs), "latitude": .double(sample.latitude), "longitude": .double(sample.longitude),
+         "speedKmh": num(sample.speedKmh), "courseDeg": num(sample.courseDeg), "horizontalAccuracyM": num(sample.horizontalAccuracyM),
+         "altitudeM": num(sample.altitudeM), "speedLimitKmh": num(sample.speedLimitKmh), "phoneInUse": sample.phoneInUse.map { .bool($0) } ?? .null]
     }
 
     static func tripEvent(type: String, source: String, ms: Int64, latitude: Double?, longitude: Double?, durationSec: Double?, value: Double?) -> JSONValue {
@@ -85,35 +84,77 @@ enum Wire {
          "longitude": num(longitude), "durationSec": num(durationSec), "value": num(value)]
     }
 
-    static func attentionEvent(_ row: Row) -> JSONValue {
+    static func attentionEvent(_ event: AttentionEvent) -> JSONValue {
         [
-            "id": str(row.string("id")), "type": str(row.string("type")),
-            "startTimestampMs": .int(Int64(row.int("start_ms") ?? 0)), "endTimestampMs": .int(Int64(row.int("end_ms") ?? 0)),
-            "startDate": isoMs(Int64(row.int("start_ms") ?? 0)), "endDate": isoMs(Int64(row.int("end_ms") ?? 0)),
-            "confidence": .double(row.double("confidence") ?? 0), "averageSpeedMps": row.double("average_speed_mps").map { .double($0) } ?? .null,
-            "latitude": row.double("latitude").map { .double($0) } ?? .null, "longitude": row.double("longitude").map { .double($0) } ?? .null,
-            "horizontalAccuracyM": row.double("horizontal_accuracy_m").map { .double($0) } ?? .null,
-            "locationTimestampMs": row.int("location_timestamp_ms").map { .int(Int64($0)) } ?? .null,
-            "detectorVersion": str(row.string("detector_version")),
+            "id": .string(event.id), "type": .string(event.type),
+            "startTimestampMs": .int(event.startTimestampMs), "endTimestampMs": .int(event.endTimestampMs),
+            "startDate": isoMs(event.startTimestampMs), "endDate": isoMs(event.endTimestampMs),
+            "confidence": .double(event.confidence), "averageSpeedMps": event.averageSpeedMps.map { .double($0) } ?? .null,
+            "latitude": event.latitude.map { .double($0) } ?? .null, "longitude": event.longitude.map { .double($0) } ?? .null,
+            "horizontalAccuracyM": event.horizontalAccuracyM.map { .double($0) } ?? .null,
+            "locationTimestampMs": event.locationTimestampMs.map { .int($0) } ?? .null,
+            "detectorVersion": .string(event.detectorVersion),
         ]
     }
 
-    static func manualEvent(_ row: Row) -> JSONValue {
+    static func manualEvent(_ event: ManualEventRecord) -> JSONValue {
         [
-            "id": .int(Int64(row.int("id") ?? 0)), "clientEventId": str(row.string("client_event_id")), "type": str(row.string("type")),
-            "timestamp": isoMs(Int64(row.int("ts_ms") ?? 0)), "receivedAt": iso(row.double("received_at") ?? 0),
-            "latitude": row.double("latitude").map { .double($0) } ?? .null, "longitude": row.double("longitude").map { .double($0) } ?? .null,
-            "tripId": int(row.int("trip_id")), "periodId": int(row.int("period_id")), "vehicleId": int(row.int("vehicle_id")),
+            "id": .int(Int64(event.id)), "clientEventId": str(event.clientEventID), "type": .string(event.type.rawValue),
+            "timestamp": isoMs(event.timestampMs), "receivedAt": iso(event.receivedAt),
+            "latitude": event.latitude.map { .double($0) } ?? .null, "longitude": event.longitude.map { .double($0) } ?? .null,
+            "tripId": int(event.tripID), "periodId": int(event.periodID), "vehicleId": int(event.vehicleID),
         ]
     }
 
-    static func period(_ row: Row) -> JSONValue {
+    static func period(_ period: PeriodRecord) -> JSONValue {
         [
-            "id": .int(Int64(row.int("id") ?? 0)), "startedAt": isoMs(Int64(row.int("started_ms") ?? 0)),
-            "endedAt": isoMs(row.int("ended_ms").map(Int64.init)), "isProcessed": .bool(row.bool("is_processed") ?? false),
-            "processedAt": iso(row.double("processed_at")), "vehicleId": int(row.int("vehicle_id")), "serviceCode": str(row.string("service_code")),
-            "tripCount": .int(Int64(row.int("trip_count") ?? 0)), "distanceKm": num(row.double("distance_km") ?? 0),
-            "sampleCount": .int(Int64(row.int("sample_count") ?? 0)), "attentionEventCount": .int(Int64(row.int("attention_event_count") ?? 0)),
+            "id": .int(Int64(period.id)), "startedAt": isoMs(period.startedMs),
+            "endedAt": isoMs(period.endedMs), "isProcessed": .bool(period.isProcessed),
+            "processedAt": iso(period.processedAt), "vehicleId": int(period.vehicleID), "serviceCode": str(period.serviceCode),
+            "tripCount": .int(Int64(period.tripCount)), "distanceKm": num(period.distanceKm),
+            "sampleCount": .int(Int64(period.sampleCount)), "attentionEventCount": .int(Int64(period.attentionEventCount)),
         ]
     }
+
+    /// A `{"key": […]}` listing, as the control plane answers lists.
+    static func list(_ key: String, _ items: [JSONValue]) -> JSONValue { .object([key: .array(items)]) }
+
+    /// `value` (an object) with `extra` members added, for the control plane's richer views.
+    static func adding(_ extra: [String: JSONValue], to value: JSONValue) -> JSONValue {
+        guard case .object(var members) = value else { return value }
+        members.merge(extra) { _, new in new }
+        return .object(members)
+    }
+}
+
+/// A decoded telemetry batch [D-TM-13].
+struct TelemetryBatch: Sendable {
+    /// Client batch id (generated when absent).
+    var batchId: String?
+    /// Declared user, flagged when it differs from the token's.
+    var userId: Int?
+    /// Declared vehicle.
+    var vehicleId: Int?
+    /// Service code from the body.
+    var serviceCode: String?
+    /// Device identifier.
+    var deviceId: String?
+    /// Samples in time order.
+    var samples: [Sample]
+    /// Driving events.
+    var events: [DrivingEvent]
+    /// Attention events carried in the batch.
+    var attentionEvents: [AttentionEvent]
+}
+
+/// A manual event as the SDK sends it, ready to store.
+struct ManualEventInput: Sendable {
+    var clientID: String?
+    var type: ManualEventType
+    var timeMs: Int64
+    var latitude: Double?
+    var longitude: Double?
+    var accuracy: Double?
+    var locationTimeMs: Int64?
+    var vehicleID: Int?
 }

@@ -1,0 +1,144 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// Reads: trips, metrics and periods. Each first closes the user's idle periods, so what the SDK
+/// reads reflects the project clock.
+extension TelematicsRoutes {
+    /// Authenticates and closes the user's idle periods (on the project clock) before a read.
+    private func settle(_ request: Request, _ context: EmulatorContext) async throws -> (user: UserRecord, project: ProjectID) {
+        let (user, project, stale) = try await context.database.read { connection -> (UserRecord, ProjectID, Bool) in
+            let store = TelematicsStore(connection: connection)
+            let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
+            let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project), now: context.now)
+            return (user, project, try processor.hasIdle(userID: user.userID))
+        }
+        if stale {
+            try await context.database.write { connection in
+                let store = TelematicsStore(connection: connection)
+                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project), now: context.now)
+                try processor.closeIdle(userID: user.userID)
+            }
+        }
+        return (user, project)
+    }
+
+    func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let range = try TelematicsService.dateRange(request.queryItems)
+        let (user, project) = try await settle(request, context)
+        let trips = try await context.database.read { connection in
+            try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
+                                                              toMs: TelematicsService.bound(range.end, Int64.max))
+        }
+        return json(.array(trips.map(Wire.tripResume)))
+    }
+
+    func trip(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let includeSamples: Bool
+        switch request.queryValue("includeSamples")?.lowercased() {
+        case nil, "", "false", "0": includeSamples = false
+        case "true", "1": includeSamples = true
+        case let other?: throw TelematicsError.invalidRequest("`includeSamples` must be true or false; got `\(other)`.")
+        }
+        let (user, project) = try await settle(request, context)
+        let tripParameter = context.parameter("tripId")
+        let body = try await context.database.read { connection -> JSONValue in
+            let store = TelematicsStore(connection: connection)
+            guard let id = Int(tripParameter), let trip = try store.trip(project, userID: user.userID, id: id) else { throw TelematicsError.tripNotFound }
+            let (start, end) = (trip.startedMs, trip.endedMs)
+            let samples = includeSamples ? try store.samples(project, userID: user.userID, fromMs: start, toMs: end) : []
+            var events = try store.drivingEvents(project, userID: user.userID, fromMs: start, toMs: end).map {
+                (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
+                                                           longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
+            }
+            for event in try store.manualEvents(project, tripID: id) where event.type.isDriving {
+                events.append((event.timestampMs, Wire.tripEvent(type: event.type.rawValue, source: "manual", ms: event.timestampMs, latitude: event.latitude,
+                                                                 longitude: event.longitude, durationSec: nil, value: nil)))
+            }
+            let attention = try store.attentionEvents(project, userID: user.userID, fromMs: start, toMs: end)
+            return Wire.adding(["samples": .array(samples.map(Wire.sample)), "events": .array(events.sorted { $0.ms < $1.ms }.map(\.value)),
+                                "attentionEvents": .array(attention.map(Wire.attentionEvent))], to: Wire.tripResume(trip))
+        }
+        return json(body)
+    }
+
+    func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let range = try TelematicsService.dateRange(request.queryItems)
+        let (user, project) = try await settle(request, context)
+        let totals = try await context.database.read { connection in
+            try TelematicsStore(connection: connection).tripTotals(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
+                                                                   toMs: TelematicsService.bound(range.end, Int64.max))
+        }
+        func count(_ value: Int) -> JSONValue { .int(Int64(value)) }
+        let distance = totals.distanceKm, duration = totals.durationSec
+        return json([
+            "from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970),
+            "tripCount": count(totals.trips), "distanceKm": Wire.num(distance), "durationSec": count(Int(duration)),
+            "avgSpeedKmh": Wire.num(duration > 0 ? distance / (duration / 3600) : 0), "maxSpeedKmh": Wire.num(totals.maxSpeedKmh),
+            "score": count(TelematicsService.score(totals)), "hardBrakingCount": count(totals.hardBraking), "abruptAccelerationCount": count(totals.abruptAcceleration),
+            "hardCorneringCount": count(totals.hardCornering), "speedingDurationSec": count(totals.speedingDurationSec),
+            "distractionCount": count(totals.distractionCount), "distractionDurationSec": count(totals.distractionDurationSec),
+            "nightDrivingDistanceKm": Wire.num(totals.nightDistanceKm),
+        ])
+    }
+
+    func activitySummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let range = try TelematicsService.dateRange(request.queryItems)
+        let (user, project) = try await settle(request, context)
+        let (driving, marks) = try await context.database.read { connection -> (TripTotals, [String: Int]) in
+            let store = TelematicsStore(connection: connection)
+            let low = TelematicsService.bound(range.start, Int64.min), high = TelematicsService.bound(range.end, Int64.max)
+            return (try store.tripTotals(project, userID: user.userID, fromMs: low, toMs: high),
+                    try store.activityMarks(project, userID: user.userID, fromMs: low, toMs: high))
+        }
+        var activities: [JSONValue] = [[
+            "activity": "driving", "count": .int(Int64(driving.trips)), "durationSec": .int(Int64(driving.durationSec)),
+            "distanceKm": Wire.num(driving.distanceKm),
+        ]]
+        for name in ["passenger", "walking", "cycling", "stopped", "other"] {
+            activities.append(["activity": .string(name), "count": .int(Int64(marks[name] ?? 0)), "durationSec": 0, "distanceKm": 0.0])
+        }
+        return json(["from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970), "activities": .array(activities)])
+    }
+
+    func periods(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let range = try TelematicsService.dateRange(request.queryItems)
+        let processed: Bool?
+        switch request.queryValue("isProcessed")?.lowercased() {
+        case nil, "": processed = nil
+        case "true", "1": processed = true
+        case "false", "0": processed = false
+        case let other?: throw TelematicsError.invalidRequest("`isProcessed` must be true or false; got `\(other)`.")
+        }
+        func positive(_ name: String, _ fallback: Int) throws(TelematicsError) -> Int {
+            guard let text = request.queryValue(name), !text.isEmpty else { return fallback }
+            guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                throw .invalidRequest("`\(name)` must be an integer from 1 to 1000000; got `\(text)`.")
+            }
+            return value
+        }
+        let page = try positive("page", 1)
+        let pageSize = min(100, try positive("pageSize", 20))
+        let (user, project) = try await settle(request, context)
+        let (total, periods) = try await context.database.read { connection in
+            try TelematicsStore(connection: connection).periods(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
+                                                                toMs: TelematicsService.bound(range.end, Int64.max), processed: processed,
+                                                                page: page, pageSize: pageSize)
+        }
+        let pages = (total + pageSize - 1) / pageSize
+        return json(["items": .array(periods.map(Wire.period)), "page": .int(Int64(page)), "pageSize": .int(Int64(pageSize)),
+                     "totalItems": .int(Int64(total)), "totalPages": .int(Int64(pages)), "hasNext": .bool(page < pages)])
+    }
+
+    func period(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        let (user, project) = try await settle(request, context)
+        let parameter = context.parameter("periodId")
+        let period = try await context.database.read { connection -> PeriodRecord in
+            guard let id = Int(parameter), let period = try TelematicsStore(connection: connection).period(project, userID: user.userID, id: id) else {
+                throw TelematicsError.periodNotFound
+            }
+            return period
+        }
+        return json(Wire.period(period))
+    }
+}
