@@ -2,23 +2,9 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
-/// A platform's control-plane route: like `Route`, but its handler gets an `AdminContext`, whose
-/// project always exists (the core checked it before calling).
-public struct AdminRoute: Sendable {
-    /// The method.
-    public var method: HTTPMethod
-    /// The path pattern, relative to `/__admin/projects/{id}/<platform>`.
-    public var path: String
-    /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s a 400.
-    public var handler: @Sendable (Request, AdminContext) async throws -> Response
-
-    /// Creates a route.
-    public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, AdminContext) async throws -> Response) {
-        self.method = method
-        self.path = path
-        self.handler = handler
-    }
-}
+/// A platform's control-plane route: its handler gets an `AdminContext`, whose project always
+/// exists (the core checked it before calling).
+public typealias AdminRoute = RouteDefinition<AdminContext>
 
 /// What a control-plane handler knows besides the request: the same as `EmulatorContext`, with
 /// a project that is never missing.

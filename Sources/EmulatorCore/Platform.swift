@@ -119,22 +119,25 @@ public enum CoreFailure: Sendable, Equatable {
     }
 }
 
-/// A method, a path pattern and a handler.
-public struct Route: Sendable {
+/// A method, a path pattern and a handler that gets a `Context`.
+public struct RouteDefinition<Context: Sendable>: Sendable {
     /// The method.
     public var method: HTTPMethod
-    /// The path pattern (`/links/resolve/{slug}`), relative to where the platform mounts it.
+    /// The path pattern (`/links/resolve/{slug}`), relative to where the route is mounted.
     public var path: String
-    /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s the platform's 400.
-    public var handler: @Sendable (Request, EmulatorContext) async throws -> Response
+    /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s the owner's 400.
+    public var handler: @Sendable (Request, Context) async throws -> Response
 
     /// Creates a route.
-    public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) {
+    public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
         self.method = method
         self.path = path
         self.handler = handler
     }
 }
+
+/// An SDK or core control-plane route.
+public typealias Route = RouteDefinition<EmulatorContext>
 
 /// What a handler knows about the request besides the request itself.
 public struct EmulatorContext: Sendable {
