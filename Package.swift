@@ -50,11 +50,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Release builds turn cross-module optimization off. With it, code inlined into one module read
-// and wrote stored properties of another module's classes at wrong offsets once those classes
-// held Atomic/Mutex (raw-layout) storage, corrupting the heap (aborts in free; MALLOC_CHECK_=3
-// shows it). Debug builds do not do cross-module optimization.
-for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-cmo"], .when(configuration: .release))]
-}

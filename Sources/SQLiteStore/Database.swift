@@ -35,8 +35,8 @@ public final class Database: Sendable {
     /// Opens (creating it and its folder if needed) the database at `path`.
     // Allocated only by this module: cross-module optimization mis-laid-out classes holding
     // Atomic/Mutex storage when another module allocated or accessed them (heap corruption in
-    // release builds). Package.swift turns that optimization off for release; this attribute,
-    // on every public initializer of such a class, is the second guard.
+    // release builds). This attribute, on every public initializer of such a class, keeps release
+    // builds correct with the default optimization settings (docs/notes/release-heap-corruption.md).
     @inline(never)
     public init(path: String, readerCount: Int = 3) throws {
         self.path = path
