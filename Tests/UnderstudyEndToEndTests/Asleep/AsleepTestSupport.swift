@@ -14,10 +14,12 @@ struct AsleepFixture {
     var admin: AsleepProjectAdmin { server.client.asleep.project(project.id) }
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
-    static func start() async throws -> AsleepFixture {
-        let server = try await UnderstudyTestServer.start()
-        let project = try await server.makeProject(name: "asleep")
-        return AsleepFixture(server: server, project: project)
+    /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
+    static func with<T>(_ body: (AsleepFixture) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "asleep")
+            return try await body(AsleepFixture(server: server, project: project))
+        }
     }
 
     /// Uploads chunks `range`, advancing the (frozen) project clock 30 s before each.
@@ -49,6 +51,20 @@ final class WebhookReceiver: Sendable {
         self.server = server
         self.port = try server.start()
         box.withLock { $0 = self }
+    }
+
+    /// Runs `body` with a started receiver and stops it before returning, also when `body` throws.
+    static func with<T>(statuses: [Int] = [], _ body: (WebhookReceiver) async throws -> T) async throws -> T {
+        let receiver = try WebhookReceiver(statuses: statuses)
+        let result: T
+        do {
+            result = try await body(receiver)
+        } catch {
+            await receiver.stop()
+            throw error
+        }
+        await receiver.stop()
+        return result
     }
 
     var url: String { "http://127.0.0.1:\(port)/hooks/asleep" }

@@ -9,12 +9,14 @@ enum TelematicsFixture {
     static let epochDate = try! Date(epoch, strategy: .iso8601)
     static let epochMs = Int64(epochDate.timeIntervalSince1970 * 1000)
 
-    /// A server, a project with a frozen clock, and its Telematics admin client.
-    static func start() async throws -> (UnderstudyTestServer, Project, TelematicsAdminClient) {
-        let server = try await UnderstudyTestServer.start()
-        let project = try await server.makeProject(name: "telematics")
-        _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
-        return (server, project, server.client.telematics.admin(project.id))
+    /// Runs `body` with a server, a project whose clock is frozen at `epoch`, and its Telematics admin
+    /// client, and stops the server before returning, also when `body` throws.
+    static func with<T>(_ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "telematics")
+            _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
+            return try await body(server, project, server.client.telematics.admin(project.id))
+        }
     }
 
     /// A straight drive northwards at `speedMps`, one sample every `intervalMs`.

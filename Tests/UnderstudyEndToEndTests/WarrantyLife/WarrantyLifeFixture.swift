@@ -14,13 +14,13 @@ struct WarrantyLifeFixture {
     var admin: WarrantyLifeAdmin { server.client.warrantyLife.admin(project.id) }
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
-    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> WarrantyLifeFixture {
-        let server = try await UnderstudyTestServer.start(configure: configure)
-        let project = try await server.makeProject(name: "warrantylife")
-        return WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey"))
+    /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
+    static func with<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (WarrantyLifeFixture) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with(configure: configure) { server in
+            let project = try await server.makeProject(name: "warrantylife")
+            return try await body(WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey")))
+        }
     }
-
-    func stop() async { await server.stop() }
 
     /// An SDK repository for `device` (no upload backoff, so retries need no waiting).
     func repository(device: String = "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", key: String? = nil) -> WarrantyLifeRepository {
