@@ -28,7 +28,7 @@ public struct AdminClient: Sendable {
         return try await send(.json("POST", "/__admin/projects", Body(name: name, id: id, seed: seed, credentials: credentials))).expect(201)
     }
 
-    /// Every project.
+    /// Every project on the server, the demo project included.
     public func projects() async throws(UnderstudyClientError) -> [Project] {
         struct List: Decodable { var projects: [Project] }
         return try await send(ClientRequest(method: "GET", path: "/__admin/projects")).expect(200, as: List.self).projects
@@ -73,7 +73,7 @@ public struct ProjectAdmin: Sendable {
 
     private var base: String { "/__admin/projects/\(ClientHTTP.encode(id))" }
 
-    /// The project.
+    /// The project with its credentials, base URLs and clock.
     public func get() async throws(UnderstudyClientError) -> Project {
         try await admin.raw(ClientRequest(method: "GET", path: base)).expect(200)
     }
@@ -90,7 +90,7 @@ public struct ProjectAdmin: Sendable {
 
     // MARK: Clock
 
-    /// The clock.
+    /// The project's clock now.
     public func clock() async throws(UnderstudyClientError) -> ClockState {
         try await admin.raw(ClientRequest(method: "GET", path: base + "/clock")).expect(200)
     }

@@ -2,21 +2,21 @@ import Foundation
 
 /// A project as the control plane returns it.
 public struct Project: Sendable, Codable, Equatable {
-    /// Its id.
+    /// The project's id (`prj_…`, or `demo`), the `{id}` of every project route.
     public var id: String
-    /// Its name.
+    /// A label for people; names need not be unique.
     public var name: String
     /// The seed of its ids, when given.
     public var seed: Int64?
-    /// When it was created.
+    /// When the project was created (ISO 8601).
     public var createdAt: String
     /// Whether it is the demo project.
     public var isDemo: Bool
-    /// Its clock.
+    /// The project's virtual clock, which its expiries and timestamps follow.
     public var clock: ClockState
     /// Credentials per platform (`warplink`: `sdkKey`, `apiKey`; `asleep`: `apiKey`; …).
     public var credentials: [String: [String: String]]
-    /// Base URL per platform.
+    /// The URL to give each platform's SDK, e.g. `http://127.0.0.1:8080/asleep`.
     public var baseURLs: [String: String]
     /// SDK settings to paste, per platform, named as each SDK names them.
     public var sdkSettings: [String: [String: String]]
@@ -25,7 +25,7 @@ public struct Project: Sendable, Codable, Equatable {
     public func credential(_ platform: String, _ name: String) -> String { credentials[platform]?[name] ?? "" }
 }
 
-/// A project clock.
+/// A project's virtual clock: real time, frozen at an instant, or real time shifted by an offset.
 public struct ClockState: Sendable, Codable, Equatable {
     /// `real`, `frozen` or `offset`.
     public var mode: String
@@ -43,14 +43,14 @@ public struct FaultRule: Sendable, Codable, Equatable {
     public struct Match: Sendable, Codable, Equatable {
         /// `warplink`, `asleep`, `warrantylife` or `telematics`.
         public var platform: String?
-        /// Method.
+        /// Only requests with this method, e.g. `POST`.
         public var method: String?
         /// Path glob (`*` within a segment, `**` across), full or below the platform prefix.
         public var path: String?
         /// Headers that must be present with these values.
         public var headers: [String: String]?
 
-        /// Creates a match.
+        /// A match; nil members match anything.
         public init(platform: String? = nil, method: String? = nil, path: String? = nil, headers: [String: String]? = nil) {
             self.platform = platform
             self.method = method
@@ -59,22 +59,22 @@ public struct FaultRule: Sendable, Codable, Equatable {
         }
     }
 
-    /// What happens.
+    /// What a matching request gets instead of (or before) its normal answer.
     public struct Action: Sendable, Codable, Equatable {
         /// `status`, `delay`, `hang`, `reset`, `closeAfterHeaders`, `truncate`, `malformedJSON`.
         public var type: String
-        /// Status for `status`.
+        /// The HTTP status a `status` action answers with.
         public var status: Int?
         /// Custom body for `status`.
         public var body: AnyJSON?
         /// Milliseconds for `delay`; the longest hold for `hang`.
         public var delayMs: Int?
-        /// `Retry-After` seconds.
+        /// The `Retry-After` header, in seconds, of a `status` answer.
         public var retryAfter: Int?
         /// Body bytes kept by `truncate`.
         public var bytes: Int?
 
-        /// Creates an action.
+        /// An action from its parts; the static members build the usual ones.
         public init(type: String, status: Int? = nil, body: AnyJSON? = nil, delayMs: Int? = nil, retryAfter: Int? = nil, bytes: Int? = nil) {
             self.type = type
             self.status = status
@@ -102,32 +102,32 @@ public struct FaultRule: Sendable, Codable, Equatable {
         public static let malformedJSON = Action(type: "malformedJSON")
     }
 
-    /// Set by the server.
+    /// The rule's id (`flt_…`), set by the server.
     public var id: String?
     /// Set by the server: the owning project, nil for global rules.
     public var projectID: String?
-    /// Which requests.
+    /// Which requests the rule applies to.
     public var match: Match
-    /// What happens.
+    /// What those requests get.
     public var action: Action
     /// At most this many times.
     public var times: Int?
     /// After this many successes.
     public var after: Int?
-    /// With this probability.
+    /// The chance, 0 to 1, that a matching request is faulted (seeded by `seed`, so runs repeat).
     public var probability: Double?
     /// Seed for `probability`.
     public var seed: UInt64?
     /// Lifetime in seconds (server default 600).
     public var ttlSeconds: Double?
-    /// Set by the server.
+    /// When the rule lapses, set by the server from `ttlSeconds`.
     public var expiresAt: String?
     /// Set by the server: matching requests seen.
     public var matched: Int?
     /// Set by the server: faults applied.
     public var hits: Int?
 
-    /// Creates a rule.
+    /// A rule to add; nil limits mean every matching request, forever (until the TTL).
     public init(match: Match, action: Action, times: Int? = nil, after: Int? = nil, probability: Double? = nil, seed: UInt64? = nil, ttlSeconds: Double? = nil) {
         self.match = match
         self.action = action
@@ -141,23 +141,39 @@ public struct FaultRule: Sendable, Codable, Equatable {
 
 /// One journalled request.
 public struct JournalEntry: Sendable, Codable, Equatable {
+    /// Sequential id, also the request's trace id (`X-Understudy-Trace`).
     public var id: Int
+    /// When the request arrived (real time, ISO 8601).
     public var time: String
+    /// The project the request was identified as, if any.
     public var projectID: String?
+    /// `warplink`, `asleep`, `warrantylife`, `telematics` or `admin`.
     public var platform: String
+    /// The request method, e.g. `POST`.
     public var method: String
+    /// The path as routed, with the platform prefix even for host-routed requests.
     public var path: String
+    /// The route pattern that matched, e.g. `/asleep/ai/v1/users/{userId}`; nil when none did.
     public var route: String?
+    /// The raw query string, without `?`.
     public var query: String
     /// Status sent; 0 when a fault sent none (reset, hang).
     public var status: Int
+    /// Time spent answering, in milliseconds.
     public var durationMs: Double
+    /// Request headers with secrets redacted, names lower-cased.
     public var requestHeaders: [String: String]
+    /// The request body (decompressed, capped) as text when UTF-8, else `base64:` and the bytes in base64.
     public var requestBody: String?
+    /// The decoded request body's size before capping.
     public var requestBodySize: Int
+    /// The headers sent back, names lower-cased.
     public var responseHeaders: [String: String]
+    /// The response body (capped), encoded like `requestBody`.
     public var responseBody: String?
+    /// The response body's size before capping.
     public var responseBodySize: Int
+    /// The fault applied, e.g. `rule flt_…: status 503` or `header: reset`; nil when none was.
     public var fault: String?
 
     /// The request body parsed as JSON.
@@ -168,24 +184,28 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
 /// A page of journal entries, newest first, with the number of this project's entries evicted so far.
 public struct JournalPage: Sendable, Codable, Equatable {
-    /// The entries.
+    /// The entries that matched the query, newest first.
     public var requests: [JournalEntry]
     /// Entries of this project dropped by the journal's bounds; non-zero means a verification may be incomplete.
     public var evicted: Int
 }
 
-/// Journal filters.
+/// Which journal entries to list or wait for; every member given must match.
 public struct JournalQuery: Sendable, Codable, Equatable {
+    /// Only this platform's requests (`warplink`, `asleep`, `warrantylife`, `telematics`, `admin`).
     public var platform: String?
+    /// Only requests with this method.
     public var method: String?
     /// Path glob or exact path.
     public var path: String?
+    /// Only requests answered with this status.
     public var status: Int?
     /// Only entries after this id.
     public var since: Int?
+    /// At most this many entries (server default 100, at most 1000).
     public var limit: Int?
 
-    /// Creates a filter.
+    /// A query; nil members match anything.
     public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil) {
         self.platform = platform
         self.method = method
@@ -196,37 +216,55 @@ public struct JournalQuery: Sendable, Codable, Equatable {
     }
 }
 
-/// A saved snapshot.
+/// A saved copy of one project's state, restorable by name.
 public struct SnapshotInfo: Sendable, Codable, Equatable {
+    /// The name the snapshot was saved under; restoring by it replaces the project's state.
     public var name: String
+    /// When it was saved (ISO 8601).
     public var createdAt: String
+    /// How many database rows of the project it holds.
     public var rows: Int
 }
 
 /// A recorded side effect (mail, push, webhook).
 public struct OutboxMessage: Sendable, Codable, Equatable {
+    /// The message's id, in production order.
     public var id: Int
+    /// The project that produced it.
     public var projectID: String
+    /// The platform that produced it.
     public var platform: String
+    /// `email`, `push`, `webhook`, …
     public var kind: String
+    /// The e-mail address, device token or URL it was for.
     public var recipient: String?
+    /// The e-mail subject or webhook event name.
     public var subject: String?
+    /// The message content: mail body fields, push payload or webhook body.
     public var payload: AnyJSON
+    /// `pending`, `delivered`, `failed`, or `recorded` for messages never sent anywhere.
     public var status: String
+    /// Delivery attempts so far (webhooks retry).
     public var attempts: Int
+    /// Why the last delivery attempt failed.
     public var lastError: String?
+    /// When it was produced (project clock, ISO 8601).
     public var createdAt: String
+    /// When its delivery state last changed (ISO 8601).
     public var updatedAt: String
 }
 
 /// The control plane's error body.
 public struct AdminErrorBody: Sendable, Codable, Equatable {
-    /// The error.
+    /// What went wrong, as the server names it.
     public struct Detail: Sendable, Codable, Equatable {
+        /// A stable snake_case code, e.g. `not_found`, `invalid_json`, `unknown_field`.
         public var code: String
+        /// A sentence for people.
         public var message: String
+        /// More about the error when the server has it, e.g. `{"field": …}` for a bad field.
         public var details: AnyJSON?
     }
-    /// The error.
+    /// The `error` member of the body.
     public var error: Detail
 }

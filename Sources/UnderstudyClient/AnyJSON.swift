@@ -2,12 +2,19 @@ import Foundation
 
 /// Any JSON value, for bodies whose shape is open (platform payloads in tests, fault bodies).
 public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integral number that fits in 64 bits.
     case int(Int64)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([AnyJSON])
+    /// An object; member order is not kept.
     case object([String: AnyJSON])
 
     /// Decodes any JSON.

@@ -253,7 +253,7 @@ public struct AsleepProjectAdmin: Sendable {
         try response.expect(status, as: AnyJSON.self)
     }
 
-    /// Effective settings.
+    /// The project's Asleep settings: server-wide defaults with the project's own changes applied.
     public func settings() async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/settings"), 200) }
 
     /// Changes settings (`completionDelaySeconds`, `maxSessionSeconds`, `conflictMode`, `breathing`, …).
@@ -283,14 +283,14 @@ public struct AsleepProjectAdmin: Sendable {
         try expect(await send("POST", "/tokens/expire", ["kind": .string(kind)]), 200)
     }
 
-    /// Users.
+    /// The project's Asleep users with their customers and metadata.
     public func users() async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/users"), 200) }
 
     /// Seeds a user (`userId`, `apiKey` or `customer`, `metadata`).
     @discardableResult
     public func seedUser(_ body: AnyJSON = [:]) async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("POST", "/users", body), 201) }
 
-    /// Registered products.
+    /// The products devices registered with `setup(apiKey:productInfo:)`, and seeded ones.
     public func products() async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/products"), 200) }
 
     /// Seeds a registered product (`model`, `identifierType`, `identifierValue`, `apiKey` or `customer`, `productKey`).
@@ -311,7 +311,7 @@ public struct AsleepProjectAdmin: Sendable {
         return try expect(await send("GET", "/sessions", query: query), 200)
     }
 
-    /// One session.
+    /// One session with its state, chunks, stages and webhook settings.
     public func session(_ id: String) async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/sessions/\(ClientHTTP.encode(id))"), 200) }
 
     /// Seeds a session in any state (`userId`, `state`, `chunks`, `startTime`, stage arrays, …).

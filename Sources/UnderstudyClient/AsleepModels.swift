@@ -9,7 +9,7 @@ public struct AsleepProductInfo: Sendable, Codable, Equatable {
     /// The device's stable identifier (1–255 characters).
     public var identifierValue: String
 
-    /// Creates product info.
+    /// Product info for `setup(apiKey:productInfo:)`; the identifier type defaults to `SERIAL`.
     public init(model: String, identifierType: String = "SERIAL", identifierValue: String) {
         self.model = model
         self.identifierType = identifierType
@@ -19,7 +19,7 @@ public struct AsleepProductInfo: Sendable, Codable, Equatable {
 
 /// The credential issued by product registration.
 public struct AsleepProductRegistration: Sendable, Codable, Equatable {
-    /// `P-<uuid>`.
+    /// The registered product's id, `P-<uuid>`.
     public var productId: String
     /// Sent as `x-product-key` on later requests.
     public var productKey: String
@@ -33,7 +33,7 @@ public struct AsleepConfig: Sendable, Equatable {
     public var apiKey: String?
     /// A 3.3 access token (`Authorization: Bearer`), when appId/appSecret were used.
     public var accessToken: String?
-    /// The user.
+    /// The tracked user's id (`G-…`), sent as `x-user-id`.
     public var userId: String
     /// The product credential from `setup(productInfo:)`, sent as `x-product-key`.
     public var productKey: String?
@@ -41,10 +41,10 @@ public struct AsleepConfig: Sendable, Equatable {
     public var timezone: String?
     /// The app's nickname, recorded as the session's `service`.
     public var service: String?
-    /// Where webhooks go.
+    /// The `http(s)` URL that receives this session's `INFERENCE_COMPLETE` and `SESSION_COMPLETE` webhooks.
     public var callbackUrl: String?
 
-    /// Creates a config.
+    /// A config as `initAsleepConfig` would produce it, for calls that need no server round trip first.
     public init(apiKey: String? = nil, accessToken: String? = nil, userId: String, productKey: String? = nil, timezone: String? = nil,
                 service: String? = nil, callbackUrl: String? = nil) {
         self.apiKey = apiKey
@@ -69,7 +69,7 @@ public struct AsleepTokens: Sendable, Codable, Equatable {
 
 /// `GET /ai/v1/users/{id}` result.
 public struct AsleepUser: Sendable, Codable, Equatable {
-    /// The user id.
+    /// The user's id (`G-…`).
     public var userId: String
     /// Always false (deletion is immediate).
     public var toBeDeleted: Bool
@@ -81,38 +81,38 @@ public struct AsleepUser: Sendable, Codable, Equatable {
 
 /// A user's most recent session, as the user API shows it.
 public struct AsleepLastSessionInfo: Sendable, Codable, Equatable {
-    /// The wire's `session_id`.
+    /// The session's id.
     public var sessionId: String
-    /// The wire's `inference_type`.
+    /// What the SDK uploads for analysis, `MELSPECTROGRAM` (the default) or `AUDIO`.
     public var inferenceType: String
-    /// The wire's `service`.
+    /// The app nickname the session was started with.
     public var service: String
-    /// The wire's `start_time`.
+    /// When tracking started (UTC, `Z`).
     public var startTime: String
-    /// The wire's `end_time`.
+    /// When tracking stopped (UTC); nil while open.
     public var endTime: String?
-    /// The wire's `state`.
+    /// `OPEN`, `CLOSED` or `COMPLETE`.
     public var state: String
-    /// The wire's `complete_time`.
+    /// When analysis finished (UTC); nil before `COMPLETE`.
     public var completeTime: String?
 }
 
-/// User metadata.
+/// What the SDK may record about a user; every member is optional.
 public struct AsleepUserMetadata: Sendable, Codable, Equatable {
-    /// The wire's `birth_year`.
+    /// Year of birth.
     public var birthYear: Int?
-    /// The wire's `birth_month`.
+    /// Month of birth, 1–12.
     public var birthMonth: Int?
-    /// The wire's `birth_day`.
+    /// Day of birth, 1–31.
     public var birthDay: Int?
-    /// The wire's `gender`.
+    /// `male`, `female`, `non_binary`, `other` or `prefer_not_to_say`.
     public var gender: String?
-    /// The wire's `height`.
+    /// Height in centimetres.
     public var height: Double?
-    /// The wire's `weight`.
+    /// Weight in kilograms.
     public var weight: Double?
 
-    /// Creates metadata.
+    /// Metadata to attach to a user; nil members are omitted.
     public init(birthYear: Int? = nil, birthMonth: Int? = nil, birthDay: Int? = nil, gender: String? = nil, height: Double? = nil, weight: Double? = nil) {
         self.birthYear = birthYear
         self.birthMonth = birthMonth
@@ -125,182 +125,182 @@ public struct AsleepUserMetadata: Sendable, Codable, Equatable {
 
 /// The result of one 30-s chunk upload.
 public struct AsleepUploadResult: Sendable, Codable, Equatable {
-    /// The wire's `session_id`.
+    /// The session the chunk was added to.
     public var sessionId: String
-    /// The wire's `seq_num`.
+    /// The chunk's sequence number, echoed (0 is the first 30 s).
     public var seqNum: Int
-    /// The wire's `snoring_detected`.
+    /// Whether the emulated analysis heard snoring in the chunk.
     public var snoringDetected: Bool
-    /// The wire's `breath_detected`.
+    /// Whether the emulated analysis heard breathing in the chunk.
     public var breathDetected: Bool
 }
 
 /// `GET /data/v3/sessions/{id}` result (`Asleep.Model.Report`).
 public struct AsleepReport: Sendable, Codable, Equatable {
-    /// The wire's `timezone`.
+    /// The zone the report's times are written in (the `timezone` header, else UTC).
     public var timezone: String
-    /// The wire's `peculiarities`.
+    /// Why the analysis is limited, e.g. `TOO_SHORT_FOR_ANALYSIS`, `NEVER_SLEPT`, `NO_BREATHING_STABILITY`; `IN_PROGRESS` before completion.
     public var peculiarities: [String]
-    /// The wire's `missing_data_ratio`.
+    /// The share of expected 30-s chunks that never arrived, 0–1.
     public var missingDataRatio: Double
-    /// The wire's `session`.
+    /// The session with its stage arrays.
     public var session: AsleepReportSession
-    /// The wire's `stat`.
+    /// Statistics derived from the stages; nil until the session is `COMPLETE`.
     public var stat: AsleepStat?
 }
 
 /// The `session` of a report (`Asleep.Model.Session`).
 public struct AsleepReportSession: Sendable, Codable, Equatable {
-    /// The wire's `id`.
+    /// The session's id.
     public var id: String
-    /// The wire's `state`.
+    /// `OPEN`, `CLOSED` or `COMPLETE`.
     public var state: String
-    /// The wire's `start_time`.
+    /// When tracking started, in the report's zone (`±hh:mm`).
     public var startTime: String
-    /// The wire's `end_time`.
+    /// When tracking stopped, in the report's zone; nil while open.
     public var endTime: String?
-    /// The wire's `unexpected_end_time`.
+    /// When tracking stopped unexpectedly (`unexpected: 1` on close), if it did.
     public var unexpectedEndTime: String?
-    /// The wire's `created_timezone`.
+    /// The zone the session was started in.
     public var createdTimezone: String
-    /// The wire's `sleep_stages`.
+    /// One value per 30-s epoch: 0 wake, 1 light, 2 deep, 3 REM, -1 missing.
     public var sleepStages: [Int]?
-    /// The wire's `breath_stages`.
+    /// One value per epoch: 0 stable, 1 unstable, -1 missing; nil while breathing analysis is off.
     public var breathStages: [Int]?
-    /// The wire's `snoring_stages`.
+    /// One value per epoch: 0 quiet, 1 snoring, -1 missing; nil while snoring analysis is off.
     public var snoringStages: [Int]?
 }
 
 /// Report statistics (`Asleep.Model.Stat`).
 public struct AsleepStat: Sendable, Codable, Equatable {
-    /// The wire's `sleep_time`.
+    /// When the user fell asleep: start plus `sleepLatency`.
     public var sleepTime: String?
-    /// The wire's `wake_time`.
+    /// When the user woke for good: the end of the last sleep epoch.
     public var wakeTime: String?
-    /// The wire's `sleep_index`.
+    /// A 0–100 sleep score (here 50 + 50 × `sleepEfficiency`).
     public var sleepIndex: Int?
-    /// The wire's `sleep_latency`.
+    /// Seconds from the start of tracking to the first sleep epoch.
     public var sleepLatency: Int?
-    /// The wire's `wakeup_latency`.
+    /// Seconds from the last sleep epoch to the end of tracking.
     public var wakeupLatency: Int?
-    /// The wire's `light_latency`.
+    /// Seconds from the start to the first light-sleep epoch.
     public var lightLatency: Int?
-    /// The wire's `deep_latency`.
+    /// Seconds from the start to the first deep-sleep epoch.
     public var deepLatency: Int?
-    /// The wire's `rem_latency`.
+    /// Seconds from the start to the first REM epoch.
     public var remLatency: Int?
-    /// The wire's `time_in_bed`.
+    /// Seconds from the start to the end of tracking.
     public var timeInBed: Int?
-    /// The wire's `time_in_sleep_period`.
+    /// Seconds from falling asleep to the final wake-up: `timeInSleep` + `timeInWake`.
     public var timeInSleepPeriod: Int?
-    /// The wire's `time_in_sleep`.
+    /// Seconds asleep (light, deep and REM) within the sleep period.
     public var timeInSleep: Int?
-    /// The wire's `time_in_wake`.
+    /// Seconds awake within the sleep period.
     public var timeInWake: Int?
-    /// The wire's `time_in_light`.
+    /// Seconds of light sleep.
     public var timeInLight: Int?
-    /// The wire's `time_in_deep`.
+    /// Seconds of deep sleep.
     public var timeInDeep: Int?
-    /// The wire's `time_in_rem`.
+    /// Seconds of REM sleep.
     public var timeInRem: Int?
-    /// The wire's `time_in_stable_breath`.
+    /// Seconds of stable breathing in the sleep period; nil while breathing analysis is off.
     public var timeInStableBreath: Int?
-    /// The wire's `time_in_unstable_breath`.
+    /// Seconds of unstable breathing in the sleep period; nil while breathing analysis is off.
     public var timeInUnstableBreath: Int?
-    /// The wire's `time_in_snoring`.
+    /// Seconds of snoring in the sleep period; nil while snoring analysis is off.
     public var timeInSnoring: Int?
-    /// The wire's `time_in_no_snoring`.
+    /// Seconds without snoring in the sleep period; nil while snoring analysis is off.
     public var timeInNoSnoring: Int?
-    /// The wire's `sleep_efficiency`.
+    /// `timeInSleep` / `timeInBed`, 0–1.
     public var sleepEfficiency: Double?
-    /// The wire's `sleep_ratio`.
+    /// `timeInSleep` / `timeInSleepPeriod`, 0–1.
     public var sleepRatio: Double?
-    /// The wire's `wake_ratio`.
+    /// `timeInWake` / `timeInSleepPeriod`, 0–1.
     public var wakeRatio: Double?
-    /// The wire's `light_ratio`.
+    /// Light sleep over the sleep period, 0–1.
     public var lightRatio: Double?
-    /// The wire's `deep_ratio`.
+    /// Deep sleep over the sleep period, 0–1.
     public var deepRatio: Double?
-    /// The wire's `rem_ratio`.
+    /// REM sleep over the sleep period, 0–1.
     public var remRatio: Double?
-    /// The wire's `stable_breath_ratio`.
+    /// Stable breathing over the sleep period, 0–1.
     public var stableBreathRatio: Double?
-    /// The wire's `unstable_breath_ratio`.
+    /// Unstable breathing over the sleep period, 0–1.
     public var unstableBreathRatio: Double?
-    /// The wire's `snoring_ratio`.
+    /// Snoring over the sleep period, 0–1.
     public var snoringRatio: Double?
-    /// The wire's `no_snoring_ratio`.
+    /// Time without snoring over the sleep period, 0–1.
     public var noSnoringRatio: Double?
-    /// The wire's `breathing_index`.
+    /// Unstable-breathing episodes per hour asleep.
     public var breathingIndex: Double?
-    /// The wire's `breathing_pattern`.
+    /// `STABLE` (under 10 % unstable) or `UNSTABLE`.
     public var breathingPattern: String?
-    /// The wire's `waso_count`.
+    /// How many times the user woke after falling asleep (wake after sleep onset).
     public var wasoCount: Int?
-    /// The wire's `longest_waso`.
+    /// Seconds of the longest of those awakenings.
     public var longestWaso: Int?
-    /// The wire's `sleep_cycle_count`.
+    /// Sleep cycles, counted as runs of REM.
     public var sleepCycleCount: Int?
-    /// The wire's `sleep_cycle`.
+    /// Mean cycle length in seconds.
     public var sleepCycle: Int?
-    /// The wire's `snoring_count`.
+    /// Snoring episodes.
     public var snoringCount: Int?
-    /// The wire's `unstable_breath_count`.
+    /// Unstable-breathing episodes.
     public var unstableBreathCount: Int?
 }
 
 /// `GET /data/v1/sessions` result.
 public struct AsleepSessionList: Sendable, Codable, Equatable {
-    /// The wire's `timezone`.
+    /// The zone the list's times are written in.
     public var timezone: String
-    /// The wire's `sleep_session_list`.
+    /// The user's sessions in the requested date range and order.
     public var sleepSessionList: [AsleepSleepSession]
 }
 
 /// One entry of the session list (`Asleep.Model.SleepSession`).
 public struct AsleepSleepSession: Sendable, Codable, Equatable {
-    /// The wire's `session_id`.
+    /// The session's id.
     public var sessionId: String
-    /// The wire's `state`.
+    /// `OPEN`, `CLOSED` or `COMPLETE`.
     public var state: String
-    /// The wire's `session_start_time`.
+    /// When tracking started, in the list's zone.
     public var sessionStartTime: String
-    /// The wire's `session_end_time`.
+    /// When tracking stopped; nil while open.
     public var sessionEndTime: String?
-    /// The wire's `created_timezone`.
+    /// The zone the session was started in.
     public var createdTimezone: String
-    /// The wire's `unexpected_end_time`.
+    /// When tracking stopped unexpectedly, if it did.
     public var unexpectedEndTime: String?
-    /// The wire's `last_received_seq_num`.
+    /// The highest chunk sequence number received.
     public var lastReceivedSeqNum: Int?
-    /// The wire's `time_in_bed`.
+    /// Seconds from start to end of tracking (so far, while open).
     public var timeInBed: Int
 }
 
 /// `GET /data/v1/users/{id}/average-stats` result, loosely typed where the averages are open-ended.
 public struct AsleepAverageReport: Sendable, Codable, Equatable {
-    /// The wire's `period`.
+    /// The date range and zone averaged over.
     public var period: AsleepPeriod
-    /// The wire's `peculiarities`.
+    /// Why the averages are limited, e.g. `NO_BREATHING_STABILITY`.
     public var peculiarities: [String]
-    /// The wire's `average_stats`.
+    /// Mean statistics over the sessions that slept; nil when none did.
     public var averageStats: AnyJSON?
-    /// The wire's `never_slept_sessions`.
+    /// Sessions in the range without any sleep epoch.
     public var neverSleptSessions: [AnyJSON]
-    /// The wire's `slept_sessions`.
+    /// Sessions in the range that went into the averages.
     public var sleptSessions: [AnyJSON]
 }
 
 /// The period of an average report.
 public struct AsleepPeriod: Sendable, Codable, Equatable {
-    /// The wire's `timezone`.
+    /// The zone the dates are read in.
     public var timezone: String
-    /// The wire's `start_date`.
+    /// First day, `yyyy-MM-dd`.
     public var startDate: String
-    /// The wire's `end_date`.
+    /// Last day, `yyyy-MM-dd` (at most 100 days after the first).
     public var endDate: String
 
-    /// Creates a period.
+    /// A period to compare with a report's.
     public init(timezone: String, startDate: String, endDate: String) {
         self.timezone = timezone
         self.startDate = startDate
@@ -310,7 +310,7 @@ public struct AsleepPeriod: Sendable, Codable, Equatable {
 
 /// `{"detail": "…"}`, Asleep's error body.
 public struct AsleepErrorBody: Sendable, Codable, Equatable {
-    /// The message.
+    /// The documented error text, e.g. `user does not exist` or `Plan is expired`.
     public var detail: String
 }
 

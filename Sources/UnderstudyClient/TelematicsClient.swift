@@ -82,7 +82,7 @@ public actor TelematicsSession {
         try await getCurrentUserInfo()
     }
 
-    /// `getCurrentUserInfo`.
+    /// The authenticated user's id and name (`getCurrentUserInfo`).
     public func getCurrentUserInfo() async throws(UnderstudyClientError) -> (userId: Int, userName: String) {
         struct Me: Decodable { var userId: Int; var userName: String }
         let me: Me = try await call("GET", "/users/me", expect: 200)
@@ -163,7 +163,7 @@ public actor TelematicsSession {
         try await call("PUT", "/vehicles/current", json: ["plate": plate], expect: 200)
     }
 
-    /// `getCurrentVehicleInfo`.
+    /// The user's current vehicle (`getCurrentVehicleInfo`); 404 `VEHICLE_NOT_FOUND` when none is set.
     public func getCurrentVehicleInfo() async throws(UnderstudyClientError) -> TelematicsVehicleDetails {
         try await call("GET", "/vehicles/current", expect: 200)
     }
@@ -182,7 +182,7 @@ public actor TelematicsSession {
         return try await call("POST", "/vehicles/current/kilometers", json: Body(kilometers: kilometers, observations: observations), expect: 201)
     }
 
-    /// `correctKilometers(kilometers:observations:correctionCount:)`.
+    /// Replaces the latest `correctionCount` odometer readings (`correctKilometers(kilometers:observations:correctionCount:)`).
     @discardableResult
     public func correctKilometers(kilometers: Double, observations: String? = nil, correctionCount: Int) async throws(UnderstudyClientError) -> TelematicsKilometersCorrection {
         struct Body: Encodable { var kilometers: Double; var observations: String?; var correctionCount: Int }
@@ -246,22 +246,22 @@ public actor TelematicsSession {
         try await call("GET", "/trips", query: Self.range(startTs, endTs), expect: 200)
     }
 
-    /// `getTripById(tripId:includeSamples:)`.
+    /// One trip with its events and, if asked, its samples (`getTripById(tripId:includeSamples:)`).
     public func getTripById(tripId: Int, includeSamples: Bool) async throws(UnderstudyClientError) -> TelematicsTripDetails {
         try await call("GET", "/trips/\(tripId)", query: [("includeSamples", includeSamples ? "true" : "false")], expect: 200)
     }
 
-    /// `getMetricsSummary(startTs:endTs:)`.
+    /// Driving totals over the trips that start in the range (`getMetricsSummary(startTs:endTs:)`).
     public func getMetricsSummary(startTs: Date? = nil, endTs: Date? = nil) async throws(UnderstudyClientError) -> TelematicsMetricsSummary {
         try await call("GET", "/metrics/summary", query: Self.range(startTs, endTs), expect: 200)
     }
 
-    /// `getActivityMetricsSummary(startTs:endTs:)`.
+    /// Totals per activity (driving, walking, …) in the range (`getActivityMetricsSummary(startTs:endTs:)`).
     public func getActivityMetricsSummary(startTs: Date? = nil, endTs: Date? = nil) async throws(UnderstudyClientError) -> TelematicsActivityMetricsSummary {
         try await call("GET", "/metrics/activity-summary", query: Self.range(startTs, endTs), expect: 200)
     }
 
-    /// `getTelematicsPeriods(startTs:endTs:isProcessed:page:)`.
+    /// One page of telematics periods in the range (`getTelematicsPeriods(startTs:endTs:isProcessed:page:)`).
     public func getTelematicsPeriods(startTs: Date? = nil, endTs: Date? = nil, isProcessed: Bool? = nil, page: Int? = nil,
                                      pageSize: Int? = nil) async throws(UnderstudyClientError) -> TelematicsPeriodsPage {
         var query = Self.range(startTs, endTs)
@@ -283,7 +283,7 @@ public actor TelematicsSession {
         }
     }
 
-    /// `getTelematicsPeriod(id:)`.
+    /// One telematics period (`getTelematicsPeriod(id:)`).
     public func getTelematicsPeriod(id: Int) async throws(UnderstudyClientError) -> TelematicsPeriod {
         try await call("GET", "/telematics-periods/\(id)", expect: 200)
     }
@@ -404,14 +404,14 @@ public struct TelematicsAdminClient: Sendable {
         return try await request("POST", "/tokens", json: body).expect(201)
     }
 
-    /// Creates a user.
+    /// Creates a user the SDK can then be given tokens for.
     @discardableResult
     public func createUser(userId: Int? = nil, userName: String, state: String = "ACTIVE") async throws(UnderstudyClientError) -> TelematicsUser {
         struct Body: Encodable { var userId: Int?; var userName: String; var state: String }
         return try await request("POST", "/users", json: try Self.json(Body(userId: userId, userName: userName, state: state))).expect(201)
     }
 
-    /// One user.
+    /// One user with its account state and switched-off features.
     public func user(_ userId: Int) async throws(UnderstudyClientError) -> TelematicsUser {
         try await request("GET", "/users/\(userId)").expect(200)
     }

@@ -38,7 +38,7 @@ public struct ClientRequest: Sendable {
     public var query: [(String, String)]
     /// Headers.
     public var headers: [String: String]
-    /// Body bytes.
+    /// The body to send, as is (set `Content-Type` in `headers`).
     public var body: Data?
     /// Whether redirects are followed (default no, so a 302 is visible).
     public var followRedirects: Bool
@@ -71,11 +71,11 @@ public struct ClientRequest: Sendable {
 
 /// A response as the client received it.
 public struct ClientResponse: Sendable {
-    /// Status code.
+    /// The HTTP status.
     public let status: Int
     /// Headers, names lower-cased.
     public let headers: [String: String]
-    /// Body bytes.
+    /// The body as received (decompressed by URLSession when it was gzip).
     public let body: Data
 
     /// Creates a response.

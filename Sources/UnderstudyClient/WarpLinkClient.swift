@@ -131,7 +131,7 @@ public struct WarpLinkProjectAdmin: Sendable {
         return try await send("POST", "/apps", Body(id: id, handle: handle, ios_bundle_id: iosBundleID, android_package_name: androidPackageName, name: name)).expect(201)
     }
 
-    /// Every app.
+    /// The project's apps.
     public func apps() async throws(UnderstudyClientError) -> [WarpLinkApp] {
         struct List: Decodable { var apps: [WarpLinkApp] }
         return try await send("GET", "/apps").expect(200, as: List.self).apps
@@ -149,7 +149,7 @@ public struct WarpLinkProjectAdmin: Sendable {
         return try await send("POST", "/keys", Body(kind: kind, value: value, scopes: scopes, app_id: appID, name: name)).expect(201)
     }
 
-    /// Every key.
+    /// The project's SDK and API keys, revoked ones included.
     public func keys() async throws(UnderstudyClientError) -> [WarpLinkKey] {
         struct List: Decodable { var keys: [WarpLinkKey] }
         return try await send("GET", "/keys").expect(200, as: List.self).keys
@@ -193,18 +193,18 @@ public struct WarpLinkProjectAdmin: Sendable {
 
     // MARK: Links
 
-    /// Creates a link.
+    /// Creates a link from a seed; nil members get the server's defaults.
     public func createLink(_ seed: WarpLinkLinkSeed) async throws(UnderstudyClientError) -> WarpLinkStoredLink {
         try await send("POST", "/links", seed).expect(201)
     }
 
-    /// Every link.
+    /// The project's links as stored.
     public func links() async throws(UnderstudyClientError) -> [WarpLinkStoredLink] {
         struct List: Decodable { var links: [WarpLinkStoredLink] }
         return try await send("GET", "/links").expect(200, as: List.self).links
     }
 
-    /// One link.
+    /// One link as stored (the control plane's view, password flag included).
     public func link(_ id: String) async throws(UnderstudyClientError) -> WarpLinkStoredLink { try await send("GET", "/links/\(id)").expect(200) }
 
     /// Changes link fields (`null` clears `password`, `expires_at`, URLs, `match_window_hours`).

@@ -4,17 +4,17 @@ import Foundation
 public struct WarpLinkAPIError: Error, Sendable, Equatable, Decodable {
     /// One entry of `details.fields`.
     public struct FieldProblem: Sendable, Equatable, Decodable {
-        /// The field.
+        /// The body field at fault, e.g. `platform` or `device_id`.
         public var field: String
-        /// What is wrong.
+        /// What is wrong with it.
         public var message: String
     }
 
-    /// HTTP status.
+    /// The HTTP status the error came with.
     public var status: Int
     /// `error.code`, e.g. `PASSWORD_REQUIRED`.
     public var code: String
-    /// `error.message`.
+    /// `error.message`, a sentence for people.
     public var message: String
     /// `error.details.fields`.
     public var fields: [FieldProblem]
@@ -52,7 +52,7 @@ public struct WarpLinkAPIError: Error, Sendable, Equatable, Decodable {
 
 /// What a WarpLink SDK call got back: the status, the decoded value on success, the error otherwise.
 public struct WarpLinkResponse<Value: Decodable & Sendable>: Sendable {
-    /// HTTP status.
+    /// The HTTP status of the answer.
     public var status: Int
     /// The decoded 200 body.
     public var value: Value?
@@ -70,12 +70,12 @@ public struct WarpLinkResponse<Value: Decodable & Sendable>: Sendable {
 
 /// The `/sdk/validate` answer.
 public struct WarpLinkValidation: Sendable, Equatable, Decodable {
-    /// `valid`.
+    /// Whether the key is accepted; false only with the `valid_false` rejection setting.
     public var valid: Bool
-    /// `domains`.
+    /// The hosts the SDK treats as its links: `aplnk.to`, app handle domains and verified custom domains.
     public var domains: [String]
 
-    /// An answer.
+    /// An answer, for comparing with what the server sent.
     public init(valid: Bool, domains: [String]) {
         self.valid = valid
         self.domains = domains
@@ -84,21 +84,37 @@ public struct WarpLinkValidation: Sendable, Equatable, Decodable {
 
 /// The Link object of `/links/resolve`.
 public struct WarpLinkLink: Sendable, Equatable, Decodable {
+    /// The link's id (a UUID string).
     public var id: String
+    /// The path segment after the domain in the short URL; case-sensitive.
     public var slug: String
+    /// The short-link host the link lives on: `aplnk.to`, an app handle domain or a custom domain.
     public var domain: String
+    /// `https://{domain}/{slug}`, the URL a user taps.
     public var shortURL: String?
+    /// Where the link sends a user, with the merged parameters as its query.
     public var destinationURL: String
+    /// The URL an iOS app opens instead of the destination, if the link has one.
     public var iosURL: String?
+    /// Where an iOS user without the app is sent, if the link has one.
     public var iosFallbackURL: String?
+    /// The URL an Android app opens instead of the destination, if the link has one.
     public var androidURL: String?
+    /// Where an Android user without the app is sent, if the link has one.
     public var androidFallbackURL: String?
+    /// The link's parameters merged with the tapped ones (the tapped win), as the SDK hands them to the app.
     public var customParams: [String: AnyJSON]
+    /// The app the link belongs to; nil for an org-wide link.
     public var appID: String?
+    /// When the link starts answering 410 `GONE`; nil when it never expires.
     public var expiresAt: String?
+    /// Whether the link resolves at all; an inactive link answers 404.
     public var isActive: Bool?
+    /// Free-form labels set when the link was created.
     public var tags: [String]?
+    /// When the link was created (`…T…:….mmmZ`).
     public var createdAt: String
+    /// When the link last changed (`…T…:….mmmZ`).
     public var updatedAt: String?
 
     enum CodingKeys: String, CodingKey {
@@ -111,17 +127,29 @@ public struct WarpLinkLink: Sendable, Equatable, Decodable {
 
 /// A `/attribution/match` body as an SDK sends it; nil members are omitted.
 public struct WarpLinkAttributionRequest: Sendable, Equatable, Encodable {
+    /// `ios` or `android`.
     public var platform: String
+    /// The SDK's version, e.g. `1.1.0`.
     public var sdkVersion: String
+    /// Which signals the SDK collected (`enriched_tz`, `enriched` or `basic`); it caps the confidence.
     public var fingerprintVersion: String
+    /// Whether the SDK believes the app was installed before on this device; stored on the install record.
     public var isReinstall: Bool?
+    /// The Android package name; picks the app when the key is org-wide.
     public var appPackageName: String?
+    /// The iOS bundle id; picks the app when the key is org-wide.
     public var appBundleID: String?
+    /// The iOS IDFV (a UUID), matched against seeded clicks and earlier installs.
     public var deviceID: String?
+    /// The Play install referrer (a link id), the deterministic Android tier; ignored unless a UUID.
     public var referrer: String?
+    /// The device languages as an `Accept-Language` value; part of every signals bucket.
     public var acceptLanguage: String?
+    /// The device's UTC offset in minutes with JavaScript's sign (UTC+2 is -120).
     public var timezoneOffset: Int?
+    /// The device's IANA zone, e.g. `Europe/Paris`; the most specific signals bucket.
     public var timezone: String?
+    /// A hex fingerprint the SDK computed, matched exactly against clicks that carry one.
     public var fingerprint: String?
 
     enum CodingKeys: String, CodingKey {
@@ -152,15 +180,25 @@ public struct WarpLinkAttributionRequest: Sendable, Equatable, Encodable {
 
 /// The `/attribution/match` answer.
 public struct WarpLinkAttributionMatch: Sendable, Equatable, Decodable {
+    /// Whether the install was attributed to a link.
     public var matched: Bool
+    /// `deterministic` (referrer, device id, fingerprint) or `probabilistic` (IP and language signals).
     public var matchType: String?
+    /// How sure the match is, from 0 to 1: 1.0 when deterministic, scored by click age and signals otherwise.
     public var matchConfidence: Double?
+    /// True only for deterministic matches on a link.
     public var matchGuaranteed: Bool?
+    /// The attributed link; nil for a routeless match whose link was deleted.
     public var linkID: String?
+    /// The platform URL (`ios_url` or `android_url`) the SDK opens in the app, when the link has one.
     public var deepLinkURL: String?
+    /// The link's destination with the click's parameters as its query.
     public var destinationURL: String?
+    /// The parameters merged at click time, as the SDK hands them to the app.
     public var customParams: [String: AnyJSON]?
+    /// The install record this answer stored (see `WarpLinkProjectAdmin.installs`).
     public var installID: String?
+    /// The app the install was attributed for.
     public var appID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -174,7 +212,7 @@ public struct WarpLinkAttributionMatch: Sendable, Equatable, Decodable {
 public struct WarpLinkTap: Sendable, Equatable {
     /// HTTP status (302 on success).
     public var status: Int
-    /// `Location`.
+    /// The `Location` header: the destination reshaped with the tap's parameters.
     public var location: String?
     /// The error of a non-302 answer.
     public var error: WarpLinkAPIError?
@@ -182,14 +220,21 @@ public struct WarpLinkTap: Sendable, Equatable {
 
 // MARK: - Control plane
 
-/// An app.
+/// An app of the project: its handle domain and the identifiers attribution picks it by.
 public struct WarpLinkApp: Sendable, Equatable, Codable {
+    /// The app's id (a UUID string).
     public var id: String
+    /// Display name.
     public var name: String
+    /// The subdomain label of the app's own short-link host, `<handle>.aplnk.to`.
     public var handle: String
+    /// The app's handle domain, `<handle>.aplnk.to`.
     public var domain: String
+    /// The iOS bundle id an org-wide key uses to pick this app in attribution.
     public var iosBundleID: String?
+    /// The Android package name an org-wide key uses to pick this app in attribution.
     public var androidPackageName: String?
+    /// When the app was created (`…T…:….mmmZ`).
     public var createdAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -200,13 +245,21 @@ public struct WarpLinkApp: Sendable, Equatable, Codable {
 
 /// An SDK or API key.
 public struct WarpLinkKey: Sendable, Equatable, Codable {
+    /// The key itself, `wl_live_…` or `wl_test_…` plus 32 letters or digits.
     public var value: String
+    /// `sdk` (validate, resolve and attribution) or `api` (limited to its scopes; refused on attribution).
     public var kind: String
+    /// What the key may do, e.g. `links:read` (needed to resolve); SDK keys always hold `links:read` and `attribution:write`.
     public var scopes: [String]
+    /// The app an app-bound SDK key acts as; nil for an org-wide key.
     public var appID: String?
+    /// `active` or `revoked` (a revoked key gets 401 everywhere).
     public var state: String
+    /// A label for people; the SDKs never see it.
     public var name: String?
+    /// When the key was created (`…T…:….mmmZ`).
     public var createdAt: String
+    /// When the key was revoked; nil while active.
     public var revokedAt: String?
 
     enum CodingKeys: String, CodingKey {
@@ -215,11 +268,15 @@ public struct WarpLinkKey: Sendable, Equatable, Codable {
     }
 }
 
-/// A custom domain.
+/// A custom short-link host of the project.
 public struct WarpLinkDomain: Sendable, Equatable, Codable {
+    /// The custom short-link host, lower-case.
     public var hostname: String
+    /// `verified` (serves links and is listed by `/sdk/validate`) or `suspended` (its links answer 404).
     public var state: String
+    /// The app whose links the domain serves; nil for org-wide.
     public var appID: String?
+    /// When the domain was added (`…T…:….mmmZ`).
     public var createdAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -230,23 +287,41 @@ public struct WarpLinkDomain: Sendable, Equatable, Codable {
 
 /// A link as stored (the control plane's view: stored URLs, password flag, window).
 public struct WarpLinkStoredLink: Sendable, Equatable, Decodable {
+    /// The link's id (a UUID string).
     public var id: String
+    /// The path segment after the domain in the short URL; case-sensitive.
     public var slug: String
+    /// The short-link host the link lives on: `aplnk.to`, an app handle domain or a custom domain.
     public var domain: String
+    /// `https://{domain}/{slug}`, the URL a user taps.
     public var shortURL: String
+    /// The destination as stored, before the tap's parameters are merged in.
     public var destinationURL: String
+    /// The URL an iOS app opens instead of the destination, if the link has one.
     public var iosURL: String?
+    /// Where an iOS user without the app is sent, if the link has one.
     public var iosFallbackURL: String?
+    /// The URL an Android app opens instead of the destination, if the link has one.
     public var androidURL: String?
+    /// Where an Android user without the app is sent, if the link has one.
     public var androidFallbackURL: String?
+    /// The link's own parameters, merged into every tap.
     public var customParams: [String: AnyJSON]
+    /// The app the link belongs to; nil for an org-wide link.
     public var appID: String?
+    /// Free-form labels set when the link was created.
     public var tags: [String]
+    /// Whether resolving needs the password (403 `PASSWORD_REQUIRED` otherwise); the password itself is never returned.
     public var passwordProtected: Bool
+    /// When the link starts answering 410 `GONE`; nil when it never expires.
     public var expiresAt: String?
+    /// Whether the link resolves at all; an inactive link answers 404.
     public var isActive: Bool
+    /// How old a click on this link may be and still be matched by signals (default 6, at most 24).
     public var matchWindowHours: Int?
+    /// When the link was created (`…T…:….mmmZ`).
     public var createdAt: String
+    /// When the link last changed (`…T…:….mmmZ`).
     public var updatedAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -260,21 +335,37 @@ public struct WarpLinkStoredLink: Sendable, Equatable, Decodable {
 
 /// A link to seed; nil members are left to the server's defaults.
 public struct WarpLinkLinkSeed: Sendable, Equatable, Encodable {
+    /// A fixed id for the link; generated when nil.
     public var id: String?
+    /// The slug; generated when nil. Use a unique one when tests share a server on `aplnk.to`.
     public var slug: String?
+    /// The host; `aplnk.to` when nil.
     public var domain: String?
+    /// Where the link sends users; its query is kept and merged with the link's parameters.
     public var destinationURL: String
+    /// The URL an iOS app opens instead of the destination, if the link has one.
     public var iosURL: String?
+    /// Where an iOS user without the app is sent, if the link has one.
     public var iosFallbackURL: String?
+    /// The URL an Android app opens instead of the destination, if the link has one.
     public var androidURL: String?
+    /// Where an Android user without the app is sent, if the link has one.
     public var androidFallbackURL: String?
+    /// Parameters added to every tap of the link.
     public var customParams: [String: AnyJSON]?
+    /// The app the link belongs to; nil for an org-wide link.
     public var appID: String?
+    /// Free-form labels set when the link was created.
     public var tags: [String]?
+    /// A password that resolving must supply (403 `PASSWORD_REQUIRED` without it).
     public var password: String?
+    /// When the link starts answering 410 `GONE`.
     public var expiresAt: String?
+    /// false makes the link answer 404; true when nil.
     public var isActive: Bool?
+    /// How old a click may be and still be matched by signals (default 6, at most 24).
     public var matchWindowHours: Int?
+    /// A back-dated creation time; now on the project clock when nil.
     public var createdAt: String?
 
     enum CodingKeys: String, CodingKey {
@@ -284,7 +375,7 @@ public struct WarpLinkLinkSeed: Sendable, Equatable, Encodable {
         case isActive = "is_active", matchWindowHours = "match_window_hours", createdAt = "created_at"
     }
 
-    /// A link seed.
+    /// A link to create; only the destination is required.
     public init(slug: String? = nil, domain: String? = nil, destinationURL: String, iosURL: String? = nil, iosFallbackURL: String? = nil,
                 androidURL: String? = nil, androidFallbackURL: String? = nil, customParams: [String: AnyJSON]? = nil, appID: String? = nil,
                 tags: [String]? = nil, password: String? = nil, expiresAt: String? = nil, isActive: Bool? = nil, matchWindowHours: Int? = nil,
@@ -310,18 +401,31 @@ public struct WarpLinkLinkSeed: Sendable, Equatable, Encodable {
 
 /// A click to seed (the deferred-match input) with a chosen age, IP, language, zone or device id.
 public struct WarpLinkClickSeed: Sendable, Equatable, Encodable {
+    /// The clicked link's slug, with `domain`; or give `linkID`.
     public var slug: String?
+    /// The clicked link's host; `aplnk.to` when nil.
     public var domain: String?
+    /// The clicked link's id, instead of `slug` and `domain`.
     public var linkID: String?
+    /// The client IP of the click (127.0.0.1 when nil); private and loopback addresses lower the confidence.
     public var ip: String?
+    /// The browser's `Accept-Language`; its first entry is the language of the signals bucket.
     public var acceptLanguage: String?
+    /// The browser's IANA zone (what `?tz=` carries on a tap).
     public var timezone: String?
+    /// The browser's UTC offset in minutes with JavaScript's sign (UTC+2 is -120).
     public var timezoneOffset: Int?
+    /// An IDFV the click carries, for the deterministic device-id tier.
     public var deviceID: String?
+    /// A pre-computed fingerprint the click carries, for the fingerprint tier.
     public var fingerprint: String?
+    /// The browser's User-Agent (recorded, never matched on).
     public var userAgent: String?
+    /// Query parameters of the tap, merged into the link's.
     public var params: [String: String]?
+    /// When the click happened; give this or `ageSeconds`, else now on the project clock.
     public var clickedAt: String?
+    /// How long before now (project clock) the click happened; puts it in a confidence tier.
     public var ageSeconds: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -352,26 +456,47 @@ public struct WarpLinkClickSeed: Sendable, Equatable, Encodable {
 
 /// A click as recorded (redirect, resolve or seed), with its claim state.
 public struct WarpLinkClick: Sendable, Equatable, Decodable {
+    /// The click's id; for a resolve it is the `X-WarpLink-Tap-Id` answered.
     public var id: String
+    /// The clicked link.
     public var linkID: String
+    /// The link's app when it was clicked.
     public var appID: String?
+    /// `redirect` (a browser tap), `resolve` (an in-app resolve) or `seed` (the control plane).
     public var source: String
+    /// The client IP the click was recorded with.
     public var ip: String?
+    /// The raw `Accept-Language` of the click.
     public var acceptLanguage: String?
+    /// The normalised language the click is bucketed under, e.g. `en-us`.
     public var language: String?
+    /// The IANA zone of the click, if it carried one.
     public var timezone: String?
+    /// The UTC offset in minutes (JavaScript sign) of the click, if known.
     public var timezoneOffset: Int?
+    /// The IDFV a seeded click carries.
     public var deviceID: String?
+    /// The fingerprint a seeded click carries.
     public var fingerprint: String?
+    /// The User-Agent of the click (recorded only).
     public var userAgent: String?
+    /// The `X-WarpLink-Tap-Id` of a resolve click.
     public var tapID: String?
+    /// The destination as reshaped for this click.
     public var destinationURL: String?
+    /// The iOS URL as reshaped for this click.
     public var iosURL: String?
+    /// The Android URL as reshaped for this click.
     public var androidURL: String?
+    /// The parameters merged for this click, as an attribution would return them.
     public var customParams: [String: AnyJSON]
+    /// When the click happened (`…T…:….mmmZ`).
     public var clickedAt: String
+    /// Whether an install has claimed the click; a claimed click matches no other install.
     public var claimed: Bool
+    /// The install that claimed the click.
     public var claimedBy: String?
+    /// When the click was claimed.
     public var claimedAt: String?
 
     enum CodingKeys: String, CodingKey {
@@ -384,17 +509,29 @@ public struct WarpLinkClick: Sendable, Equatable, Decodable {
 
 /// An earlier install to seed (the IDFV tier and routeless matches build on it).
 public struct WarpLinkInstallSeed: Sendable, Equatable, Encodable {
+    /// A fixed install id; generated when nil.
     public var id: String?
+    /// The IDFV of the earlier install, for the device-id tier of later attributions.
     public var deviceID: String?
+    /// The link the earlier install was attributed to; or give `slug` and `domain`.
     public var linkID: String?
+    /// The attributed link's slug, with `domain`.
     public var slug: String?
+    /// The attributed link's host; `aplnk.to` when nil.
     public var domain: String?
+    /// The app of the earlier install.
     public var appID: String?
+    /// `ios` or `android`.
     public var platform: String?
+    /// The SDK version recorded on the install.
     public var sdkVersion: String?
+    /// How the earlier install was matched; a later device-id match reports it again.
     public var matchType: String?
+    /// The earlier install's confidence; a later device-id match reports it again.
     public var matchConfidence: Double?
+    /// The `is_reinstall` the earlier SDK sent.
     public var isReinstall: Bool?
+    /// When the earlier install happened; now on the project clock when nil.
     public var createdAt: String?
 
     enum CodingKeys: String, CodingKey {
@@ -403,7 +540,7 @@ public struct WarpLinkInstallSeed: Sendable, Equatable, Encodable {
         case matchConfidence = "match_confidence", isReinstall = "is_reinstall", createdAt = "created_at"
     }
 
-    /// An install seed.
+    /// An earlier install to create; nil members are left to the server's defaults.
     public init(deviceID: String? = nil, linkID: String? = nil, slug: String? = nil, domain: String? = nil, appID: String? = nil,
                 platform: String? = nil, sdkVersion: String? = nil, matchType: String? = nil, matchConfidence: Double? = nil,
                 isReinstall: Bool? = nil, id: String? = nil, createdAt: String? = nil) {
@@ -422,23 +559,39 @@ public struct WarpLinkInstallSeed: Sendable, Equatable, Encodable {
     }
 }
 
-/// An install record.
+/// What an attribution request stored: its outcome, the match and the click it claimed.
 public struct WarpLinkInstall: Sendable, Equatable, Decodable {
+    /// The install's id, as returned in `install_id`.
     public var installID: String
+    /// The app the install was attributed for.
     public var appID: String?
+    /// `ios` or `android`.
     public var platform: String?
+    /// The SDK version of the request.
     public var sdkVersion: String?
+    /// The IDFV of the request.
     public var deviceID: String?
+    /// The `is_reinstall` the SDK sent; nil when it sent none.
     public var isReinstall: Bool?
+    /// Which tier decided: `referrer`, `device_id`, `fingerprint`, `signals`, `no_match` or `ambiguous_app`.
     public var outcome: String
+    /// Whether the answer said `matched: true`.
     public var matched: Bool
+    /// `deterministic` or `probabilistic`; nil without a match.
     public var matchType: String?
+    /// The confidence answered; nil without a match.
     public var matchConfidence: Double?
+    /// The attributed link (kept after the link is deleted).
     public var linkID: String?
+    /// The click the install claimed, for signals and fingerprint matches.
     public var clickID: String?
+    /// The tap id of the request, if it had one.
     public var tapID: String?
+    /// The client IP the request was matched with.
     public var ip: String?
+    /// `sdk` for a real attribution request, `seed` for a seeded install.
     public var source: String
+    /// When the install was recorded (`…T…:….mmmZ`).
     public var createdAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -453,23 +606,23 @@ public struct WarpLinkInstall: Sendable, Equatable, Decodable {
 public struct WarpLinkSettings: Sendable, Equatable, Codable {
     /// `401`, `403` or `valid_false`.
     public var validateRejection: String?
-    /// 403 or 401.
+    /// The status an API key gets on `/attribution/match`: 403 (the default) or 401.
     public var apiKeyAttributionStatus: Int?
     /// `explicit_nulls` or `minimal`.
     public var noMatchStyle: String?
-    /// `full` or `primary`.
+    /// `full` keeps the region of the language (`en-us`), `primary` only the language (`en`).
     public var languageMode: String?
-    /// `current` or `legacy`.
+    /// `current` (age tiers per fingerprint variant) or `legacy` (the older scale, 72 h window).
     public var scoring: String?
-    /// IP multipliers on/off.
+    /// Whether the click IP's kind (private, public IPv4, IPv6) scales the confidence.
     public var ipMultipliers: Bool?
     /// Client-IP override (clear it with `updateSettings(json:)` and `client_ip: null`).
     public var clientIP: String?
-    /// Trust `X-Forwarded-For`.
+    /// Whether the first `X-Forwarded-For` entry replaces the socket peer as the client IP.
     public var trustForwardedFor: Bool?
-    /// Lenient slug-only lookup.
+    /// Whether resolve may find a link by slug alone when the domain does not match and the slug is unique.
     public var lenientLookup: Bool?
-    /// Enforce 60 requests/minute.
+    /// Whether the 61st request in a minute per key gets 429 (the headers are always sent).
     public var enforceRateLimit: Bool?
 
     enum CodingKeys: String, CodingKey {

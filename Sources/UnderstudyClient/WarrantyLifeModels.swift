@@ -2,16 +2,16 @@ import Foundation
 
 /// `ApiErrorResponse`: WarrantyLife's error body.
 public struct WarrantyLifeAPIError: Sendable, Codable, Equatable, Error {
-    /// Snake-case category.
+    /// The error's category in snake_case, e.g. `validation_failed` or `voucher_not_found`.
     public var error: String
-    /// Human text.
+    /// The text the SDK shows (it falls back to `error` without one).
     public var errorMessage: String?
     /// Numeric code (`-1` for transport failures, as the SDK reports them).
     public var errorCode: Int
     /// HTTP status (0 for transport failures); not part of the body.
     public var status: Int?
 
-    /// Creates an error.
+    /// An error as the SDK would build it, for comparing with what the server sent.
     public init(error: String, errorMessage: String?, errorCode: Int, status: Int? = nil) {
         self.error = error
         self.errorMessage = errorMessage
@@ -36,19 +36,19 @@ public struct WarrantyLifeAPIError: Sendable, Codable, Equatable, Error {
 
 /// `LoginResponse` of login and registration.
 public struct WarrantyLifeLoginResponse: Sendable, Codable, Equatable {
-    /// The auth token.
+    /// The session token, sent after `identity` in Basic auth or alone as a Bearer token.
     public var token: String
     /// The identity sent before the token in Basic auth.
     public var identity: String
-    /// User id.
+    /// The account's id.
     public var userId: String
-    /// E-mail.
+    /// The account's e-mail address (also its login identity).
     public var email: String
 }
 
 /// The result of API-key validation, as `apiKeyValidationHandler` receives it.
 public enum WarrantyLifeKeyValidation: Sendable, Equatable {
-    /// Key accepted.
+    /// The key is accepted (200); the name and environment the key was registered with.
     case valid(name: String?, environment: String?)
     /// Server said 401: the SDK blocks itself.
     case invalid(message: String)
@@ -58,7 +58,7 @@ public enum WarrantyLifeKeyValidation: Sendable, Equatable {
 
 /// `Voucher` (the fields a host routes on; the full payload is in `raw`).
 public struct WarrantyLifeVoucher: Sendable, Codable, Equatable {
-    /// Code.
+    /// The voucher code as stored (lookups ignore case).
     public var voucherCode: String
     /// `VoucherAction` case name.
     public var action: String
@@ -72,43 +72,55 @@ public struct WarrantyLifeVoucher: Sendable, Codable, Equatable {
     public var warrantyId: String
     /// Base64 of `warrantyId`.
     public var encodedWarrantyId: String
-    /// Receipt needed.
+    /// Whether the host must collect a receipt image before registering.
     public var receiptRequired: Bool
-    /// Purchase date needed.
+    /// Whether the host must ask for the purchase date before registering.
     public var purchaseDateRequired: Bool
     /// Active warranties on this device.
     public var countWarrantyOnCurrentDevice: Int
-    /// The whole payload.
+    /// The voucher as the server sent it, for fields not typed here.
     public var raw: AnyJSON?
 }
 
 /// `Warranty` (the fields the SDK's accessors expose; the full payload is in `raw`).
 public struct WarrantyLifeWarranty: Sendable, Codable, Equatable {
-    /// Id.
+    /// The warranty's id.
     public var id: String
     /// `ACTIVE`, `EXPIRED`, …
     public var status: String
-    /// Covered right now.
+    /// Whether the device is covered now; Smart Saver opt-ins need it.
     public var hasActiveCoverage: Bool
-    /// Item.
+    /// The item (device) the warranty covers.
     public var itemId: String?
-    /// Smart Saver offers and opt-ins.
-    public var ssrOffered: Bool, ssdOffered: Bool, tipOffered: Bool, ssr: Bool, ssd: Bool, tradeIn: Bool
-    /// Reward.
+    /// Whether the plan offers SmartSaver Reward (rewards for careful use).
+    public var ssrOffered: Bool
+    /// Whether the plan offers SmartSaver AI Deductible (a lower deductible for safe handling).
+    public var ssdOffered: Bool
+    /// Whether the plan offers the trade-in program.
+    public var tipOffered: Bool
+    /// Whether the user opted in to SmartSaver Reward (`setSSR`).
+    public var ssr: Bool
+    /// Whether the user opted in to SmartSaver AI Deductible (`setSSD`).
+    public var ssd: Bool
+    /// Whether the user opted in to trade-in (`setTradeIn`).
+    public var tradeIn: Bool
+    /// The reward the user chose, between 0 and `rewardAmountMax`.
     public var rewardAmount: Double?
-    /// Reward cap.
+    /// The highest reward the plan allows.
     public var rewardAmountMax: Double?
-    /// The whole payload.
+    /// The warranty as the server sent it, for fields not typed here.
     public var raw: AnyJSON?
 }
 
 /// The data `registerDevice` uploads, as the SDK collects it from the tests the host ran.
 public struct WarrantyLifeRegistrationData: Sendable {
-    /// Device model (marketing name) and machine id.
-    public var model: String, mpn: String
-    /// `setIMEI(_:)`.
+    /// The device's marketing name, e.g. `iPhone 13 Pro`.
+    public var model: String
+    /// The device's machine id, e.g. `iPhone14,2`.
+    public var mpn: String
+    /// The IMEI the host set with `setIMEI(_:)`; `registerDevice` stops with `missingIMEI` without it.
     public var imei: String?
-    /// Sensor Test: local `eventAt`, readings, optional audio.
+    /// When the Sensor Test ran, local time `yyyy-MM-dd HH:mm:ss.SSS`; repeats of it reuse the first sensor event.
     public var eventAt: String
     /// Readings (each a JSON object).
     public var readings: [AnyJSON]
@@ -119,7 +131,7 @@ public struct WarrantyLifeRegistrationData: Sendable {
     /// Images by kind (`reference`, `test`, `receipt`, …), uploaded in this order.
     public var images: [(kind: String, data: Data)]
 
-    /// Creates registration data.
+    /// Registration data as the SDK would have collected it.
     public init(model: String, mpn: String, imei: String?, eventAt: String, readings: [AnyJSON], audio: Data?, diagnostic: [String: AnyJSON], images: [(kind: String, data: Data)]) {
         self.model = model; self.mpn = mpn; self.imei = imei; self.eventAt = eventAt; self.readings = readings
         self.audio = audio; self.diagnostic = diagnostic; self.images = images
@@ -128,7 +140,7 @@ public struct WarrantyLifeRegistrationData: Sendable {
 
 /// `registerDevice` state updates.
 public enum WarrantyLifeRegistrationState: Sendable, Equatable {
-    /// The upload started.
+    /// The workflow started; nothing is uploaded yet.
     case submitted
     /// A stage finished: 25 item, 50 sensor event, 75 sensor uploads, 100 diagnostics and images.
     case progress(Int)
@@ -142,7 +154,7 @@ public enum WarrantyLifeRegistrationState: Sendable, Equatable {
 
 /// `OptInError` of `setSSR`/`setSSD`/`setTradeIn`.
 public enum WarrantyLifeOptInError: Error, Sendable, Equatable {
-    /// No user session.
+    /// No user is logged in.
     case notLoggedIn
     /// No warranty with active coverage for this device.
     case noActiveCoverage

@@ -39,9 +39,9 @@ public final class WarrantyLifeRepository: Sendable {
 
     /// Whether a user is logged in (`isUserLoggedIn()`).
     public var isUserLoggedIn: Bool { state.withLock { $0.login != nil } }
-    /// `getItemID()`.
+    /// The item id the repository holds (`getItemID()`), set once the device's item was found or created.
     public var itemID: String? { state.withLock { $0.itemID } }
-    /// `getDiagnosticsId()`.
+    /// The id of the diagnostic report uploaded by `registerDevice` (`getDiagnosticsId()`).
     public var diagnosticID: String? { state.withLock { $0.diagnosticID } }
 
     /// The latest key-validation result (`getAPIKeyValidationStatus()`); nil until `validateAPIKey` ran.
@@ -109,12 +109,12 @@ public final class WarrantyLifeRepository: Sendable {
         }
     }
 
-    /// `emailRegisteredCheck(email:)`.
+    /// Whether an account exists for `email` and is activated (`emailRegisteredCheck(email:)`).
     public func emailRegisteredCheck(email: String) async throws(UnderstudyClientError) -> AnyJSON {
         try data(try await request("GET", "/auth/activated-account-check", query: [("email", email)]), 200)
     }
 
-    /// `recoverLostPassword(email:)`.
+    /// Asks for a password-reset mail (`recoverLostPassword(email:)`); it lands in the project's outbox.
     public func recoverLostPassword(email: String) async throws(UnderstudyClientError) {
         _ = try data(try await request("POST", "/auth/recover", json: ["email": .string(email)]), 202)
     }
@@ -140,10 +140,10 @@ public final class WarrantyLifeRepository: Sendable {
     /// `logout()`: local only (no request), keeps the device identity.
     public func logout() { state.withLock { $0.login = nil; $0.ssr = false; $0.ssd = false; $0.tradeIn = false; $0.warranty = nil } }
 
-    /// `getMe()`.
+    /// The logged-in user's account (`getMe()`).
     public func getMe() async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/whoami"), 200) }
 
-    /// `getAppConfig()`.
+    /// Countries and states the host offers in its forms (`getAppConfig()`).
     public func getAppConfig() async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/app-config"), 200) }
 
     // MARK: Voucher, item, device
@@ -158,7 +158,7 @@ public final class WarrantyLifeRepository: Sendable {
         return voucher
     }
 
-    /// `getItemByDeviceIdPublic()`.
+    /// The public detail of this device's item, without a login (`getItemByDeviceIdPublic()`).
     public func getItemByDeviceIdPublic() async throws(UnderstudyClientError) -> AnyJSON {
         try data(try await request("GET", "/devices", query: [("deviceId", deviceID)]), 200)
     }
@@ -189,7 +189,7 @@ public final class WarrantyLifeRepository: Sendable {
         return id
     }
 
-    /// `updateFCMToken(itemId:fcmToken:)`.
+    /// Registers the item's push token (`updateFCMToken(itemId:fcmToken:)`); silent pushes then appear in the outbox.
     public func updateFCMToken(itemId: String, fcmToken: String) async throws(UnderstudyClientError) -> AnyJSON {
         try data(try await request("PUT", "/items/\(itemId)/notification-token", json: ["notificationToken": .string(fcmToken), "deviceId": .string(deviceID), "platform": "ios"]), 200)
     }
@@ -408,12 +408,12 @@ public final class WarrantyLifeRepository: Sendable {
         return selected ? try await getWarrantyById(warrantyId: id) : nil
     }
 
-    /// `getWarrantyById(warrantyId:)`.
+    /// One warranty with its coverage and Smart Saver state (`getWarrantyById(warrantyId:)`).
     public func getWarrantyById(warrantyId: String) async throws(UnderstudyClientError) -> WarrantyLifeWarranty {
         try withRaw(try data(try await request("GET", "/warranties/\(warrantyId)"), 200), as: WarrantyLifeWarranty.self)
     }
 
-    /// `updateWarrantyById(warrantyId:rewardAmount:)`.
+    /// Sets the reward the user chose, within the plan's maximum (`updateWarrantyById(warrantyId:rewardAmount:)`).
     public func updateWarrantyById(warrantyId: String, rewardAmount: Double) async throws(UnderstudyClientError) -> WarrantyLifeWarranty {
         try withRaw(try data(try await request("PATCH", "/warranties/\(warrantyId)", json: ["rewardAmount": .double(rewardAmount)]), 200), as: WarrantyLifeWarranty.self)
     }
@@ -461,26 +461,26 @@ public final class WarrantyLifeRepository: Sendable {
 
     // MARK: Content
 
-    /// `postSurvey(body:)`.
+    /// Sends the user's survey answers (`postSurvey(body:)`).
     public func postSurvey(body: [String: AnyJSON]) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("POST", "/surveys", json: .object(body)), 201) }
-    /// Survey questions.
+    /// The questions of survey `version`.
     public func getSurvey(version: Int) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/surveys", query: [("surveyVersion", String(version))]), 200) }
-    /// `postFeedback(model:)`.
+    /// Sends the user's feedback (`postFeedback(model:)`).
     public func postFeedback(model: [String: AnyJSON]) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("POST", "/feedback", json: .object(model)), 201) }
-    /// `fetchOffers(country:state:zip:city:)`: raw HTML.
+    /// The registration offers page for a location, as the HTML the SDK shows (`fetchOffers(country:state:zip:city:)`).
     public func fetchOffers(country: String, state: String, zip: String, city: String) async throws(UnderstudyClientError) -> String {
         let response = try await request("GET", "/offers/registration", query: [("simplify", ""), ("city", city), ("country", country), ("state", state), ("zip", zip)])
         try response.expect(200)
         return response.text
     }
-    /// JSON offers.
+    /// The offers available in a country and state, as JSON.
     public func getOffers(country: String? = nil, state: String? = nil) async throws(UnderstudyClientError) -> AnyJSON {
         var query: [(String, String)] = []
         if let country { query.append(("country", country)) }
         if let state { query.append(("state", state)) }
         return try data(try await request("GET", "/offers", query: query), 200)
     }
-    /// Sensor tests.
+    /// The sensor tests the host should run before registering.
     public func getSensorTests() async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/sensor-tests"), 200) }
     /// Diagnostic configuration of a model.
     public func getDiagnosticConfig(model: String) async throws(UnderstudyClientError) -> AnyJSON {
