@@ -20,6 +20,7 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
     /// Decodes any JSON.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each `try?` probes one JSON type; a type mismatch only means "try the next one".
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Int64.self) { self = .int(value) }
@@ -86,6 +87,8 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
     public var description: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Only a non-finite double fails to encode; JSON has no spelling for it, and a description
+        // must not throw, so the value prints as the `null` a JSON writer would have to choose.
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

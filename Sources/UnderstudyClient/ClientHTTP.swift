@@ -4,27 +4,29 @@ import FoundationNetworking
 #endif
 
 /// The URLSession plumbing shared by all namespaces.
-final class ClientHTTP: NSObject, Sendable, URLSessionTaskDelegate {
+final class ClientHTTP: Sendable {
     let baseURL: URL
     let timeout: TimeInterval
-    // URLSession is thread-safe; one per client keeps connections alive across calls.
-    nonisolated(unsafe) private var sessionStorage: URLSession!
+    // One session per client keeps connections alive across calls. Its delegate is a separate
+    // object: a session holds its delegate strongly, so `self` as delegate would never be freed.
+    private let session: URLSession
 
     init(baseURL: URL, timeout: TimeInterval) {
         self.baseURL = baseURL
         self.timeout = timeout
-        super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 16
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionStorage = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: RedirectPolicy(), delegateQueue: nil)
     }
 
-    deinit { sessionStorage.finishTasksAndInvalidate() }
+    deinit { session.finishTasksAndInvalidate() }
 
     func send(_ request: ClientRequest) async throws(UnderstudyClientError) -> ClientResponse {
-        var components = URLComponents(url: baseURL.appendingPathComponent(""), resolvingAgainstBaseURL: false)!
+        guard var components = URLComponents(url: baseURL.appendingPathComponent(""), resolvingAgainstBaseURL: false) else {
+            throw .encoding("bad base URL \(baseURL)")
+        }
         let basePath = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = basePath + request.path
         if !request.query.isEmpty {
@@ -38,7 +40,7 @@ final class ClientHTTP: NSObject, Sendable, URLSessionTaskDelegate {
         urlRequest.httpBody = request.body
         if request.followRedirects { urlRequest.setValue("1", forHTTPHeaderField: "X-Understudy-Client-Follow") }
         do {
-            let (data, response) = try await sessionStorage.data(for: urlRequest)
+            let (data, response) = try await session.data(for: urlRequest)
             guard let http = response as? HTTPURLResponse else { throw UnderstudyClientError.transport(code: -1, message: "not an HTTP response") }
             var headers: [String: String] = [:]
             for (key, value) in http.allHeaderFields {
@@ -54,15 +56,18 @@ final class ClientHTTP: NSObject, Sendable, URLSessionTaskDelegate {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let follow = task.originalRequest?.value(forHTTPHeaderField: "X-Understudy-Client-Follow") == "1"
-        completionHandler(follow ? request : nil)
-    }
-
     static func encode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// Follows a redirect only when the request asked for it, so tests see a 302 and its `Location`.
+private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        let follow = task.originalRequest?.value(forHTTPHeaderField: "X-Understudy-Client-Follow") == "1"
+        completionHandler(follow ? request : nil)
     }
 }

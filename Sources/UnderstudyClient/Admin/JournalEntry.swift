@@ -37,8 +37,13 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The fault applied, e.g. `rule flt_…: status 503` or `header: reset`; nil when none was.
     public var fault: String?
 
-    /// The request body parsed as JSON.
-    public var requestJSON: AnyJSON? { requestBody.flatMap { try? JSONDecoder().decode(AnyJSON.self, from: Data($0.utf8)) } }
-    /// The response body parsed as JSON.
-    public var responseJSON: AnyJSON? { responseBody.flatMap { try? JSONDecoder().decode(AnyJSON.self, from: Data($0.utf8)) } }
+    /// The request body parsed as JSON; nil when there is none or it is not JSON (a form, an upload, a capped body).
+    public var requestJSON: AnyJSON? { requestBody.flatMap(Self.parse) }
+    /// The response body parsed as JSON; nil when there is none or it is not JSON.
+    public var responseJSON: AnyJSON? { responseBody.flatMap(Self.parse) }
+
+    private static func parse(_ text: String) -> AnyJSON? {
+        // Journalled bodies are often not JSON at all; "not JSON" is the answer, not an error.
+        try? JSONDecoder().decode(AnyJSON.self, from: Data(text.utf8))
+    }
 }

@@ -53,8 +53,13 @@ public struct AsleepClient: Sendable {
         return try await http.send(ClientRequest(method: method, path: "/asleep" + path, query: query, headers: headers, body: body))
     }
 
-    private static func json(_ value: [String: AnyJSON]) -> Data {
-        (try? JSONEncoder().encode(AnyJSON.object(value.filter { !$0.value.isNull }))) ?? Data("{}".utf8)
+    /// A JSON body without its null members (the SDK omits unset fields).
+    private static func json(_ value: [String: AnyJSON]) throws(UnderstudyClientError) -> Data {
+        try encode(AnyJSON.object(value.filter { !$0.value.isNull }))
+    }
+
+    private static func encode(_ value: some Encodable) throws(UnderstudyClientError) -> Data {
+        do { return try JSONEncoder().encode(value) } catch { throw .encoding(String(describing: error)) }
     }
 
     // MARK: Setup and users
@@ -62,7 +67,7 @@ public struct AsleepClient: Sendable {
     /// `Asleep.setup(apiKey:productInfo:)`: registers the device (`POST /ai/v1/products`); the
     /// same ProductInfo again returns the same credential.
     public func setup(apiKey: String, productInfo: AsleepProductInfo) async throws(UnderstudyClientError) -> AsleepProductRegistration {
-        let body = Self.json(["model": .string(productInfo.model), "identifier_type": .string(productInfo.identifierType),
+        let body = try Self.json(["model": .string(productInfo.model), "identifier_type": .string(productInfo.identifierType),
                               "identifier_value": .string(productInfo.identifierValue)])
         let response = try await raw("POST", "/ai/v1/products", apiKey: apiKey, body: body)
         guard response.status == 200 || response.status == 201 else { throw .unexpectedStatus(response.status, body: response.text) }
@@ -81,7 +86,7 @@ public struct AsleepClient: Sendable {
         }
         struct Created: Decodable { var userId: String }
         var body: Data?
-        if let metadata { body = try? JSONEncoder().encode(["metadata": metadata].mapValues { AsleepSnakeMetadata($0) }) }
+        if let metadata { body = try Self.encode(["metadata": AsleepSnakeMetadata(metadata)]) }
         var headers: [String: String] = [:]
         if let productKey { headers["x-product-key"] = productKey }
         config.userId = try await call("POST", "/ai/v1/users", apiKey: apiKey, headers: headers, body: body, expect: 201, as: Created.self).userId
@@ -126,7 +131,7 @@ public struct AsleepClient: Sendable {
     /// `PUT /ai/v1/users/{id}`: replaces the metadata.
     public func updateUser(config: AsleepConfig, metadata: AsleepUserMetadata) async throws(UnderstudyClientError) -> AsleepUserMetadata {
         struct Updated: Decodable { var userId: String; var metadata: AsleepUserMetadata? }
-        let body = try? JSONEncoder().encode(["metadata": AsleepSnakeMetadata(metadata)])
+        let body = try Self.encode(["metadata": AsleepSnakeMetadata(metadata)])
         return try await call("PUT", "/ai/v1/users/\(ClientHTTP.encode(config.userId))", config: config, body: body, expect: 200, as: Updated.self).metadata
             ?? AsleepUserMetadata()
     }
@@ -142,7 +147,7 @@ public struct AsleepClient: Sendable {
     /// `startTracking` / `beginSleepTracking`: `POST /ai/v1/sessions`; returns the session id.
     public func startTracking(config: AsleepConfig, startTime: String? = nil, inferenceType: String? = nil) async throws(UnderstudyClientError) -> String {
         struct Created: Decodable { var sessionId: String }
-        let body = Self.json(["session_start_time": startTime.map(AnyJSON.string) ?? .null, "inference_type": inferenceType.map(AnyJSON.string) ?? .null,
+        let body = try Self.json(["session_start_time": startTime.map(AnyJSON.string) ?? .null, "inference_type": inferenceType.map(AnyJSON.string) ?? .null,
                               "service": config.service.map(AnyJSON.string) ?? .null, "callback_url": config.callbackUrl.map(AnyJSON.string) ?? .null])
         return try await call("POST", "/ai/v1/sessions", config: config, body: body, expect: 201, as: Created.self).sessionId
     }
@@ -182,7 +187,7 @@ public struct AsleepClient: Sendable {
     /// `stopTracking` / `endSleepTracking`: `POST /ai/v1/sessions/{id}/close`.
     public func stopTracking(config: AsleepConfig, sessionId: String, endTime: String? = nil, unexpected: Bool = false) async throws(UnderstudyClientError) -> String {
         struct Closed: Decodable { var sessionId: String; var state: String }
-        let body = Self.json(["session_end_time": endTime.map(AnyJSON.string) ?? .null, "unexpected": unexpected ? 1 : .null])
+        let body = try Self.json(["session_end_time": endTime.map(AnyJSON.string) ?? .null, "unexpected": unexpected ? 1 : .null])
         return try await call("POST", "/ai/v1/sessions/\(ClientHTTP.encode(sessionId))/close", config: config, body: body, expect: 200, as: Closed.self).state
     }
 

@@ -20,6 +20,8 @@ public actor TelematicsSession {
     init(options: TelematicsTokenInitOptions, deviceClock: @escaping @Sendable () -> Date) {
         var base = options.baseURL
         if !base.contains("://") { base = "https://" + base }
+        // An unparseable base URL must still give a session whose calls fail, as the SDK's would;
+        // the fallback is a constant literal that always parses.
         http = ClientHTTP(baseURL: URL(string: base) ?? URL(string: "http://invalid")!, timeout: 30)
         self.deviceClock = deviceClock
         token = options.token
@@ -74,6 +76,7 @@ public actor TelematicsSession {
         let body = try JSONEncoder.encodeOrThrow(["refreshToken": refreshToken])
         let response = try await http.send(ClientRequest(method: "POST", path: "/api/v1/auth/refresh", headers: ["Content-Type": "application/json"], body: body))
         guard response.status == 200 else {
+            // A body that is not the platform's error (a fault, a proxy page) has no code: no invalidation.
             let code = (try? response.decode(TelematicsErrorBody.self))?.code
             switch code {
             case "REFRESH_TOKEN_EXPIRED": invalidate(.refreshTokenExpired)
@@ -279,10 +282,12 @@ public actor TelematicsSession {
         guard status != .invalid, status != .notAuthenticated, token != nil else {
             throw .unexpectedStatus(0, body: "TelematicsSDKNotAuthenticatedException: the session is \(status)")
         }
+        // An expiry the SDK cannot parse gives it no reason to renew early; the 401 path still renews.
         if allowRefresh, refreshToken != nil, let expires = tokenExpires.flatMap({ try? Date($0, strategy: .iso8601) }), expires <= deviceClock() {
             try await renewTokens()
         }
         var response = try await raw(method, path, body: body, query: query, headers: extraHeaders)
+        // As in `renewTokens`: a body that is not the platform's error has no code.
         let code = (response.status == 401 || response.status == 403) ? (try? response.decode(TelematicsErrorBody.self))?.code : nil
         if response.status == 401, code == "ACCESS_TOKEN_REJECTED" {
             if refreshToken != nil && allowRefresh {

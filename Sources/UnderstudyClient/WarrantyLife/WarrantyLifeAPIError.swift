@@ -23,6 +23,7 @@ public struct WarrantyLifeAPIError: Sendable, Codable, Equatable, Error {
     public init?(_ clientError: UnderstudyClientError) {
         switch clientError {
         case .unexpectedStatus(let status, let body):
+            // Not WarrantyLife's envelope: there is no WarrantyLife error to report, which is what nil says.
             guard var decoded = try? JSONDecoder().decode(WarrantyLifeAPIError.self, from: Data(body.utf8)) else { return nil }
             decoded.status = status
             self = decoded

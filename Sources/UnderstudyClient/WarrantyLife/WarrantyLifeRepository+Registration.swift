@@ -120,8 +120,7 @@ extension WarrantyLifeRepository {
             if let imei = data.imei { report["imei"] = .string(imei) }
             report["model"] = .string(data.model); report["mpn"] = .string(data.mpn); report["sensorTestSensorEventId"] = .string(eventID)
             // The SDK compares SHA-256 digests of the sorted JSON; comparing the sorted bytes themselves is the same test.
-            let sorted = JSONEncoder(); sorted.outputFormatting = [.sortedKeys]
-            let hash = (try? sorted.encode(AnyJSON.object(report))) ?? Data()
+            let hash = try Self.sortedJSON(.object(report))
             var diagnosticID = state.withLock { $0.diagnosticHash == hash ? $0.diagnosticID : nil }
             if diagnosticID == nil {
                 let id = try await createItemDiagnosticReport(itemId: itemID, body: report)
@@ -145,6 +144,13 @@ extension WarrantyLifeRepository {
         return states
     }
 
+    /// `value` as JSON with sorted keys, the form the SDK fingerprints.
+    static func sortedJSON(_ value: AnyJSON) throws(UnderstudyClientError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { return try encoder.encode(value) } catch { throw .encoding(String(describing: error)) }
+    }
+
     static let retryable: Set<Int> = [0, 408, 429, 500, 502, 503, 504]
 
     func retrying<T: Sendable>(_ body: @Sendable () async throws(UnderstudyClientError) -> T) async throws(UnderstudyClientError) -> T {
@@ -159,7 +165,11 @@ extension WarrantyLifeRepository {
                 }
                 guard Self.retryable.contains(status), attempt < 3 else { throw error }
                 let delay = attempt < retryDelays.count ? retryDelays[attempt] : 0
-                if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                if delay > 0 {
+                    let failure = error
+                    // Cancelled while backing off: give up with the failure at hand rather than retry at once.
+                    do { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) } catch { throw failure }
+                }
                 attempt += 1
             }
         }

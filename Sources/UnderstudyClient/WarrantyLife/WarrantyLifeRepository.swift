@@ -101,7 +101,9 @@ public final class WarrantyLifeRepository: Sendable {
         req.timeout = timeout
         do {
             let response = try await http.send(req)
+            // A 200 whose body is not `{data: …}` is, for the SDK, a service it cannot use: unavailable.
             if response.status == 200, let data = try? response.json()["data"] { return .valid(name: data["name"]?.string, environment: data["environment"]?.string) }
+            // A failure body that is not WarrantyLife's envelope (a proxy page, a fault) is shown as it came.
             let message = (try? response.decode(WarrantyLifeAPIError.self)).flatMap { $0.errorMessage } ?? response.text
             return response.status == 401 ? .invalid(message: message) : .unavailable(message: message, statusCode: response.status)
         } catch {
