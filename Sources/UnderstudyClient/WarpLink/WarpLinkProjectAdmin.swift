@@ -38,8 +38,12 @@ public struct WarpLinkProjectAdmin: Sendable {
     /// Creates an app (`handle` gives it `<handle>.aplnk.to`).
     public func createApp(name: String, handle: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
                           id: String? = nil) async throws(UnderstudyClientError) -> WarpLinkApp {
-        struct Body: Encodable { var id, handle, ios_bundle_id, android_package_name: String?; var name: String }
-        return try await send("POST", "/apps", Body(id: id, handle: handle, ios_bundle_id: iosBundleID, android_package_name: androidPackageName, name: name)).expect(201)
+        struct Body: Encodable {
+            var id, handle, iosBundleID, androidPackageName: String?
+            var name: String
+            enum CodingKeys: String, CodingKey { case id, handle, name, iosBundleID = "ios_bundle_id", androidPackageName = "android_package_name" }
+        }
+        return try await send("POST", "/apps", Body(id: id, handle: handle, iosBundleID: iosBundleID, androidPackageName: androidPackageName, name: name)).expect(201)
     }
 
     /// The project's apps.
@@ -56,8 +60,11 @@ public struct WarpLinkProjectAdmin: Sendable {
     /// Creates a key: `kind` `sdk` (fixed scopes, optional app binding) or `api` (chosen scopes).
     public func createKey(kind: String = "sdk", value: String? = nil, scopes: [String]? = nil, appID: String? = nil,
                           name: String? = nil) async throws(UnderstudyClientError) -> WarpLinkKey {
-        struct Body: Encodable { var kind: String; var value: String?; var scopes: [String]?; var app_id: String?; var name: String? }
-        return try await send("POST", "/keys", Body(kind: kind, value: value, scopes: scopes, app_id: appID, name: name)).expect(201)
+        struct Body: Encodable {
+            var kind: String; var value: String?; var scopes: [String]?; var appID: String?; var name: String?
+            enum CodingKeys: String, CodingKey { case kind, value, scopes, name, appID = "app_id" }
+        }
+        return try await send("POST", "/keys", Body(kind: kind, value: value, scopes: scopes, appID: appID, name: name)).expect(201)
     }
 
     /// The project's SDK and API keys, revoked ones included.
@@ -79,8 +86,11 @@ public struct WarpLinkProjectAdmin: Sendable {
 
     /// Adds a custom domain (`verified` unless `state` says `suspended`).
     public func addDomain(_ hostname: String, state: String? = nil, appID: String? = nil) async throws(UnderstudyClientError) -> WarpLinkDomain {
-        struct Body: Encodable { var hostname: String; var state: String?; var app_id: String? }
-        return try await send("POST", "/domains", Body(hostname: hostname, state: state, app_id: appID)).expect(201)
+        struct Body: Encodable {
+            var hostname: String; var state: String?; var appID: String?
+            enum CodingKeys: String, CodingKey { case hostname, state, appID = "app_id" }
+        }
+        return try await send("POST", "/domains", Body(hostname: hostname, state: state, appID: appID)).expect(201)
     }
 
     /// Every custom domain.
