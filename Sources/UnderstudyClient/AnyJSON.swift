@@ -21,13 +21,21 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Each `try?` probes one JSON type; a type mismatch only means "try the next one".
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .int(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([AnyJSON].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: AnyJSON].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([AnyJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: AnyJSON].self))
+        }
     }
 
     /// Encodes as JSON.
@@ -94,7 +102,8 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
 }
 
 extension AnyJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral
+{
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An integer literal.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -65,8 +66,10 @@ final class ClientHTTP: Sendable {
 
 /// Follows a redirect only when the request asked for it, so tests see a 302 and its `Location`.
 private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         let follow = task.originalRequest?.value(forHTTPHeaderField: "X-Understudy-Client-Follow") == "1"
         completionHandler(follow ? request : nil)
     }

@@ -18,8 +18,10 @@ public struct ClientRequest: Sendable {
     public var timeout: TimeInterval?
 
     /// Creates a request.
-    public init(method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data? = nil,
-                followRedirects: Bool = false, timeout: TimeInterval? = nil) {
+    public init(
+        method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data? = nil,
+        followRedirects: Bool = false, timeout: TimeInterval? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query

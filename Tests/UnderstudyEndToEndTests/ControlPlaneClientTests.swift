@@ -1,13 +1,13 @@
 import Foundation
+import Testing
+import UnderstudyClient
+import UnderstudyTesting
 
 extension Result where Failure == any Error {
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
-import Testing
-import UnderstudyClient
-import UnderstudyTesting
 
 /// The control plane driven through `UnderstudyClient`, against the real server.
 @Suite("Control plane through the client")
@@ -65,7 +65,8 @@ struct ControlPlaneClientTests {
 
     private static func status(of outcome: Result<JournalPage, any Error>) -> Int? {
         guard case .failure(let error) = outcome, let clientError = error as? UnderstudyClientError,
-              case .unexpectedStatus(let status, _) = clientError else { return nil }
+            case .unexpectedStatus(let status, _) = clientError
+        else { return nil }
         return status
     }
 

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import Testing
+
 @testable import UnderstudyClient
 
 /// The client's zlib-free gzip writer must produce streams a real inflater accepts.

@@ -48,7 +48,8 @@ struct ProjectsTests {
             let missing = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/projects/prj_nope"))
             #expect(missing.status == 404)
             #expect(try missing.decode(AdminErrorBody.self).error.code == "not_found")
-            let bad = try await server.client.send(ClientRequest(method: "POST", path: "/__admin/projects", headers: ["Content-Type": "application/json"], body: Data("{nope".utf8)))
+            let bad = try await server.client.send(
+                ClientRequest(method: "POST", path: "/__admin/projects", headers: ["Content-Type": "application/json"], body: Data("{nope".utf8)))
             #expect(bad.status == 400)
             #expect(try bad.decode(AdminErrorBody.self).error.code == "invalid_json")
             let unknownKey = try await server.client.send(.json("POST", "/__admin/projects", ["nmae": "typo"]))

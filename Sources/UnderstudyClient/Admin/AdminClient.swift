@@ -22,8 +22,10 @@ public struct AdminClient: Sendable {
     }
 
     /// Creates a project with fresh credentials for all four platforms.
-    public func createProject(name: String? = nil, id: String? = nil, seed: UInt64? = nil,
-                              credentials: [String: [String: String]]? = nil) async throws(UnderstudyClientError) -> Project {
+    public func createProject(
+        name: String? = nil, id: String? = nil, seed: UInt64? = nil,
+        credentials: [String: [String: String]]? = nil
+    ) async throws(UnderstudyClientError) -> Project {
         struct Body: Encodable { var name: String?; var id: String?; var seed: UInt64?; var credentials: [String: [String: String]]? }
         return try await send(.json("POST", "/__admin/projects", Body(name: name, id: id, seed: seed, credentials: credentials))).expect(201)
     }

@@ -98,8 +98,9 @@ public struct ProjectAdmin: Sendable {
         struct Body: Encodable {
             var platform: String?, method: String?, path: String?, status: Int?, since: Int?, count: Int, timeoutMs: Int
         }
-        let body = Body(platform: query.platform, method: query.method, path: query.path, status: query.status, since: query.since,
-                        count: count, timeoutMs: timeoutMs)
+        let body = Body(
+            platform: query.platform, method: query.method, path: query.path, status: query.status, since: query.since,
+            count: count, timeoutMs: timeoutMs)
         var request = try ClientRequest.json("POST", base + "/requests/wait", body)
         request.timeout = Double(timeoutMs) / 1000 + 10
         return try await admin.raw(request).expect(200)
@@ -146,8 +147,10 @@ public struct ProjectAdmin: Sendable {
 
     /// Sends a request to this project's platform control routes: `path` is below
     /// `/__admin/projects/{id}/<platform>`, e.g. `platform: "warplink", path: "/links"`.
-    public func platformRequest(_ platform: String, _ method: String, _ path: String, json: AnyJSON? = nil,
-                                query: [(String, String)] = []) async throws(UnderstudyClientError) -> ClientResponse {
+    public func platformRequest(
+        _ platform: String, _ method: String, _ path: String, json: AnyJSON? = nil,
+        query: [(String, String)] = []
+    ) async throws(UnderstudyClientError) -> ClientResponse {
         var request = ClientRequest(method: method, path: base + "/" + platform + path, query: query)
         if let json {
             request = try .json(method, base + "/" + platform + path, json)

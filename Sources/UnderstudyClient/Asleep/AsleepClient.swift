@@ -25,9 +25,11 @@ public struct AsleepClient: Sendable {
     }
 
     /// Sends an SDK request below `/asleep` and decodes `result` when the status is `expected`.
-    func call<T: Decodable>(_ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil, headers: [String: String] = [:],
-                            query: [(String, String)] = [], body: Data? = nil, contentType: String? = "application/json",
-                            expect expected: Int, as type: T.Type = T.self) async throws(UnderstudyClientError) -> T {
+    func call<T: Decodable>(
+        _ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil, headers: [String: String] = [:],
+        query: [(String, String)] = [], body: Data? = nil, contentType: String? = "application/json",
+        expect expected: Int, as type: T.Type = T.self
+    ) async throws(UnderstudyClientError) -> T {
         let response = try await raw(method, path, config: config, apiKey: apiKey, headers: headers, query: query, body: body, contentType: contentType)
         guard response.status == expected else { throw .unexpectedStatus(response.status, body: response.text) }
         do {
@@ -38,8 +40,10 @@ public struct AsleepClient: Sendable {
     }
 
     /// Sends an SDK request below `/asleep` and returns the raw response (any status).
-    public func raw(_ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil, headers extra: [String: String] = [:],
-                    query: [(String, String)] = [], body: Data? = nil, contentType: String? = "application/json") async throws(UnderstudyClientError) -> ClientResponse {
+    public func raw(
+        _ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil, headers extra: [String: String] = [:],
+        query: [(String, String)] = [], body: Data? = nil, contentType: String? = "application/json"
+    ) async throws(UnderstudyClientError) -> ClientResponse {
         var headers: [String: String] = ["User-Agent": Self.userAgent]
         if let key = apiKey ?? config?.apiKey { headers["x-api-key"] = key }
         if let token = config?.accessToken { headers["Authorization"] = "Bearer \(token)" }
@@ -67,8 +71,10 @@ public struct AsleepClient: Sendable {
     /// `Asleep.setup(apiKey:productInfo:)`: registers the device (`POST /ai/v1/products`); the
     /// same ProductInfo again returns the same credential.
     public func setup(apiKey: String, productInfo: AsleepProductInfo) async throws(UnderstudyClientError) -> AsleepProductRegistration {
-        let body = try Self.json(["model": .string(productInfo.model), "identifier_type": .string(productInfo.identifierType),
-                              "identifier_value": .string(productInfo.identifierValue)])
+        let body = try Self.json([
+            "model": .string(productInfo.model), "identifier_type": .string(productInfo.identifierType),
+            "identifier_value": .string(productInfo.identifierValue),
+        ])
         let response = try await raw("POST", "/ai/v1/products", apiKey: apiKey, body: body)
         guard response.status == 200 || response.status == 201 else { throw .unexpectedStatus(response.status, body: response.text) }
         do { return try Self.decoder().decode(Envelope<AsleepProductRegistration>.self, from: response.body).result } catch {
@@ -77,8 +83,10 @@ public struct AsleepClient: Sendable {
     }
 
     /// `Asleep.initAsleepConfig(apiKey:userId:)`: creates a user when `userId` is nil, else validates it.
-    public func initAsleepConfig(apiKey: String, userId: String? = nil, productKey: String? = nil, timezone: String? = nil,
-                                 service: String? = nil, callbackUrl: String? = nil, metadata: AsleepUserMetadata? = nil) async throws(UnderstudyClientError) -> AsleepConfig {
+    public func initAsleepConfig(
+        apiKey: String, userId: String? = nil, productKey: String? = nil, timezone: String? = nil,
+        service: String? = nil, callbackUrl: String? = nil, metadata: AsleepUserMetadata? = nil
+    ) async throws(UnderstudyClientError) -> AsleepConfig {
         var config = AsleepConfig(apiKey: apiKey, userId: userId ?? "", productKey: productKey, timezone: timezone, service: service, callbackUrl: callbackUrl)
         if let userId {
             _ = try await user(config: config, userId: userId)
@@ -94,8 +102,10 @@ public struct AsleepClient: Sendable {
     }
 
     /// `initAsleepConfig(appId:appSecret:…)`: issues an access token, then creates or validates the user with it.
-    public func initAsleepConfig(appId: String, appSecret: String, userId: String? = nil, productKey: String? = nil,
-                                 timezone: String? = nil) async throws(UnderstudyClientError) -> (config: AsleepConfig, tokens: AsleepTokens) {
+    public func initAsleepConfig(
+        appId: String, appSecret: String, userId: String? = nil, productKey: String? = nil,
+        timezone: String? = nil
+    ) async throws(UnderstudyClientError) -> (config: AsleepConfig, tokens: AsleepTokens) {
         let tokens = try await issueToken(appId: appId, appSecret: appSecret)
         var config = AsleepConfig(accessToken: tokens.accessToken, userId: userId ?? "", productKey: productKey, timezone: timezone)
         if let userId {
@@ -147,17 +157,22 @@ public struct AsleepClient: Sendable {
     /// `startTracking` / `beginSleepTracking`: `POST /ai/v1/sessions`; returns the session id.
     public func startTracking(config: AsleepConfig, startTime: String? = nil, inferenceType: String? = nil) async throws(UnderstudyClientError) -> String {
         struct Created: Decodable { var sessionId: String }
-        let body = try Self.json(["session_start_time": startTime.map(AnyJSON.string) ?? .null, "inference_type": inferenceType.map(AnyJSON.string) ?? .null,
-                              "service": config.service.map(AnyJSON.string) ?? .null, "callback_url": config.callbackUrl.map(AnyJSON.string) ?? .null])
+        let body = try Self.json([
+            "session_start_time": startTime.map(AnyJSON.string) ?? .null, "inference_type": inferenceType.map(AnyJSON.string) ?? .null,
+            "service": config.service.map(AnyJSON.string) ?? .null, "callback_url": config.callbackUrl.map(AnyJSON.string) ?? .null,
+        ])
         return try await call("POST", "/ai/v1/sessions", config: config, body: body, expect: 201, as: Created.self).sessionId
     }
 
     /// The SDK's 30-second upload: a multipart form with `seq_num` and the chunk as `file`.
-    public func uploadChunk(config: AsleepConfig, sessionId: String, seqNum: Int?, chunk: Data,
-                            callbackUrl: String? = nil) async throws(UnderstudyClientError) -> AsleepUploadResult {
+    public func uploadChunk(
+        config: AsleepConfig, sessionId: String, seqNum: Int?, chunk: Data,
+        callbackUrl: String? = nil
+    ) async throws(UnderstudyClientError) -> AsleepUploadResult {
         let (body, contentType) = Self.multipart(seqNum: seqNum, chunk: chunk, callbackUrl: callbackUrl ?? config.callbackUrl)
-        return try await call("POST", "/ai/v1/sessions/\(ClientHTTP.encode(sessionId))/upload", config: config, body: body,
-                              contentType: contentType, expect: 200)
+        return try await call(
+            "POST", "/ai/v1/sessions/\(ClientHTTP.encode(sessionId))/upload", config: config, body: body,
+            contentType: contentType, expect: 200)
     }
 
     /// A multipart upload body and its content type.
@@ -199,8 +214,10 @@ public struct AsleepClient: Sendable {
     }
 
     /// `Reports.reports(fromDate:toDate:orderBy:offset:limit:)`.
-    public func reports(config: AsleepConfig, fromDate: String? = nil, toDate: String? = nil, orderBy: String? = nil, offset: Int? = nil,
-                        limit: Int? = nil) async throws(UnderstudyClientError) -> AsleepSessionList {
+    public func reports(
+        config: AsleepConfig, fromDate: String? = nil, toDate: String? = nil, orderBy: String? = nil, offset: Int? = nil,
+        limit: Int? = nil
+    ) async throws(UnderstudyClientError) -> AsleepSessionList {
         var query: [(String, String)] = []
         if let fromDate { query.append(("date_gte", fromDate)) }
         if let toDate { query.append(("date_lte", toDate)) }
@@ -214,8 +231,9 @@ public struct AsleepClient: Sendable {
     public func averageReport(config: AsleepConfig, fromDate: String, toDate: String) async throws(UnderstudyClientError) -> AsleepAverageReport {
         var plain = config
         plain.userId = ""
-        return try await call("GET", "/data/v1/users/\(ClientHTTP.encode(config.userId))/average-stats", config: plain, headers: ["x-user-id": ""],
-                              query: [("start_date", fromDate), ("end_date", toDate)], expect: 200)
+        return try await call(
+            "GET", "/data/v1/users/\(ClientHTTP.encode(config.userId))/average-stats", config: plain, headers: ["x-user-id": ""],
+            query: [("start_date", fromDate), ("end_date", toDate)], expect: 200)
     }
 
     /// `Reports.deleteReport(sessionId:)`.

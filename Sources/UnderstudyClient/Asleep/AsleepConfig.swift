@@ -18,8 +18,10 @@ public struct AsleepConfig: Sendable, Equatable {
     public var callbackUrl: String?
 
     /// A config as `initAsleepConfig` would produce it, for calls that need no server round trip first.
-    public init(apiKey: String? = nil, accessToken: String? = nil, userId: String, productKey: String? = nil, timezone: String? = nil,
-                service: String? = nil, callbackUrl: String? = nil) {
+    public init(
+        apiKey: String? = nil, accessToken: String? = nil, userId: String, productKey: String? = nil, timezone: String? = nil,
+        service: String? = nil, callbackUrl: String? = nil
+    ) {
         self.apiKey = apiKey
         self.accessToken = accessToken
         self.userId = userId

@@ -98,8 +98,10 @@ public struct AsleepProjectAdmin: Sendable {
     /// Queues `INFERENCE_COMPLETE` or `SESSION_COMPLETE` for a session now.
     @discardableResult
     public func fireWebhook(_ sessionId: String, event: String, callbackUrl: String? = nil) async throws(UnderstudyClientError) -> AnyJSON {
-        try expect(await send("POST", "/sessions/\(ClientHTTP.encode(sessionId))/webhooks",
-                              AnyJSON.object(["event": .string(event), "callbackUrl": callbackUrl.map(AnyJSON.string) ?? .null]).asleepWithoutNulls), 202)
+        try expect(
+            await send(
+                "POST", "/sessions/\(ClientHTTP.encode(sessionId))/webhooks",
+                AnyJSON.object(["event": .string(event), "callbackUrl": callbackUrl.map(AnyJSON.string) ?? .null]).asleepWithoutNulls), 202)
     }
 
     /// Webhook deliveries with their attempts and last status.

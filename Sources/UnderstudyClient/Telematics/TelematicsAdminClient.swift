@@ -13,11 +13,15 @@ public struct TelematicsAdminClient: Sendable {
     }
 
     /// Mints a token pair for a user (created if needed), ready for `TelematicsTokenInitOptions`.
-    public func mintTokens(userId: Int, userName: String? = nil, accessTtlSeconds: Double? = nil, refreshTtlSeconds: Double? = nil,
-                           withRefreshToken: Bool = true) async throws(UnderstudyClientError) -> TelematicsTokenPair {
+    public func mintTokens(
+        userId: Int, userName: String? = nil, accessTtlSeconds: Double? = nil, refreshTtlSeconds: Double? = nil,
+        withRefreshToken: Bool = true
+    ) async throws(UnderstudyClientError) -> TelematicsTokenPair {
         struct Body: Encodable { var userId: Int; var userName: String?; var accessTtlSeconds: Double?; var refreshTtlSeconds: Double?; var withRefreshToken: Bool }
-        let body = try Self.json(Body(userId: userId, userName: userName, accessTtlSeconds: accessTtlSeconds, refreshTtlSeconds: refreshTtlSeconds,
-                                      withRefreshToken: withRefreshToken))
+        let body = try Self.json(
+            Body(
+                userId: userId, userName: userName, accessTtlSeconds: accessTtlSeconds, refreshTtlSeconds: refreshTtlSeconds,
+                withRefreshToken: withRefreshToken))
         return try await request("POST", "/tokens", json: body).expect(201)
     }
 
@@ -76,11 +80,18 @@ public struct TelematicsAdminClient: Sendable {
 
     /// Seeds a vehicle, optionally making it a user's current vehicle.
     @discardableResult
-    public func createVehicle(plate: String, internalPlate: String? = nil, type: Int, fuelType: Int, addReason: Int? = nil,
-                              currentForUserId: Int? = nil) async throws(UnderstudyClientError) -> TelematicsVehicleDetails {
+    public func createVehicle(
+        plate: String, internalPlate: String? = nil, type: Int, fuelType: Int, addReason: Int? = nil,
+        currentForUserId: Int? = nil
+    ) async throws(UnderstudyClientError) -> TelematicsVehicleDetails {
         struct Body: Encodable { var plate: String; var internalPlate: String?; var type: Int; var fuelType: Int; var addReason: Int?; var currentForUserId: Int? }
-        return try await request("POST", "/vehicles", json: try Self.json(Body(plate: plate, internalPlate: internalPlate, type: type, fuelType: fuelType,
-                                                                               addReason: addReason, currentForUserId: currentForUserId))).expect(201)
+        return try await request(
+            "POST", "/vehicles",
+            json: try Self.json(
+                Body(
+                    plate: plate, internalPlate: internalPlate, type: type, fuelType: fuelType,
+                    addReason: addReason, currentForUserId: currentForUserId))
+        ).expect(201)
     }
 
     /// Switches service codes to open mode (nil) or to an allow-list.
@@ -103,12 +114,19 @@ public struct TelematicsAdminClient: Sendable {
 
     /// Seeds `count` periods `spacingSeconds` apart.
     @discardableResult
-    public func seedPeriods(userId: Int, startedAt: String, endedAt: String?, isProcessed: Bool? = nil, count: Int = 1,
-                            spacingSeconds: Double? = nil) async throws(UnderstudyClientError) -> [TelematicsPeriod] {
+    public func seedPeriods(
+        userId: Int, startedAt: String, endedAt: String?, isProcessed: Bool? = nil, count: Int = 1,
+        spacingSeconds: Double? = nil
+    ) async throws(UnderstudyClientError) -> [TelematicsPeriod] {
         struct Body: Encodable { var userId: Int; var startedAt: String; var endedAt: String?; var isProcessed: Bool?; var count: Int; var spacingSeconds: Double? }
         struct List: Decodable { var periods: [TelematicsPeriod] }
-        return try await request("POST", "/periods", json: try Self.json(Body(userId: userId, startedAt: startedAt, endedAt: endedAt, isProcessed: isProcessed,
-                                                                               count: count, spacingSeconds: spacingSeconds))).expect(201, as: List.self).periods
+        return try await request(
+            "POST", "/periods",
+            json: try Self.json(
+                Body(
+                    userId: userId, startedAt: startedAt, endedAt: endedAt, isProcessed: isProcessed,
+                    count: count, spacingSeconds: spacingSeconds))
+        ).expect(201, as: List.self).periods
     }
 
     /// Decoded telemetry batches, with duplicate counts and user-mismatch flags.

@@ -26,9 +26,11 @@ public struct TelematicsAttentionEvent: Sendable, Codable, Equatable {
     public var detectorVersion: String
 
     /// Creates an event (a 10 s `phoneDistraction` window by default).
-    public init(id: String = UUID().uuidString.lowercased(), type: String = "phoneDistraction", startTimestampMs: Int64, endTimestampMs: Int64? = nil,
-                confidence: Double, averageSpeedMps: Double? = nil, latitude: Double? = nil, longitude: Double? = nil,
-                horizontalAccuracyM: Double? = nil, locationTimestampMs: Int64? = nil, detectorVersion: String = "distraction-tflite-1.0") {
+    public init(
+        id: String = UUID().uuidString.lowercased(), type: String = "phoneDistraction", startTimestampMs: Int64, endTimestampMs: Int64? = nil,
+        confidence: Double, averageSpeedMps: Double? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        horizontalAccuracyM: Double? = nil, locationTimestampMs: Int64? = nil, detectorVersion: String = "distraction-tflite-1.0"
+    ) {
         self.id = id
         self.type = type
         self.startTimestampMs = startTimestampMs

@@ -24,8 +24,10 @@ public struct TelematicsSample: Sendable, Codable, Equatable {
     public var handsFree: Bool?
 
     /// Creates a sample.
-    public init(timestampMs: Int64, latitude: Double, longitude: Double, speedMps: Double? = nil, courseDeg: Double? = nil,
-                horizontalAccuracyM: Double? = nil, altitudeM: Double? = nil, speedLimitKmh: Double? = nil, screenLocked: Bool? = nil, handsFree: Bool? = nil) {
+    public init(
+        timestampMs: Int64, latitude: Double, longitude: Double, speedMps: Double? = nil, courseDeg: Double? = nil,
+        horizontalAccuracyM: Double? = nil, altitudeM: Double? = nil, speedLimitKmh: Double? = nil, screenLocked: Bool? = nil, handsFree: Bool? = nil
+    ) {
         self.timestampMs = timestampMs
         self.latitude = latitude
         self.longitude = longitude

@@ -32,14 +32,18 @@ public actor TelematicsSession {
 
     /// `getSessionState()`: what the session knows, without a request.
     public func getSessionState() -> TelematicsSessionState {
-        TelematicsSessionState(status: status, invalidationReason: reason, isAutoRenewing: refreshToken != nil,
-                               recoverableUntil: refreshToken != nil ? refreshTokenExpires : tokenExpires, lastVerifiedAt: lastVerifiedAt)
+        TelematicsSessionState(
+            status: status, invalidationReason: reason, isAutoRenewing: refreshToken != nil,
+            recoverableUntil: refreshToken != nil ? refreshTokenExpires : tokenExpires, lastVerifiedAt: lastVerifiedAt)
     }
 
     /// The tokens currently held (after rotations).
     public var currentTokens: TelematicsTokenInitOptions? {
-        token.map { TelematicsTokenInitOptions(baseURL: http.baseURL.absoluteString, token: $0, tokenExpires: tokenExpires,
-                                              refreshToken: refreshToken, refreshTokenExpires: refreshTokenExpires) }
+        token.map {
+            TelematicsTokenInitOptions(
+                baseURL: http.baseURL.absoluteString, token: $0, tokenExpires: tokenExpires,
+                refreshToken: refreshToken, refreshTokenExpires: refreshTokenExpires)
+        }
     }
 
     // MARK: Session
@@ -155,8 +159,9 @@ public actor TelematicsSession {
     @discardableResult
     public func correctKilometers(kilometers: Double, observations: String? = nil, correctionCount: Int) async throws(UnderstudyClientError) -> TelematicsKilometersCorrection {
         struct Body: Encodable { var kilometers: Double; var observations: String?; var correctionCount: Int }
-        return try await call("POST", "/vehicles/current/kilometers/corrections",
-                              json: Body(kilometers: kilometers, observations: observations, correctionCount: correctionCount), expect: 200)
+        return try await call(
+            "POST", "/vehicles/current/kilometers/corrections",
+            json: Body(kilometers: kilometers, observations: observations, correctionCount: correctionCount), expect: 200)
     }
 
     /// `getEstimatedMileage()`: km, or −1 when unknown.
@@ -199,8 +204,10 @@ public actor TelematicsSession {
 
     /// `insertManualEvent(eventType:)` with the time and last location the SDK would attach.
     @discardableResult
-    public func insertManualEvent(eventType: TelematicsManualEventType, timestamp: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-                                  id: String? = UUID().uuidString.lowercased()) async throws(UnderstudyClientError) -> TelematicsManualEvent {
+    public func insertManualEvent(
+        eventType: TelematicsManualEventType, timestamp: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        id: String? = UUID().uuidString.lowercased()
+    ) async throws(UnderstudyClientError) -> TelematicsManualEvent {
         struct Body: Encodable { var id: String?; var type: String; var timestamp: String?; var latitude: Double?; var longitude: Double? }
         let body = try JSONEncoder.encodeOrThrow(Body(id: id, type: eventType.rawValue, timestamp: timestamp, latitude: latitude, longitude: longitude))
         let response = try await send("POST", "/manual-events", body: body, expect: nil)
@@ -231,8 +238,10 @@ public actor TelematicsSession {
     }
 
     /// One page of telematics periods in the range (`getTelematicsPeriods(startTs:endTs:isProcessed:page:)`).
-    public func getTelematicsPeriods(startTs: Date? = nil, endTs: Date? = nil, isProcessed: Bool? = nil, page: Int? = nil,
-                                     pageSize: Int? = nil) async throws(UnderstudyClientError) -> TelematicsPeriodsPage {
+    public func getTelematicsPeriods(
+        startTs: Date? = nil, endTs: Date? = nil, isProcessed: Bool? = nil, page: Int? = nil,
+        pageSize: Int? = nil
+    ) async throws(UnderstudyClientError) -> TelematicsPeriodsPage {
         var query = Self.range(startTs, endTs)
         if let isProcessed { query.append(("isProcessed", isProcessed ? "true" : "false")) }
         if let page { query.append(("page", String(page))) }
@@ -277,8 +286,10 @@ public actor TelematicsSession {
 
     /// Sends with the SDK's token behaviour: proactive renewal, one reactive renewal after a 401,
     /// invalidation reasons from the error codes.
-    private func send(_ method: String, _ path: String, body: Data?, query: [(String, String)] = [], expect: Int?,
-                      extraHeaders: [String: String] = [:], allowRefresh: Bool = true) async throws(UnderstudyClientError) -> ClientResponse {
+    private func send(
+        _ method: String, _ path: String, body: Data?, query: [(String, String)] = [], expect: Int?,
+        extraHeaders: [String: String] = [:], allowRefresh: Bool = true
+    ) async throws(UnderstudyClientError) -> ClientResponse {
         guard status != .invalid, status != .notAuthenticated, token != nil else {
             throw .unexpectedStatus(0, body: "TelematicsSDKNotAuthenticatedException: the session is \(status)")
         }
@@ -316,8 +327,8 @@ public actor TelematicsSession {
     }
 }
 
-fileprivate extension JSONEncoder {
-    static func encodeOrThrow<T: Encodable>(_ value: T) throws(UnderstudyClientError) -> Data {
+extension JSONEncoder {
+    fileprivate static func encodeOrThrow<T: Encodable>(_ value: T) throws(UnderstudyClientError) -> Data {
         do { return try JSONEncoder().encode(value) } catch { throw .encoding(String(describing: error)) }
     }
 }

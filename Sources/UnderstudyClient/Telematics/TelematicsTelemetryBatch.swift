@@ -22,8 +22,10 @@ public struct TelematicsTelemetryBatch: Sendable, Codable, Equatable {
     public var attentionEvents: [TelematicsAttentionEvent]?
 
     /// Creates a batch (a fresh `batchId` by default).
-    public init(batchId: String? = UUID().uuidString.lowercased(), samples: [TelematicsSample], events: [TelematicsBatchEvent]? = nil,
-                attentionEvents: [TelematicsAttentionEvent]? = nil, serviceCode: String? = nil, vehicleId: Int? = nil, userId: Int? = nil) {
+    public init(
+        batchId: String? = UUID().uuidString.lowercased(), samples: [TelematicsSample], events: [TelematicsBatchEvent]? = nil,
+        attentionEvents: [TelematicsAttentionEvent]? = nil, serviceCode: String? = nil, vehicleId: Int? = nil, userId: Int? = nil
+    ) {
         self.batchId = batchId
         self.deviceId = "understudy-client"
         self.platform = "ios"

@@ -33,8 +33,9 @@ public struct WarpLinkAPIError: Error, Sendable, Equatable, Decodable {
     static func from(_ response: ClientResponse) -> WarpLinkAPIError? {
         // Not WarpLink's envelope (an injected malformed body, a proxy page): nil, as documented.
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: response.body) else { return nil }
-        return WarpLinkAPIError(status: response.status, code: envelope.error.code, message: envelope.error.message,
-                                fields: envelope.error.details?.fields ?? [])
+        return WarpLinkAPIError(
+            status: response.status, code: envelope.error.code, message: envelope.error.message,
+            fields: envelope.error.details?.fields ?? [])
     }
 
     init(status: Int, code: String, message: String, fields: [FieldProblem]) {

@@ -35,9 +35,11 @@ public struct WarpLinkAttributionRequest: Sendable, Equatable, Encodable {
     }
 
     /// A body; defaults are what Android 1.1.0 sends on a first install.
-    public init(platform: String = "android", sdkVersion: String = "1.1.0", fingerprintVersion: String = "enriched_tz", isReinstall: Bool? = false,
-                appPackageName: String? = nil, appBundleID: String? = nil, deviceID: String? = nil, referrer: String? = nil,
-                acceptLanguage: String? = "en-US", timezoneOffset: Int? = nil, timezone: String? = nil, fingerprint: String? = nil) {
+    public init(
+        platform: String = "android", sdkVersion: String = "1.1.0", fingerprintVersion: String = "enriched_tz", isReinstall: Bool? = false,
+        appPackageName: String? = nil, appBundleID: String? = nil, deviceID: String? = nil, referrer: String? = nil,
+        acceptLanguage: String? = "en-US", timezoneOffset: Int? = nil, timezone: String? = nil, fingerprint: String? = nil
+    ) {
         self.platform = platform
         self.sdkVersion = sdkVersion
         self.fingerprintVersion = fingerprintVersion

@@ -36,9 +36,11 @@ public struct WarpLinkClickSeed: Sendable, Equatable, Encodable {
     }
 
     /// A click seed; the IP defaults to 127.0.0.1 on the server.
-    public init(slug: String? = nil, domain: String? = nil, linkID: String? = nil, ip: String? = nil, acceptLanguage: String? = nil,
-                timezone: String? = nil, timezoneOffset: Int? = nil, deviceID: String? = nil, fingerprint: String? = nil,
-                userAgent: String? = nil, params: [String: String]? = nil, clickedAt: String? = nil, ageSeconds: Double? = nil) {
+    public init(
+        slug: String? = nil, domain: String? = nil, linkID: String? = nil, ip: String? = nil, acceptLanguage: String? = nil,
+        timezone: String? = nil, timezoneOffset: Int? = nil, deviceID: String? = nil, fingerprint: String? = nil,
+        userAgent: String? = nil, params: [String: String]? = nil, clickedAt: String? = nil, ageSeconds: Double? = nil
+    ) {
         self.slug = slug
         self.domain = domain
         self.linkID = linkID

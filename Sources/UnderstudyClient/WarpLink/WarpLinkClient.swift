@@ -27,26 +27,34 @@ public struct WarpLinkClient: Sendable {
 
     /// `GET /links/resolve/{slug}?domain=&params=`. `tappedQuery` is the tapped URL's raw query
     /// (still percent-encoded); it is encoded once more for transport, as the SDKs do.
-    public func resolve(slug: String, domain: String? = "aplnk.to", tappedQuery: String? = nil, apiKey: String?, tapID: String? = nil,
-                        userAgent: String = "WarpLink-Android/1.1.0") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkLink> {
+    public func resolve(
+        slug: String, domain: String? = "aplnk.to", tappedQuery: String? = nil, apiKey: String?, tapID: String? = nil,
+        userAgent: String = "WarpLink-Android/1.1.0"
+    ) async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkLink> {
         var query: [(String, String)] = []
         if let domain { query.append(("domain", domain)) }
         if let tappedQuery, !tappedQuery.isEmpty { query.append(("params", tappedQuery)) }
         let encodedSlug = ClientHTTP.encode(slug)
-        return try await call(ClientRequest(method: "GET", path: basePath + "/links/resolve/" + encodedSlug, query: query,
-                                            headers: headers(apiKey, userAgent: userAgent, tapID: tapID)))
+        return try await call(
+            ClientRequest(
+                method: "GET", path: basePath + "/links/resolve/" + encodedSlug, query: query,
+                headers: headers(apiKey, userAgent: userAgent, tapID: tapID)))
     }
 
     /// `POST /attribution/match`, the deferred deep link check.
-    public func matchAttribution(_ body: WarpLinkAttributionRequest, apiKey: String?, tapID: String? = nil,
-                                 userAgent: String = "WarpLink-Android/1.1.0") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkAttributionMatch> {
+    public func matchAttribution(
+        _ body: WarpLinkAttributionRequest, apiKey: String?, tapID: String? = nil,
+        userAgent: String = "WarpLink-Android/1.1.0"
+    ) async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkAttributionMatch> {
         var request = try ClientRequest.json("POST", basePath + "/attribution/match", body, headers: headers(apiKey, userAgent: userAgent, tapID: tapID))
         request.headers["Content-Type"] = "application/json"
         return try await call(request)
     }
 
     /// Sends any body to `/attribution/match` (for bad-input tests).
-    public func matchAttribution(rawBody: Data, apiKey: String?, contentType: String = "application/json") async throws(UnderstudyClientError) -> WarpLinkResponse<WarpLinkAttributionMatch> {
+    public func matchAttribution(rawBody: Data, apiKey: String?, contentType: String = "application/json") async throws(UnderstudyClientError) -> WarpLinkResponse<
+        WarpLinkAttributionMatch
+    > {
         var all = headers(apiKey, userAgent: "WarpLink-Android/1.1.0", tapID: nil)
         all["Content-Type"] = contentType
         return try await call(ClientRequest(method: "POST", path: basePath + "/attribution/match", headers: all, body: rawBody))
@@ -55,8 +63,10 @@ public struct WarpLinkClient: Sendable {
     /// A browser opening a short link. With `host` (`aplnk.to`, `<handle>.aplnk.to`, a custom
     /// domain) the request is `GET /{slug}` with that `Host`; without, `GET /warplink/r/{slug}?domain=`.
     /// `timeZone` is sent as `tz`; `query` holds the tapped link's own parameters.
-    public func tap(slug: String, host: String? = nil, domain: String? = nil, query: [(String, String)] = [], acceptLanguage: String? = "en-US,en;q=0.9",
-                    timeZone: String? = nil, userAgent: String = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)") async throws(UnderstudyClientError) -> WarpLinkTap {
+    public func tap(
+        slug: String, host: String? = nil, domain: String? = nil, query: [(String, String)] = [], acceptLanguage: String? = "en-US,en;q=0.9",
+        timeZone: String? = nil, userAgent: String = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)"
+    ) async throws(UnderstudyClientError) -> WarpLinkTap {
         var items = query
         if host == nil, let domain { items.append(("domain", domain)) }
         if let timeZone { items.append(("tz", timeZone)) }
@@ -65,8 +75,9 @@ public struct WarpLinkClient: Sendable {
         if let host { headers["Host"] = host }
         let path = (host == nil ? "/warplink/r/" : "/") + ClientHTTP.encode(slug)
         let response = try await http.send(ClientRequest(method: "GET", path: path, query: items, headers: headers))
-        return WarpLinkTap(status: response.status, location: response.headers["location"],
-                           error: response.status == 302 ? nil : WarpLinkAPIError.from(response))
+        return WarpLinkTap(
+            status: response.status, location: response.headers["location"],
+            error: response.status == 302 ? nil : WarpLinkAPIError.from(response))
     }
 
     /// The WarpLink control plane of one project.

@@ -34,9 +34,11 @@ public struct WarpLinkInstallSeed: Sendable, Equatable, Encodable {
     }
 
     /// An earlier install to create; nil members are left to the server's defaults.
-    public init(deviceID: String? = nil, linkID: String? = nil, slug: String? = nil, domain: String? = nil, appID: String? = nil,
-                platform: String? = nil, sdkVersion: String? = nil, matchType: String? = nil, matchConfidence: Double? = nil,
-                isReinstall: Bool? = nil, id: String? = nil, createdAt: String? = nil) {
+    public init(
+        deviceID: String? = nil, linkID: String? = nil, slug: String? = nil, domain: String? = nil, appID: String? = nil,
+        platform: String? = nil, sdkVersion: String? = nil, matchType: String? = nil, matchConfidence: Double? = nil,
+        isReinstall: Bool? = nil, id: String? = nil, createdAt: String? = nil
+    ) {
         self.id = id
         self.deviceID = deviceID
         self.linkID = linkID

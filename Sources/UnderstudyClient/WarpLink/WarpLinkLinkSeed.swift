@@ -43,10 +43,12 @@ public struct WarpLinkLinkSeed: Sendable, Equatable, Encodable {
     }
 
     /// A link to create; only the destination is required.
-    public init(slug: String? = nil, domain: String? = nil, destinationURL: String, iosURL: String? = nil, iosFallbackURL: String? = nil,
-                androidURL: String? = nil, androidFallbackURL: String? = nil, customParams: [String: AnyJSON]? = nil, appID: String? = nil,
-                tags: [String]? = nil, password: String? = nil, expiresAt: String? = nil, isActive: Bool? = nil, matchWindowHours: Int? = nil,
-                id: String? = nil, createdAt: String? = nil) {
+    public init(
+        slug: String? = nil, domain: String? = nil, destinationURL: String, iosURL: String? = nil, iosFallbackURL: String? = nil,
+        androidURL: String? = nil, androidFallbackURL: String? = nil, customParams: [String: AnyJSON]? = nil, appID: String? = nil,
+        tags: [String]? = nil, password: String? = nil, expiresAt: String? = nil, isActive: Bool? = nil, matchWindowHours: Int? = nil,
+        id: String? = nil, createdAt: String? = nil
+    ) {
         self.id = id
         self.slug = slug
         self.domain = domain

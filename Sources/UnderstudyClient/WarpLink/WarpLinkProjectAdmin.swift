@@ -36,8 +36,10 @@ public struct WarpLinkProjectAdmin: Sendable {
     // MARK: Apps
 
     /// Creates an app (`handle` gives it `<handle>.aplnk.to`).
-    public func createApp(name: String, handle: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
-                          id: String? = nil) async throws(UnderstudyClientError) -> WarpLinkApp {
+    public func createApp(
+        name: String, handle: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
+        id: String? = nil
+    ) async throws(UnderstudyClientError) -> WarpLinkApp {
         struct Body: Encodable {
             var id, handle, iosBundleID, androidPackageName: String?
             var name: String
@@ -58,8 +60,10 @@ public struct WarpLinkProjectAdmin: Sendable {
     // MARK: Keys
 
     /// Creates a key: `kind` `sdk` (fixed scopes, optional app binding) or `api` (chosen scopes).
-    public func createKey(kind: String = "sdk", value: String? = nil, scopes: [String]? = nil, appID: String? = nil,
-                          name: String? = nil) async throws(UnderstudyClientError) -> WarpLinkKey {
+    public func createKey(
+        kind: String = "sdk", value: String? = nil, scopes: [String]? = nil, appID: String? = nil,
+        name: String? = nil
+    ) async throws(UnderstudyClientError) -> WarpLinkKey {
         struct Body: Encodable {
             var kind: String; var value: String?; var scopes: [String]?; var appID: String?; var name: String?
             enum CodingKeys: String, CodingKey { case kind, value, scopes, name, appID = "app_id" }

@@ -31,9 +31,11 @@ public struct WarpLinkSettings: Sendable, Equatable, Codable {
     }
 
     /// Settings (or an update of them).
-    public init(validateRejection: String? = nil, apiKeyAttributionStatus: Int? = nil, noMatchStyle: String? = nil, languageMode: String? = nil,
-                scoring: String? = nil, ipMultipliers: Bool? = nil, clientIP: String? = nil, trustForwardedFor: Bool? = nil,
-                lenientLookup: Bool? = nil, enforceRateLimit: Bool? = nil) {
+    public init(
+        validateRejection: String? = nil, apiKeyAttributionStatus: Int? = nil, noMatchStyle: String? = nil, languageMode: String? = nil,
+        scoring: String? = nil, ipMultipliers: Bool? = nil, clientIP: String? = nil, trustForwardedFor: Bool? = nil,
+        lenientLookup: Bool? = nil, enforceRateLimit: Bool? = nil
+    ) {
         self.validateRejection = validateRejection
         self.apiKeyAttributionStatus = apiKeyAttributionStatus
         self.noMatchStyle = noMatchStyle

@@ -20,7 +20,8 @@ public struct WarrantyLifeRegistrationData: Sendable {
     public var images: [(kind: String, data: Data)]
 
     /// Registration data as the SDK would have collected it.
-    public init(model: String, mpn: String, imei: String?, eventAt: String, readings: [AnyJSON], audio: Data?, diagnostic: [String: AnyJSON], images: [(kind: String, data: Data)]) {
+    public init(model: String, mpn: String, imei: String?, eventAt: String, readings: [AnyJSON], audio: Data?, diagnostic: [String: AnyJSON], images: [(kind: String, data: Data)])
+    {
         self.model = model; self.mpn = mpn; self.imei = imei; self.eventAt = eventAt; self.readings = readings
         self.audio = audio; self.diagnostic = diagnostic; self.images = images
     }

@@ -5,9 +5,13 @@ extension WarrantyLifeRepository {
     /// Sends the user's survey answers (`postSurvey(body:)`).
     public func postSurvey(body: [String: AnyJSON]) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("POST", "/surveys", json: .object(body)), 201) }
     /// The questions of survey `version`.
-    public func getSurvey(version: Int) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/surveys", query: [("surveyVersion", String(version))]), 200) }
+    public func getSurvey(version: Int) async throws(UnderstudyClientError) -> AnyJSON {
+        try data(try await request("GET", "/surveys", query: [("surveyVersion", String(version))]), 200)
+    }
     /// Sends the user's feedback (`postFeedback(model:)`).
-    public func postFeedback(model: [String: AnyJSON]) async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("POST", "/feedback", json: .object(model)), 201) }
+    public func postFeedback(model: [String: AnyJSON]) async throws(UnderstudyClientError) -> AnyJSON {
+        try data(try await request("POST", "/feedback", json: .object(model)), 201)
+    }
     /// The registration offers page for a location, as the HTML the SDK shows (`fetchOffers(country:state:zip:city:)`).
     public func fetchOffers(country: String, state: String, zip: String, city: String) async throws(UnderstudyClientError) -> String {
         let response = try await request("GET", "/offers/registration", query: [("simplify", ""), ("city", city), ("country", country), ("state", state), ("zip", zip)])

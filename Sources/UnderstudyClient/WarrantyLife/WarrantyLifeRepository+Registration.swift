@@ -5,9 +5,12 @@ import Synchronization
 extension WarrantyLifeRepository {
     /// `getVoucherByVoucherCode(voucherCode:isPlanTransfer:activeWarrantiesInCurrentDevice:)`; stores the voucher.
     @discardableResult
-    public func getVoucherByVoucherCode(voucherCode: String, isPlanTransfer: Bool = false, activeWarrantiesInCurrentDevice: Int = 0) async throws(UnderstudyClientError) -> WarrantyLifeVoucher {
-        let response = try await request("GET", "/vouchers/\(ClientHTTP.encode(voucherCode))",
-                                         query: [("isPlanTransfer", String(isPlanTransfer)), ("activeWarrantiesInCurrentDevice", String(activeWarrantiesInCurrentDevice)), ("deviceId", deviceID)])
+    public func getVoucherByVoucherCode(voucherCode: String, isPlanTransfer: Bool = false, activeWarrantiesInCurrentDevice: Int = 0) async throws(UnderstudyClientError)
+        -> WarrantyLifeVoucher
+    {
+        let response = try await request(
+            "GET", "/vouchers/\(ClientHTTP.encode(voucherCode))",
+            query: [("isPlanTransfer", String(isPlanTransfer)), ("activeWarrantiesInCurrentDevice", String(activeWarrantiesInCurrentDevice)), ("deviceId", deviceID)])
         let voucher = try withRaw(try data(response, 200), as: WarrantyLifeVoucher.self)
         state.withLock { $0.voucher = voucher }
         return voucher
@@ -46,7 +49,8 @@ extension WarrantyLifeRepository {
 
     /// Registers the item's push token (`updateFCMToken(itemId:fcmToken:)`); silent pushes then appear in the outbox.
     public func updateFCMToken(itemId: String, fcmToken: String) async throws(UnderstudyClientError) -> AnyJSON {
-        try data(try await request("PUT", "/items/\(itemId)/notification-token", json: ["notificationToken": .string(fcmToken), "deviceId": .string(deviceID), "platform": "ios"]), 200)
+        try data(
+            try await request("PUT", "/items/\(itemId)/notification-token", json: ["notificationToken": .string(fcmToken), "deviceId": .string(deviceID), "platform": "ios"]), 200)
     }
 
     /// `uploadSensorReadings(...)`: gzip JSON array, `Content-Encoding: gzip`, no `Content-Type` (as the 2022 client).
@@ -58,8 +62,10 @@ extension WarrantyLifeRepository {
 
     /// Sensor audio upload (raw bytes).
     public func uploadSensorAudio(itemId: String, sensorEventId: String, createdAt: String, audio: Data) async throws(UnderstudyClientError) -> AnyJSON {
-        try data(try await request("POST", "/items/\(itemId)/clips/sound/\(sensorEventId)", query: [("createdAt", createdAt)], body: audio,
-                                   headers: ["Content-Type": "audio/m4a"]), 201)
+        try data(
+            try await request(
+                "POST", "/items/\(itemId)/clips/sound/\(sensorEventId)", query: [("createdAt", createdAt)], body: audio,
+                headers: ["Content-Type": "audio/m4a"]), 201)
     }
 
     /// `createItemDiagnosticReport(...)`: 201 `{id}`.
@@ -71,11 +77,14 @@ extension WarrantyLifeRepository {
     /// `uploadImageForItem`/`uploadImageForReference`/receipt: multipart part `image`, filename of 9 digits, `image/jpg`.
     public func uploadImage(itemId: String, diagnosticId: String, kind: String, image: Data) async throws(UnderstudyClientError) -> AnyJSON {
         let boundary = "alamofire.boundary.\(UUID().uuidString.prefix(16).lowercased())"
-        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"\(Int.random(in: 100_000_000...999_999_999))\"\r\nContent-Type: image/jpg\r\n\r\n".utf8)
+        var body = Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"\(Int.random(in: 100_000_000...999_999_999))\"\r\nContent-Type: image/jpg\r\n\r\n".utf8)
         body.append(image)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
-        return try data(try await request("POST", "/items/\(itemId)/diagnostics/\(diagnosticId)/images/\(kind)", body: body,
-                                          headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"]), 201)
+        return try data(
+            try await request(
+                "POST", "/items/\(itemId)/diagnostics/\(diagnosticId)/images/\(kind)", body: body,
+                headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"]), 201)
     }
 
     // MARK: registerDevice
@@ -100,15 +109,23 @@ extension WarrantyLifeRepository {
             states.append(.progress(25))
             var eventID = state.withLock { $0.eventAt == data.eventAt ? $0.sensorEventID : nil }
             if eventID == nil {
-                let id = try await createSensorEvent(itemId: itemID, body: ["eventAt": .string(data.eventAt), "sensorEventType": 1111, "volumeSetting": 50,
-                                                                             "sensorTestId": "3", "deviceId": .string(deviceID), "dropJsVersion": "2.0.22"])
-                state.withLock { $0.eventAt = data.eventAt; $0.sensorEventID = id; $0.readingsUploaded = false; $0.audioUploaded = false }
+                let id = try await createSensorEvent(
+                    itemId: itemID,
+                    body: [
+                        "eventAt": .string(data.eventAt), "sensorEventType": 1111, "volumeSetting": 50,
+                        "sensorTestId": "3", "deviceId": .string(deviceID), "dropJsVersion": "2.0.22",
+                    ])
+                state.withLock {
+                    $0.eventAt = data.eventAt; $0.sensorEventID = id; $0.readingsUploaded = false; $0.audioUploaded = false
+                }
                 eventID = id
             }
             guard let eventID else { return states }
             states.append(.progress(50))
             if !state.withLock({ $0.readingsUploaded }) {
-                _ = try await retrying { () async throws(UnderstudyClientError) in try await self.uploadSensorReadings(itemId: itemID, sensorEventId: eventID, readings: data.readings) }
+                _ = try await retrying { () async throws(UnderstudyClientError) in
+                    try await self.uploadSensorReadings(itemId: itemID, sensorEventId: eventID, readings: data.readings)
+                }
                 state.withLock { $0.readingsUploaded = true }
             }
             if let audio = data.audio, !state.withLock({ $0.audioUploaded }) {
@@ -124,7 +141,9 @@ extension WarrantyLifeRepository {
             var diagnosticID = state.withLock { $0.diagnosticHash == hash ? $0.diagnosticID : nil }
             if diagnosticID == nil {
                 let id = try await createItemDiagnosticReport(itemId: itemID, body: report)
-                state.withLock { $0.diagnosticHash = hash; $0.diagnosticID = id }
+                state.withLock {
+                    $0.diagnosticHash = hash; $0.diagnosticID = id
+                }
                 diagnosticID = id
             }
             guard let diagnosticID else { return states }
@@ -132,7 +151,9 @@ extension WarrantyLifeRepository {
                 // Content and diagnostic id together, as the SDK's SHA-256 fingerprint covers both.
                 let fingerprint = Data(diagnosticID.utf8) + Data([0]) + image.data
                 if state.withLock({ $0.uploadedImages[image.kind] == fingerprint }) { continue }
-                _ = try await retrying { () async throws(UnderstudyClientError) in try await self.uploadImage(itemId: itemID, diagnosticId: diagnosticID, kind: image.kind, image: image.data) }
+                _ = try await retrying { () async throws(UnderstudyClientError) in
+                    try await self.uploadImage(itemId: itemID, diagnosticId: diagnosticID, kind: image.kind, image: image.data)
+                }
                 state.withLock { $0.uploadedImages[image.kind] = fingerprint }
             }
             states.append(.progress(100))
@@ -180,8 +201,12 @@ extension WarrantyLifeRepository {
     public func syncDropData(eventAt: String, readings: [AnyJSON]) async -> Bool {
         guard let itemID = state.withLock({ $0.itemID }) else { return false }
         do {
-            let eventID = try await createSensorEvent(itemId: itemID, body: ["eventAt": .string(eventAt), "sensorEventType": 1200, "volumeSetting": -1,
-                                                                               "deviceId": .string(deviceID), "dropJsVersion": "2.0.22"])
+            let eventID = try await createSensorEvent(
+                itemId: itemID,
+                body: [
+                    "eventAt": .string(eventAt), "sensorEventType": 1200, "volumeSetting": -1,
+                    "deviceId": .string(deviceID), "dropJsVersion": "2.0.22",
+                ])
             _ = try await retrying { () async throws(UnderstudyClientError) in try await self.uploadSensorReadings(itemId: itemID, sensorEventId: eventID, readings: readings) }
             return true
         } catch {

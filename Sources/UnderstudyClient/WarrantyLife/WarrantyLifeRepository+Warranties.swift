@@ -54,7 +54,9 @@ extension WarrantyLifeRepository {
 
     func storeWarranty(_ value: AnyJSON) throws(UnderstudyClientError) -> WarrantyLifeWarranty {
         let warranty = try withRaw(value, as: WarrantyLifeWarranty.self)
-        state.withLock { $0.warranty = warranty; $0.voucher = nil }
+        state.withLock {
+            $0.warranty = warranty; $0.voucher = nil
+        }
         return warranty
     }
 
@@ -113,7 +115,11 @@ extension WarrantyLifeRepository {
     /// Nil means `.success`.
     public func setSmartSaver(_ program: String, _ enabled: Bool, permissionsGranted: Bool = true) async -> WarrantyLifeOptInError? {
         func save(_ s: inout State) {
-            switch program { case "SSR": s.ssr = enabled; case "SSD": s.ssd = enabled; default: s.tradeIn = enabled }
+            switch program {
+            case "SSR": s.ssr = enabled;
+            case "SSD": s.ssd = enabled;
+            default: s.tradeIn = enabled
+            }
         }
         if isRegistrationInProgress { state.withLock { save(&$0) }; return nil }
         guard isUserLoggedIn else { return .notLoggedIn }

@@ -49,8 +49,10 @@ public final class WarrantyLifeRepository: Sendable {
 
     // MARK: Plumbing
 
-    func request(_ method: String, _ path: String, query: [(String, String)] = [], json: AnyJSON? = nil, body: Data? = nil,
-                 headers extra: [String: String] = [:]) async throws(UnderstudyClientError) -> ClientResponse {
+    func request(
+        _ method: String, _ path: String, query: [(String, String)] = [], json: AnyJSON? = nil, body: Data? = nil,
+        headers extra: [String: String] = [:]
+    ) async throws(UnderstudyClientError) -> ClientResponse {
         // After a 401 on validation the SDK blocks its own requests; only a new validation can lift that.
         if case .invalid? = state.withLock({ $0.keyValidation }) {
             throw .transport(code: -1, message: "WarrantyLife requests are blocked locally: the developer API key is invalid.")
@@ -140,7 +142,11 @@ public final class WarrantyLifeRepository: Sendable {
     }
 
     /// `logout()`: local only (no request), keeps the device identity.
-    public func logout() { state.withLock { $0.login = nil; $0.ssr = false; $0.ssd = false; $0.tradeIn = false; $0.warranty = nil } }
+    public func logout() {
+        state.withLock {
+            $0.login = nil; $0.ssr = false; $0.ssd = false; $0.tradeIn = false; $0.warranty = nil
+        }
+    }
 
     /// The logged-in user's account (`getMe()`).
     public func getMe() async throws(UnderstudyClientError) -> AnyJSON { try data(try await request("GET", "/whoami"), 200) }

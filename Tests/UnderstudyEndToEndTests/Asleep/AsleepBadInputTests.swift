@@ -6,11 +6,14 @@ import UnderstudyTesting
 @Suite("Asleep bad input and common errors")
 struct AsleepBadInputTests {
     /// Status and `detail` of a raw SDK request.
-    func answer(_ fixture: AsleepFixture, _ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil,
-                headers: [String: String] = [:], query: [(String, String)] = [], body: String? = nil,
-                contentType: String = "application/json") async throws -> (Int, String?) {
-        let response = try await fixture.asleep.raw(method, path, config: config, apiKey: apiKey ?? (config == nil ? fixture.apiKey : nil),
-                                                    headers: headers, query: query, body: body.map { Data($0.utf8) }, contentType: contentType)
+    func answer(
+        _ fixture: AsleepFixture, _ method: String, _ path: String, config: AsleepConfig? = nil, apiKey: String? = nil,
+        headers: [String: String] = [:], query: [(String, String)] = [], body: String? = nil,
+        contentType: String = "application/json"
+    ) async throws -> (Int, String?) {
+        let response = try await fixture.asleep.raw(
+            method, path, config: config, apiKey: apiKey ?? (config == nil ? fixture.apiKey : nil),
+            headers: headers, query: query, body: body.map { Data($0.utf8) }, contentType: contentType)
         return (response.status, try? JSONDecoder().decode(AsleepErrorBody.self, from: response.body).detail)
     }
 
@@ -25,12 +28,15 @@ struct AsleepBadInputTests {
             #expect(try await answer(fixture, "POST", "/ai/v1/users", body: #"{"metadata":{"gender":"robot"}}"#).0 == 422)
             #expect(try await answer(fixture, "POST", "/ai/v1/users", body: #"{"metadata":{"weight":1000.1}}"#).0 == 422)
             #expect(try await fixture.admin.users()["users"]?.array?.isEmpty == true)
-            #expect(try await answer(fixture, "POST", "/ai/v1/users", body: #"{"metadata":{"birth_year":2024,"birth_month":2,"birth_day":29,"height":170.5,"gender":"non_binary"}}"#).0 == 201)
+            #expect(
+                try await answer(fixture, "POST", "/ai/v1/users", body: #"{"metadata":{"birth_year":2024,"birth_month":2,"birth_day":29,"height":170.5,"gender":"non_binary"}}"#).0
+                    == 201)
 
             let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
             #expect(try await answer(fixture, "PUT", "/ai/v1/users/\(config.userId)", config: config, body: "{}") == (422, "metadata: field required"))
             #expect(try await answer(fixture, "GET", "/ai/v1/users/G-nobody") == (404, "user does not exist"))
-            #expect(try await answer(fixture, "POST", "/ai/v1/sessions", config: config, body: #"{"session_start_time":"yesterday"}"#)
+            #expect(
+                try await answer(fixture, "POST", "/ai/v1/sessions", config: config, body: #"{"session_start_time":"yesterday"}"#)
                     == (422, "Invalid session start time (YYYY-MM-DDTHH:mm:ssz)"))
             #expect(try await answer(fixture, "POST", "/ai/v1/sessions", config: config, body: #"{"service":5}"#) == (422, "Invalid parameter"))
             #expect(try await answer(fixture, "POST", "/ai/v1/sessions", config: config, headers: ["timezone": "Mars/Olympus"]) == (400, "invalid timezone"))
@@ -53,12 +59,16 @@ struct AsleepBadInputTests {
                 let response = try await fixture.asleep.raw("POST", path, config: config, body: body, contentType: contentType)
                 return (response.status, try? JSONDecoder().decode(AsleepErrorBody.self, from: response.body).detail)
             }
-            let truncated = Data("--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"0.npy\"\r\n\r\nabc".utf8)
+            let truncated = Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"0.npy\"\r\n\r\nabc".utf8)
             #expect(try await upload(truncated) == (422, "Not valid parameter"))
             let noFile = Data("--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ--\r\n".utf8)
             #expect(try await upload(noFile) == (422, "Not valid parameter"))
-            #expect(try await upload(AsleepClient.multipart(seqNum: nil, chunk: Data("x".utf8), boundary: "XyZ").0, contentType: "multipart/form-data") == (422, "Not valid parameter"))
-            let badSeq = Data("--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\nfirst\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"0.npy\"\r\n\r\nabc\r\n--XyZ--\r\n".utf8)
+            #expect(
+                try await upload(AsleepClient.multipart(seqNum: nil, chunk: Data("x".utf8), boundary: "XyZ").0, contentType: "multipart/form-data") == (422, "Not valid parameter"))
+            let badSeq = Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\nfirst\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"0.npy\"\r\n\r\nabc\r\n--XyZ--\r\n"
+                    .utf8)
             #expect(try await upload(badSeq) == (422, "Not valid parameter"))
             let wav = AsleepClient.multipart(seqNum: 0, chunk: Data("RIFF0000WAVEfmt ".utf8), boundary: "XyZ").0
             #expect(try await upload(wav) == (400, "AUDIO file cannot be uploaded. Only MELSPECTROGRAM file can be uploaded."))
@@ -69,11 +79,13 @@ struct AsleepBadInputTests {
             _ = multipart
 
             // Lenient fallback: a raw body with seq_num in the query is a chunk too.
-            let response = try await fixture.asleep.raw("POST", path, config: config, query: [("seq_num", "0")], body: AsleepClient.melChunk(), contentType: "application/octet-stream")
+            let response = try await fixture.asleep.raw(
+                "POST", path, config: config, query: [("seq_num", "0")], body: AsleepClient.melChunk(), contentType: "application/octet-stream")
             #expect(response.status == 200)
 
             let close = "/ai/v1/sessions/\(session)/close"
-            #expect(try await answer(fixture, "POST", close, config: config, body: #"{"session_end_time":"2026-13-45"}"#)
+            #expect(
+                try await answer(fixture, "POST", close, config: config, body: #"{"session_end_time":"2026-13-45"}"#)
                     == (400, "Invalid session end time. format(YYYY-MM-DDTHH:mm:ssZ)"))
             #expect(try await answer(fixture, "POST", close, config: config, body: #"{"session_end_time":"2000-01-01T00:00:00Z"}"#).0 == 400)
             #expect(try await fixture.admin.session(session)["state"]?.string == "OPEN")
@@ -96,10 +108,14 @@ struct AsleepBadInputTests {
             }
             let average = "/data/v1/users/\(config.userId)/average-stats"
             #expect(try await answer(fixture, "GET", average, query: [("end_date", "2026-01-01")]).0 == 422)
-            #expect(try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-11")]) == (400, "The period should be less than or equal to 100 days"))
+            #expect(
+                try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-11")]) == (
+                    400, "The period should be less than or equal to 100 days"
+                ))
             #expect(try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-10")]).0 == 200)
             #expect(try await answer(fixture, "GET", average, query: [("start_date", "2026-02-01"), ("end_date", "2026-01-01")]) == (400, "Invalid period"))
-            #expect(try await answer(fixture, "GET", "/data/v1/users/G-x/average-stats", query: [("start_date", "2026-01-01"), ("end_date", "2026-01-02")])
+            #expect(
+                try await answer(fixture, "GET", "/data/v1/users/G-x/average-stats", query: [("start_date", "2026-01-01"), ("end_date", "2026-01-02")])
                     == (404, "Unable to find the user of id G-x"))
 
             #expect(try await answer(fixture, "GET", "/ai/v1/users/\(config.userId)", apiKey: "wrong") == (401, "Unauthorized"))
@@ -121,8 +137,10 @@ struct AsleepBadInputTests {
         try await AsleepFixture.with { fixture in
             let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
             let session = try await fixture.asleep.startTracking(config: config)
-            _ = try await fixture.projectAdmin.addFault(FaultRule(match: .init(platform: "asleep", path: "/ai/v1/sessions/*/upload"),
-                                                                  action: .init(type: "status", status: 500), times: 1))
+            _ = try await fixture.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "asleep", path: "/ai/v1/sessions/*/upload"),
+                    action: .init(type: "status", status: 500), times: 1))
             await #expect { _ = try await fixture.asleep.uploadChunk(config: config, sessionId: session, seqNum: 0, chunk: AsleepClient.melChunk()) } throws: {
                 let error = $0 as? UnderstudyClientError
                 return error?.asleepStatus == 500 && error?.asleepDetail == "Internal Server Error"
@@ -132,8 +150,10 @@ struct AsleepBadInputTests {
             let injected = try await answer(fixture, "GET", "/ai/v1/users/\(config.userId)", headers: ["X-Understudy-Fault": "status=403"])
             #expect(injected == (403, "Plan is expired"))
 
-            let viaHost = try await fixture.server.client.send(ClientRequest(method: "GET", path: "/ai/v1/users/\(config.userId)",
-                                                                              headers: ["Host": "api.asleep.ai", "x-api-key": fixture.apiKey]))
+            let viaHost = try await fixture.server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/ai/v1/users/\(config.userId)",
+                    headers: ["Host": "api.asleep.ai", "x-api-key": fixture.apiKey]))
             #expect(viaHost.status == 200)
         }
     }

@@ -23,8 +23,10 @@ struct AsleepOpenAPITests {
                 }
                 let asleep = fixture.asleep
                 let key = fixture.apiKey
-                func sdk(_ method: String, _ template: String, _ path: String, config: AsleepConfig? = nil, query: [(String, String)] = [],
-                         body: Data? = nil, contentType: String = "application/json") async throws -> ClientResponse {
+                func sdk(
+                    _ method: String, _ template: String, _ path: String, config: AsleepConfig? = nil, query: [(String, String)] = [],
+                    body: Data? = nil, contentType: String = "application/json"
+                ) async throws -> ClientResponse {
                     let response = try await asleep.raw(method, path, config: config, apiKey: config == nil ? key : nil, query: query, body: body, contentType: contentType)
                     check(method, template, response)
                     return response
@@ -53,23 +55,31 @@ struct AsleepOpenAPITests {
                 let session = try #require(try start.json()["result"]?["session_id"]?.string)
                 for seq in 0..<12 {
                     let (form, type) = AsleepClient.multipart(seqNum: seq, chunk: AsleepClient.melChunk())
-                    #expect(try await sdk("POST", "/ai/v1/sessions/{session_id}/upload", "/ai/v1/sessions/\(session)/upload", config: config, body: form, contentType: type).status == 200)
+                    #expect(
+                        try await sdk("POST", "/ai/v1/sessions/{session_id}/upload", "/ai/v1/sessions/\(session)/upload", config: config, body: form, contentType: type).status
+                            == 200)
                 }
                 #expect(try await sdk("GET", "/data/v3/sessions/{session_id}", "/data/v3/sessions/\(session)", config: config).status == 200)
                 #expect(try await sdk("GET", "/ai/v1/users/{user_id}", "/ai/v1/users/\(userID)").status == 200)
                 #expect(try await sdk("POST", "/ai/v1/sessions/{session_id}/close", "/ai/v1/sessions/\(session)/close", config: config, body: body("{}")).status == 200)
                 #expect(try await sdk("POST", "/ai/v1/sessions/{session_id}/close", "/ai/v1/sessions/\(session)/close", config: config, body: body("{}")).status == 404)
                 let (late, lateType) = AsleepClient.multipart(seqNum: 12, chunk: AsleepClient.melChunk())
-                #expect(try await sdk("POST", "/ai/v1/sessions/{session_id}/upload", "/ai/v1/sessions/\(session)/upload", config: config, body: late, contentType: lateType).status == 403)
+                #expect(
+                    try await sdk("POST", "/ai/v1/sessions/{session_id}/upload", "/ai/v1/sessions/\(session)/upload", config: config, body: late, contentType: lateType).status
+                        == 403)
                 try await fixture.asleep.project(fixture.project.id).completeSession(session)
                 #expect(try await sdk("GET", "/data/v3/sessions/{session_id}", "/data/v3/sessions/\(session)", config: config).status == 200)
                 #expect(try await sdk("GET", "/data/v1/sessions", "/data/v1/sessions", config: config, query: [("limit", "5")]).status == 200)
                 #expect(try await sdk("GET", "/data/v1/sessions", "/data/v1/sessions", config: config, query: [("limit", "500")]).status == 422)
                 let today = String(Timestamp.format(Date()).prefix(10))
-                #expect(try await sdk("GET", "/data/v1/users/{user_id}/average-stats", "/data/v1/users/\(userID)/average-stats",
-                                      query: [("start_date", "2020-01-01"), ("end_date", "2020-01-31")]).status == 200)
-                let averages = try await sdk("GET", "/data/v1/users/{user_id}/average-stats", "/data/v1/users/\(userID)/average-stats",
-                                             query: [("start_date", today), ("end_date", today), ("timezone", "UTC")])
+                #expect(
+                    try await sdk(
+                        "GET", "/data/v1/users/{user_id}/average-stats", "/data/v1/users/\(userID)/average-stats",
+                        query: [("start_date", "2020-01-01"), ("end_date", "2020-01-31")]
+                    ).status == 200)
+                let averages = try await sdk(
+                    "GET", "/data/v1/users/{user_id}/average-stats", "/data/v1/users/\(userID)/average-stats",
+                    query: [("start_date", today), ("end_date", today), ("timezone", "UTC")])
                 #expect(averages.status == 200)
                 let appID = fixture.project.credential("asleep", "appId"), secret = fixture.project.credential("asleep", "appSecret")
                 let tokens = try await sdk("POST", "/customer/v1/app/token", "/customer/v1/app/token", body: body(#"{"app_id":"\#(appID)","app_secret":"\#(secret)"}"#))

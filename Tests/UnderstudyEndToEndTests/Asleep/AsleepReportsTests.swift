@@ -41,8 +41,12 @@ struct AsleepReportsTests {
             try await AsleepFixture.with { other in
                 for target in [fixture, other] {
                     try await target.admin.seedUser(["userId": .string(Self.userID)])
-                    _ = try await seed(target, ["sessionId": "20260110140000_abcde", "state": "COMPLETE", "chunks": 600,
-                                                "startTime": "2026-01-10T14:00:00Z", "timezone": "Asia/Seoul"])
+                    _ = try await seed(
+                        target,
+                        [
+                            "sessionId": "20260110140000_abcde", "state": "COMPLETE", "chunks": 600,
+                            "startTime": "2026-01-10T14:00:00Z", "timezone": "Asia/Seoul",
+                        ])
                 }
                 let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID, timezone: "Asia/Seoul")
                 let report = try await fixture.asleep.report(config: config, sessionId: "20260110140000_abcde")
@@ -59,8 +63,9 @@ struct AsleepReportsTests {
                 #expect(report.stat?.timeInStableBreath == nil)
                 try checkIdentities(report)
 
-                let twin = try await other.asleep.report(config: AsleepConfig(apiKey: other.apiKey, userId: Self.userID, timezone: "Asia/Seoul"),
-                                                         sessionId: "20260110140000_abcde")
+                let twin = try await other.asleep.report(
+                    config: AsleepConfig(apiKey: other.apiKey, userId: Self.userID, timezone: "Asia/Seoul"),
+                    sessionId: "20260110140000_abcde")
                 #expect(twin == report)
 
                 // UTC rendering of the same session uses +00:00, never Z.

@@ -43,11 +43,13 @@ final class WebhookReceiver: Sendable {
     init(statuses: [Int] = []) throws {
         let answers = Mutex(statuses)
         let box = Mutex<WebhookReceiver?>(nil)
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
-            box.withLock { $0 }?.record(request)
-            let status = answers.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
-            return Response(status: status, body: Data("{}".utf8))
-        })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0),
+            application: ClosureApplication { request in
+                box.withLock { $0 }?.record(request)
+                let status = answers.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+                return Response(status: status, body: Data("{}".utf8))
+            })
         self.server = server
         self.port = try server.start()
         box.withLock { $0 = self }
@@ -70,7 +72,9 @@ final class WebhookReceiver: Sendable {
     var url: String { "http://127.0.0.1:\(port)/hooks/asleep" }
 
     private func record(_ request: Request) {
-        let count = received.withLock { all in all.append(request); return all.count }
+        let count = received.withLock { all in
+            all.append(request); return all.count
+        }
         let ready = waiters.withLock { all -> [CheckedContinuation<Void, Never>] in
             let done = all.filter { $0.count <= count }.map(\.continuation)
             all.removeAll { $0.count <= count }

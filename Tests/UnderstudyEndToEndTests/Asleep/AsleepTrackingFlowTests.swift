@@ -78,10 +78,12 @@ struct AsleepTrackingFlowTests {
         try await AsleepFixture.with { fixture in
             let info = AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "AA:BB:CC:DD:EE:FF")
             let first = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: info)
-            let again = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "macAddress", identifierValue: "AA:BB:CC:DD:EE:FF"))
+            let again = try await fixture.asleep.setup(
+                apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "macAddress", identifierValue: "AA:BB:CC:DD:EE:FF"))
             #expect(first.created && !again.created)
             #expect(first.productId == again.productId && first.productKey == again.productKey)
-            let changed = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "11:22:33:44:55:66"))
+            let changed = try await fixture.asleep.setup(
+                apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "11:22:33:44:55:66"))
             #expect(changed.created && changed.productId != first.productId)
             #expect(try await fixture.admin.products()["products"]?.array?.count == 2)
 
@@ -97,7 +99,8 @@ struct AsleepTrackingFlowTests {
             // A revoked credential is a 401, and re-registration issues a fresh one.
             try await fixture.admin.revokeProduct(changed.productId)
             await #expect { try await fixture.asleep.startTracking(config: config) } throws: { ($0 as? UnderstudyClientError)?.asleepDetail == "invalid product key" }
-            let renewed = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "11:22:33:44:55:66"))
+            let renewed = try await fixture.asleep.setup(
+                apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "11:22:33:44:55:66"))
             #expect(renewed.productId == changed.productId && renewed.productKey != changed.productKey)
         }
     }
@@ -126,8 +129,10 @@ struct AsleepTrackingFlowTests {
             #expect(try await fixture.admin.products()["products"]?.array?.isEmpty == true)
 
             // Transient: an injected 503 (in Asleep's format) four times running, then success.
-            _ = try await fixture.projectAdmin.addFault(FaultRule(match: .init(platform: "asleep", method: "POST", path: "/ai/v1/products"),
-                                                                  action: .init(type: "status", status: 503), times: 4))
+            _ = try await fixture.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "asleep", method: "POST", path: "/ai/v1/products"),
+                    action: .init(type: "status", status: 503), times: 4))
             let info = AsleepProductInfo(model: "m", identifierValue: "SN-RETRY")
             for _ in 0..<4 {
                 let failure = await rejection(info)
@@ -137,10 +142,11 @@ struct AsleepTrackingFlowTests {
             #expect(try await asleep.setup(apiKey: fixture.apiKey, productInfo: info).created)
 
             // A dropped connection never yields an HTTP status.
-            let dropped = try? await fixture.server.client.send(ClientRequest(
-                method: "POST", path: "/asleep/ai/v1/products",
-                headers: ["x-api-key": fixture.apiKey, "Content-Type": "application/json", "X-Understudy-Fault": "reset"],
-                body: Data(#"{"model":"m","identifier_type":"SERIAL","identifier_value":"SN-DROP"}"#.utf8), timeout: 3))
+            let dropped = try? await fixture.server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/asleep/ai/v1/products",
+                    headers: ["x-api-key": fixture.apiKey, "Content-Type": "application/json", "X-Understudy-Fault": "reset"],
+                    body: Data(#"{"model":"m","identifier_type":"SERIAL","identifier_value":"SN-DROP"}"#.utf8), timeout: 3))
             #expect(dropped == nil)
             #expect(try await fixture.admin.products()["products"]?.array?.count == 1)
         }

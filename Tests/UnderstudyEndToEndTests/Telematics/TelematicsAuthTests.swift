@@ -55,8 +55,9 @@ struct TelematicsAuthTests {
             let lateCode = try late.decode(TelematicsErrorBody.self).code
             #expect(late.status == 401 && lateCode == "REFRESH_TOKEN_REJECTED")
             // The form style of RFC 6749 is accepted too.
-            let form = ClientRequest(method: "POST", path: "/telematics/api/v1/auth/refresh", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                     body: Data("grant_type=refresh_token&refresh_token=\(json["refreshToken"]!.string!)".utf8))
+            let form = ClientRequest(
+                method: "POST", path: "/telematics/api/v1/auth/refresh", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("grant_type=refresh_token&refresh_token=\(json["refreshToken"]!.string!)".utf8))
             #expect(try await server.client.send(form).status == 200)
         }
     }
@@ -64,8 +65,9 @@ struct TelematicsAuthTests {
     @Test("refresh token expired destroys the session")
     func refreshTokenExpired() async throws {
         try await TelematicsFixture.with { server, project, admin in
-            let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 4, accessTtlSeconds: 60, refreshTtlSeconds: 120),
-                                                       deviceClock: { TelematicsFixture.epochDate })
+            let sdk = server.client.telematics.session(
+                try await admin.mintTokens(userId: 4, accessTtlSeconds: 60, refreshTtlSeconds: 120),
+                deviceClock: { TelematicsFixture.epochDate })
             try await sdk.initSDK()
             _ = try await server.client.admin.project(project.id).advanceClock(by: 121)
             await #expect { try await sdk.getCurrentUserInfo() } throws: { TelematicsFixture.errorCode($0)! == (401, "REFRESH_TOKEN_EXPIRED") }

@@ -6,8 +6,10 @@ import UnderstudyTesting
 @Suite("Telematics bad input and faults")
 struct TelematicsBadInputTests {
     /// Sends a raw SDK request with the given access token.
-    static func send(_ server: UnderstudyTestServer, _ method: String, _ path: String, token: String?, body: Data? = nil,
-                     headers: [String: String] = [:], query: [(String, String)] = []) async throws -> (Int, TelematicsErrorBody?) {
+    static func send(
+        _ server: UnderstudyTestServer, _ method: String, _ path: String, token: String?, body: Data? = nil,
+        headers: [String: String] = [:], query: [(String, String)] = []
+    ) async throws -> (Int, TelematicsErrorBody?) {
         var all = headers
         if let token { all["Authorization"] = "Bearer " + token }
         if body != nil, all["Content-Type"] == nil { all["Content-Type"] = "application/json" }
@@ -52,7 +54,8 @@ struct TelematicsBadInputTests {
             #expect(hugeVehicle.0 == 400)
             let hugePage = try await Self.send(server, "GET", "/telematics-periods", token: token, query: [("page", "99999999999999999")])
             #expect(hugePage.0 == 400)
-            let hugeSample = try await Self.send(server, "POST", "/telemetry", token: token, body: Data(#"{"samples": [{"timestampMs": 1e300, "latitude": 1, "longitude": 1}]}"#.utf8))
+            let hugeSample = try await Self.send(
+                server, "POST", "/telemetry", token: token, body: Data(#"{"samples": [{"timestampMs": 1e300, "latitude": 1, "longitude": 1}]}"#.utf8))
             #expect(hugeSample.0 == 400 && hugeSample.1?.code == "INVALID_BATCH")
             let events = try await admin.manualEvents(userId: 2)["events"]?.array ?? []
             #expect(events.map { $0["type"] } == ["tripEnd", "hardBrakingHighSpeed"])
@@ -86,8 +89,11 @@ struct TelematicsBadInputTests {
             #expect(try await sdk.getVehicleTypes().count == 4) // nothing was created by the refused calls
             await #expect { try await sdk.setVehicle(plate: "X1") } throws: { TelematicsFixture.errorCode($0)! == (404, "VEHICLE_NOT_FOUND") }
 
-            let attention = try await Self.send(server, "POST", "/attention-events", token: token,
-                                                body: Data(#"{"events": [{"id": "0b6c6a3e-3f6e-4a51-9d2c-1f1d5a0c2b11", "type": "phoneDistraction", "startTimestampMs": 1, "endTimestampMs": 10001, "confidence": 1.5, "detectorVersion": "x"}]}"#.utf8))
+            let attention = try await Self.send(
+                server, "POST", "/attention-events", token: token,
+                body: Data(
+                    #"{"events": [{"id": "0b6c6a3e-3f6e-4a51-9d2c-1f1d5a0c2b11", "type": "phoneDistraction", "startTimestampMs": 1, "endTimestampMs": 10001, "confidence": 1.5, "detectorVersion": "x"}]}"#
+                        .utf8))
             #expect(attention.0 == 400 && attention.1?.code == "INVALID_REQUEST")
             #expect(try await admin.attentionEvents()["events"]?.array?.isEmpty == true)
         }
@@ -109,8 +115,11 @@ struct TelematicsBadInputTests {
             #expect(try await admin.batches()["batches"]?.array?.isEmpty == true)
             // Gzip is also recognised by its magic bytes when Content-Encoding is missing.
             let plain = try JSONEncoder().encode(TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: TelematicsFixture.epochMs - 60_000, count: 3)))
-            var gzip = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255, 1, UInt8(plain.count & 0xff), UInt8(plain.count >> 8),
-                             UInt8(~plain.count & 0xff), UInt8((~plain.count >> 8) & 0xff)]) + plain
+            var gzip =
+                Data([
+                    0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255, 1, UInt8(plain.count & 0xff), UInt8(plain.count >> 8),
+                    UInt8(~plain.count & 0xff), UInt8((~plain.count >> 8) & 0xff),
+                ]) + plain
             var crc: UInt32 = 0xffff_ffff
             for byte in plain { crc ^= UInt32(byte); for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) } }
             crc = ~crc
@@ -135,12 +144,15 @@ struct TelematicsBadInputTests {
             let header = try await Self.send(server, "GET", "/users/me", token: token, headers: ["X-Understudy-Fault": "status=503"])
             #expect(header.0 == 503 && header.1?.code == "SERVICE_UNAVAILABLE" && header.1?.status == 503)
 
-            _ = try await server.client.admin.project(project.id).addFault(FaultRule(
-                match: .init(platform: "telematics", method: "POST", path: "/api/v1/telemetry"), action: .init(type: "status", status: 429, retryAfter: 7), times: 1))
+            _ = try await server.client.admin.project(project.id).addFault(
+                FaultRule(
+                    match: .init(platform: "telematics", method: "POST", path: "/api/v1/telemetry"), action: .init(type: "status", status: 429, retryAfter: 7), times: 1))
             let batch = TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: TelematicsFixture.epochMs - 60_000, count: 5))
             let body = try JSONEncoder().encode(batch)
-            let limited = try await server.client.send(ClientRequest(method: "POST", path: "/telematics/api/v1/telemetry",
-                                                                     headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"], body: body))
+            let limited = try await server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/telematics/api/v1/telemetry",
+                    headers: ["Authorization": "Bearer " + token, "Content-Type": "application/json"], body: body))
             #expect(limited.status == 429 && limited.headers["retry-after"] == "7")
             #expect(try limited.decode(TelematicsErrorBody.self).code == "RATE_LIMITED")
             #expect(try await admin.batches()["batches"]?.array?.isEmpty == true)

@@ -59,8 +59,10 @@ struct TelematicsFlowTests {
             #expect(mark.tripId == nil && mark.periodId != nil)
             // … and two overlapping attention windows (5 s apart), one uploaded twice.
             let windowStart = TelematicsFixture.epochMs - 6 * 60_000
-            let attention = [TelematicsAttentionEvent(startTimestampMs: windowStart, confidence: 0.9, averageSpeedMps: 15),
-                             TelematicsAttentionEvent(startTimestampMs: windowStart + 5_000, confidence: 0.8)]
+            let attention = [
+                TelematicsAttentionEvent(startTimestampMs: windowStart, confidence: 0.9, averageSpeedMps: 15),
+                TelematicsAttentionEvent(startTimestampMs: windowStart + 5_000, confidence: 0.8),
+            ]
             let accepted = try await sdk.uploadAttentionEvents(attention)
             #expect(accepted.accepted == 2 && accepted.duplicates == 0)
             let again = try await sdk.uploadAttentionEvents([attention[0]])
@@ -132,8 +134,9 @@ struct TelematicsFlowTests {
     @Test("the demo project serves its fixtures with the documented token")
     func demoFixtures() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
-            let options = TelematicsTokenInitOptions(baseURL: server.client.telematics.baseURL, token: "tma_demo000000_DemoAccessToken0000000000000000001",
-                                                     refreshToken: "tmr_demo000000_DemoRefreshToken000000000000000000001")
+            let options = TelematicsTokenInitOptions(
+                baseURL: server.client.telematics.baseURL, token: "tma_demo000000_DemoAccessToken0000000000000000001",
+                refreshToken: "tmr_demo000000_DemoRefreshToken000000000000000000001")
             let sdk = server.client.telematics.session(options)
             #expect(try await sdk.initSDK().userName == "Ana Silva")
             #expect(try await sdk.getCurrentVehicleInfo().plate == "AA-00-AA")

@@ -20,8 +20,10 @@ struct TelematicsOpenAPITests {
 
         /// Calls `template` with `{id}` and the given parameters filled in.
         @discardableResult
-        func call(_ method: String, _ template: String, _ values: [String: String] = [:], json: String? = nil,
-                  query: [(String, String)] = []) async throws -> ClientResponse {
+        func call(
+            _ method: String, _ template: String, _ values: [String: String] = [:], json: String? = nil,
+            query: [(String, String)] = []
+        ) async throws -> ClientResponse {
             var path = template.replacingOccurrences(of: "{id}", with: projectID)
             for (name, value) in values { path = path.replacingOccurrences(of: "{\(name)}", with: value) }
             if path.hasPrefix("/api/") { path = "/telematics" + path }
@@ -83,13 +85,22 @@ struct TelematicsOpenAPITests {
             try await r.call("GET", "/api/v1/vehicles/{vehicleId}/estimated-mileage", ["vehicleId": "2"])
             try await r.call("GET", "/api/v1/service-codes/{code}", ["code": "FLEET"])
             let samples = TelematicsFixture.drive(startMs: TelematicsFixture.epochMs - 30 * 60_000, count: 100, intervalMs: 3000)
-            let batch = String(decoding: try JSONEncoder().encode(TelematicsTelemetryBatch(batchId: "6f1d4c52-2b9e-4a51-9d2c-1f1d5a0c2b11", samples: samples,
-                events: [TelematicsBatchEvent(type: "hardCornering", timestampMs: samples[50].timestampMs)])), as: UTF8.self)
+            let batch = String(
+                decoding: try JSONEncoder().encode(
+                    TelematicsTelemetryBatch(
+                        batchId: "6f1d4c52-2b9e-4a51-9d2c-1f1d5a0c2b11", samples: samples,
+                        events: [TelematicsBatchEvent(type: "hardCornering", timestampMs: samples[50].timestampMs)])), as: UTF8.self)
             try await r.call("POST", "/api/v1/telemetry", json: batch)
             try await r.call("POST", "/api/v1/telemetry", json: batch)
             try await r.call("POST", "/api/v1/telemetry", json: #"{"samples": 3}"#)
-            let attention = String(decoding: try JSONEncoder().encode(["events": [TelematicsAttentionEvent(startTimestampMs: samples[10].timestampMs, confidence: 0.7,
-                                                                                                           latitude: 40.2, longitude: -8.4)]]), as: UTF8.self)
+            let attention = String(
+                decoding: try JSONEncoder().encode([
+                    "events": [
+                        TelematicsAttentionEvent(
+                            startTimestampMs: samples[10].timestampMs, confidence: 0.7,
+                            latitude: 40.2, longitude: -8.4)
+                    ]
+                ]), as: UTF8.self)
             try await r.call("POST", "/api/v1/attention-events", json: attention)
             try await r.call("POST", "/api/v1/manual-events", json: #"{"id": "7a1d4c52-2b9e-4a51-9d2c-1f1d5a0c2b11", "type": "distraction", "timestamp": "2026-11-03T11:33:00Z"}"#)
             try await r.call("POST", "/api/v1/manual-events", json: #"{"id": "7a1d4c52-2b9e-4a51-9d2c-1f1d5a0c2b11", "type": "distraction", "timestamp": "2026-11-03T11:33:00Z"}"#)

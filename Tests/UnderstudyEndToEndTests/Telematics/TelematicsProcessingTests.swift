@@ -52,8 +52,12 @@ struct TelematicsProcessingTests {
             let seeded = try await admin.seedTrip([
                 "userId": 2, "vehicleId": .int(Int64(vehicle.id)), "samples": .array(samples),
                 "events": [["type": "abruptAcceleration", "timestampMs": .int(start + 10_000)]],
-                "attentionEvents": [["id": "5d6c6a3e-3f6e-4a51-9d2c-1f1d5a0c2b11", "type": "phoneDistraction", "startTimestampMs": .int(start + 20_000),
-                                     "endTimestampMs": .int(start + 30_000), "confidence": 0.9, "detectorVersion": "d"]],
+                "attentionEvents": [
+                    [
+                        "id": "5d6c6a3e-3f6e-4a51-9d2c-1f1d5a0c2b11", "type": "phoneDistraction", "startTimestampMs": .int(start + 20_000),
+                        "endTimestampMs": .int(start + 30_000), "confidence": 0.9, "detectorVersion": "d",
+                    ]
+                ],
             ])
             #expect(seeded.abruptAccelerationCount == 1 && seeded.speedingCount == 1 && seeded.speedingDurationSec == 20 && seeded.distractionCount == 1)
             #expect(seeded.score == 85 && abs(seeded.maxSpeedKmh - 72) < 0.01)
@@ -64,7 +68,9 @@ struct TelematicsProcessingTests {
             #expect(abs(estimate - (1000 + seeded.distanceKm)) < 0.01)
             let summary = try await admin.seedTrip(["userId": 2, "startedAt": "2026-10-01T08:00:00Z", "endedAt": "2026-10-01T09:00:00Z", "distanceKm": 50])
             #expect(summary.avgSpeedKmh == 50 && summary.score == 100)
-            #expect(try await sdk.getTripsList(startTs: try Date("2026-10-01T00:00:00Z", strategy: .iso8601), endTs: try Date("2026-10-02T00:00:00Z", strategy: .iso8601)).map(\.id) == [summary.id])
+            #expect(
+                try await sdk.getTripsList(startTs: try Date("2026-10-01T00:00:00Z", strategy: .iso8601), endTs: try Date("2026-10-02T00:00:00Z", strategy: .iso8601)).map(\.id)
+                    == [summary.id])
         }
     }
 
@@ -81,8 +87,10 @@ struct TelematicsProcessingTests {
             try await control.restoreSnapshot("before")
             #expect(try await sdk.getTripsList().isEmpty)
             #expect(try await sdk.getCurrentVehicleInfo().plate == "SNAP-1")
-            let echoed = try await server.client.send(ClientRequest(method: "GET", path: "/telematics/api/v1/users/me",
-                                                                    headers: ["Authorization": "Bearer " + pair.token, "X-Request-Id": "req-42"]))
+            let echoed = try await server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/telematics/api/v1/users/me",
+                    headers: ["Authorization": "Bearer " + pair.token, "X-Request-Id": "req-42"]))
             #expect(echoed.status == 200 && echoed.headers["x-request-id"] == "req-42")
             _ = try await control.reset()
             // The pair is gone: the access token is rejected, so the session's refresh is rejected too.
@@ -126,8 +134,10 @@ struct TelematicsProcessingTests {
         }) { server in
             let project = try await server.makeProject()
             let pair = try await server.client.telematics.admin(project.id).mintTokens(userId: 4, userName: "Host")
-            let response = try await server.client.send(ClientRequest(method: "GET", path: "/api/v1/users/me",
-                                                                      headers: ["Authorization": "Bearer " + pair.token, "Host": "telematics.example.com"]))
+            let response = try await server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/api/v1/users/me",
+                    headers: ["Authorization": "Bearer " + pair.token, "Host": "telematics.example.com"]))
             let name = try response.json()["userName"]
             #expect(response.status == 200 && name == "Host")
         }

@@ -20,20 +20,24 @@ enum TelematicsFixture {
     }
 
     /// A straight drive northwards at `speedMps`, one sample every `intervalMs`.
-    static func drive(startMs: Int64, count: Int, intervalMs: Int64 = 2000, speedMps: Double = 15,
-                      from: (Double, Double) = (40.2, -8.4)) -> [TelematicsSample] {
+    static func drive(
+        startMs: Int64, count: Int, intervalMs: Int64 = 2000, speedMps: Double = 15,
+        from: (Double, Double) = (40.2, -8.4)
+    ) -> [TelematicsSample] {
         let metresPerDegree = 111_195.0
         return (0..<count).map { index in
             let metres = speedMps * Double(index) * Double(intervalMs) / 1000
-            return TelematicsSample(timestampMs: startMs + Int64(index) * intervalMs, latitude: from.0 + metres / metresPerDegree, longitude: from.1,
-                                    speedMps: speedMps, courseDeg: 0, horizontalAccuracyM: 5, screenLocked: true, handsFree: false)
+            return TelematicsSample(
+                timestampMs: startMs + Int64(index) * intervalMs, latitude: from.0 + metres / metresPerDegree, longitude: from.1,
+                speedMps: speedMps, courseDeg: 0, horizontalAccuracyM: 5, screenLocked: true, handsFree: false)
         }
     }
 
     /// The platform's error body of a failed call, or nil.
     static func errorCode(_ error: Error) -> (status: Int, code: String)? {
         guard case UnderstudyClientError.unexpectedStatus(let status, let body)? = error as? UnderstudyClientError,
-              let decoded = try? JSONDecoder().decode(TelematicsErrorBody.self, from: Data(body.utf8)) else { return nil }
+            let decoded = try? JSONDecoder().decode(TelematicsErrorBody.self, from: Data(body.utf8))
+        else { return nil }
         return (status, decoded.code)
     }
 }

@@ -6,11 +6,14 @@ import UnderstudyTesting
 @Suite("WarpLink deferred attribution")
 struct WarpLinkAttributionTests {
     /// The A1.1 fingerprint-path body for a device in Toronto.
-    static func androidBody(timezone: String? = "America/Toronto", offset: Int? = 240, language: String? = "en-US", referrer: String? = nil,
-                            isReinstall: Bool? = false) -> WarpLinkAttributionRequest {
-        WarpLinkAttributionRequest(platform: "android", sdkVersion: "1.1.0", fingerprintVersion: timezone == nil ? "enriched" : "enriched_tz",
-                                   isReinstall: isReinstall, appPackageName: "com.example.shop", referrer: referrer, acceptLanguage: language,
-                                   timezoneOffset: offset, timezone: timezone)
+    static func androidBody(
+        timezone: String? = "America/Toronto", offset: Int? = 240, language: String? = "en-US", referrer: String? = nil,
+        isReinstall: Bool? = false
+    ) -> WarpLinkAttributionRequest {
+        WarpLinkAttributionRequest(
+            platform: "android", sdkVersion: "1.1.0", fingerprintVersion: timezone == nil ? "enriched" : "enriched_tz",
+            isReinstall: isReinstall, appPackageName: "com.example.shop", referrer: referrer, acceptLanguage: language,
+            timezoneOffset: offset, timezone: timezone)
     }
 
     @Test("browser tap → install → SDK check: the redirect records the click and the first check claims it at 0.85 × 0.6 (loopback)")
@@ -18,8 +21,10 @@ struct WarpLinkAttributionTests {
         try await WarpLinkHarness.with { h in
             try await h.freeze()
             let slug = WarpLinkHarness.slug()
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://shop.example.com/item?id=7",
-                                                                     iosURL: "shop://item/7", androidURL: "shop://item/7", customParams: ["campaign": "spring"]))
+            let link = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: slug, destinationURL: "https://shop.example.com/item?id=7",
+                    iosURL: "shop://item/7", androidURL: "shop://item/7", customParams: ["campaign": "spring"]))
             let tap = try await h.warpLink.tap(slug: slug, query: [("utm", "mail")], acceptLanguage: "en-US,en;q=0.9", timeZone: "America/Toronto")
             #expect(tap.status == 302)
             #expect(tap.location == "https://shop.example.com/item?id=7&campaign=spring&utm=mail")
@@ -39,7 +44,10 @@ struct WarpLinkAttributionTests {
 
             // The claimed click is gone from the buckets: the same device asking again gets a definitive no-match.
             let second = try await h.warpLink.matchAttribution(Self.androidBody(), apiKey: h.sdkKey)
-            #expect(second.raw.text == #"{"app_id":null,"custom_params":null,"deep_link_url":null,"destination_url":null,"install_id":null,"link_id":null,"match_confidence":null,"match_guaranteed":null,"match_type":null,"matched":false}"#)
+            #expect(
+                second.raw.text
+                    == #"{"app_id":null,"custom_params":null,"deep_link_url":null,"destination_url":null,"install_id":null,"link_id":null,"match_confidence":null,"match_guaranteed":null,"match_type":null,"matched":false}"#
+            )
             let installs = try await h.admin.installs()
             #expect(installs.map(\.outcome) == ["no_match", "signals"])
             #expect(installs.last?.clickID == clicks.first?.id && installs.last?.isReinstall == false)
@@ -89,13 +97,16 @@ struct WarpLinkAttributionTests {
             let expected: [(Double, [Double])] = [(0.5, [0.85, 0.80, 0.70]), (2, [0.65, 0.60, 0.50]), (5, [0.50, 0.45, 0.35]), (12, [0.30, 0.25, 0.20])]
             for (hours, ceilings) in expected {
                 for (variant, ceiling) in zip(["enriched_tz", "enriched", "basic"], ceilings) {
-                    _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: wide.id, acceptLanguage: "en-US,en;q=0.8", timezone: "America/Toronto",
-                                                                      ageSeconds: hours * 3600))
-                    let body = switch variant {
-                    case "enriched_tz": Self.androidBody()
-                    case "enriched": Self.androidBody(timezone: nil, offset: 240)
-                    default: Self.androidBody(timezone: nil, offset: nil)
-                    }
+                    _ = try await h.admin.seedClick(
+                        WarpLinkClickSeed(
+                            linkID: wide.id, acceptLanguage: "en-US,en;q=0.8", timezone: "America/Toronto",
+                            ageSeconds: hours * 3600))
+                    let body =
+                        switch variant {
+                        case "enriched_tz": Self.androidBody()
+                        case "enriched": Self.androidBody(timezone: nil, offset: 240)
+                        default: Self.androidBody(timezone: nil, offset: nil)
+                        }
                     let match = try await h.warpLink.matchAttribution(body, apiKey: h.sdkKey).get()
                     #expect(match.matched && match.matchConfidence == ceiling, "\(hours) h \(variant): \(String(describing: match.matchConfidence))")
                 }
@@ -138,10 +149,16 @@ struct WarpLinkAttributionTests {
     @Test("deterministic tiers: Play referrer, IDFV click, referrer to a deleted link falls through, routeless IDFV match, reinstall stored")
     func deterministic() async throws {
         try await WarpLinkHarness.with { h in
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/d", iosURL: "app://d",
-                                                                     androidURL: "app://android/d", customParams: ["k": "v"]))
-            let referred = try await h.warpLink.matchAttribution(WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: nil,
-                                                                                             timezoneOffset: nil).with(referrer: link.id), apiKey: h.sdkKey).get()
+            let link = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/d", iosURL: "app://d",
+                    androidURL: "app://android/d", customParams: ["k": "v"]))
+            let referred = try await h.warpLink.matchAttribution(
+                WarpLinkAttributionRequest(
+                    fingerprintVersion: "basic", acceptLanguage: nil,
+                    timezoneOffset: nil
+                ).with(referrer: link.id), apiKey: h.sdkKey
+            ).get()
             #expect(referred.matched && referred.matchType == "deterministic" && referred.matchConfidence == 1.0 && referred.matchGuaranteed == true)
             #expect(referred.linkID == link.id && referred.deepLinkURL == "app://android/d?k=v" && referred.destinationURL == "https://e.com/d?k=v")
 
@@ -153,8 +170,9 @@ struct WarpLinkAttributionTests {
 
             let idfv = UUID().uuidString // uppercase, as iOS sends it
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, ip: "198.51.100.7", deviceID: idfv.lowercased()))
-            let ios = WarpLinkAttributionRequest(platform: "ios", sdkVersion: "1.1.1", fingerprintVersion: "enriched", isReinstall: true,
-                                                 appPackageName: nil, deviceID: idfv, acceptLanguage: "en-US,en", timezoneOffset: 300)
+            let ios = WarpLinkAttributionRequest(
+                platform: "ios", sdkVersion: "1.1.1", fingerprintVersion: "enriched", isReinstall: true,
+                appPackageName: nil, deviceID: idfv, acceptLanguage: "en-US,en", timezoneOffset: 300)
             let byDevice = try await h.warpLink.matchAttribution(ios, apiKey: h.sdkKey, userAgent: "WarpLink-iOS/1.1.1").get()
             #expect(byDevice.matchType == "deterministic" && byDevice.matchGuaranteed == true && byDevice.deepLinkURL == "app://d?k=v")
 
@@ -195,14 +213,17 @@ struct WarpLinkAttributionTests {
 
             _ = try await h.admin.updateSettings(WarpLinkSettings(languageMode: "primary", trustForwardedFor: true))
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, ip: "2001:db8::5", acceptLanguage: "pt-BR,pt;q=0.8", ageSeconds: 600))
-            let forwarded = try await h.server.client.send(ClientRequest.json("POST", "/warplink/v1/attribution/match",
-                                                                              WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "pt-PT", timezoneOffset: nil),
-                                                                              headers: ["Authorization": "Bearer " + h.sdkKey, "X-Forwarded-For": "2001:db8::5, 10.0.0.1"]))
+            let forwarded = try await h.server.client.send(
+                ClientRequest.json(
+                    "POST", "/warplink/v1/attribution/match",
+                    WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "pt-PT", timezoneOffset: nil),
+                    headers: ["Authorization": "Bearer " + h.sdkKey, "X-Forwarded-For": "2001:db8::5, 10.0.0.1"]))
             #expect(try forwarded.json()["match_confidence"]?.double == 0.70) // basic < 1 h, IPv6 ×1.0, "pt" == "pt"
 
             _ = try await h.admin.updateSettings(WarpLinkSettings(languageMode: "full", scoring: "legacy", trustForwardedFor: false))
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "en", ageSeconds: 30 * 3600))
-            let legacy = try await h.warpLink.matchAttribution(WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "en", timezoneOffset: nil), apiKey: h.sdkKey).get()
+            let legacy = try await h.warpLink.matchAttribution(WarpLinkAttributionRequest(fingerprintVersion: "basic", acceptLanguage: "en", timezoneOffset: nil), apiKey: h.sdkKey)
+                .get()
             #expect(legacy.matchConfidence == 0.24) // 0.40 (< 72 h) × 0.6 loopback
         }
     }
@@ -248,7 +269,10 @@ struct WarpLinkAttributionTests {
                 (#"{"platform":"android","sdk_version":"1.1.0","fingerprint_version":"basic","app_package_name":""}"#, ["app_package_name"]),
                 (#"{"platform":"ios","sdk_version":"1.1.0","fingerprint_version":"enriched_tz","timezone":"Mars/Olympus"}"#, ["timezone"]),
                 (#"{"platform":"ios","sdk_version":"1.1.0","fingerprint_version":"enriched","device_id":"not-a-uuid"}"#, ["device_id"]),
-                (#"{"platform":1,"sdk_version":"1.1.0","fingerprint_version":"enriched","is_reinstall":"yes","timezone_offset":"300"}"#, ["platform", "is_reinstall", "timezone_offset"]),
+                (
+                    #"{"platform":1,"sdk_version":"1.1.0","fingerprint_version":"enriched","is_reinstall":"yes","timezone_offset":"300"}"#,
+                    ["platform", "is_reinstall", "timezone_offset"]
+                ),
                 (#"{"platform":"ios","sdk_version":"1.1.0","fingerprint_version":"enriched","fingerprint":"abc"}"#, ["fingerprint"]),
                 (#"[1,2]"#, ["body"]),
                 (#"{nope"#, ["body"]),
@@ -261,7 +285,8 @@ struct WarpLinkAttributionTests {
                 #expect(response.error?.fields.map(\.field) == fields, "\(body)")
             }
             #expect(try await h.admin.installs().isEmpty)
-            let legacy = #"{"platform":"ios","sdk_version":"0.1.0","fingerprint_version":"enriched","accept_language":"en-US,en","screen_width":390,"screen_height":844,"timezone_offset":300,"user_agent":"WarpLink-iOS\/0.1.0","extra":{"a":1},"referrer":"not-a-uuid"}"#
+            let legacy =
+                #"{"platform":"ios","sdk_version":"0.1.0","fingerprint_version":"enriched","accept_language":"en-US,en","screen_width":390,"screen_height":844,"timezone_offset":300,"user_agent":"WarpLink-iOS\/0.1.0","extra":{"a":1},"referrer":"not-a-uuid"}"#
             let accepted = try await h.warpLink.matchAttribution(rawBody: Data(legacy.utf8), apiKey: h.sdkKey)
             #expect(accepted.status == 200 && accepted.value?.matched == false)
             #expect(try await h.admin.installs().count == 1)
@@ -290,14 +315,18 @@ struct WarpLinkAttributionTests {
         try await UnderstudyTestServer.with(configure: { $0.maxBodyBytes = 1024 }) { server in
             let project = try await server.client.admin.createProject(name: "limits")
             let key = project.credential("warplink", "sdkKey")
-            let big = try await server.client.send(ClientRequest(method: "POST", path: "/warplink/v1/attribution/match",
-                                                                 headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json"],
-                                                                 body: Data(("{\"platform\":\"" + String(repeating: "a", count: 4096) + "\"}").utf8)))
+            let big = try await server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/warplink/v1/attribution/match",
+                    headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json"],
+                    body: Data(("{\"platform\":\"" + String(repeating: "a", count: 4096) + "\"}").utf8)))
             #expect(big.status == 413)
             #expect(try big.json()["error"]?["code"]?.string == "VALIDATION_ERROR")
-            let gzip = try await server.client.send(ClientRequest(method: "POST", path: "/warplink/v1/attribution/match",
-                                                                  headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json", "Content-Encoding": "gzip"],
-                                                                  body: Data("definitely not gzip".utf8)))
+            let gzip = try await server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/warplink/v1/attribution/match",
+                    headers: ["Authorization": "Bearer " + key, "Content-Type": "application/json", "Content-Encoding": "gzip"],
+                    body: Data("definitely not gzip".utf8)))
             #expect(gzip.status == 400)
             #expect(try gzip.json()["error"]?["code"]?.string == "VALIDATION_ERROR")
             let journal = try await server.client.admin.project(project.id).waitForRequests(JournalQuery(platform: "warplink"), count: 2)
@@ -311,8 +340,10 @@ struct WarpLinkAttributionTests {
         try await WarpLinkHarness.with { h in
             #expect(try await h.warpLink.validate(apiKey: h.sdkKey).value?.valid == true)
             let tap = UUID().uuidString.lowercased()
-            _ = try await h.projectAdmin.addFault(FaultRule(match: .init(platform: "warplink", method: "POST", path: "/**/attribution/match"),
-                                                            action: .status(502), times: 2))
+            _ = try await h.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warplink", method: "POST", path: "/**/attribution/match"),
+                    action: .status(502), times: 2))
             var statuses: [Int] = []
             for _ in 0..<3 {
                 let attempt = try await h.warpLink.matchAttribution(Self.androidBody(), apiKey: h.sdkKey, tapID: tap)

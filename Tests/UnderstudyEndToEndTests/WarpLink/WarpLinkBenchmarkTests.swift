@@ -55,9 +55,11 @@ struct WarpLinkBenchmarkTests {
             let resolve = try await Self.throughput(total: total) { index in try await warpLink.resolve(slug: slugs[index % 10], tappedQuery: "x=\(index)", apiKey: key).status }
             let body = WarpLinkAttributionRequest(acceptLanguage: "en-US", timezoneOffset: 240, timezone: "America/Toronto")
             let match = try await Self.throughput(total: total) { _ in try await warpLink.matchAttribution(body, apiKey: key).status }
-            print(String(format: "warplink bench: health %.0f req/s; resolve %.0f req/s (ratio %.2f, %d failed); match %.0f req/s (ratio %.2f, %d failed)",
-                         health.perSecond, resolve.perSecond, resolve.perSecond / health.perSecond, resolve.failures,
-                         match.perSecond, match.perSecond / health.perSecond, match.failures))
+            print(
+                String(
+                    format: "warplink bench: health %.0f req/s; resolve %.0f req/s (ratio %.2f, %d failed); match %.0f req/s (ratio %.2f, %d failed)",
+                    health.perSecond, resolve.perSecond, resolve.perSecond / health.perSecond, resolve.failures,
+                    match.perSecond, match.perSecond / health.perSecond, match.failures))
 
             let small = try await Self.medianLatency(count: 300) { _ = try await warpLink.resolve(slug: "bench3", apiKey: key) }
             let admin = h.admin

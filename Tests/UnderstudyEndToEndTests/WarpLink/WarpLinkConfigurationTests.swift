@@ -9,9 +9,12 @@ import UnderstudyTesting
 struct WarpLinkConfigurationTests {
     @Test("the configuration's warplink.settings are every project's defaults; autoProvisionKeysInto adopts unknown well-formed keys")
     func configuration() async throws {
-        try await UnderstudyTestServer.with(demo: true, configure: { configuration in
-            configuration.platforms[.warplink] = ["settings": ["no_match_style": "minimal", "ip_multipliers": false], "autoProvisionKeysInto": "demo"]
-        }) { server in
+        try await UnderstudyTestServer.with(
+            demo: true,
+            configure: { configuration in
+                configuration.platforms[.warplink] = ["settings": ["no_match_style": "minimal", "ip_multipliers": false], "autoProvisionKeysInto": "demo"]
+            }
+        ) { server in
             let project = try await server.client.admin.createProject(name: "configured")
             let settings = try await server.client.warpLink.project(project.id).settings()
             #expect(settings.noMatchStyle == "minimal" && settings.ipMultipliers == false && settings.validateRejection == "401")

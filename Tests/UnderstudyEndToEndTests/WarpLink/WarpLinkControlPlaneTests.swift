@@ -47,9 +47,11 @@ struct WarpLinkControlPlaneTests {
             #expect(try await h.admin.suspendDomain("links.shop.example").state == "suspended")
             #expect(try await h.admin.verifyDomain("links.shop.example").state == "verified")
 
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: "promo", domain: "links.shop.example", destinationURL: "https://shop.example/p",
-                                                                     customParams: ["a": 1], appID: app.id, tags: ["t"], password: "pw",
-                                                                     expiresAt: "2030-01-01T00:00:00Z", matchWindowHours: 12))
+            let link = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: "promo", domain: "links.shop.example", destinationURL: "https://shop.example/p",
+                    customParams: ["a": 1], appID: app.id, tags: ["t"], password: "pw",
+                    expiresAt: "2030-01-01T00:00:00Z", matchWindowHours: 12))
             #expect(link.passwordProtected && link.matchWindowHours == 12 && link.expiresAt == "2030-01-01T00:00:00.000Z")
             let cleared = try await h.admin.updateLink(link.id, ["password": .null, "expires_at": .null, "is_active": false])
             #expect(!cleared.passwordProtected && cleared.expiresAt == nil && !cleared.isActive && cleared.slug == "promo")
@@ -80,7 +82,8 @@ struct WarpLinkControlPlaneTests {
                 #expect(response.status == 400, "\(method) \(path) \(body)")
                 #expect(try response.json()["error"]?["code"]?.string != nil)
             }
-            let conflict = try await h.projectAdmin.platformRequest("warplink", "POST", "/links", json: ["slug": "promo", "domain": "links.shop.example", "destination_url": "https://x.example"])
+            let conflict = try await h.projectAdmin.platformRequest(
+                "warplink", "POST", "/links", json: ["slug": "promo", "domain": "links.shop.example", "destination_url": "https://x.example"])
             #expect(conflict.status == 409)
             let linkCount = try await h.admin.links().count
             let clickCount = try await h.admin.clicks().count

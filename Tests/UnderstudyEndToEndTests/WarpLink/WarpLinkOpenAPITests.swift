@@ -44,7 +44,8 @@ struct WarpLinkOpenAPITests {
             let a = admin
             checker.check("PUT", a.tpl("/settings"), try await send("PUT", a + "/settings", json: ["ip_multipliers": true]))
             checker.check("GET", a.tpl("/settings"), try await send("GET", a + "/settings"))
-            let appResponse = try await send("POST", a + "/apps", json: ["name": "Shop", "handle": .string(WarpLinkHarness.slug("oa")), "android_package_name": "com.example.shop"])
+            let appResponse = try await send(
+                "POST", a + "/apps", json: ["name": "Shop", "handle": .string(WarpLinkHarness.slug("oa")), "android_package_name": "com.example.shop"])
             checker.check("POST", a.tpl("/apps"), appResponse)
             let appID = try appResponse.json()["id"]?.string ?? ""
             checker.check("GET", a.tpl("/apps"), try await send("GET", a + "/apps"))
@@ -59,15 +60,20 @@ struct WarpLinkOpenAPITests {
             checker.check("POST", a.tpl("/domains/{hostname}/suspend"), try await send("POST", a + "/domains/links.openapi.example/suspend"))
             checker.check("POST", a.tpl("/domains/{hostname}/verify"), try await send("POST", a + "/domains/links.openapi.example/verify"))
             let slug = WarpLinkHarness.slug()
-            let linkResponse = try await send("POST", a + "/links", json: ["slug": .string(slug), "destination_url": "https://e.com/o", "android_url": "app://o",
-                                                                           "custom_params": ["n": 1, "b": true]])
+            let linkResponse = try await send(
+                "POST", a + "/links",
+                json: [
+                    "slug": .string(slug), "destination_url": "https://e.com/o", "android_url": "app://o",
+                    "custom_params": ["n": 1, "b": true],
+                ])
             checker.check("POST", a.tpl("/links"), linkResponse)
             let linkID = try linkResponse.json()["id"]?.string ?? ""
             checker.check("GET", a.tpl("/links"), try await send("GET", a + "/links"))
             checker.check("GET", a.tpl("/links/{linkId}"), try await send("GET", a + "/links/\(linkID)"))
             checker.check("PATCH", a.tpl("/links/{linkId}"), try await send("PATCH", a + "/links/\(linkID)", json: ["tags": ["x"]]))
             checker.check("POST", a.tpl("/links"), try await send("POST", a + "/links", json: ["destination_url": "nope"]))
-            checker.check("POST", a.tpl("/clicks"), try await send("POST", a + "/clicks", json: ["link_id": .string(linkID), "accept_language": "en-US", "timezone": "Europe/Paris"]))
+            checker.check(
+                "POST", a.tpl("/clicks"), try await send("POST", a + "/clicks", json: ["link_id": .string(linkID), "accept_language": "en-US", "timezone": "Europe/Paris"]))
             checker.check("POST", a.tpl("/installs"), try await send("POST", a + "/installs", json: ["device_id": .string(UUID().uuidString), "link_id": .string(linkID)]))
 
             // SDK routes, with and without /v1, successes and errors.
@@ -75,21 +81,30 @@ struct WarpLinkOpenAPITests {
                 let prefix = "/warplink" + base
                 checker.check("GET", base + "/sdk/validate", try await send("GET", prefix + "/sdk/validate", headers: bearer))
                 checker.check("GET", base + "/sdk/validate", try await send("GET", prefix + "/sdk/validate", headers: ["Authorization": "Bearer nope"]))
-                checker.check("GET", base + "/links/resolve/{slug}", try await send("GET", prefix + "/links/resolve/\(slug)", query: [("domain", "aplnk.to"), ("params", "q=1")], headers: bearer))
+                checker.check(
+                    "GET", base + "/links/resolve/{slug}",
+                    try await send("GET", prefix + "/links/resolve/\(slug)", query: [("domain", "aplnk.to"), ("params", "q=1")], headers: bearer))
                 checker.check("GET", base + "/links/resolve/{slug}", try await send("GET", prefix + "/links/resolve/missing", headers: bearer))
-                let matchBody: AnyJSON = ["platform": "android", "sdk_version": "1.1.0", "fingerprint_version": "enriched_tz", "is_reinstall": false,
-                                          "accept_language": "en-US", "timezone": "Europe/Paris", "timezone_offset": -120]
+                let matchBody: AnyJSON = [
+                    "platform": "android", "sdk_version": "1.1.0", "fingerprint_version": "enriched_tz", "is_reinstall": false,
+                    "accept_language": "en-US", "timezone": "Europe/Paris", "timezone_offset": -120,
+                ]
                 checker.check("POST", base + "/attribution/match", try await send("POST", prefix + "/attribution/match", headers: bearer, json: matchBody))
                 checker.check("POST", base + "/attribution/match", try await send("POST", prefix + "/attribution/match", headers: bearer, json: matchBody))
                 checker.check("POST", base + "/attribution/match", try await send("POST", prefix + "/attribution/match", headers: bearer, json: ["platform": "web"]))
-                checker.check("POST", base + "/attribution/match", try await send("POST", prefix + "/attribution/match", headers: ["Authorization": "Bearer " + h.apiKey], json: matchBody))
+                checker.check(
+                    "POST", base + "/attribution/match", try await send("POST", prefix + "/attribution/match", headers: ["Authorization": "Bearer " + h.apiKey], json: matchBody))
             }
             _ = try await h.admin.updateSettings(WarpLinkSettings(noMatchStyle: "minimal"))
-            checker.check("POST", "/v1/attribution/match", try await send("POST", "/warplink/v1/attribution/match", headers: bearer,
-                                                                          json: ["platform": "ios", "sdk_version": "1", "fingerprint_version": "basic"]))
+            checker.check(
+                "POST", "/v1/attribution/match",
+                try await send(
+                    "POST", "/warplink/v1/attribution/match", headers: bearer,
+                    json: ["platform": "ios", "sdk_version": "1", "fingerprint_version": "basic"]))
             checker.check("GET", "/r/{slug}", try await send("GET", "/warplink/r/\(slug)", query: [("tz", "Europe/Paris")]))
             checker.check("GET", "/r/{slug}", try await send("GET", "/warplink/r/missing"))
-            checker.check("GET", "/v1/sdk/validate", try await send("GET", "/warplink/v1/sdk/validate", headers: bearer.merging(["X-Understudy-Fault": "status=503"]) { a, _ in a }))
+            checker.check(
+                "GET", "/v1/sdk/validate", try await send("GET", "/warplink/v1/sdk/validate", headers: bearer.merging(["X-Understudy-Fault": "status=503"]) { a, _ in a }))
 
             checker.check("GET", a.tpl("/clicks"), try await send("GET", a + "/clicks"))
             checker.check("GET", a.tpl("/installs"), try await send("GET", a + "/installs"))
@@ -108,7 +123,7 @@ struct WarpLinkOpenAPITests {
     }
 }
 
-private extension String {
+extension String {
     /// The document's template for an admin path below this project's `/warplink` control root.
-    func tpl(_ suffix: String) -> String { "/__admin/projects/{id}/warplink" + suffix }
+    fileprivate func tpl(_ suffix: String) -> String { "/__admin/projects/{id}/warplink" + suffix }
 }

@@ -42,8 +42,10 @@ struct WarpLinkResolveTests {
             try await h.freeze()
             let slug = WarpLinkHarness.slug()
             let stored = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com", iosURL: "myapp://home"))
-            for client in [h.warpLink, h.warpLink.using(basePath: "/warplink"), h.warpLink.using(basePath: "/v1", host: "api.warplink.app"),
-                           h.warpLink.using(basePath: "", host: "api.warplink.app")] {
+            for client in [
+                h.warpLink, h.warpLink.using(basePath: "/warplink"), h.warpLink.using(basePath: "/v1", host: "api.warplink.app"),
+                h.warpLink.using(basePath: "", host: "api.warplink.app"),
+            ] {
                 let response = try await client.resolve(slug: slug, apiKey: h.sdkKey)
                 #expect(response.status == 200, "\(client.basePath) \(client.host ?? "-")")
                 let json = try response.raw.json()
@@ -68,14 +70,17 @@ struct WarpLinkResolveTests {
     func resolveParams() async throws {
         try await WarpLinkHarness.with { h in
             let slug = "abc123"
-            _ = try await h.admin.createLink(WarpLinkLinkSeed(
-                slug: slug, destinationURL: "https://shop.example.com/p?ref=link&note=stored", iosURL: "shop://product/1",
-                androidURL: "shop://product/1?src=app", customParams: ["product_id": "42", "promo": true]))
+            _ = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: slug, destinationURL: "https://shop.example.com/p?ref=link&note=stored", iosURL: "shop://product/1",
+                    androidURL: "shop://product/1?src=app", customParams: ["product_id": "42", "promo": true]))
             let tapped = "note=a%20b&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
             let response = try await h.warpLink.resolve(slug: slug, tappedQuery: tapped, apiKey: h.sdkKey)
             let link = try response.get()
-            let expectedParams: [String: AnyJSON] = ["ref": "link", "note": "a b", "product_id": "42", "promo": "true", "pct": "100%",
-                                                     "both": "x&y", "email": "a+b@x.com", "next": "/p?a=1&b=2"]
+            let expectedParams: [String: AnyJSON] = [
+                "ref": "link", "note": "a b", "product_id": "42", "promo": "true", "pct": "100%",
+                "both": "x&y", "email": "a+b@x.com", "next": "/p?a=1&b=2",
+            ]
             #expect(link.customParams == expectedParams)
             let query = "ref=link&note=a+b&product_id=42&promo=true&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
             #expect(link.destinationURL == "https://shop.example.com/p?" + query)
@@ -106,8 +111,10 @@ struct WarpLinkResolveTests {
             let inactive = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/i", isActive: false))
             #expect(try await h.warpLink.resolve(slug: inactive.slug, apiKey: h.sdkKey).status == 404)
 
-            let expiring = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/x",
-                                                                         password: "pw", expiresAt: "2026-06-01T13:00:00.000Z"))
+            let expiring = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/x",
+                    password: "pw", expiresAt: "2026-06-01T13:00:00.000Z"))
             #expect(try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey).status == 403)
             _ = try await h.projectAdmin.advanceClock(by: 3600)
             let expired = try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey)
@@ -185,8 +192,10 @@ struct WarpLinkResolveTests {
         try await WarpLinkHarness.with { h in
             let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b"))
             for header in ["Basic abc", "Bearer", "Bearer wl_test_tooshort", "Bearer wl_prod_" + String(repeating: "a", count: 32), "Bearer " + h.sdkKey + "x"] {
-                let response = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/links/resolve/\(link.slug)",
-                                                                           query: [("domain", "aplnk.to")], headers: ["Authorization": header]))
+                let response = try await h.server.client.send(
+                    ClientRequest(
+                        method: "GET", path: "/warplink/v1/links/resolve/\(link.slug)",
+                        query: [("domain", "aplnk.to")], headers: ["Authorization": header]))
                 #expect(response.status == 401, "\(header)")
                 #expect(try response.json()["error"]?["code"]?.string == "UNAUTHORIZED")
             }
@@ -199,8 +208,10 @@ struct WarpLinkResolveTests {
             let unknown = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/links", headers: ["Authorization": "Bearer " + h.sdkKey]))
             #expect(unknown.status == 404)
             #expect(unknown.text == #"{"error":{"code":"NOT_FOUND","message":"Not found"}}"#)
-            let faulted = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/sdk/validate",
-                                                                      headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=429"]))
+            let faulted = try await h.server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/warplink/v1/sdk/validate",
+                    headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=429"]))
             let faultCode = try faulted.json()["error"]?["code"]?.string
             #expect(faulted.status == 429 && faultCode == "RATE_LIMIT_EXCEEDED")
             #expect(try await h.admin.clicks().isEmpty)
@@ -209,4 +220,3 @@ struct WarpLinkResolveTests {
         }
     }
 }
-

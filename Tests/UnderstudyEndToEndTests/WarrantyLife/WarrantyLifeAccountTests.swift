@@ -35,8 +35,10 @@ struct WarrantyLifeAccountTests {
             guard case .unavailable(_, -1) = await f.repository().validateAPIKey(timeout: 1) else { Issue.record("a hanging key times out as unavailable"); return }
 
             try await f.admin.updateDeveloperKey(f.key, ["state": "valid"])
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", path: "/mapi/*/100/developer-keys/validate"),
-                                                            action: .init(type: "status", status: 502), times: 1))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", path: "/mapi/*/100/developer-keys/validate"),
+                    action: .init(type: "status", status: 502), times: 1))
             guard case .unavailable(_, 502) = await f.repository().validateAPIKey() else { Issue.record("an injected 502 is unavailable"); return }
             #expect(await f.repository().validateAPIKey() == .valid(name: "Understudy", environment: "sandbox"))
         }
@@ -52,7 +54,8 @@ struct WarrantyLifeAccountTests {
             let me = try await repo.getMe()
             #expect(me["email"]?.string == "jane@example.com" && me["firstName"]?.string == "Jane")
 
-            let json = try await f.raw("POST", "/auth/token", headers: ["Content-Type": "application/json"], body: Data(#"{"username":"jane@example.com","password":"secret-pass"}"#.utf8))
+            let json = try await f.raw(
+                "POST", "/auth/token", headers: ["Content-Type": "application/json"], body: Data(#"{"username":"jane@example.com","password":"secret-pass"}"#.utf8))
             #expect(json.status == 202)
             let wrong = await wlError { try await f.repository().getTokenViaUserPassword(username: "jane@example.com", password: "bad") }
             #expect(wrong?.status == 404 && wrong?.errorCode == 1101)
@@ -110,7 +113,8 @@ struct WarrantyLifeAccountTests {
     @Test("routing: host mode, any client code, unknown route and 405 in WarrantyLife's format")
     func routing() async throws {
         try await WarrantyLifeFixture.with { f in
-            let host = try await f.client.send(ClientRequest(method: "GET", path: "/mapi/wi/100/app-config", headers: ["Host": "WWW.warrantylife.com:443", "X-WL-Developer-Key": f.key]))
+            let host = try await f.client.send(
+                ClientRequest(method: "GET", path: "/mapi/wi/100/app-config", headers: ["Host": "WWW.warrantylife.com:443", "X-WL-Developer-Key": f.key]))
             #expect(host.status == 200)
             let otherCode = try await f.client.send(ClientRequest(method: "GET", path: "/warrantylife/mapi/cellairis/100/app-config", headers: ["X-WL-Developer-Key": f.key]))
             #expect(otherCode.status == 200)

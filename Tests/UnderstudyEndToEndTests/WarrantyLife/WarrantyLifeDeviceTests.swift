@@ -8,10 +8,12 @@ import UnderstudyTesting
 struct WarrantyLifeDeviceTests {
     static let insight: AnyJSON = [
         "generatedAt": "2026-09-11T22:17:43Z", "timeZone": "America/Toronto",
-        "dropRank": ["hourly": [["hour": 14, "date": "2026-09-11", "rank": 72, "isProjected": true]],
-                     "daily": [["date": "2026-09-10", "rank": 65, "isProjected": false]],
-                     "weekly": [["startDate": "2026-09-07", "rank": 68, "isProjected": true]],
-                     "monthly": [["month": "2026-08", "rank": 61, "isProjected": false]]],
+        "dropRank": [
+            "hourly": [["hour": 14, "date": "2026-09-11", "rank": 72, "isProjected": true]],
+            "daily": [["date": "2026-09-10", "rank": 65, "isProjected": false]],
+            "weekly": [["startDate": "2026-09-07", "rank": 68, "isProjected": true]],
+            "monthly": [["month": "2026-08", "rank": 61, "isProjected": false]],
+        ],
         "batteryRank": ["hourly": [], "daily": [], "weekly": [], "monthly": []],
         "coaching": ["generalHints": ["Use a case with raised edges."], "batteryHints": [], "tipHints": []],
         "rewards": ["current": ["month": "2026-09", "amount": 25.0], "history": [["month": "2026-08", "amount": 20.0]]],
@@ -27,7 +29,8 @@ struct WarrantyLifeDeviceTests {
             let repo = f.repository(device: "PHONE")
             try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
             #expect(try await repo.getInsightData() == Optional<AnyJSON>.none)
-            let raw = try await f.raw("GET", "/insights", query: [("deviceId", "PHONE")], login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
+            let raw = try await f.raw(
+                "GET", "/insights", query: [("deviceId", "PHONE")], login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
             #expect(raw.text == #"{"data":null}"#)
 
             try await f.admin.setInsights(itemID: itemID, Self.insight)
@@ -36,7 +39,9 @@ struct WarrantyLifeDeviceTests {
             #expect(data["batteryRank"]?["daily"]?.array?.isEmpty == true)
 
             var noTip = Self.insight
-            if case .object(var members) = noTip, case .object(var tip)? = members["tip"] { tip.removeValue(forKey: "current"); members["tip"] = .object(tip); noTip = .object(members) }
+            if case .object(var members) = noTip, case .object(var tip)? = members["tip"] {
+                tip.removeValue(forKey: "current"); members["tip"] = .object(tip); noTip = .object(members)
+            }
             await #expect(throws: UnderstudyClientError.self) { try await f.admin.setInsights(itemID: itemID, noTip) }
 
             _ = try await f.projectAdmin.freezeClock(at: "2026-09-11T02:30:00Z")
@@ -69,16 +74,19 @@ struct WarrantyLifeDeviceTests {
             #expect(await wlError { _ = try await repo.getItemByDeviceIdPublic() }?.errorCode == 1301)
             try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
             let created = try await repo.createItem(model: "iPhone 13", mpn: "iPhone14,5", imei: "356938035643809")
-            let again = try await f.raw("POST", "/items", headers: ["Content-Type": "application/json"], body: Data(#"{"deviceId":"PHONE","categoryId":"95"}"#.utf8),
-                                        login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
+            let again = try await f.raw(
+                "POST", "/items", headers: ["Content-Type": "application/json"], body: Data(#"{"deviceId":"PHONE","categoryId":"95"}"#.utf8),
+                login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
             #expect(again.status == 200)
             let itemID = try #require(created["id"]?.string)
             #expect(created["hasActiveCoverage"]?.bool == false && created["imei"]?.string == "356938035643809" && Int(itemID) != nil)
             let token = try await repo.updateFCMToken(itemId: itemID, fcmToken: "fcm-1")
             #expect(token["notificationToken"]?.string == "fcm-1" && token["itemId"]?.string == itemID)
-            let firstDrop = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1, "notificationToken": "fcm-2"])
-            let tokenOnly = try await f.raw("PUT", "/items/\(itemID)", headers: ["Content-Type": "application/json"], body: Data(#"{"notificationToken":"fcm-3"}"#.utf8),
-                                            login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
+            let firstDrop = try await repo.createSensorEvent(
+                itemId: itemID, body: ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1200, "volumeSetting": -1, "notificationToken": "fcm-2"])
+            let tokenOnly = try await f.raw(
+                "PUT", "/items/\(itemID)", headers: ["Content-Type": "application/json"], body: Data(#"{"notificationToken":"fcm-3"}"#.utf8),
+                login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
             #expect(try tokenOnly.status == 200 && tokenOnly.json()["data"]?["id"]?.string == itemID)
             let tokens = try await f.admin.list("fcm-tokens", itemID: itemID)
             #expect(tokens.map { $0["token"]?.string } == ["fcm-1", "fcm-2", "fcm-3"])
@@ -95,7 +103,9 @@ struct WarrantyLifeDeviceTests {
             #expect(try await f.admin.list("diagnostics", itemID: itemID).map { $0["sameHashAs"]?.string } == [nil, report, nil])
             // Audio, with the query as sent and with a fully percent-encoded URL (`?` as %3F).
             let login = try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-            #expect(try await f.raw("POST", "/items/\(itemID)/clips/sound/\(firstDrop)", query: [("createdAt", "2026-11-30 09:00:00.000")], body: Data("a".utf8), login: login).status == 201)
+            #expect(
+                try await f.raw("POST", "/items/\(itemID)/clips/sound/\(firstDrop)", query: [("createdAt", "2026-11-30 09:00:00.000")], body: Data("a".utf8), login: login).status
+                    == 201)
             #expect(try await f.raw("POST", "/items/\(itemID)/clips/sound/\(firstDrop)%3FcreatedAt=2026-11-30%2009:00:00.000", body: Data("b".utf8), login: login).status == 201)
             #expect(try await f.admin.list("audio-clips", itemID: itemID).map { $0["recordedAt"]?.string } == ["2026-11-30 09:00:00.000", "2026-11-30 09:00:00.000"])
             try await f.admin.silentPush(itemID: itemID)
@@ -153,8 +163,11 @@ struct WarrantyLifeDeviceTests {
             let unknownEvent = try await f.raw("POST", "/items/\(itemID)/events/404404/readings", body: Data("[]".utf8), login: login)
             #expect(try unknownEvent.status == 404 && wlError(unknownEvent).errorCode == 1701)
 
-            try expect400(try await f.raw("PUT", "/items/\(itemID)", headers: ["Content-Type": "application/json"], body: Data(#"{"eventAt":"2026-11-30T10:00:00Z"}"#.utf8), login: login), "eventAt")
-            try expect400(try await f.raw("PUT", "/items/\(itemID)", body: Data(#"{"eventAt":"2026-11-30 10:00:00.000","sensorEventType":"drop"}"#.utf8), login: login), "sensorEventType")
+            try expect400(
+                try await f.raw("PUT", "/items/\(itemID)", headers: ["Content-Type": "application/json"], body: Data(#"{"eventAt":"2026-11-30T10:00:00Z"}"#.utf8), login: login),
+                "eventAt")
+            try expect400(
+                try await f.raw("PUT", "/items/\(itemID)", body: Data(#"{"eventAt":"2026-11-30 10:00:00.000","sensorEventType":"drop"}"#.utf8), login: login), "sensorEventType")
             try expect400(try await f.raw("PUT", "/items/\(itemID)", body: Data("[1,2]".utf8), login: login), "object")
             try expect400(try await f.raw("PUT", "/items/\(itemID)", body: Data("{nope".utf8), login: login), "JSON")
             try expect400(try await f.raw("POST", "/items/\(itemID)/clips/sound/\(eventID)", query: [("createdAt", "yesterday")], body: Data("a".utf8), login: login), "createdAt")

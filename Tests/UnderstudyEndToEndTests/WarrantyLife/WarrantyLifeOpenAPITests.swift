@@ -21,8 +21,10 @@ struct WarrantyLifeOpenAPITests {
 
         /// `template` is the document's path key; `path` the concrete path.
         @discardableResult
-        func call(_ method: String, _ template: String, _ path: String? = nil, query: [(String, String)] = [], json: String? = nil, body: Data? = nil,
-                  headers: [String: String] = [:], expect: Int) async throws -> AnyJSON {
+        func call(
+            _ method: String, _ template: String, _ path: String? = nil, query: [(String, String)] = [], json: String? = nil, body: Data? = nil,
+            headers: [String: String] = [:], expect: Int
+        ) async throws -> AnyJSON {
             var all = headers
             let concrete = path ?? template
             if concrete.hasPrefix("/warrantylife") {
@@ -31,7 +33,8 @@ struct WarrantyLifeOpenAPITests {
             }
             var payload = body
             if let json { payload = Data(json.utf8); all["Content-Type"] = "application/json" }
-            let response = try await f.client.send(ClientRequest(method: method, path: concrete.replacingOccurrences(of: "{id}", with: f.project.id), query: query, headers: all, body: payload))
+            let response = try await f.client.send(
+                ClientRequest(method: method, path: concrete.replacingOccurrences(of: "{id}", with: f.project.id), query: query, headers: all, body: payload))
             #expect(response.status == expect, "\(method) \(concrete): \(response.text.prefix(300))")
             problems += validator.problems(method: method, path: template, status: response.status, body: response.body)
             covered.insert("\(method) \(template)")
@@ -58,15 +61,20 @@ struct WarrantyLifeOpenAPITests {
             try await c.call("GET", admin + "/users", expect: 200)
             try await c.call("GET", sdk + "/auth/activated-account-check", query: [("email", "jane@example.com")], expect: 200)
             try await c.call("POST", sdk + "/auth/recover", json: #"{"email":"jane@example.com"}"#, expect: 202)
-            try await c.call("POST", sdk + "/auth/token", body: Data("password=bad&username=jane%40example.com".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"], expect: 404)
-            let login = try await c.call("POST", sdk + "/auth/token", body: Data("password=pw&username=jane%40example.com".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"], expect: 202)
+            try await c.call(
+                "POST", sdk + "/auth/token", body: Data("password=bad&username=jane%40example.com".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                expect: 404)
+            let login = try await c.call(
+                "POST", sdk + "/auth/token", body: Data("password=pw&username=jane%40example.com".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"], expect: 202
+            )
             c.login = try JSONDecoder().decode(WarrantyLifeLoginResponse.self, from: JSONEncoder().encode(login["data"] ?? .null))
             try await c.call("POST", sdk + "/auth/user", json: #"{"email":"new@example.com","password":"pw","country":1,"state":105}"#, expect: 201)
             try await c.call("POST", sdk + "/auth/user", json: #"{"email":"new@example.com","password":"pw"}"#, expect: 409)
             try await c.call("GET", sdk + "/whoami", expect: 200)
             try await c.call("GET", sdk + "/app-config", expect: 200)
 
-            try await c.call("POST", admin + "/vouchers", json: #"{"code":"V-1","originalDevice":{"deviceId":"OLD"},"lockedEmail":"x@example.com","registrationDeadlineDays":30}"#, expect: 201)
+            try await c.call(
+                "POST", admin + "/vouchers", json: #"{"code":"V-1","originalDevice":{"deviceId":"OLD"},"lockedEmail":"x@example.com","registrationDeadlineDays":30}"#, expect: 201)
             try await c.call("POST", admin + "/vouchers", json: #"{"code":"V-2","purchaseDateRequired":true}"#, expect: 201)
             try await c.call("GET", admin + "/vouchers", expect: 200)
             try await c.call("GET", admin + "/vouchers/{code}", admin + "/vouchers/V-1", expect: 200)
@@ -78,21 +86,30 @@ struct WarrantyLifeOpenAPITests {
             let itemID = item["data"]?["id"]?.string ?? ""
             try await c.call("POST", sdk + "/items", json: #"{"deviceId":"PHONE"}"#, expect: 200)
             try await c.call("GET", sdk + "/items", query: [("deviceId", "PHONE")], expect: 200)
-            let event = try await c.call("PUT", sdk + "/items/{itemId}", sdk + "/items/\(itemID)", json: #"{"eventAt":"2026-11-30 10:00:00.000","sensorEventType":1111}"#, expect: 202)
+            let event = try await c.call(
+                "PUT", sdk + "/items/{itemId}", sdk + "/items/\(itemID)", json: #"{"eventAt":"2026-11-30 10:00:00.000","sensorEventType":1111}"#, expect: 202)
             let eventID = event["data"]?["sensorEventId"]?.string ?? ""
             try await c.call("PUT", sdk + "/items/{itemId}", sdk + "/items/\(itemID)", json: #"{"notificationToken":"fcm"}"#, expect: 200)
-            try await c.call("POST", sdk + "/items/{itemId}/events", sdk + "/items/\(itemID)/events", json: #"{"sensorEventType":1200,"eventAt":"2026-11-30 10:01:00.000"}"#, expect: 202)
-            try await c.call("POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: Data(#"[{"phase":1}]"#.utf8), expect: 201)
-            try await c.call("POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: Data("{}".utf8), expect: 400)
-            try await c.call("POST", sdk + "/items/{itemId}/clips/sound/{sensorEventId}", sdk + "/items/\(itemID)/clips/sound/\(eventID)", query: [("createdAt", "2026-11-30 10:00:00.000")], body: Data("aud".utf8), expect: 201)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/events", sdk + "/items/\(itemID)/events", json: #"{"sensorEventType":1200,"eventAt":"2026-11-30 10:01:00.000"}"#, expect: 202)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: Data(#"[{"phase":1}]"#.utf8),
+                expect: 201)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: Data("{}".utf8), expect: 400)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/clips/sound/{sensorEventId}", sdk + "/items/\(itemID)/clips/sound/\(eventID)", query: [("createdAt", "2026-11-30 10:00:00.000")],
+                body: Data("aud".utf8), expect: 201)
             let diagnostic = try await c.call("POST", sdk + "/items/{itemId}/diagnostics", sdk + "/items/\(itemID)/diagnostics", json: #"{"brand":"Apple"}"#, expect: 201)
             let diagnosticID = diagnostic["data"]?["id"]?.string ?? ""
             let multipart = "--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"123456789\"\r\nContent-Type: image/jpg\r\n\r\nJPEG\r\n--b--\r\n"
-            try await c.call("POST", sdk + "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", sdk + "/items/\(itemID)/diagnostics/\(diagnosticID)/images/reference",
-                             body: Data(multipart.utf8), headers: ["Content-Type": "multipart/form-data; boundary=b"], expect: 201)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", sdk + "/items/\(itemID)/diagnostics/\(diagnosticID)/images/reference",
+                body: Data(multipart.utf8), headers: ["Content-Type": "multipart/form-data; boundary=b"], expect: 201)
             try await c.call("PUT", sdk + "/items/{itemId}/notification-token", sdk + "/items/\(itemID)/notification-token", json: #"{"notificationToken":"fcm-2"}"#, expect: 200)
             try await c.call("GET", sdk + "/insights", query: [("deviceId", "PHONE")], expect: 200)
-            try await c.call("POST", admin + "/items/{itemId}/insights/generate", admin + "/items/\(itemID)/insights/generate", json: #"{"timeZone":"America/Toronto"}"#, expect: 201)
+            try await c.call(
+                "POST", admin + "/items/{itemId}/insights/generate", admin + "/items/\(itemID)/insights/generate", json: #"{"timeZone":"America/Toronto"}"#, expect: 201)
             try await c.call("GET", sdk + "/insights", query: [("deviceId", "PHONE")], expect: 200)
             try await c.call("GET", sdk + "/items/{itemId}/insights", sdk + "/items/\(itemID)/insights", expect: 200)
             try await c.call("GET", sdk + "/devices/{deviceId}/insights", sdk + "/devices/PHONE/insights", expect: 200)
@@ -100,14 +117,16 @@ struct WarrantyLifeOpenAPITests {
 
             try await c.call("GET", sdk + "/warranties", expect: 200)
             try await c.call("POST", sdk + "/warranties", json: #"{"voucherCode":"V-2","country":2,"state":202}"#, expect: 400)
-            let warranty = try await c.call("POST", sdk + "/warranties", json: #"{"voucherCode":"V-2","country":2,"state":202,"dateOfPurchase":"2026-11-01","ssr":true}"#, expect: 201)
+            let warranty = try await c.call(
+                "POST", sdk + "/warranties", json: #"{"voucherCode":"V-2","country":2,"state":202,"dateOfPurchase":"2026-11-01","ssr":true}"#, expect: 201)
             let warrantyID = warranty["data"]?["id"]?.string ?? ""
             try await c.call("GET", sdk + "/warranties/{id}", sdk + "/warranties/\(warrantyID)", expect: 200)
             try await c.call("PUT", sdk + "/warranties/{id}", sdk + "/warranties/\(warrantyID)", json: #"{"city":"Vancouver"}"#, expect: 200)
             try await c.call("PATCH", sdk + "/warranties/{id}", sdk + "/warranties/\(warrantyID)", json: #"{"rewardAmount":10}"#, expect: 200)
             try await c.call("GET", sdk + "/devices", query: [("deviceId", "PHONE")], expect: 200)
             try await c.call("GET", sdk + "/items/{itemId}/smart-saver", sdk + "/items/\(itemID)/smart-saver", expect: 200)
-            try await c.call("POST", sdk + "/items/{itemId}/smart-saver/opt-ins", sdk + "/items/\(itemID)/smart-saver/opt-ins", json: #"{"program":"SSD","optIn":true}"#, expect: 200)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/smart-saver/opt-ins", sdk + "/items/\(itemID)/smart-saver/opt-ins", json: #"{"program":"SSD","optIn":true}"#, expect: 200)
             try await c.call("POST", sdk + "/surveys", json: #"{"surveyVersion":1,"answers":[{"1":11}]}"#, expect: 201)
             try await c.call("GET", sdk + "/surveys", query: [("surveyVersion", "1")], expect: 200)
             try await c.call("GET", sdk + "/offers/registration", query: [("simplify", ""), ("country", "US")], expect: 200)

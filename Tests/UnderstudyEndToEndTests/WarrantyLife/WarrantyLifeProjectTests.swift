@@ -30,7 +30,8 @@ struct WarrantyLifeProjectTests {
             try await f.user("jane@example.com")
             let repo = f.repository()
             try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/readings"), action: .init(type: "closeAfterHeaders"), times: 1))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/readings"), action: .init(type: "closeAfterHeaders"), times: 1))
             #expect(await repo.registerDevice(WarrantyLifeFixture.registration()).last == .success)
             let readings = try await f.projectAdmin.waitForRequests(JournalQuery(platform: "warrantylife", path: "**/readings"), count: 2)
             #expect(readings.requests.count == 2 && readings.requests.allSatisfy { $0.status == 201 })
@@ -39,8 +40,10 @@ struct WarrantyLifeProjectTests {
 
             let other = f.repository(device: "SECOND")
             try await other.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/images/*"),
-                                                            action: .init(type: "status", status: 413), times: 1))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", method: "POST", path: "**/images/*"),
+                    action: .init(type: "status", status: 413), times: 1))
             guard case .uploadError(_, 1413)? = await other.registerDevice(WarrantyLifeFixture.registration()).last else {
                 Issue.record("a non-retryable 413 ends registerDevice"); return
             }

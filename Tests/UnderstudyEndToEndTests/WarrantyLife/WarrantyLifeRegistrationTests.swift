@@ -10,9 +10,11 @@ struct WarrantyLifeRegistrationTests {
         try await WarrantyLifeFixture.with { f in
             _ = try await f.projectAdmin.freezeClock(at: "2026-11-30T15:00:00Z")
             try await f.user("jane@example.com")
-            try await f.admin.createVoucher(["code": "ABC-1234-XYZ", "receiptRequired": true, "purchaseDateRequired": true, "transferable": false,
-                                             "plan": ["currency": "CAD", "rewardAmountMax": 40], "ssrOffered": true, "ssdOffered": false,
-                                             "bluetoothScan": true, "recordAudio": true])
+            try await f.admin.createVoucher([
+                "code": "ABC-1234-XYZ", "receiptRequired": true, "purchaseDateRequired": true, "transferable": false,
+                "plan": ["currency": "CAD", "rewardAmountMax": 40], "ssrOffered": true, "ssdOffered": false,
+                "bluetoothScan": true, "recordAudio": true,
+            ])
             let repo = f.repository()
 
             // 1. Voucher: action, requirements and the Sensor Test configuration.
@@ -49,8 +51,10 @@ struct WarrantyLifeRegistrationTests {
             #expect(await repo.setSmartSaver("SSR", true) == nil)
             let missingDate = await wlError { try await repo.createWarranty(model: ["firstName": "Jane", "country": 2, "state": 202]) }
             #expect(missingDate?.status == 400 && missingDate?.errorMessage?.contains("dateOfPurchase") == true)
-            let warranty = try await repo.createWarranty(model: ["firstName": "Jane", "lastName": "Doe", "city": "Vancouver", "zip": "V5K 0A1", "state": 202, "country": 2,
-                                                                "phone": "555-0100", "dateOfPurchase": "2026-11-01", "acceptedMarketing": true, "isDeviceInsured": false])
+            let warranty = try await repo.createWarranty(model: [
+                "firstName": "Jane", "lastName": "Doe", "city": "Vancouver", "zip": "V5K 0A1", "state": 202, "country": 2,
+                "phone": "555-0100", "dateOfPurchase": "2026-11-01", "acceptedMarketing": true, "isDeviceInsured": false,
+            ])
             #expect(warranty.id == voucher.warrantyId && warranty.status == "ACTIVE" && warranty.hasActiveCoverage && warranty.ssr && !warranty.ssd)
             #expect(warranty.raw?["planCurrency"]?.string == "CAD" && warranty.raw?["coverageEndDate"]?.string == "2027-11-30T15:00:00Z")
             #expect(repo.hasActiveCoverage)
@@ -84,11 +88,15 @@ struct WarrantyLifeRegistrationTests {
             let repo = f.repository()
             try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
             // Readings fail twice with retryable statuses: the SDK retries within the same attempt.
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/readings"),
-                                                            action: .init(type: "status", status: 503), times: 2))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", method: "POST", path: "**/readings"),
+                    action: .init(type: "status", status: 503), times: 2))
             // The diagnostic report is not in the SDK's retry scope: one 500 ends this attempt after stage 75.
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/diagnostics"),
-                                                            action: .init(type: "status", status: 500), times: 1))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", method: "POST", path: "**/diagnostics"),
+                    action: .init(type: "status", status: 500), times: 1))
             let data = WarrantyLifeFixture.registration()
             let first = await repo.registerDevice(data)
             #expect(first.last == .uploadError(message: "Internal server error.", code: 5000))
@@ -123,8 +131,10 @@ struct WarrantyLifeRegistrationTests {
             try await f.user("jane@example.com")
             let repo = f.repository()
             try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "POST", path: "**/images/*"),
-                                                            action: .init(type: "status", status: 429, retryAfter: 1), times: 4))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", method: "POST", path: "**/images/*"),
+                    action: .init(type: "status", status: 429, retryAfter: 1), times: 4))
             let states = await repo.registerDevice(WarrantyLifeFixture.registration())
             #expect(states.last == .uploadError(message: "Too many requests.", code: 1429))
             let attempts = try await f.projectAdmin.waitForRequests(JournalQuery(platform: "warrantylife", path: "**/images/*"), count: 4)

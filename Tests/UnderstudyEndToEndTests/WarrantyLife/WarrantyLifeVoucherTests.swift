@@ -102,8 +102,10 @@ struct WarrantyLifeVoucherTests {
             #expect(await repo.setSmartSaver("SSD", true) == .optionNotOffered("SSD"))
             #expect(await repo.setSmartSaver("SSR", true, permissionsGranted: false) == .requiredPermissionsNotGranted("Motion && (Notification || LocationAlways)"))
 
-            _ = try await f.projectAdmin.addFault(FaultRule(match: .init(platform: "warrantylife", method: "PUT", path: "/mapi/wi/100/items/*"),
-                                                            action: .init(type: "status", status: 503), times: 1))
+            _ = try await f.projectAdmin.addFault(
+                FaultRule(
+                    match: .init(platform: "warrantylife", method: "PUT", path: "/mapi/wi/100/items/*"),
+                    action: .init(type: "status", status: 503), times: 1))
             #expect(await repo.setSmartSaver("SSR", true) == .sensorEventFailed("The service is temporarily unavailable.", errorCode: 5003))
             #expect(try await f.admin.list("opt-ins").isEmpty)
 
@@ -118,11 +120,13 @@ struct WarrantyLifeVoucherTests {
             #expect(optIns.count == 1 && optIns.first?["sensorEventId"]?.string != nil)
 
             // The optional dedicated routes agree, and refuse an option that is not offered.
-            let programs = try await f.raw("GET", "/items/\(itemID)/smart-saver", login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
+            let programs = try await f.raw(
+                "GET", "/items/\(itemID)/smart-saver", login: try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass"))
             #expect(programs.status == 200)
             let login = try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
-            let refused = try await f.raw("POST", "/items/\(itemID)/smart-saver/opt-ins", headers: ["Content-Type": "application/json"],
-                                          body: Data(#"{"program":"SSD","optIn":true}"#.utf8), login: login)
+            let refused = try await f.raw(
+                "POST", "/items/\(itemID)/smart-saver/opt-ins", headers: ["Content-Type": "application/json"],
+                body: Data(#"{"program":"SSD","optIn":true}"#.utf8), login: login)
             #expect(try refused.status == 409 && wlError(refused).errorCode == 1601)
         }
     }
