@@ -7,10 +7,16 @@ import UnderstudyServer
 /// plus a client pointed at it. For this package's end-to-end tests and for users' own suites.
 ///
 /// ```swift
-/// let server = try await UnderstudyTestServer.start()
-/// defer { Task { await server.stop() } }
-/// let project = try await server.client.admin.createProject(name: "checkout")
+/// try await UnderstudyTestServer.with { server in
+///     let project = try await server.client.admin.createProject(name: "checkout")
+///     // … drive the SDK or the client against server.url …
+/// }
 /// ```
+///
+/// `with` stops the server (and deletes its database) when the body returns or throws, and waits
+/// for that before it returns, so no server outlives its test. `start()`/`stop()` remain for a
+/// test that needs the server's lifetime in its own hands (restarting on the same database, say);
+/// it must then await `stop()` on every path itself.
 public final class UnderstudyTestServer: Sendable {
     /// The running server.
     public let server: UnderstudyServer
@@ -27,12 +33,43 @@ public final class UnderstudyTestServer: Sendable {
         self.folder = folder
     }
 
+    /// Starts a server as `start(demo:configure:)` does, runs `body` with it, and stops it before
+    /// returning `body`'s result or rethrowing its error.
+    public static func with<T>(
+        demo: Bool = false,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (UnderstudyTestServer) async throws -> T
+    ) async throws -> T {
+        let folder = try makeFolder()
+        let server = try await launch(configuration(demo: demo, folder: folder, configure: configure), folder: folder)
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        return result
+    }
+
     /// Starts a server on 127.0.0.1 with a fresh database. `configure` may change any setting
     /// (timeouts, journal bounds, demo fixtures…); by default no demo project is created and
-    /// nothing is logged.
+    /// nothing is logged. The caller owns the server and must await `stop()`; prefer `with`.
     public static func start(demo: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> UnderstudyTestServer {
+        let folder = try makeFolder()
+        return try await launch(configuration(demo: demo, folder: folder, configure: configure), folder: folder)
+    }
+
+    private static func makeFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The test defaults (loopback, free port, database in `folder`, quiet) with `configure` applied.
+    private static func configuration(demo: Bool, folder: URL, configure: (inout ServerConfiguration) -> Void) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -40,10 +77,33 @@ public final class UnderstudyTestServer: Sendable {
         configuration.logRequests = false
         if !demo { configuration.fixturesPath = "" }
         configure(&configuration)
-        let server = try UnderstudyServer(configuration: configuration, logger: Logger(minimumLevel: .error, logsRequests: configuration.logRequests))
-        try await server.start()
-        let url = URL(string: server.url)!
-        return UnderstudyTestServer(server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url, folder: folder)
+        return configuration
+    }
+
+    private static func launch(_ configuration: ServerConfiguration, folder: URL) async throws -> UnderstudyTestServer {
+        let server: UnderstudyServer
+        do {
+            server = try UnderstudyServer(configuration: configuration, logger: Logger(minimumLevel: .error, logsRequests: configuration.logRequests))
+        } catch {
+            discard(folder)
+            throw error
+        }
+        do {
+            try await server.start()
+            guard let url = URL(string: server.url) else { throw UnderstudyTestServerError.unusableURL(server.url) }
+            return UnderstudyTestServer(server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url, folder: folder)
+        } catch {
+            // It may already be listening; nothing else will ever stop it or delete its folder.
+            await server.stop(gracePeriod: 0)
+            discard(folder)
+            throw error
+        }
+    }
+
+    /// Deletes a test server's folder. A folder that cannot be removed is only litter in the
+    /// temporary directory (every server uses a fresh one), never worth failing a test over.
+    private static func discard(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Creates a project and returns it.
@@ -54,6 +114,19 @@ public final class UnderstudyTestServer: Sendable {
     /// Stops the server and deletes its database.
     public func stop() async {
         await server.stop(gracePeriod: 2)
-        try? FileManager.default.removeItem(at: folder)
+        Self.discard(folder)
+    }
+}
+
+/// Why a test server could not be started.
+public enum UnderstudyTestServerError: Error, Equatable, CustomStringConvertible {
+    /// The server advertised a URL that `URL(string:)` does not accept.
+    case unusableURL(String)
+
+    /// A sentence for test failures.
+    public var description: String {
+        switch self {
+        case .unusableURL(let text): return "the test server's URL \(text) is not a valid URL"
+        }
     }
 }

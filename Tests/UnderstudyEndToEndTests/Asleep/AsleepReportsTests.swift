@@ -37,97 +37,103 @@ struct AsleepReportsTests {
 
     @Test("complete reports are deterministic, in the requested timezone, and their stats are consistent")
     func reportShape() async throws {
-        let fixture = try await AsleepFixture.start()
-        let other = try await AsleepFixture.start()
-        defer { Task { await fixture.server.stop(); await other.server.stop() } }
-        for target in [fixture, other] {
-            try await target.admin.seedUser(["userId": .string(Self.userID)])
-            _ = try await seed(target, ["sessionId": "20260110140000_abcde", "state": "COMPLETE", "chunks": 600,
-                                        "startTime": "2026-01-10T14:00:00Z", "timezone": "Asia/Seoul"])
+        try await AsleepFixture.with { fixture in
+            try await AsleepFixture.with { other in
+                for target in [fixture, other] {
+                    try await target.admin.seedUser(["userId": .string(Self.userID)])
+                    _ = try await seed(
+                        target,
+                        [
+                            "sessionId": "20260110140000_abcde", "state": "COMPLETE", "chunks": 600,
+                            "startTime": "2026-01-10T14:00:00Z", "timezone": "Asia/Seoul",
+                        ])
+                }
+                let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID, timezone: "Asia/Seoul")
+                let report = try await fixture.asleep.report(config: config, sessionId: "20260110140000_abcde")
+                #expect(report.timezone == "Asia/Seoul")
+                #expect(report.session.startTime == "2026-01-10T23:00:00+09:00")
+                #expect(report.session.endTime == "2026-01-11T04:00:00+09:00")
+                #expect(report.session.createdTimezone == "Asia/Seoul")
+                #expect(report.missingDataRatio == 0)
+                #expect(report.peculiarities == ["NO_BREATHING_STABILITY"])
+                #expect(report.session.sleepStages?.count == 600)
+                #expect(report.session.snoringStages?.count == 600)
+                #expect(report.session.sleepStages?.allSatisfy { (0...3).contains($0) } == true)
+                #expect(report.stat?.sleepTime?.hasSuffix("+09:00") == true)
+                #expect(report.stat?.timeInStableBreath == nil)
+                try checkIdentities(report)
+
+                let twin = try await other.asleep.report(
+                    config: AsleepConfig(apiKey: other.apiKey, userId: Self.userID, timezone: "Asia/Seoul"),
+                    sessionId: "20260110140000_abcde")
+                #expect(twin == report)
+
+                // UTC rendering of the same session uses +00:00, never Z.
+                let utc = try await fixture.asleep.report(config: AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID), sessionId: "20260110140000_abcde")
+                #expect(utc.session.startTime == "2026-01-10T14:00:00+00:00")
+
+                // Breathing on: breath stages and stats appear and the peculiarity goes.
+                try await fixture.admin.updateSettings(["breathing": true])
+                let breathing = try await fixture.asleep.report(config: config, sessionId: "20260110140000_abcde")
+                #expect(breathing.peculiarities.isEmpty)
+                #expect(breathing.session.breathStages?.count == 600)
+                #expect((breathing.stat?.timeInStableBreath ?? 0) + (breathing.stat?.timeInUnstableBreath ?? 0) == breathing.stat?.timeInSleepPeriod)
+            }
         }
-        let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID, timezone: "Asia/Seoul")
-        let report = try await fixture.asleep.report(config: config, sessionId: "20260110140000_abcde")
-        #expect(report.timezone == "Asia/Seoul")
-        #expect(report.session.startTime == "2026-01-10T23:00:00+09:00")
-        #expect(report.session.endTime == "2026-01-11T04:00:00+09:00")
-        #expect(report.session.createdTimezone == "Asia/Seoul")
-        #expect(report.missingDataRatio == 0)
-        #expect(report.peculiarities == ["NO_BREATHING_STABILITY"])
-        #expect(report.session.sleepStages?.count == 600)
-        #expect(report.session.snoringStages?.count == 600)
-        #expect(report.session.sleepStages?.allSatisfy { (0...3).contains($0) } == true)
-        #expect(report.stat?.sleepTime?.hasSuffix("+09:00") == true)
-        #expect(report.stat?.timeInStableBreath == nil)
-        try checkIdentities(report)
-
-        let twin = try await other.asleep.report(config: AsleepConfig(apiKey: other.apiKey, userId: Self.userID, timezone: "Asia/Seoul"),
-                                                 sessionId: "20260110140000_abcde")
-        #expect(twin == report)
-
-        // UTC rendering of the same session uses +00:00, never Z.
-        let utc = try await fixture.asleep.report(config: AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID), sessionId: "20260110140000_abcde")
-        #expect(utc.session.startTime == "2026-01-10T14:00:00+00:00")
-
-        // Breathing on: breath stages and stats appear and the peculiarity goes.
-        try await fixture.admin.updateSettings(["breathing": true])
-        let breathing = try await fixture.asleep.report(config: config, sessionId: "20260110140000_abcde")
-        #expect(breathing.peculiarities.isEmpty)
-        #expect(breathing.session.breathStages?.count == 600)
-        #expect((breathing.stat?.timeInStableBreath ?? 0) + (breathing.stat?.timeInUnstableBreath ?? 0) == breathing.stat?.timeInSleepPeriod)
     }
 
     @Test("short, defective and sleepless sessions get their peculiarities")
     func peculiarities() async throws {
-        let fixture = try await AsleepFixture.start()
-        defer { Task { await fixture.server.stop() } }
-        try await fixture.admin.seedUser(["userId": .string(Self.userID)])
-        let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID)
-        let short = try await seed(fixture, ["chunks": 5])
-        let shortReport = try await fixture.asleep.report(config: config, sessionId: short)
-        #expect(shortReport.peculiarities.contains("TOO_SHORT_FOR_ANALYSIS") && shortReport.stat == nil)
+        try await AsleepFixture.with { fixture in
+            try await fixture.admin.seedUser(["userId": .string(Self.userID)])
+            let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID)
+            let short = try await seed(fixture, ["chunks": 5])
+            let shortReport = try await fixture.asleep.report(config: config, sessionId: short)
+            #expect(shortReport.peculiarities.contains("TOO_SHORT_FOR_ANALYSIS") && shortReport.stat == nil)
 
-        let defective = try await seed(fixture, ["chunks": 100, "missingSeqNums": .array((0..<40).map { .int($0 * 2) })])
-        let defectiveReport = try await fixture.asleep.report(config: config, sessionId: defective)
-        #expect(defectiveReport.peculiarities.contains("TOO_MANY_DEFECTS_IN_SLEEP_STAGES") && defectiveReport.stat == nil)
-        #expect(defectiveReport.missingDataRatio == 0.4)
-        #expect(defectiveReport.session.sleepStages?[0] == -1)
+            let defective = try await seed(fixture, ["chunks": 100, "missingSeqNums": .array((0..<40).map { .int($0 * 2) })])
+            let defectiveReport = try await fixture.asleep.report(config: config, sessionId: defective)
+            #expect(defectiveReport.peculiarities.contains("TOO_MANY_DEFECTS_IN_SLEEP_STAGES") && defectiveReport.stat == nil)
+            #expect(defectiveReport.missingDataRatio == 0.4)
+            #expect(defectiveReport.session.sleepStages?[0] == -1)
 
-        let awake = try await seed(fixture, ["chunks": 40, "sleepStages": .array(Array(repeating: .int(0), count: 40))])
-        let awakeReport = try await fixture.asleep.report(config: config, sessionId: awake)
-        #expect(awakeReport.peculiarities.contains("NEVER_SLEPT"))
-        #expect(awakeReport.stat != nil && awakeReport.stat?.sleepTime == nil && awakeReport.stat?.timeInBed == 1200)
+            let awake = try await seed(fixture, ["chunks": 40, "sleepStages": .array(Array(repeating: .int(0), count: 40))])
+            let awakeReport = try await fixture.asleep.report(config: config, sessionId: awake)
+            #expect(awakeReport.peculiarities.contains("NEVER_SLEPT"))
+            #expect(awakeReport.stat != nil && awakeReport.stat?.sleepTime == nil && awakeReport.stat?.timeInBed == 1200)
 
-        let forced = try await seed(fixture, ["chunks": 40, "peculiarities": ["NO_REALTIME_POLLING"]])
-        let forcedReport = try await fixture.asleep.report(config: config, sessionId: forced)
-        #expect(forcedReport.peculiarities.contains("NO_REALTIME_POLLING") && forcedReport.stat == nil)
+            let forced = try await seed(fixture, ["chunks": 40, "peculiarities": ["NO_REALTIME_POLLING"]])
+            let forcedReport = try await fixture.asleep.report(config: config, sessionId: forced)
+            #expect(forcedReport.peculiarities.contains("NO_REALTIME_POLLING") && forcedReport.stat == nil)
+        }
     }
 
     @Test("the session list filters by local date, orders and pages; average stats cover complete sessions")
     func listAndAverages() async throws {
-        let fixture = try await AsleepFixture.start()
-        defer { Task { await fixture.server.stop() } }
-        try await fixture.admin.seedUser(["userId": .string(Self.userID)])
-        let first = try await seed(fixture, ["chunks": 500, "startTime": "2026-01-10T14:00:00Z"])
-        let second = try await seed(fixture, ["chunks": 500, "startTime": "2026-01-10T16:00:00Z"])
-        let awake = try await seed(fixture, ["chunks": 40, "startTime": "2026-01-12T16:00:00Z", "sleepStages": .array(Array(repeating: .int(0), count: 40))])
-        let seoul = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID, timezone: "Asia/Seoul")
-        let utc = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID)
+        try await AsleepFixture.with { fixture in
+            try await fixture.admin.seedUser(["userId": .string(Self.userID)])
+            let first = try await seed(fixture, ["chunks": 500, "startTime": "2026-01-10T14:00:00Z"])
+            let second = try await seed(fixture, ["chunks": 500, "startTime": "2026-01-10T16:00:00Z"])
+            let awake = try await seed(fixture, ["chunks": 40, "startTime": "2026-01-12T16:00:00Z", "sleepStages": .array(Array(repeating: .int(0), count: 40))])
+            let seoul = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID, timezone: "Asia/Seoul")
+            let utc = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID)
 
-        #expect(try await fixture.asleep.reports(config: seoul, fromDate: "2026-01-11", toDate: "2026-01-11").sleepSessionList.map(\.sessionId) == [second])
-        #expect(try await fixture.asleep.reports(config: utc, fromDate: "2026-01-10", toDate: "2026-01-10").sleepSessionList.map(\.sessionId) == [second, first])
-        #expect(try await fixture.asleep.reports(config: utc).sleepSessionList.map(\.sessionId) == [awake, second, first])
-        #expect(try await fixture.asleep.reports(config: utc, orderBy: "ASC", offset: 1, limit: 1).sleepSessionList.map(\.sessionId) == [second])
-        let entry = try #require(try await fixture.asleep.reports(config: seoul, orderBy: "ASC").sleepSessionList.first)
-        #expect(entry.sessionStartTime == "2026-01-10T23:00:00+09:00" && entry.timeInBed == 15_000 && entry.lastReceivedSeqNum == 499)
+            #expect(try await fixture.asleep.reports(config: seoul, fromDate: "2026-01-11", toDate: "2026-01-11").sleepSessionList.map(\.sessionId) == [second])
+            #expect(try await fixture.asleep.reports(config: utc, fromDate: "2026-01-10", toDate: "2026-01-10").sleepSessionList.map(\.sessionId) == [second, first])
+            #expect(try await fixture.asleep.reports(config: utc).sleepSessionList.map(\.sessionId) == [awake, second, first])
+            #expect(try await fixture.asleep.reports(config: utc, orderBy: "ASC", offset: 1, limit: 1).sleepSessionList.map(\.sessionId) == [second])
+            let entry = try #require(try await fixture.asleep.reports(config: seoul, orderBy: "ASC").sleepSessionList.first)
+            #expect(entry.sessionStartTime == "2026-01-10T23:00:00+09:00" && entry.timeInBed == 15_000 && entry.lastReceivedSeqNum == 499)
 
-        let average = try await fixture.asleep.averageReport(config: seoul, fromDate: "2026-01-10", toDate: "2026-01-31")
-        #expect(average.period == AsleepPeriod(timezone: "Asia/Seoul", startDate: "2026-01-10", endDate: "2026-01-31"))
-        #expect(average.sleptSessions.compactMap { $0["id"]?.string }.sorted() == [first, second].sorted())
-        #expect(average.neverSleptSessions.compactMap { $0["id"]?.string } == [awake])
-        #expect(average.averageStats?["time_in_bed"]?.double == 15_000)
-        #expect(average.averageStats?["start_time"]?.string == "00:00:00")
-        #expect(average.peculiarities == ["NO_BREATHING_STABILITY"])
-        let empty = try await fixture.asleep.averageReport(config: seoul, fromDate: "2025-01-01", toDate: "2025-01-31")
-        #expect(empty.averageStats == nil && empty.sleptSessions.isEmpty)
+            let average = try await fixture.asleep.averageReport(config: seoul, fromDate: "2026-01-10", toDate: "2026-01-31")
+            #expect(average.period == AsleepPeriod(timezone: "Asia/Seoul", startDate: "2026-01-10", endDate: "2026-01-31"))
+            #expect(average.sleptSessions.compactMap { $0["id"]?.string }.sorted() == [first, second].sorted())
+            #expect(average.neverSleptSessions.compactMap { $0["id"]?.string } == [awake])
+            #expect(average.averageStats?["time_in_bed"]?.double == 15_000)
+            #expect(average.averageStats?["start_time"]?.string == "00:00:00")
+            #expect(average.peculiarities == ["NO_BREATHING_STABILITY"])
+            let empty = try await fixture.asleep.averageReport(config: seoul, fromDate: "2025-01-01", toDate: "2025-01-31")
+            #expect(empty.averageStats == nil && empty.sleptSessions.isEmpty)
+        }
     }
 }

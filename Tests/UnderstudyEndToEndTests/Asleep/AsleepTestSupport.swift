@@ -14,10 +14,12 @@ struct AsleepFixture {
     var admin: AsleepProjectAdmin { server.client.asleep.project(project.id) }
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
-    static func start() async throws -> AsleepFixture {
-        let server = try await UnderstudyTestServer.start()
-        let project = try await server.makeProject(name: "asleep")
-        return AsleepFixture(server: server, project: project)
+    /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
+    static func with<T>(_ body: (AsleepFixture) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "asleep")
+            return try await body(AsleepFixture(server: server, project: project))
+        }
     }
 
     /// Uploads chunks `range`, advancing the (frozen) project clock 30 s before each.
@@ -41,20 +43,38 @@ final class WebhookReceiver: Sendable {
     init(statuses: [Int] = []) throws {
         let answers = Mutex(statuses)
         let box = Mutex<WebhookReceiver?>(nil)
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
-            box.withLock { $0 }?.record(request)
-            let status = answers.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
-            return Response(status: status, body: Data("{}".utf8))
-        })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0),
+            application: ClosureApplication { request in
+                box.withLock { $0 }?.record(request)
+                let status = answers.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+                return Response(status: status, body: Data("{}".utf8))
+            })
         self.server = server
         self.port = try server.start()
         box.withLock { $0 = self }
     }
 
+    /// Runs `body` with a started receiver and stops it before returning, also when `body` throws.
+    static func with<T>(statuses: [Int] = [], _ body: (WebhookReceiver) async throws -> T) async throws -> T {
+        let receiver = try WebhookReceiver(statuses: statuses)
+        let result: T
+        do {
+            result = try await body(receiver)
+        } catch {
+            await receiver.stop()
+            throw error
+        }
+        await receiver.stop()
+        return result
+    }
+
     var url: String { "http://127.0.0.1:\(port)/hooks/asleep" }
 
     private func record(_ request: Request) {
-        let count = received.withLock { all in all.append(request); return all.count }
+        let count = received.withLock { all in
+            all.append(request); return all.count
+        }
         let ready = waiters.withLock { all -> [CheckedContinuation<Void, Never>] in
             let done = all.filter { $0.count <= count }.map(\.continuation)
             all.removeAll { $0.count <= count }

@@ -7,62 +7,63 @@ import UnderstudyTesting
 struct AsleepWebhookTests {
     @Test("INFERENCE_COMPLETE at seq 39 and SESSION_COMPLETE reach the callback URL, with a retry after a 500")
     func delivery() async throws {
-        let fixture = try await AsleepFixture.start()
-        let receiver = try WebhookReceiver(statuses: [500])
-        defer { Task { await fixture.server.stop(); await receiver.stop() } }
-        _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
-        let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey, callbackUrl: receiver.url)
-        let session = try await fixture.asleep.startTracking(config: config)
-        try await fixture.uploadChunks(config, session: session, 0...39)
-        _ = try await fixture.asleep.stopTracking(config: config, sessionId: session)
-        _ = try await fixture.projectAdmin.advanceClock(by: 2)
+        try await AsleepFixture.with { fixture in
+            try await WebhookReceiver.with(statuses: [500]) { receiver in
+                _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
+                let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey, callbackUrl: receiver.url)
+                let session = try await fixture.asleep.startTracking(config: config)
+                try await fixture.uploadChunks(config, session: session, 0...39)
+                _ = try await fixture.asleep.stopTracking(config: config, sessionId: session)
+                _ = try await fixture.projectAdmin.advanceClock(by: 2)
 
-        // First INFERENCE_COMPLETE attempt (500), its retry, and SESSION_COMPLETE.
-        await receiver.waitFor(3)
-        let requests = receiver.requests
-        for request in requests {
-            #expect(request.headers["x-api-key"] == fixture.apiKey)
-            #expect(request.headers["x-user-id"] == config.userId)
-            #expect(request.headers["content-type"] == "application/json")
-            #expect(request.path == "/hooks/asleep")
+                // First INFERENCE_COMPLETE attempt (500), its retry, and SESSION_COMPLETE.
+                await receiver.waitFor(3)
+                let requests = receiver.requests
+                for request in requests {
+                    #expect(request.headers["x-api-key"] == fixture.apiKey)
+                    #expect(request.headers["x-user-id"] == config.userId)
+                    #expect(request.headers["content-type"] == "application/json")
+                    #expect(request.path == "/hooks/asleep")
+                }
+                let bodies = try requests.map { try JSONDecoder().decode(AnyJSON.self, from: $0.body) }
+                let inference = try #require(bodies.first { $0["event"]?.string == "INFERENCE_COMPLETE" })
+                #expect(inference["version"]?.string == "V3")
+                #expect(inference["data"]?["seq_num"]?.int == 39)
+                #expect(inference["data"]?["inference_seq_num"]?.int == 3)
+                #expect(inference["data"]?["sleep_stages"]?.array?.count == 40)
+                #expect(inference["data"]?["breath_stages"]?.isNull == true)
+                #expect(inference["data"]?["session_id"]?.string == session)
+                #expect(bodies.filter { $0["event"]?.string == "INFERENCE_COMPLETE" }.count == 2)
+                let complete = try #require(bodies.first { $0["event"]?.string == "SESSION_COMPLETE" })
+                #expect(complete["data"]?["session"]?["state"]?.string == "COMPLETE")
+                #expect(complete["data"]?["timezone"]?.string == "UTC")
+                #expect(complete["data"]?["user_id"]?.string == config.userId)
+                #expect(complete["data"]?["stat"]?["time_in_bed"]?.int == 1200)
+
+                // Fired on demand; since deliveries run in order, its arrival means the others are recorded.
+                try await fixture.admin.fireWebhook(session, event: "SESSION_COMPLETE")
+                await receiver.waitFor(4)
+                let deliveries = try await fixture.admin.webhooks(sessionId: session)
+                let first = try #require(deliveries.first)
+                #expect(first["event"]?.string == "INFERENCE_COMPLETE")
+                #expect(first["attempts"]?.int == 2 && first["status"]?.string == "delivered" && first["lastStatus"]?.int == 200)
+                #expect(deliveries.count == 3)
+                let outbox = try await fixture.projectAdmin.outbox(platform: "asleep", kind: "webhook")
+                #expect(outbox.count == 3)
+                #expect(outbox.first?.attempts == 2 && outbox.first?.status == "delivered" && outbox.first?.recipient == receiver.url)
+            }
         }
-        let bodies = try requests.map { try JSONDecoder().decode(AnyJSON.self, from: $0.body) }
-        let inference = try #require(bodies.first { $0["event"]?.string == "INFERENCE_COMPLETE" })
-        #expect(inference["version"]?.string == "V3")
-        #expect(inference["data"]?["seq_num"]?.int == 39)
-        #expect(inference["data"]?["inference_seq_num"]?.int == 3)
-        #expect(inference["data"]?["sleep_stages"]?.array?.count == 40)
-        #expect(inference["data"]?["breath_stages"]?.isNull == true)
-        #expect(inference["data"]?["session_id"]?.string == session)
-        #expect(bodies.filter { $0["event"]?.string == "INFERENCE_COMPLETE" }.count == 2)
-        let complete = try #require(bodies.first { $0["event"]?.string == "SESSION_COMPLETE" })
-        #expect(complete["data"]?["session"]?["state"]?.string == "COMPLETE")
-        #expect(complete["data"]?["timezone"]?.string == "UTC")
-        #expect(complete["data"]?["user_id"]?.string == config.userId)
-        #expect(complete["data"]?["stat"]?["time_in_bed"]?.int == 1200)
-
-        // Fired on demand; since deliveries run in order, its arrival means the others are recorded.
-        try await fixture.admin.fireWebhook(session, event: "SESSION_COMPLETE")
-        await receiver.waitFor(4)
-        let deliveries = try await fixture.admin.webhooks(sessionId: session)
-        let first = try #require(deliveries.first)
-        #expect(first["event"]?.string == "INFERENCE_COMPLETE")
-        #expect(first["attempts"]?.int == 2 && first["status"]?.string == "delivered" && first["lastStatus"]?.int == 200)
-        #expect(deliveries.count == 3)
-        let outbox = try await fixture.projectAdmin.outbox(platform: "asleep", kind: "webhook")
-        #expect(outbox.count == 3)
-        #expect(outbox.first?.attempts == 2 && outbox.first?.status == "delivered" && outbox.first?.recipient == receiver.url)
     }
 
     @Test("an invalid callback URL is a 400 and changes nothing")
     func invalidCallback() async throws {
-        let fixture = try await AsleepFixture.start()
-        defer { Task { await fixture.server.stop() } }
-        var config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
-        config.callbackUrl = "ftp://example.com/hook"
-        await #expect { _ = try await fixture.asleep.startTracking(config: config) } throws: {
-            ($0 as? UnderstudyClientError)?.asleepDetail == "Not valid callback_url"
+        try await AsleepFixture.with { fixture in
+            var config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+            config.callbackUrl = "ftp://example.com/hook"
+            await #expect { _ = try await fixture.asleep.startTracking(config: config) } throws: {
+                ($0 as? UnderstudyClientError)?.asleepDetail == "Not valid callback_url"
+            }
+            #expect(try await fixture.admin.sessions()["sessions"]?.array?.isEmpty == true)
         }
-        #expect(try await fixture.admin.sessions()["sessions"]?.array?.isEmpty == true)
     }
 }

@@ -17,38 +17,46 @@ struct TelematicsBenchmarkTests {
 
     @Test("ingest and trips-list throughput, as ratios to /__admin/health")
     func benchmark() async throws {
-        let (server, _, admin) = try await TelematicsFixture.start()
-        defer { Task { await server.stop() } }
-        let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 1), deviceClock: { TelematicsFixture.epochDate })
-        let rounds = 50
-        let health = try await Self.seconds {
-            for _ in 0..<rounds { _ = try await server.client.admin.health() }
-        } / Double(rounds)
+        try await TelematicsFixture.with { server, _, admin in
+            let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 1), deviceClock: { TelematicsFixture.epochDate })
+            let rounds = 50
+            let health =
+                try await Self.seconds {
+                    for _ in 0..<rounds { _ = try await server.client.admin.health() }
+                } / Double(rounds)
 
-        let batches = 30
-        let start = TelematicsFixture.epochMs - Int64(batches) * 1000 * 1000
-        let ingest = try await Self.seconds {
-            for batch in 0..<batches {
-                let samples = TelematicsFixture.drive(startMs: start + Int64(batch) * 1_000_000, count: 1000, intervalMs: 1000)
-                let result = try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: samples))
-                #expect(result.accepted == 1000)
+            let batches = 30
+            let start = TelematicsFixture.epochMs - Int64(batches) * 1000 * 1000
+            let ingest = try await Self.seconds {
+                for batch in 0..<batches {
+                    let samples = TelematicsFixture.drive(startMs: start + Int64(batch) * 1_000_000, count: 1000, intervalMs: 1000)
+                    let result = try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: samples))
+                    #expect(result.accepted == 1000)
+                }
             }
-        }
-        let samplesPerSecond = Double(batches * 1000) / ingest
-        let perBatch = ingest / Double(batches)
+            let samplesPerSecond = Double(batches * 1000) / ingest
+            let perBatch = ingest / Double(batches)
 
-        for day in 0..<1000 {
-            let startedAt = Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400)
-            let style = Date.ISO8601FormatStyle()
-            try await admin.seedTrip(["userId": 1, "startedAt": .string(style.format(startedAt)),
-                                      "endedAt": .string(style.format(startedAt.addingTimeInterval(1800))), "distanceKm": 20])
+            for day in 0..<1000 {
+                let startedAt = Date(timeIntervalSince1970: 1_700_000_000 + Double(day) * 86_400)
+                let style = Date.ISO8601FormatStyle()
+                try await admin.seedTrip([
+                    "userId": 1, "startedAt": .string(style.format(startedAt)),
+                    "endedAt": .string(style.format(startedAt.addingTimeInterval(1800))), "distanceKm": 20,
+                ])
+            }
+            var count = 0
+            let list =
+                try await Self.seconds {
+                    for _ in 0..<10 { count = try await sdk.getTripsList().count }
+                } / 10
+            #expect(count >= 1000)
+            print(
+                "telematics ingest: \(Int(samplesPerSecond)) samples/s (\(String(format: "%.1f", perBatch * 1000)) ms per 1,000-sample batch, \(String(format: "%.0f", perBatch / health))× health)"
+            )
+            print(
+                "telematics trips list (\(count) trips): \(String(format: "%.1f", list * 1000)) ms (\(String(format: "%.0f", list / health))× health at \(String(format: "%.2f", health * 1000)) ms)"
+            )
         }
-        var count = 0
-        let list = try await Self.seconds {
-            for _ in 0..<10 { count = try await sdk.getTripsList().count }
-        } / 10
-        #expect(count >= 1000)
-        print("telematics ingest: \(Int(samplesPerSecond)) samples/s (\(String(format: "%.1f", perBatch * 1000)) ms per 1,000-sample batch, \(String(format: "%.0f", perBatch / health))× health)")
-        print("telematics trips list (\(count) trips): \(String(format: "%.1f", list * 1000)) ms (\(String(format: "%.0f", list / health))× health at \(String(format: "%.2f", health * 1000)) ms)")
     }
 }

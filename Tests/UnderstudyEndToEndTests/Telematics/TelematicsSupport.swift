@@ -9,29 +9,35 @@ enum TelematicsFixture {
     static let epochDate = try! Date(epoch, strategy: .iso8601)
     static let epochMs = Int64(epochDate.timeIntervalSince1970 * 1000)
 
-    /// A server, a project with a frozen clock, and its Telematics admin client.
-    static func start() async throws -> (UnderstudyTestServer, Project, TelematicsAdminClient) {
-        let server = try await UnderstudyTestServer.start()
-        let project = try await server.makeProject(name: "telematics")
-        _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
-        return (server, project, server.client.telematics.admin(project.id))
+    /// Runs `body` with a server, a project whose clock is frozen at `epoch`, and its Telematics admin
+    /// client, and stops the server before returning, also when `body` throws.
+    static func with<T>(_ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "telematics")
+            _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
+            return try await body(server, project, server.client.telematics.admin(project.id))
+        }
     }
 
     /// A straight drive northwards at `speedMps`, one sample every `intervalMs`.
-    static func drive(startMs: Int64, count: Int, intervalMs: Int64 = 2000, speedMps: Double = 15,
-                      from: (Double, Double) = (40.2, -8.4)) -> [TelematicsSample] {
+    static func drive(
+        startMs: Int64, count: Int, intervalMs: Int64 = 2000, speedMps: Double = 15,
+        from: (Double, Double) = (40.2, -8.4)
+    ) -> [TelematicsSample] {
         let metresPerDegree = 111_195.0
         return (0..<count).map { index in
             let metres = speedMps * Double(index) * Double(intervalMs) / 1000
-            return TelematicsSample(timestampMs: startMs + Int64(index) * intervalMs, latitude: from.0 + metres / metresPerDegree, longitude: from.1,
-                                    speedMps: speedMps, courseDeg: 0, horizontalAccuracyM: 5, screenLocked: true, handsFree: false)
+            return TelematicsSample(
+                timestampMs: startMs + Int64(index) * intervalMs, latitude: from.0 + metres / metresPerDegree, longitude: from.1,
+                speedMps: speedMps, courseDeg: 0, horizontalAccuracyM: 5, screenLocked: true, handsFree: false)
         }
     }
 
     /// The platform's error body of a failed call, or nil.
     static func errorCode(_ error: Error) -> (status: Int, code: String)? {
         guard case UnderstudyClientError.unexpectedStatus(let status, let body)? = error as? UnderstudyClientError,
-              let decoded = try? JSONDecoder().decode(TelematicsErrorBody.self, from: Data(body.utf8)) else { return nil }
+            let decoded = try? JSONDecoder().decode(TelematicsErrorBody.self, from: Data(body.utf8))
+        else { return nil }
         return (status, decoded.code)
     }
 }

@@ -12,13 +12,13 @@ struct WarpLinkHarness {
     var admin: WarpLinkProjectAdmin { server.client.warpLink.project(project.id) }
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
-    static func start() async throws -> WarpLinkHarness {
-        let server = try await UnderstudyTestServer.start()
-        let project = try await server.client.admin.createProject(name: "warplink")
-        return WarpLinkHarness(server: server, project: project)
+    /// Runs `body` with a fresh harness and stops its server before returning, also when `body` throws.
+    static func with<T>(_ body: (WarpLinkHarness) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.client.admin.createProject(name: "warplink")
+            return try await body(WarpLinkHarness(server: server, project: project))
+        }
     }
-
-    func stop() async { await server.stop() }
 
     /// A unique slug, so the unauthenticated redirect finds this project's link.
     static func slug(_ prefix: String = "l") -> String { prefix + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased() }

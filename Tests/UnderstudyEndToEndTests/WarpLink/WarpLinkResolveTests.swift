@@ -7,206 +7,216 @@ import UnderstudyTesting
 struct WarpLinkResolveTests {
     @Test("validate: SDK and API keys are valid with aplnk.to, the app handle and verified custom domains; revoked and unknown keys get 401")
     func validate() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        let app = try await h.admin.createApp(name: "Shop", handle: "shop-\(WarpLinkHarness.slug("h"))", androidPackageName: "com.example.shop")
-        _ = try await h.admin.addDomain("links.shop.example")
-        _ = try await h.admin.addDomain("old.shop.example", state: "suspended")
+        try await WarpLinkHarness.with { h in
+            let app = try await h.admin.createApp(name: "Shop", handle: "shop-\(WarpLinkHarness.slug("h"))", androidPackageName: "com.example.shop")
+            _ = try await h.admin.addDomain("links.shop.example")
+            _ = try await h.admin.addDomain("old.shop.example", state: "suspended")
 
-        let valid = try await h.warpLink.validate(apiKey: h.sdkKey)
-        #expect(valid.status == 200)
-        #expect(try valid.get() == WarpLinkValidation(valid: true, domains: ["aplnk.to", app.domain, "links.shop.example"]))
-        #expect(valid.raw.headers["x-ratelimit-limit"] == "60")
-        #expect(try await h.warpLink.validate(apiKey: h.apiKey).value?.valid == true)
+            let valid = try await h.warpLink.validate(apiKey: h.sdkKey)
+            #expect(valid.status == 200)
+            #expect(try valid.get() == WarpLinkValidation(valid: true, domains: ["aplnk.to", app.domain, "links.shop.example"]))
+            #expect(valid.raw.headers["x-ratelimit-limit"] == "60")
+            #expect(try await h.warpLink.validate(apiKey: h.apiKey).value?.valid == true)
 
-        let revoked = try await h.admin.createKey()
-        _ = try await h.admin.revokeKey(revoked.value)
-        let rejected = try await h.warpLink.validate(apiKey: revoked.value)
-        #expect(rejected.status == 401)
-        #expect(rejected.error?.code == "UNAUTHORIZED" && rejected.error?.message == "Invalid API key")
-        #expect(try await h.warpLink.validate(apiKey: "wl_test_" + String(repeating: "z", count: 32)).status == 401)
-        #expect(try await h.warpLink.validate(apiKey: "wl_live_short").status == 401)
-        #expect(try await h.warpLink.validate(apiKey: nil).error?.code == "UNAUTHORIZED")
+            let revoked = try await h.admin.createKey()
+            _ = try await h.admin.revokeKey(revoked.value)
+            let rejected = try await h.warpLink.validate(apiKey: revoked.value)
+            #expect(rejected.status == 401)
+            #expect(rejected.error?.code == "UNAUTHORIZED" && rejected.error?.message == "Invalid API key")
+            #expect(try await h.warpLink.validate(apiKey: "wl_test_" + String(repeating: "z", count: 32)).status == 401)
+            #expect(try await h.warpLink.validate(apiKey: "wl_live_short").status == 401)
+            #expect(try await h.warpLink.validate(apiKey: nil).error?.code == "UNAUTHORIZED")
 
-        _ = try await h.admin.updateSettings(WarpLinkSettings(validateRejection: "valid_false"))
-        let soft = try await h.warpLink.validate(apiKey: revoked.value)
-        #expect(soft.status == 200 && soft.value == WarpLinkValidation(valid: false, domains: []))
-        _ = try await h.admin.updateSettings(WarpLinkSettings(validateRejection: "403"))
-        let forbidden = try await h.warpLink.validate(apiKey: revoked.value)
-        #expect(forbidden.status == 403 && forbidden.error?.code == "FORBIDDEN")
+            _ = try await h.admin.updateSettings(WarpLinkSettings(validateRejection: "valid_false"))
+            let soft = try await h.warpLink.validate(apiKey: revoked.value)
+            #expect(soft.status == 200 && soft.value == WarpLinkValidation(valid: false, domains: []))
+            _ = try await h.admin.updateSettings(WarpLinkSettings(validateRejection: "403"))
+            let forbidden = try await h.warpLink.validate(apiKey: revoked.value)
+            #expect(forbidden.status == 403 && forbidden.error?.code == "FORBIDDEN")
+        }
     }
 
     @Test("resolve: every Link field with explicit nulls and string ids, on /v1, without /v1 and on Host api.warplink.app")
     func resolvePlain() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        try await h.freeze()
-        let slug = WarpLinkHarness.slug()
-        let stored = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com", iosURL: "myapp://home"))
-        for client in [h.warpLink, h.warpLink.using(basePath: "/warplink"), h.warpLink.using(basePath: "/v1", host: "api.warplink.app"),
-                       h.warpLink.using(basePath: "", host: "api.warplink.app")] {
-            let response = try await client.resolve(slug: slug, apiKey: h.sdkKey)
-            #expect(response.status == 200, "\(client.basePath) \(client.host ?? "-")")
-            let json = try response.raw.json()
-            #expect(json["id"]?.string == stored.id)
-            #expect(json["destination_url"]?.string == "https://example.com/") // a bare origin gains its slash
-            #expect(json["ios_url"]?.string == "myapp://home")
-            for field in ["android_url", "ios_fallback_url", "android_fallback_url", "app_id", "expires_at"] {
-                #expect(json[field] == .null, "\(field) must be an explicit null")
+        try await WarpLinkHarness.with { h in
+            try await h.freeze()
+            let slug = WarpLinkHarness.slug()
+            let stored = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com", iosURL: "myapp://home"))
+            for client in [
+                h.warpLink, h.warpLink.using(basePath: "/warplink"), h.warpLink.using(basePath: "/v1", host: "api.warplink.app"),
+                h.warpLink.using(basePath: "", host: "api.warplink.app"),
+            ] {
+                let response = try await client.resolve(slug: slug, apiKey: h.sdkKey)
+                #expect(response.status == 200, "\(client.basePath) \(client.host ?? "-")")
+                let json = try response.raw.json()
+                #expect(json["id"]?.string == stored.id)
+                #expect(json["destination_url"]?.string == "https://example.com/") // a bare origin gains its slash
+                #expect(json["ios_url"]?.string == "myapp://home")
+                for field in ["android_url", "ios_fallback_url", "android_fallback_url", "app_id", "expires_at"] {
+                    #expect(json[field] == .null, "\(field) must be an explicit null")
+                }
+                #expect(json["custom_params"] == AnyJSON.object([:]))
+                #expect(json["created_at"]?.string == "2026-06-01T12:00:00.000Z")
+                #expect(json["short_url"]?.string == "https://aplnk.to/\(slug)")
+                #expect(json["domain"]?.string == "aplnk.to" && json["slug"]?.string == slug && json["is_active"] == true)
             }
-            #expect(json["custom_params"] == AnyJSON.object([:]))
-            #expect(json["created_at"]?.string == "2026-06-01T12:00:00.000Z")
-            #expect(json["short_url"]?.string == "https://aplnk.to/\(slug)")
-            #expect(json["domain"]?.string == "aplnk.to" && json["slug"]?.string == slug && json["is_active"] == true)
+            // The request line the SDKs send: the query is exactly `domain=aplnk.to`.
+            let entries = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/*"), count: 1)
+            #expect(entries.requests.first?.query == "domain=aplnk.to")
         }
-        // The request line the SDKs send: the query is exactly `domain=aplnk.to`.
-        let entries = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/*"), count: 1)
-        #expect(entries.requests.first?.query == "domain=aplnk.to")
     }
 
     @Test("resolve: custom params and the doubly encoded params reshape the destination and platform URLs (A1.1 pinned example)")
     func resolveParams() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        let slug = "abc123"
-        _ = try await h.admin.createLink(WarpLinkLinkSeed(
-            slug: slug, destinationURL: "https://shop.example.com/p?ref=link&note=stored", iosURL: "shop://product/1",
-            androidURL: "shop://product/1?src=app", customParams: ["product_id": "42", "promo": true]))
-        let tapped = "note=a%20b&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
-        let response = try await h.warpLink.resolve(slug: slug, tappedQuery: tapped, apiKey: h.sdkKey)
-        let link = try response.get()
-        let expectedParams: [String: AnyJSON] = ["ref": "link", "note": "a b", "product_id": "42", "promo": "true", "pct": "100%",
-                                                 "both": "x&y", "email": "a+b@x.com", "next": "/p?a=1&b=2"]
-        #expect(link.customParams == expectedParams)
-        let query = "ref=link&note=a+b&product_id=42&promo=true&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
-        #expect(link.destinationURL == "https://shop.example.com/p?" + query)
-        #expect(link.iosURL == "shop://product/1?" + query)
-        #expect(link.androidURL == "shop://product/1?src=app&" + query)
-        // The wire query is the pinned A1.1 request line.
-        let entry = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/abc123"), count: 1).requests[0]
-        #expect(entry.query == "domain=aplnk.to&params=note%3Da%2520b%26pct%3D100%2525%26both%3Dx%2526y%26email%3Da%252Bb%2540x.com%26next%3D%252Fp%253Fa%253D1%2526b%253D2")
+        try await WarpLinkHarness.with { h in
+            let slug = "abc123"
+            _ = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: slug, destinationURL: "https://shop.example.com/p?ref=link&note=stored", iosURL: "shop://product/1",
+                    androidURL: "shop://product/1?src=app", customParams: ["product_id": "42", "promo": true]))
+            let tapped = "note=a%20b&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
+            let response = try await h.warpLink.resolve(slug: slug, tappedQuery: tapped, apiKey: h.sdkKey)
+            let link = try response.get()
+            let expectedParams: [String: AnyJSON] = [
+                "ref": "link", "note": "a b", "product_id": "42", "promo": "true", "pct": "100%",
+                "both": "x&y", "email": "a+b@x.com", "next": "/p?a=1&b=2",
+            ]
+            #expect(link.customParams == expectedParams)
+            let query = "ref=link&note=a+b&product_id=42&promo=true&pct=100%25&both=x%26y&email=a%2Bb%40x.com&next=%2Fp%3Fa%3D1%26b%3D2"
+            #expect(link.destinationURL == "https://shop.example.com/p?" + query)
+            #expect(link.iosURL == "shop://product/1?" + query)
+            #expect(link.androidURL == "shop://product/1?src=app&" + query)
+            // The wire query is the pinned A1.1 request line.
+            let entry = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/abc123"), count: 1).requests[0]
+            #expect(entry.query == "domain=aplnk.to&params=note%3Da%2520b%26pct%3D100%2525%26both%3Dx%2526y%26email%3Da%252Bb%2540x.com%26next%3D%252Fp%253Fa%253D1%2526b%253D2")
 
-        // Without params the stored custom params alone are the set.
-        let plain = try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).get()
-        #expect(plain.customParams == ["ref": "link", "note": "stored", "product_id": "42", "promo": "true"])
+            // Without params the stored custom params alone are the set.
+            let plain = try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).get()
+            #expect(plain.customParams == ["ref": "link", "note": "stored", "product_id": "42", "promo": "true"])
+        }
     }
 
     @Test("resolve: password 403, missing 404, inactive 404, expired 410, other app 404, suspended domain 404, API key without links:read 403")
     func resolveErrors() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        try await h.freeze()
-        let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/s", password: "hunter2"))
-        let password = try await h.warpLink.resolve(slug: secret.slug, apiKey: h.sdkKey)
-        #expect(password.status == 403)
-        #expect(password.raw.text == #"{"error":{"code":"PASSWORD_REQUIRED","message":"This link is password protected."}}"#)
+        try await WarpLinkHarness.with { h in
+            try await h.freeze()
+            let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/s", password: "hunter2"))
+            let password = try await h.warpLink.resolve(slug: secret.slug, apiKey: h.sdkKey)
+            #expect(password.status == 403)
+            #expect(password.raw.text == #"{"error":{"code":"PASSWORD_REQUIRED","message":"This link is password protected."}}"#)
 
-        let missing = try await h.warpLink.resolve(slug: "nope", apiKey: h.sdkKey)
-        #expect(missing.status == 404 && missing.error?.code == "NOT_FOUND")
+            let missing = try await h.warpLink.resolve(slug: "nope", apiKey: h.sdkKey)
+            #expect(missing.status == 404 && missing.error?.code == "NOT_FOUND")
 
-        let inactive = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/i", isActive: false))
-        #expect(try await h.warpLink.resolve(slug: inactive.slug, apiKey: h.sdkKey).status == 404)
+            let inactive = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/i", isActive: false))
+            #expect(try await h.warpLink.resolve(slug: inactive.slug, apiKey: h.sdkKey).status == 404)
 
-        let expiring = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/x",
-                                                                     password: "pw", expiresAt: "2026-06-01T13:00:00.000Z"))
-        #expect(try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey).status == 403)
-        _ = try await h.projectAdmin.advanceClock(by: 3600)
-        let expired = try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey)
-        #expect(expired.status == 410 && expired.error?.code == "GONE") // expired wins over the password prompt
+            let expiring = try await h.admin.createLink(
+                WarpLinkLinkSeed(
+                    slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/x",
+                    password: "pw", expiresAt: "2026-06-01T13:00:00.000Z"))
+            #expect(try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey).status == 403)
+            _ = try await h.projectAdmin.advanceClock(by: 3600)
+            let expired = try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey)
+            #expect(expired.status == 410 && expired.error?.code == "GONE") // expired wins over the password prompt
 
-        let appA = try await h.admin.createApp(name: "A", handle: WarpLinkHarness.slug("a"))
-        let appB = try await h.admin.createApp(name: "B", handle: WarpLinkHarness.slug("b"))
-        let linkB = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b", appID: appB.id))
-        let keyA = try await h.admin.createKey(appID: appA.id)
-        #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: keyA.value).status == 404)
-        #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: h.sdkKey).status == 200)
+            let appA = try await h.admin.createApp(name: "A", handle: WarpLinkHarness.slug("a"))
+            let appB = try await h.admin.createApp(name: "B", handle: WarpLinkHarness.slug("b"))
+            let linkB = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b", appID: appB.id))
+            let keyA = try await h.admin.createKey(appID: appA.id)
+            #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: keyA.value).status == 404)
+            #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: h.sdkKey).status == 200)
 
-        _ = try await h.admin.addDomain("go.brand.example")
-        let custom = try await h.admin.createLink(WarpLinkLinkSeed(slug: "abc123", domain: "go.brand.example", destinationURL: "https://brand.example/x"))
-        #expect(try await h.warpLink.resolve(slug: "abc123", domain: "go.brand.example", apiKey: h.sdkKey).value?.id == custom.id)
-        #expect(try await h.warpLink.resolve(slug: "abc123", domain: "GO.Brand.example", apiKey: h.sdkKey).status == 200)
-        #expect(try await h.warpLink.resolve(slug: "abc123", apiKey: h.sdkKey).status == 404) // strict (domain, slug) lookup
-        _ = try await h.admin.suspendDomain("go.brand.example")
-        #expect(try await h.warpLink.resolve(slug: "abc123", domain: "go.brand.example", apiKey: h.sdkKey).status == 404)
+            _ = try await h.admin.addDomain("go.brand.example")
+            let custom = try await h.admin.createLink(WarpLinkLinkSeed(slug: "abc123", domain: "go.brand.example", destinationURL: "https://brand.example/x"))
+            #expect(try await h.warpLink.resolve(slug: "abc123", domain: "go.brand.example", apiKey: h.sdkKey).value?.id == custom.id)
+            #expect(try await h.warpLink.resolve(slug: "abc123", domain: "GO.Brand.example", apiKey: h.sdkKey).status == 200)
+            #expect(try await h.warpLink.resolve(slug: "abc123", apiKey: h.sdkKey).status == 404) // strict (domain, slug) lookup
+            _ = try await h.admin.suspendDomain("go.brand.example")
+            #expect(try await h.warpLink.resolve(slug: "abc123", domain: "go.brand.example", apiKey: h.sdkKey).status == 404)
 
-        let writer = try await h.admin.createKey(kind: "api", scopes: ["links:write"])
-        let scoped = try await h.warpLink.resolve(slug: linkB.slug, apiKey: writer.value)
-        #expect(scoped.status == 403 && scoped.error?.code == "FORBIDDEN")
-        #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: h.apiKey).status == 200) // links:read API key
+            let writer = try await h.admin.createKey(kind: "api", scopes: ["links:write"])
+            let scoped = try await h.warpLink.resolve(slug: linkB.slug, apiKey: writer.value)
+            #expect(scoped.status == 403 && scoped.error?.code == "FORBIDDEN")
+            #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: h.apiKey).status == 200) // links:read API key
 
-        // Only the four 200s recorded clicks; none of the refusals did.
-        let clicks = try await h.admin.clicks()
-        #expect(clicks.count == 4 && clicks.allSatisfy { $0.source == "resolve" }, "\(clicks)")
+            // Only the four 200s recorded clicks; none of the refusals did.
+            let clicks = try await h.admin.clicks()
+            #expect(clicks.count == 4 && clicks.allSatisfy { $0.source == "resolve" }, "\(clicks)")
+        }
     }
 
     @Test("lenient lookup finds a link by slug alone when the slug is unique; handle domains resolve strictly")
     func lenientLookup() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        let app = try await h.admin.createApp(name: "Shop", handle: WarpLinkHarness.slug("h"))
-        let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", domain: app.domain, destinationURL: "https://e.com/deal"))
-        #expect(try await h.warpLink.resolve(slug: "deal", domain: app.domain, apiKey: h.sdkKey).value?.id == onHandle.id)
-        #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).status == 404)
-        _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
-        #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).value?.domain == app.domain)
-        _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", destinationURL: "https://e.com/shared"))
-        _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
-        #expect(try await h.warpLink.resolve(slug: "deal", domain: "links.unknown.example", apiKey: h.sdkKey).status == 404) // two candidates
+        try await WarpLinkHarness.with { h in
+            let app = try await h.admin.createApp(name: "Shop", handle: WarpLinkHarness.slug("h"))
+            let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", domain: app.domain, destinationURL: "https://e.com/deal"))
+            #expect(try await h.warpLink.resolve(slug: "deal", domain: app.domain, apiKey: h.sdkKey).value?.id == onHandle.id)
+            #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).status == 404)
+            _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
+            #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).value?.domain == app.domain)
+            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", destinationURL: "https://e.com/shared"))
+            _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
+            #expect(try await h.warpLink.resolve(slug: "deal", domain: "links.unknown.example", apiKey: h.sdkKey).status == 404) // two candidates
+        }
     }
 
     @Test("resolve records one click per tap id; a 5xx twice then success is three requests with the same tap id")
     func clicksAndRetries() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/r"))
-        let tap = UUID().uuidString.lowercased()
-        _ = try await h.projectAdmin.addFault(FaultRule(match: .init(platform: "warplink", path: "/v1/links/resolve/*"), action: .status(503), times: 2))
-        var statuses: [Int] = []
-        for _ in 0..<3 {
-            let attempt = try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey, tapID: tap)
-            statuses.append(attempt.status)
-            if attempt.status < 500 { break }
-            #expect(attempt.error?.code == "INTERNAL_ERROR") // injected faults speak WarpLink's envelope
+        try await WarpLinkHarness.with { h in
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/r"))
+            let tap = UUID().uuidString.lowercased()
+            _ = try await h.projectAdmin.addFault(FaultRule(match: .init(platform: "warplink", path: "/v1/links/resolve/*"), action: .status(503), times: 2))
+            var statuses: [Int] = []
+            for _ in 0..<3 {
+                let attempt = try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey, tapID: tap)
+                statuses.append(attempt.status)
+                if attempt.status < 500 { break }
+                #expect(attempt.error?.code == "INTERNAL_ERROR") // injected faults speak WarpLink's envelope
+            }
+            #expect(statuses == [503, 503, 200])
+            let journal = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/*"), count: 3).requests
+            #expect(journal.count == 3)
+            #expect(Set(journal.map { $0.requestHeaders["x-warplink-tap-id"] ?? "" }) == [tap])
+            // The same tap again (a superseded or repeated attempt) bills no second click.
+            #expect(try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey, tapID: tap).status == 200)
+            let clicks = try await h.admin.clicks(linkID: link.id)
+            #expect(clicks.map(\.id) == [tap] && clicks[0].tapID == tap && clicks[0].claimed == false)
+            _ = try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey)
+            #expect(try await h.admin.clicks(linkID: link.id).count == 2)
         }
-        #expect(statuses == [503, 503, 200])
-        let journal = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/*"), count: 3).requests
-        #expect(journal.count == 3)
-        #expect(Set(journal.map { $0.requestHeaders["x-warplink-tap-id"] ?? "" }) == [tap])
-        // The same tap again (a superseded or repeated attempt) bills no second click.
-        #expect(try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey, tapID: tap).status == 200)
-        let clicks = try await h.admin.clicks(linkID: link.id)
-        #expect(clicks.map(\.id) == [tap] && clicks[0].tapID == tap && clicks[0].claimed == false)
-        _ = try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey)
-        #expect(try await h.admin.clicks(linkID: link.id).count == 2)
     }
 
     @Test("bad input: garbled auth, bad slug characters, absurd params, unknown paths and header faults answer in WarpLink's envelope")
     func badInput() async throws {
-        let h = try await WarpLinkHarness.start()
-        defer { Task { await h.stop() } }
-        let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b"))
-        for header in ["Basic abc", "Bearer", "Bearer wl_test_tooshort", "Bearer wl_prod_" + String(repeating: "a", count: 32), "Bearer " + h.sdkKey + "x"] {
-            let response = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/links/resolve/\(link.slug)",
-                                                                       query: [("domain", "aplnk.to")], headers: ["Authorization": header]))
-            #expect(response.status == 401, "\(header)")
-            #expect(try response.json()["error"]?["code"]?.string == "UNAUTHORIZED")
+        try await WarpLinkHarness.with { h in
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b"))
+            for header in ["Basic abc", "Bearer", "Bearer wl_test_tooshort", "Bearer wl_prod_" + String(repeating: "a", count: 32), "Bearer " + h.sdkKey + "x"] {
+                let response = try await h.server.client.send(
+                    ClientRequest(
+                        method: "GET", path: "/warplink/v1/links/resolve/\(link.slug)",
+                        query: [("domain", "aplnk.to")], headers: ["Authorization": header]))
+                #expect(response.status == 401, "\(header)")
+                #expect(try response.json()["error"]?["code"]?.string == "UNAUTHORIZED")
+            }
+            let badSlug = try await h.warpLink.resolve(slug: "sl%ug!", apiKey: h.sdkKey)
+            #expect(badSlug.status == 400 && badSlug.error?.code == "VALIDATION_ERROR" && badSlug.error?.fields.first?.field == "slug", "\(badSlug.raw.text)")
+            let absurd = try await h.warpLink.resolve(slug: link.slug, tappedQuery: (0..<150).map { "k\($0)=v" }.joined(separator: "&"), apiKey: h.sdkKey)
+            #expect(absurd.status == 400 && absurd.error?.fields.first?.field == "params", "\(absurd.status) \(absurd.raw.text)")
+            let malformed = try await h.warpLink.resolve(slug: link.slug, tappedQuery: "a=%ZZ", apiKey: h.sdkKey)
+            #expect(malformed.status == 400 && malformed.error?.fields.first?.field == "params")
+            let unknown = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/links", headers: ["Authorization": "Bearer " + h.sdkKey]))
+            #expect(unknown.status == 404)
+            #expect(unknown.text == #"{"error":{"code":"NOT_FOUND","message":"Not found"}}"#)
+            let faulted = try await h.server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/warplink/v1/sdk/validate",
+                    headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=429"]))
+            let faultCode = try faulted.json()["error"]?["code"]?.string
+            #expect(faulted.status == 429 && faultCode == "RATE_LIMIT_EXCEEDED")
+            #expect(try await h.admin.clicks().isEmpty)
+            let journal = try await h.projectAdmin.waitForRequests(JournalQuery(platform: "warplink", status: 400), count: 3)
+            #expect(journal.requests.count >= 3)
         }
-        let badSlug = try await h.warpLink.resolve(slug: "sl%ug!", apiKey: h.sdkKey)
-        #expect(badSlug.status == 400 && badSlug.error?.code == "VALIDATION_ERROR" && badSlug.error?.fields.first?.field == "slug", "\(badSlug.raw.text)")
-        let absurd = try await h.warpLink.resolve(slug: link.slug, tappedQuery: (0..<150).map { "k\($0)=v" }.joined(separator: "&"), apiKey: h.sdkKey)
-        #expect(absurd.status == 400 && absurd.error?.fields.first?.field == "params", "\(absurd.status) \(absurd.raw.text)")
-        let malformed = try await h.warpLink.resolve(slug: link.slug, tappedQuery: "a=%ZZ", apiKey: h.sdkKey)
-        #expect(malformed.status == 400 && malformed.error?.fields.first?.field == "params")
-        let unknown = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/links", headers: ["Authorization": "Bearer " + h.sdkKey]))
-        #expect(unknown.status == 404)
-        #expect(unknown.text == #"{"error":{"code":"NOT_FOUND","message":"Not found"}}"#)
-        let faulted = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/sdk/validate",
-                                                                  headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=429"]))
-        let faultCode = try faulted.json()["error"]?["code"]?.string
-        #expect(faulted.status == 429 && faultCode == "RATE_LIMIT_EXCEEDED")
-        #expect(try await h.admin.clicks().isEmpty)
-        let journal = try await h.projectAdmin.waitForRequests(JournalQuery(platform: "warplink", status: 400), count: 3)
-        #expect(journal.requests.count >= 3)
     }
 }
-

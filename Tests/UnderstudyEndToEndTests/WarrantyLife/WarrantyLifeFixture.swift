@@ -14,13 +14,13 @@ struct WarrantyLifeFixture {
     var admin: WarrantyLifeAdmin { server.client.warrantyLife.admin(project.id) }
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
-    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> WarrantyLifeFixture {
-        let server = try await UnderstudyTestServer.start(configure: configure)
-        let project = try await server.makeProject(name: "warrantylife")
-        return WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey"))
+    /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
+    static func with<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (WarrantyLifeFixture) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with(configure: configure) { server in
+            let project = try await server.makeProject(name: "warrantylife")
+            return try await body(WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey")))
+        }
     }
-
-    func stop() async { await server.stop() }
 
     /// An SDK repository for `device` (no upload backoff, so retries need no waiting).
     func repository(device: String = "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", key: String? = nil) -> WarrantyLifeRepository {
@@ -35,8 +35,10 @@ struct WarrantyLifeFixture {
     }
 
     /// A raw SDK-route request with the project's key.
-    func raw(_ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data? = nil,
-             key: String? = nil, login: WarrantyLifeLoginResponse? = nil) async throws -> ClientResponse {
+    func raw(
+        _ method: String, _ path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data? = nil,
+        key: String? = nil, login: WarrantyLifeLoginResponse? = nil
+    ) async throws -> ClientResponse {
         var all = headers
         if let key = key ?? Optional(self.key), !key.isEmpty { all["X-WL-Developer-Key"] = key }
         if let login { all["Authorization"] = "Basic " + Data("\(login.identity):\(login.token)".utf8).base64EncodedString() }
@@ -44,15 +46,23 @@ struct WarrantyLifeFixture {
     }
 
     /// Registration data as the SDK collects it after the tests.
-    static func registration(eventAt: String = "2026-11-30 10:15:00.250", imei: String? = "356938035643809", images: [(String, Data)] = [("reference", Data("front-glass".utf8)), ("test", Data("back-glass".utf8))]) -> WarrantyLifeRegistrationData {
+    static func registration(
+        eventAt: String = "2026-11-30 10:15:00.250", imei: String? = "356938035643809",
+        images: [(String, Data)] = [("reference", Data("front-glass".utf8)), ("test", Data("back-glass".utf8))]
+    ) -> WarrantyLifeRegistrationData {
         let readings: [AnyJSON] = (0..<5).map { index in
-            ["readingAt": .string("2026-11-30 10:15:00.\(300 + index)"), "accelerationX": .double(0.1 * Double(index)), "accelerationY": 0.0, "accelerationZ": -9.81,
-             "gyroscopeX": 0.0, "gyroscopeY": 0.0, "gyroscopeZ": 0.0, "pitch": 1.0, "roll": 2.0, "yaw": 3.0, "relativeAltitude": -1, "pressure": -1, "phase": 5000]
+            [
+                "readingAt": .string("2026-11-30 10:15:00.\(300 + index)"), "accelerationX": .double(0.1 * Double(index)), "accelerationY": 0.0, "accelerationZ": -9.81,
+                "gyroscopeX": 0.0, "gyroscopeY": 0.0, "gyroscopeZ": 0.0, "pitch": 1.0, "roll": 2.0, "yaw": 3.0, "relativeAltitude": -1, "pressure": -1, "phase": 5000,
+            ]
         }
-        return WarrantyLifeRegistrationData(model: "iPhone 13 Pro", mpn: "iPhone14,2", imei: imei, eventAt: eventAt, readings: readings, audio: Data("RIFFaudio".utf8),
-                                            diagnostic: ["brand": "Apple", "resultCode": "P", "sim": "N/A", "appVersion": "3.1.0", "osVersion": "17.5",
-                                                         "screenResolution": "390 x 844 pixels", "storage": 128, "storageUsed": 64, "ram": 6_000_000_000],
-                                            images: images.map { (kind: $0.0, data: $0.1) })
+        return WarrantyLifeRegistrationData(
+            model: "iPhone 13 Pro", mpn: "iPhone14,2", imei: imei, eventAt: eventAt, readings: readings, audio: Data("RIFFaudio".utf8),
+            diagnostic: [
+                "brand": "Apple", "resultCode": "P", "sim": "N/A", "appVersion": "3.1.0", "osVersion": "17.5",
+                "screenResolution": "390 x 844 pixels", "storage": 128, "storageUsed": 64, "ram": 6_000_000_000,
+            ],
+            images: images.map { (kind: $0.0, data: $0.1) })
     }
 }
 

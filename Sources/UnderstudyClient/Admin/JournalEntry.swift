@@ -1,0 +1,49 @@
+import Foundation
+
+/// One journalled request.
+public struct JournalEntry: Sendable, Codable, Equatable {
+    /// Sequential id, also the request's trace id (`X-Understudy-Trace`).
+    public var id: Int
+    /// When the request arrived (real time, ISO 8601).
+    public var time: String
+    /// The project the request was identified as, if any.
+    public var projectID: String?
+    /// `warplink`, `asleep`, `warrantylife`, `telematics` or `admin`.
+    public var platform: String
+    /// The request method, e.g. `POST`.
+    public var method: String
+    /// The path as routed, with the platform prefix even for host-routed requests.
+    public var path: String
+    /// The route pattern that matched, e.g. `/asleep/ai/v1/users/{userId}`; nil when none did.
+    public var route: String?
+    /// The raw query string, without `?`.
+    public var query: String
+    /// Status sent; 0 when a fault sent none (reset, hang).
+    public var status: Int
+    /// Time spent answering, in milliseconds.
+    public var durationMs: Double
+    /// Request headers with secrets redacted, names lower-cased.
+    public var requestHeaders: [String: String]
+    /// The request body (decompressed, capped) as text when UTF-8, else `base64:` and the bytes in base64.
+    public var requestBody: String?
+    /// The decoded request body's size before capping.
+    public var requestBodySize: Int
+    /// The headers sent back, names lower-cased.
+    public var responseHeaders: [String: String]
+    /// The response body (capped), encoded like `requestBody`.
+    public var responseBody: String?
+    /// The response body's size before capping.
+    public var responseBodySize: Int
+    /// The fault applied, e.g. `rule flt_…: status 503` or `header: reset`; nil when none was.
+    public var fault: String?
+
+    /// The request body parsed as JSON; nil when there is none or it is not JSON (a form, an upload, a capped body).
+    public var requestJSON: AnyJSON? { requestBody.flatMap(Self.parse) }
+    /// The response body parsed as JSON; nil when there is none or it is not JSON.
+    public var responseJSON: AnyJSON? { responseBody.flatMap(Self.parse) }
+
+    private static func parse(_ text: String) -> AnyJSON? {
+        // Journalled bodies are often not JSON at all; "not JSON" is the answer, not an error.
+        try? JSONDecoder().decode(AnyJSON.self, from: Data(text.utf8))
+    }
+}
