@@ -28,6 +28,8 @@ public protocol ByteTransport: AnyObject {
     func send(_ bytes: UnsafeRawBufferPointer) -> TransportIO
     /// Closes the stream; `reset` aborts it with a TCP RST instead of an orderly FIN.
     func close(reset: Bool)
+    /// Ends the outgoing direction (FIN) while still reading, for a lingering close.
+    func shutdownWrite()
 }
 
 /// A plain, non-blocking TCP socket.
@@ -72,6 +74,12 @@ public final class SocketTransport: ByteTransport {
             default: return .failed(errno)
             }
         }
+    }
+
+    /// Sends FIN with `shutdown(SHUT_WR)`; reads go on until `close`.
+    public func shutdownWrite() {
+        guard !isClosed else { return }
+        _ = shutdown(fileDescriptor, Int32(SHUT_WR))
     }
 
     /// Closes the socket; with `reset`, SO_LINGER 0 makes the kernel send RST.

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CEpoll
 import Foundation
 import Glibc
@@ -167,7 +168,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                     default:
                         guard let connection = connections[Int32(truncatingIfNeeded: event.token)] else { continue }
                         if event.events & cepoll_out() != 0 { connection.writable() }
-                        if event.events & (cepoll_in() | cepoll_hup() | cepoll_err() | cepoll_rdhup()) != 0 { connection.readable() }
+                        let hangUp = event.events & (cepoll_hup() | cepoll_err()) != 0
+                        if event.events & (cepoll_in() | cepoll_rdhup()) != 0 || hangUp { connection.readable(hangUp: hangUp) }
                     }
                 }
             }
@@ -200,7 +202,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private func sweep(now: UInt64) {
         guard !connections.isEmpty else { return }
         for connection in Array(connections.values) { // a copy: closing unregisters
-            if let deadline = connection.deadline, deadline <= now { connection.deadlinePassed() }
+            if let deadline = connection.deadline, deadline <= now { connection.tick(now: now) }
         }
     }
 }
+#endif

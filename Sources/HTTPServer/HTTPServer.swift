@@ -1,3 +1,4 @@
+#if os(Linux)
 import CEpoll
 import Foundation
 import Glibc
@@ -45,6 +46,7 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State())
     private let shuttingDown = Atomic<Bool>(false)
     private let inFlight = Atomic<Int>(0)
+    private let bufferedInput = Atomic<Int>(0)
     private let loops: [EventLoop]
 
     /// Creates a server; call `start()` to listen.
@@ -114,6 +116,11 @@ public final class HTTPServer: Sendable {
 
     /// Requests being answered right now.
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Bytes read from clients and not yet consumed by a request, over all connections.
+    public var bufferedInputBytes: Int { bufferedInput.load(ordering: .relaxed) }
+
+    func bufferedInputChanged(by delta: Int) { bufferedInput.add(delta, ordering: .relaxed) }
 
     func connectionClosed(_ connection: Connection) {
         _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
@@ -226,3 +233,4 @@ public final class HTTPServer: Sendable {
         throw StartError.bind(host, port, lastError)
     }
 }
+#endif

@@ -28,6 +28,13 @@ public struct Request: Sendable {
     /// Creates a request; used by the parser and by in-process tests.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,
                 headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
+        self.init(method: method, target: target, version: version, headers: headers, body: body,
+                  remoteAddress: remoteAddress, receivedAt: MonotonicClock.nanoseconds())
+    }
+
+    /// Creates a request that arrived at `receivedAt`; the parser passes its own time so it reads no clock.
+    init(method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data,
+         remoteAddress: String, receivedAt: UInt64) {
         self.method = method
         self.target = target
         if let question = target.firstIndex(of: "?") {
@@ -43,7 +50,7 @@ public struct Request: Sendable {
         self.body = body
         self.wireBodySize = body.count
         self.remoteAddress = remoteAddress
-        self.receivedAt = MonotonicClock.nanoseconds()
+        self.receivedAt = receivedAt
     }
 
     /// The query decoded into ordered name/value pairs (`+` is a space, as in forms).

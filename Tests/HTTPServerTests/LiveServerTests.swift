@@ -138,28 +138,6 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("a client that sends its head too slowly gets 408 and is disconnected")
-    func slowHeaders() async throws {
-        let server = try startServer(headerTimeout: 0.3)
-        let client = try RawClient(port: server.port)
-        client.send("GET /slowloris HTTP/1.1\r\nHost: t\r\n")
-        // The client's read timeout is 5 s: a 408 before it proves the server's 0.3 s timeout acted.
-        let reply = try await read(client)
-        #expect(reply.status == 408)
-        #expect(await closed(client))
-        await server.shutdown()
-    }
-
-    @Test("idle keep-alive connections are closed after the idle timeout")
-    func idle() async throws {
-        let server = try startServer(idleTimeout: 0.3)
-        let client = try RawClient(port: server.port)
-        client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(try await read(client).status == 200)
-        #expect(await closed(client))
-        await server.shutdown()
-    }
-
     @Test("HEAD is answered without a body; a large body survives partial writes")
     func headAndBig() async throws {
         let server = try startServer()
@@ -195,7 +173,9 @@ struct LiveServerTests {
         #expect(throws: RawClient.Failure.self) { _ = try RawClient(port: port) }
     }
 
-    @Test("fault deliveries: reset, close after headers, truncated body, hang")
+    // Timeouts and the hang fault are clock-driven unit tests of ConnectionStateMachine; what
+    // needs the socket is that a damaged response really reaches the client damaged.
+    @Test("fault deliveries: reset, close after headers, truncated body")
     func deliveries() async throws {
         let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
             var response = Response.text("0123456789")
@@ -203,13 +183,12 @@ struct LiveServerTests {
             case "/reset": response.delivery = .reset
             case "/headers": response.delivery = .closeAfterHeaders
             case "/truncate": response.delivery = .truncateBody(bytes: 3)
-            case "/hang": response.delivery = .hang(seconds: 0.3)
             default: break
             }
             return response
         })
         try server.start()
-        for path in ["/reset", "/headers", "/truncate", "/hang"] {
+        for path in ["/reset", "/headers", "/truncate"] {
             let client = try RawClient(port: server.port)
             client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
             await #expect(throws: RawClient.Failure.self, "\(path) should not yield a whole response") { _ = try await read(client) }

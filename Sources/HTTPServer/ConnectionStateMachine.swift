@@ -1,0 +1,322 @@
+/// The lifecycle of one HTTP/1.1 connection as a value: inputs in (bytes read, peer closed,
+/// response ready, output blocked or drained, time passing, shutdown), actions out (start a
+/// handler, write, arm a deadline, change interest, close).
+///
+/// No I/O and no clock: the caller says what happened and when, and carries the actions out, so
+/// keep-alive, pipelining, timeouts and faults are unit-tested with a fake clock. Requests are
+/// answered one at a time, in order, which is what makes pipelining safe.
+struct ConnectionStateMachine {
+    private enum State {
+        /// Nothing of a request yet (the idle timeout applies).
+        case awaitingRequest
+        /// Some of a request has arrived (header timeout until the head is complete, then the
+        /// idle timeout between pieces of the body).
+        case readingRequest
+        /// The application is producing an answer.
+        case handling(Job)
+        /// A response is queued; `then` says what follows once it is written.
+        case writing(then: AfterWrite)
+        /// A hang fault: hold the socket, write nothing, until the client leaves or the deadline.
+        case hanging
+        case closed
+    }
+
+    /// What the handler in progress answers, and how its response may leave.
+    private struct Job {
+        var error: HTTPRequestError?
+        var method: HTTPMethod?
+        var version: HTTPVersion
+        var keepAlive: Bool
+    }
+
+    private enum AfterWrite { case nextRequest, close }
+
+    /// The timeouts and limits in force.
+    let configuration: ConnectionConfiguration
+    private var reader: HTTPRequestReader
+    private var state: State = .awaitingRequest
+    private var peerClosed = false
+    private var shutdownRequested = false
+    private var outputBlocked = false
+    private var deadline: UInt64?
+    private var interest = ConnectionInterest(read: true, write: false)
+    // What the caller has been told, so only changes become actions.
+    private var announcedDeadline: UInt64?
+    private var announcedInterest = ConnectionInterest(read: true, write: false)
+    private var now: UInt64 = 0
+    private var actions: [ConnectionAction] = []
+
+    /// A machine for a connection that was accepted at `now` and is already watched for reads.
+    init(configuration: ConnectionConfiguration, remoteAddress: String, now: UInt64) {
+        self.configuration = configuration
+        reader = HTTPRequestReader(limits: configuration.limits, remoteAddress: remoteAddress)
+        self.now = now
+        deadline = now + configuration.idleTimeout
+    }
+
+    /// The actions that set up a new connection (its first deadline).
+    mutating func start() -> [ConnectionAction] {
+        begin(now)
+        return end()
+    }
+
+    // MARK: - Queries
+
+    /// Whether the caller should keep reading from the socket now.
+    var wantsInput: Bool { interest.read }
+
+    /// Whether the connection is closed.
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Bytes received but not yet consumed by a request.
+    var bufferedByteCount: Int { reader.bufferedByteCount }
+
+    /// When `tick(now:)` is next due.
+    var nextDeadline: UInt64? { deadline }
+
+    // MARK: - Inputs
+
+    /// Bytes arrived from the peer.
+    mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        receive { $0.feed(bytes, now: now) }
+        return end()
+    }
+
+    /// Bytes arrived from the peer.
+    mutating func bytesReceived<C: Collection>(_ bytes: C, now: UInt64) -> [ConnectionAction] where C.Element == UInt8 {
+        begin(now)
+        receive { $0.feed(bytes, now: now) }
+        return end()
+    }
+
+    /// The peer closed its side (or the connection broke).
+    mutating func peerClosed(_ closure: PeerClosure, now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        peerClosed = true
+        switch state {
+        case .hanging:
+            close(.orderly)
+        case .awaitingRequest, .readingRequest:
+            // Half-closed clients still get the answer to what they already sent.
+            pump()
+            closeUnlessAnswering()
+        default:
+            break
+        }
+        return end()
+    }
+
+    /// The application answered the input of the last `.startHandler`.
+    mutating func responseReady(_ response: Response, now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        guard case .handling(let job) = state else { return end() }
+        // After the client's half-close, go on only for requests it already sent.
+        let keepAlive = job.keepAlive && !shutdownRequested && (!peerClosed || reader.isMidRequest)
+        switch response.delivery {
+        case .normal:
+            write(.response(response, method: job.method, version: job.version, keepAlive: keepAlive, portion: .whole))
+            state = .writing(then: keepAlive ? .nextRequest : .close)
+        case .reset:
+            close(.reset)
+        case .closeAfterHeaders:
+            write(.response(response, method: job.method, version: job.version, keepAlive: false, portion: .headOnly))
+            state = .writing(then: .close)
+        case .truncateBody(let bytes):
+            write(.response(response, method: job.method, version: job.version, keepAlive: false, portion: .truncated(bodyBytes: max(0, bytes))))
+            state = .writing(then: .close)
+        case .hang(let seconds):
+            state = .hanging
+            deadline = now + ConnectionConfiguration.nanoseconds(seconds)
+        }
+        return end()
+    }
+
+    /// The socket took only part of the queued output; the rest waits for writability.
+    mutating func outputBlocked(now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        outputBlocked = true
+        return end()
+    }
+
+    /// Everything queued has been written.
+    mutating func outputDrained(now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        outputBlocked = false
+        guard case .writing(let then) = state else { return end() }
+        switch then {
+        case .close:
+            close(.orderly)
+        case .nextRequest:
+            if shutdownRequested || peerClosed && !reader.isMidRequest && reader.bufferedByteCount == 0 {
+                close(.orderly)
+                break
+            }
+            if reader.isMidRequest {
+                state = .readingRequest
+                deadline = now + configuration.headerTimeout
+            } else {
+                state = .awaitingRequest
+                deadline = now + configuration.idleTimeout
+            }
+            pump()
+            // A request the half-closed client has not finished never will be.
+            if peerClosed { closeUnlessAnswering() }
+        }
+        return end()
+    }
+
+    /// Time passed; acts on a deadline that has run out.
+    mutating func tick(now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        guard let due = deadline, due <= now else { return end() }
+        deadline = nil
+        switch state {
+        case .awaitingRequest, .hanging:
+            close(.orderly)
+        case .readingRequest:
+            if reader.isReadingBody {
+                close(.orderly) // a body that stopped arriving: nothing sensible to answer
+            } else {
+                startFailure(.headerTimeout, head: nil)
+            }
+        default:
+            break
+        }
+        return end()
+    }
+
+    /// The server is shutting down: finish what is in progress, then close.
+    mutating func shutdownRequested(now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        shutdownRequested = true
+        switch state {
+        case .awaitingRequest, .hanging: close(.orderly)
+        default: break
+        }
+        return end()
+    }
+
+    /// Close at once (the grace period is over).
+    mutating func forceClose(now: UInt64) -> [ConnectionAction] {
+        begin(now)
+        close(.orderly)
+        return end()
+    }
+
+    // MARK: - Steps
+
+    private mutating func receive(_ feed: (inout HTTPRequestReader) -> Void) {
+        switch state {
+        case .closed:
+            return
+        case .hanging:
+            return // held: what the client sends is never answered
+        case .awaitingRequest:
+            state = .readingRequest
+            deadline = now + configuration.headerTimeout
+        default:
+            break
+        }
+        feed(&reader)
+        pump()
+    }
+
+    /// Takes events out of the reader while the connection is ready for the next request.
+    private mutating func pump() {
+        while true {
+            switch state {
+            case .awaitingRequest, .readingRequest: break
+            default: return
+            }
+            guard let event = reader.next() else {
+                if case .readingRequest = state, !reader.isMidRequest {
+                    state = .awaitingRequest
+                    deadline = now + configuration.idleTimeout
+                } else if case .awaitingRequest = state, reader.isMidRequest {
+                    state = .readingRequest
+                    deadline = now + configuration.headerTimeout
+                } else if case .readingRequest = state, reader.isReadingBody {
+                    // The head is in; a slow body gets the idle timeout, not the header timeout.
+                    deadline = now + configuration.idleTimeout
+                }
+                return
+            }
+            switch event {
+            case .continueExpected:
+                write(.continueInterim)
+            case .request(let request):
+                let keepAlive = request.wantsKeepAlive && !shutdownRequested
+                state = .handling(Job(error: nil, method: request.method, version: request.version, keepAlive: keepAlive))
+                deadline = nil
+                actions.append(.startHandler(.request(request)))
+            case .failure(let error, let head):
+                startFailure(error, head: head)
+            }
+        }
+    }
+
+    private mutating func closeUnlessAnswering() {
+        switch state {
+        case .handling, .writing: break
+        default: close(.orderly)
+        }
+    }
+
+    private mutating func startFailure(_ error: HTTPRequestError, head: Request?) {
+        reader.abandon()
+        state = .handling(Job(error: error, method: head?.method, version: head?.version ?? .http11, keepAlive: false))
+        deadline = nil
+        actions.append(.startHandler(.failure(error, head: head)))
+    }
+
+    private mutating func write(_ output: ConnectionOutput) {
+        actions.append(.write(output))
+    }
+
+    private mutating func close(_ mode: ConnectionCloseMode) {
+        guard !isClosed else { return }
+        state = .closed
+        deadline = nil
+        actions.append(.close(mode))
+    }
+
+    // MARK: - Bookkeeping
+
+    private mutating func begin(_ now: UInt64) {
+        self.now = now
+        actions = []
+    }
+
+    /// Adds the interest and deadline changes the step caused, and hands the actions over.
+    private mutating func end() -> [ConnectionAction] {
+        defer { actions = [] }
+        guard !isClosed else { return actions }
+        interest = ConnectionInterest(read: readingAllowed, write: outputBlocked)
+        if interest != announcedInterest {
+            announcedInterest = interest
+            actions.append(.setInterest(interest))
+        }
+        if deadline != announcedDeadline {
+            announcedDeadline = deadline
+            actions.append(.setDeadline(deadline))
+        }
+        return actions
+    }
+
+    private var readingAllowed: Bool {
+        if peerClosed { return false }
+        switch state {
+        case .handling(let job):
+            // A failed stream is never read again; pipelined bytes wait only up to the read limit.
+            return job.error == nil && reader.bufferedByteCount <= configuration.readLimit
+        case .closed:
+            return false
+        default:
+            return true
+        }
+    }
+}
