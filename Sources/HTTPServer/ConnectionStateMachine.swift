@@ -311,8 +311,12 @@ struct ConnectionStateMachine {
         if peerClosed { return false }
         switch state {
         case .handling(let job):
-            // A failed stream is never read again; pipelined bytes wait only up to the read limit.
-            return job.error == nil && reader.bufferedByteCount <= configuration.readLimit
+            // A failed stream is never read again.
+            return job.error == nil && reader.bufferedByteCount < configuration.readLimit
+        case .writing:
+            // Pipelined requests are read ahead only up to the read limit, as nginx does: a
+            // client that sends and never reads would otherwise make us buffer without end.
+            return reader.bufferedByteCount < configuration.readLimit
         case .closed:
             return false
         default:

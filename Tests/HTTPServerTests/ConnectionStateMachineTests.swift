@@ -180,4 +180,20 @@ struct ConnectionStateMachineTests {
         connection.drain()
         #expect(!connection.interest.write && connection.startedPaths == ["/a", "/b"])
     }
+
+    @Test("while output is blocked, reading stops once the read limit is buffered")
+    func readLimitWhileOutputBlocked() {
+        var connection = ConnectionDriver()
+        connection.socketFull = true
+        connection.send(get)
+        connection.echo()
+        #expect(connection.interest == ConnectionInterest(read: true, write: true))
+        let pipelined = Array(String(repeating: get, count: 40_000).utf8) // about 1.1 MiB
+        connection.send(pipelined)
+        #expect(connection.machine.bufferedByteCount > connection.machine.configuration.readLimit)
+        #expect(connection.interest == ConnectionInterest(read: false, write: true))
+        connection.drain()
+        #expect(connection.startedPaths.count == 2) // the next request is being answered; reading waits on
+        #expect(!connection.interest.read)
+    }
 }

@@ -195,4 +195,19 @@ struct LiveServerTests {
         }
         await server.shutdown()
     }
+
+    @Test("a client that pipelines and never reads cannot make the server buffer more than the read limit")
+    func pipelinerThatNeverReads() async throws {
+        let server = try startServer()
+        do {
+            let client = try RawClient(port: server.port)
+            // The first answer is 8 MiB, more than the socket buffers hold, so output blocks at once.
+            let requests = Array(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 1_000_000).utf8)
+            client.setSendTimeout(1) // once the server stops reading, the kernel buffers fill and send blocks
+            let sent = try await offPool { client.send(requests) }
+            #expect(sent < requests.count)
+            #expect(server.bufferedInputBytes <= (1 << 20) + 64 * 1024)
+        }
+        await server.shutdown()
+    }
 }

@@ -34,13 +34,22 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    /// Makes a blocked `send` give up after `seconds` (it returns what it managed to send).
+    func setSendTimeout(_ seconds: Double) {
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - floor(seconds)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends `bytes`; stops early when the peer is gone or a send timeout passes. Returns the bytes sent.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
+            if sent <= 0 { return offset }
             offset += sent
         }
+        return offset
     }
 
     /// Reads until at least `count` bytes are buffered.
