@@ -31,6 +31,7 @@ public struct HTTPRequestParser: Sendable {
     private var head: Request? // the request whose body is being read, for failures
     private var bodyByteCount = 0
     private var trailers = HTTPHeaders()
+    private var trailerByteCount = 0 // trailer lines so far, with their CRLFs
     private var continueChecked = true
     private var headStartedAt: UInt64?
     private var lastFeedAt: UInt64 = 0
@@ -107,6 +108,7 @@ public struct HTTPRequestParser: Sendable {
                 case .success(let (request, framing)):
                     bodyByteCount = 0
                     trailers = HTTPHeaders()
+                    trailerByteCount = 0
                     continueChecked = false
                     head = request
                     switch framing {
@@ -134,12 +136,12 @@ public struct HTTPRequestParser: Sendable {
 
             case .chunkSize:
                 if let event = continueIfExpected() { return event }
-                guard let lineEnd = findCRLF(from: start) else {
+                guard let lineEnd = findLineEnd() else {
                     if buffer.count - start > 1024 { return fail(.malformedChunk, head: head) }
                     return nil
                 }
                 let line = buffer[start..<lineEnd]
-                start = lineEnd + 2
+                consumeLine(endingAt: lineEnd)
                 guard let size = ChunkLine.parseSize(line) else { return fail(.malformedChunk, head: head) }
                 if size == 0 {
                     state = .trailers
@@ -165,17 +167,21 @@ public struct HTTPRequestParser: Sendable {
                 state = .chunkSize
 
             case .trailers:
-                guard let lineEnd = findCRLF(from: start) else {
-                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: head) }
+                // The trailer section gets the header block's limit; each field is parsed once,
+                // into a list of its own, so N fields cost O(N).
+                guard let lineEnd = findLineEnd() else {
+                    if trailerByteCount + unterminatedLength() > limits.maxHeaderBytes { return fail(.headersTooLarge, head: head) }
                     return nil
                 }
                 if lineEnd == start {
-                    start += 2
+                    consumeLine(endingAt: lineEnd)
                     state = .complete
                     continue
                 }
+                trailerByteCount += lineEnd - start + 2
+                if trailerByteCount > limits.maxHeaderBytes { return fail(.headersTooLarge, head: head) }
                 guard let field = RequestHeadParser.parseField(buffer[start..<lineEnd]) else { return fail(.malformedChunk, head: head) }
-                start = lineEnd + 2
+                consumeLine(endingAt: lineEnd)
                 trailers.add(field.name, field.value)
 
             case .complete:
@@ -237,6 +243,30 @@ public struct HTTPRequestParser: Sendable {
         }
         scanFrom = max(start, end - 3)
         return nil
+    }
+
+    /// The index of the CR ending the line at `start`, resuming where the last search stopped so
+    /// a line arriving byte by byte is scanned once.
+    private mutating func findLineEnd() -> Int? {
+        var index = max(scanFrom, start)
+        while index + 1 < buffer.count {
+            if buffer[index] == 13 && buffer[index + 1] == 10 { return index }
+            index += 1
+        }
+        scanFrom = max(start, buffer.count - 1)
+        return nil
+    }
+
+    private mutating func consumeLine(endingAt lineEnd: Int) {
+        start = lineEnd + 2
+        scanFrom = start
+    }
+
+    /// How long the unterminated line at `start` is known to be: what is buffered, less a final
+    /// CR that may be the start of its CRLF (so the answer does not depend on how bytes are split).
+    private func unterminatedLength() -> Int {
+        let count = buffer.count - start
+        return count > 0 && buffer[buffer.count - 1] == 13 ? count - 1 : count
     }
 
     private func findCRLF(from position: Int) -> Int? {
