@@ -10,7 +10,7 @@ public enum TransportIO: Equatable, Sendable {
     case done(Int)
     /// Nothing can move now; wait for readiness.
     case wouldBlock
-    /// The peer closed the stream.
+    /// The peer closed the stream (for reads: an orderly end of stream).
     case closed
     /// The transport failed with this errno.
     case failed(Int32)
@@ -52,8 +52,7 @@ public final class SocketTransport: ByteTransport {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case ECONNRESET, EPIPE: return .closed
-            default: return .failed(errno)
+            default: return .failed(errno) // ECONNRESET included: a reset is not an orderly end
             }
         }
     }

@@ -31,11 +31,19 @@ struct ConnectionStateMachine {
 
     private enum AfterWrite { case nextRequest, close }
 
+    private enum PeerState {
+        case open
+        /// The peer half-closed: it sends nothing more but may still read.
+        case inputEnded
+        /// Hang-up, reset or error: nothing written arrives.
+        case gone
+    }
+
     /// The timeouts and limits in force.
     let configuration: ConnectionConfiguration
     private var reader: HTTPRequestReader
     private var state: State = .awaitingRequest
-    private var peerClosed = false
+    private var peer = PeerState.open
     private var shutdownRequested = false
     private var outputBlocked = false
     private var deadline: UInt64?
@@ -96,7 +104,17 @@ struct ConnectionStateMachine {
     /// The peer closed its side (or the connection broke).
     mutating func peerClosed(_ closure: PeerClosure, now: UInt64) -> [ConnectionAction] {
         begin(now)
-        peerClosed = true
+        if closure == .hangUp {
+            peer = .gone
+            switch state {
+            case .handling:
+                break // remembered: the handler's answer goes nowhere, and then we close
+            default:
+                close(.orderly)
+            }
+            return end()
+        }
+        if peer == .open { peer = .inputEnded }
         switch state {
         case .hanging:
             close(.orderly)
@@ -114,8 +132,12 @@ struct ConnectionStateMachine {
     mutating func responseReady(_ response: Response, now: UInt64) -> [ConnectionAction] {
         begin(now)
         guard case .handling(let job) = state else { return end() }
+        if peer == .gone {
+            close(.orderly)
+            return end()
+        }
         // After the client's half-close, go on only for requests it already sent.
-        let keepAlive = job.keepAlive && !shutdownRequested && (!peerClosed || reader.isMidRequest)
+        let keepAlive = job.keepAlive && !shutdownRequested && (peer == .open || reader.isMidRequest)
         switch response.delivery {
         case .normal:
             write(.response(response, method: job.method, version: job.version, keepAlive: keepAlive, portion: .whole))
@@ -151,7 +173,7 @@ struct ConnectionStateMachine {
         case .close:
             close(.orderly)
         case .nextRequest:
-            if shutdownRequested || peerClosed && !reader.isMidRequest && reader.bufferedByteCount == 0 {
+            if shutdownRequested || peer != .open && !reader.isMidRequest && reader.bufferedByteCount == 0 {
                 close(.orderly)
                 break
             }
@@ -164,7 +186,7 @@ struct ConnectionStateMachine {
             }
             pump()
             // A request the half-closed client has not finished never will be.
-            if peerClosed { closeUnlessAnswering() }
+            if peer != .open { closeUnlessAnswering() }
         }
         return end()
     }
@@ -308,7 +330,7 @@ struct ConnectionStateMachine {
     }
 
     private var readingAllowed: Bool {
-        if peerClosed { return false }
+        if peer != .open { return false }
         switch state {
         case .handling(let job):
             // A failed stream is never read again.

@@ -12,7 +12,7 @@ import Synchronization
 /// handler that awaits nothing runs to completion without leaving the thread.
 final class EventLoop: TaskExecutor, @unchecked Sendable {
     // Confined to the loop thread: `connections`, `local`, `readBuffer`, `nextSweep`.
-    // Shared: `inbox` (behind its Mutex) and `stopped`.
+    // Shared: `inbox` (behind its Mutex), `stopped` and `watched`.
     private enum Work: @unchecked Sendable { // UnownedJob is a token the runtime hands out for exactly this use
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
@@ -32,6 +32,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let threadID = Atomic<UInt>(0) // pthread_t of the loop thread; 0 until it starts
     private var local: [Work] = []
     private var connections: [Int32: Connection] = [:]
+    private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
+    private let watched = Atomic<Int>(0)
     private var listener: (fd: Int32, handler: () -> Void)?
     private var sweepNanoseconds: UInt64 = 250_000_000
     private var nextSweep: UInt64 = 0
@@ -104,21 +106,42 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         connections[connection.fileDescriptor] = connection
         sweepNanoseconds = UInt64(max(0.005, min(0.25, sweepInterval)) * 1e9)
         _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fileDescriptor, cepoll_in() | cepoll_rdhup(), UInt64(connection.fileDescriptor))
+        watched.add(1, ordering: .relaxed)
     }
 
-    /// Changes which readiness a connection waits for.
+    /// Changes which readiness a connection waits for. With neither, the socket leaves epoll
+    /// altogether: epoll reports EPOLLHUP/EPOLLERR even for an empty event set, and level-triggered,
+    /// so a peer that reset while its handler runs would otherwise wake the loop without end.
     func watch(_ connection: Connection, read: Bool, write: Bool) {
+        let fd = connection.fileDescriptor
         var events: UInt32 = 0
         if read { events |= cepoll_in() | cepoll_rdhup() }
         if write { events |= cepoll_out() }
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_MOD, connection.fileDescriptor, events, UInt64(connection.fileDescriptor))
+        if events == 0 {
+            if unwatched.insert(fd).inserted {
+                _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+                watched.subtract(1, ordering: .relaxed)
+            }
+        } else if unwatched.remove(fd) != nil {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, UInt64(fd))
+            watched.add(1, ordering: .relaxed)
+        } else {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, UInt64(fd))
+        }
     }
 
     /// Stops watching a connection; the caller closes the descriptor right after.
     func unregister(_ connection: Connection) {
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fileDescriptor, 0, 0)
-        connections.removeValue(forKey: connection.fileDescriptor)
+        let fd = connection.fileDescriptor
+        if unwatched.remove(fd) == nil {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+            watched.subtract(1, ordering: .relaxed)
+        }
+        connections.removeValue(forKey: fd)
     }
+
+    /// Connections this loop has in epoll right now.
+    var watchedCount: Int { watched.load(ordering: .relaxed) }
 
     /// Watches a listening socket; `handler` runs on the loop when it is readable.
     func registerListener(_ fd: Int32, handler: @escaping () -> Void) {

@@ -117,6 +117,9 @@ public final class HTTPServer: Sendable {
     /// Requests being answered right now.
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
+    /// Open connections whose sockets epoll watches (the rest wait for a handler with nothing to watch).
+    public var watchedConnectionCount: Int { loops.reduce(0) { $0 + $1.watchedCount } }
+
     /// Bytes read from clients and not yet consumed by a request, over all connections.
     public var bufferedInputBytes: Int { bufferedInput.load(ordering: .relaxed) }
 

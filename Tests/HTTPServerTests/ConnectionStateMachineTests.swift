@@ -196,4 +196,27 @@ struct ConnectionStateMachineTests {
         #expect(connection.startedPaths.count == 2) // the next request is being answered; reading waits on
         #expect(!connection.interest.read)
     }
+
+    @Test("a hang-up while the handler runs: stop watching, write nothing, close when it is done")
+    func hangUpWhileHandling() {
+        var connection = ConnectionDriver()
+        connection.send(get)
+        connection.peerCloses(.hangUp)
+        #expect(connection.interest == ConnectionInterest(read: false, write: false))
+        #expect(!connection.isClosed)
+        connection.peerCloses(.hangUp) // reported again: nothing new to do
+        #expect(!connection.isClosed && connection.interest == ConnectionInterest(read: false, write: false))
+        connection.echo()
+        #expect(connection.written.isEmpty && connection.closed == .orderly)
+    }
+
+    @Test("a hang-up while output is blocked closes at once")
+    func hangUpWhileWriting() {
+        var connection = ConnectionDriver()
+        connection.socketFull = true
+        connection.send(get)
+        connection.echo()
+        connection.peerCloses(.hangUp)
+        #expect(connection.closed == .orderly)
+    }
 }

@@ -61,6 +61,16 @@ private func closed(_ client: RawClient) async -> Bool {
     (try? await offPool { client.isClosedByServer() }) ?? false
 }
 
+/// Polls `condition` until it holds or `seconds` pass (there is no event to wait on from outside the loop).
+private func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = MonotonicClock.nanoseconds() + UInt64(seconds * 1e9)
+    while !condition() {
+        if MonotonicClock.nanoseconds() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return true
+}
+
 private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil) throws -> HTTPServer {
     let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
                                                 headerTimeout: headerTimeout, idleTimeout: idleTimeout)
@@ -208,6 +218,23 @@ struct LiveServerTests {
             #expect(sent < requests.count)
             #expect(server.bufferedInputBytes <= (1 << 20) + 64 * 1024)
         }
+        await server.shutdown()
+    }
+
+    @Test("a client that resets while its handler runs is no longer watched, and is closed when the handler ends")
+    func resetDuringHandler() async throws {
+        let gate = Gate()
+        let server = try startServer(gate: gate)
+        let client = try RawClient(port: server.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(await eventually { gate.entered == 1 })
+        client.reset()
+        // epoll reports a reset (EPOLLHUP/EPOLLERR) even with no interest: watching the socket on
+        // would wake the loop for ever; it is dropped from epoll until the handler is done.
+        #expect(await eventually { server.watchedConnectionCount == 0 })
+        #expect(server.connectionCount == 1)
+        gate.open()
+        #expect(await eventually { server.connectionCount == 0 })
         await server.shutdown()
     }
 }

@@ -30,7 +30,18 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
         guard result == 0 else { close(fd); throw Failure.connect }
     }
 
-    deinit { close(fd) }
+    private var isOpen = true
+
+    deinit { if isOpen { close(fd) } }
+
+    /// Aborts the connection with a TCP RST (SO_LINGER 0, then close).
+    func reset() {
+        guard isOpen else { return }
+        isOpen = false
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+    }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
