@@ -11,7 +11,7 @@ import Synchronization
 /// manager thread, then a worker): here a keep-alive request is one `epoll_wait` wake-up, and a
 /// handler that awaits nothing runs to completion without leaving the thread.
 final class EventLoop: TaskExecutor, @unchecked Sendable {
-    // Confined to the loop thread: `connections`, `local`, `readBuffer`, `nextSweep`.
+    // Confined to the loop thread: `connections`, `unwatched`, `listener`, `local`, `readBuffer`, `nextSweep`.
     // Shared: `inbox` (behind its Mutex), `stopped` and `watched`.
     private enum Work: @unchecked Sendable { // UnownedJob is a token the runtime hands out for exactly this use
         case job(UnownedJob)
@@ -35,6 +35,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
     private let watched = Atomic<Int>(0)
     private var listener: (fd: Int32, handler: () -> Void)?
+    private var listenerResumesAt: UInt64? // set while accepting is paused
     private var sweepNanoseconds: UInt64 = 250_000_000
     private var nextSweep: UInt64 = 0
 
@@ -152,9 +153,25 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Stops watching and closes the listening socket.
     func closeListener() {
         guard let listener else { return }
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0)
+        if listenerResumesAt == nil { _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0) }
+        listenerResumesAt = nil
         close(listener.fd)
         self.listener = nil
+    }
+
+    /// Stops watching the listener for `nanoseconds` (accept ran out of descriptors); the loop
+    /// watches it again, and tries to accept, once the time is up.
+    func pauseListener(for nanoseconds: UInt64) {
+        guard let listener, listenerResumesAt == nil else { return }
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0)
+        listenerResumesAt = MonotonicClock.nanoseconds() + nanoseconds
+    }
+
+    private func resumeListenerIfDue(now: UInt64) {
+        guard let resumesAt = listenerResumesAt, resumesAt <= now, let listener else { return }
+        listenerResumesAt = nil
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, listener.fd, cepoll_in(), Self.listenerToken)
+        listener.handler()
     }
 
     /// Every connection this loop owns (loop thread only).
@@ -170,7 +187,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             drainWork()
             if stopped.load(ordering: .acquiring) && inbox.withLock({ $0.work.isEmpty }) { break }
             let now = MonotonicClock.nanoseconds()
-            var timeout = Int32(clamping: nextSweep > now ? (nextSweep - now) / 1_000_000 + 1 : 0)
+            let wakeAt = min(nextSweep, listenerResumesAt ?? .max)
+            var timeout = Int32(clamping: wakeAt > now ? (wakeAt - now) / 1_000_000 + 1 : 0)
             let mustNotSleep = inbox.withLock { inbox -> Bool in
                 if !inbox.work.isEmpty { return true }
                 inbox.sleeping = true
@@ -197,6 +215,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                 }
             }
             let after = MonotonicClock.nanoseconds()
+            resumeListenerIfDue(now: after)
             if after >= nextSweep {
                 sweep(now: after)
                 nextSweep = after + sweepNanoseconds

@@ -41,6 +41,7 @@ public final class HTTPServer: Sendable {
         var nextConnectionID = 0
         var nextQueue = 0
         var drained: [CheckedContinuation<Void, Never>] = []
+        var openFileLimit: OpenFileLimit?
     }
 
     private let state = Mutex(State())
@@ -62,6 +63,9 @@ public final class HTTPServer: Sendable {
     /// The bound port (useful with port 0), or 0 before `start()`.
     public var port: Int { state.withLock { $0.boundPort } }
 
+    /// What `start()` did to the open-file limit (it raises the soft limit to the hard one), for the log; nil before `start()`.
+    public var openFileLimit: OpenFileLimit? { state.withLock { $0.openFileLimit } }
+
     /// Whether a shutdown has begun.
     public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
 
@@ -71,11 +75,13 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting. Returns the bound port.
     @discardableResult
     public func start() throws -> Int {
+        let fileLimit = Self.raiseOpenFileLimit()
         let (socketFD, boundPort) = try Self.openListener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         state.withLock {
             $0.listenSocket = socketFD
             $0.listening = true
             $0.boundPort = boundPort
+            $0.openFileLimit = fileLimit
         }
         let acceptor = loops[0]
         acceptor.execute { [self] in acceptor.registerListener(socketFD) { [unowned self] in self.acceptAll(socketFD) } }
@@ -138,8 +144,13 @@ public final class HTTPServer: Sendable {
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = cepoll_accept(listenFD, &address, &length)
             if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return // EAGAIN, or EMFILE and friends: try again on the next readiness event
+                switch AcceptPolicy.reaction(toErrno: errno) {
+                case .retry: continue
+                case .wait: return
+                case .pause(let nanoseconds):
+                    loops[0].pauseListener(for: nanoseconds)
+                    return
+                }
             }
             if isShuttingDown {
                 _ = Glibc.close(fd)
