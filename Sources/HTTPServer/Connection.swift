@@ -29,7 +29,7 @@ final class Connection: @unchecked Sendable {
         self.loop = loop
         self.server = server
         machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
-                                         remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds())
+                                         remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
     }
 
     /// The socket.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The lifecycle of one HTTP/1.1 connection as a value: inputs in (bytes read, peer closed,
 /// response ready, output blocked or drained, time passing, shutdown), actions out (start a
 /// handler, write, arm a deadline, change interest, close).
@@ -41,11 +43,15 @@ struct ConnectionStateMachine {
 
     /// The timeouts and limits in force.
     let configuration: ConnectionConfiguration
+    /// The server-wide allowance for body bytes held in memory.
+    private let budget: RequestBodyBudget?
     private var reader: HTTPRequestReader
     private var state: State = .awaitingRequest
     private var peer = PeerState.open
     private var shutdownRequested = false
     private var outputBlocked = false
+    private var charged = 0 // bytes taken from the budget
+    private var handlerBodyBytes = 0 // the body of the request being answered
     private var deadline: UInt64?
     private var interest = ConnectionInterest(read: true, write: false)
     // What the caller has been told, so only changes become actions.
@@ -55,8 +61,9 @@ struct ConnectionStateMachine {
     private var actions: [ConnectionAction] = []
 
     /// A machine for a connection that was accepted at `now` and is already watched for reads.
-    init(configuration: ConnectionConfiguration, remoteAddress: String, now: UInt64) {
+    init(configuration: ConnectionConfiguration, remoteAddress: String, now: UInt64, budget: RequestBodyBudget? = nil) {
         self.configuration = configuration
+        self.budget = budget
         reader = HTTPRequestReader(limits: configuration.limits, remoteAddress: remoteAddress)
         self.now = now
         deadline = now + configuration.idleTimeout
@@ -132,6 +139,12 @@ struct ConnectionStateMachine {
     mutating func responseReady(_ response: Response, now: UInt64) -> [ConnectionAction] {
         begin(now)
         guard case .handling(let job) = state else { return end() }
+        handlerBodyBytes = 0
+        updateCharge()
+        var response = response
+        if let seconds = job.error?.retryAfterSeconds, !response.headers.contains("retry-after") {
+            response.headers.set("Retry-After", String(seconds))
+        }
         if peer == .gone {
             close(.orderly)
             return end()
@@ -255,6 +268,11 @@ struct ConnectionStateMachine {
             default: return
             }
             guard let event = reader.next() else {
+                if !updateCharge() {
+                    // Over the server-wide budget: refuse this request rather than hold more.
+                    startFailure(.serverBusy, head: reader.currentHead)
+                    return
+                }
                 if case .readingRequest = state, !reader.isMidRequest {
                     state = .awaitingRequest
                     deadline = now + configuration.idleTimeout
@@ -270,7 +288,14 @@ struct ConnectionStateMachine {
             switch event {
             case .continueExpected:
                 write(.continueInterim)
-            case .request(let request):
+            case .request(var request):
+                handlerBodyBytes = request.body.count
+                if !updateCharge() {
+                    handlerBodyBytes = 0
+                    request.body = Data()
+                    startFailure(.serverBusy, head: request)
+                    return
+                }
                 let keepAlive = request.wantsKeepAlive && !shutdownRequested
                 state = .handling(Job(error: nil, method: request.method, version: request.version, keepAlive: keepAlive))
                 deadline = nil
@@ -288,6 +313,21 @@ struct ConnectionStateMachine {
         }
     }
 
+    /// Brings the budget in line with the body bytes this connection holds; false when more
+    /// were needed and the budget had no room.
+    @discardableResult
+    private mutating func updateCharge() -> Bool {
+        guard let budget else { return true }
+        let holding = handlerBodyBytes + reader.heldBodyByteCount
+        if holding > charged {
+            guard budget.reserve(holding - charged) else { return false }
+        } else if holding < charged {
+            budget.release(charged - holding)
+        }
+        charged = holding
+        return true
+    }
+
     private mutating func startFailure(_ error: HTTPRequestError, head: Request?) {
         reader.abandon()
         state = .handling(Job(error: error, method: head?.method, version: head?.version ?? .http11, keepAlive: false))
@@ -303,6 +343,9 @@ struct ConnectionStateMachine {
         guard !isClosed else { return }
         state = .closed
         deadline = nil
+        handlerBodyBytes = 0
+        budget?.release(charged)
+        charged = 0
         actions.append(.close(mode))
     }
 

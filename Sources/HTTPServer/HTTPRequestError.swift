@@ -14,6 +14,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case unsupportedContentEncoding(String)
     case corruptContentEncoding
     case headerTimeout
+    /// The server holds as many request bodies as its memory budget allows; retry shortly.
+    case serverBusy
 
     /// The status code the server answers with.
     public var status: Int {
@@ -25,8 +27,14 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedExpectation: return 417
         case .unsupportedContentEncoding: return 415
         case .headerTimeout: return 408
+        case .serverBusy: return 503
         default: return 400
         }
+    }
+
+    /// Seconds a client should wait before retrying (sent as `Retry-After`), for errors that pass.
+    public var retryAfterSeconds: Int? {
+        self == .serverBusy ? 1 : nil
     }
 
     /// A short machine-readable code.
@@ -46,6 +54,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedContentEncoding: return "unsupported_content_encoding"
         case .corruptContentEncoding: return "corrupt_content_encoding"
         case .headerTimeout: return "header_timeout"
+        case .serverBusy: return "server_busy"
         }
     }
 
@@ -66,6 +75,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedContentEncoding(let coding): return "Content-Encoding `\(coding)` is not supported (use gzip, deflate or identity)."
         case .corruptContentEncoding: return "The request body is not valid for its Content-Encoding."
         case .headerTimeout: return "The request headers did not arrive in time."
+        case .serverBusy: return "The server is holding as many request bodies as it can; retry shortly."
         }
     }
 }

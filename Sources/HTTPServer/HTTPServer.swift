@@ -49,6 +49,8 @@ public final class HTTPServer: Sendable {
     private let inFlight = Atomic<Int>(0)
     private let bufferedInput = Atomic<Int>(0)
     private let loops: [EventLoop]
+    /// The allowance for request body bytes held in memory, shared by all connections.
+    let bodyBudget: RequestBodyBudget
 
     /// Creates a server; call `start()` to listen.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -56,6 +58,7 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.application = application
         self.loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
+        self.bodyBudget = RequestBodyBudget(limit: configuration.maxBufferedBodyBytes)
         // A vanished client must surface as EPIPE on send, never kill the process.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -125,6 +128,9 @@ public final class HTTPServer: Sendable {
 
     /// Open connections whose sockets epoll watches (the rest wait for a handler with nothing to watch).
     public var watchedConnectionCount: Int { loops.reduce(0) { $0 + $1.watchedCount } }
+
+    /// Request body bytes held in memory now (arriving, decoded, or with a running handler).
+    public var bufferedBodyBytes: Int { bodyBudget.bytesInUse }
 
     /// Bytes read from clients and not yet consumed by a request, over all connections.
     public var bufferedInputBytes: Int { bufferedInput.load(ordering: .relaxed) }

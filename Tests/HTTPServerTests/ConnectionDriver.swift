@@ -10,6 +10,7 @@ struct ConnectionDriver {
         var keepAlive: Bool
         var portion: ResponsePortion
         var body: String
+        var retryAfter: String? = nil
     }
 
     private(set) var machine: ConnectionStateMachine
@@ -29,14 +30,14 @@ struct ConnectionDriver {
     private var blocked = false
     private var undrained = false
 
-    init(configuration: ConnectionConfiguration = ConnectionConfiguration()) {
-        machine = ConnectionStateMachine(configuration: configuration, remoteAddress: "127.0.0.1", now: 1_000_000_000)
+    init(configuration: ConnectionConfiguration = ConnectionConfiguration(), budget: RequestBodyBudget? = nil) {
+        machine = ConnectionStateMachine(configuration: configuration, remoteAddress: "127.0.0.1", now: 1_000_000_000, budget: budget)
         apply(machine.start())
     }
 
-    init(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024) {
+    init(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, budget: RequestBodyBudget? = nil) {
         self.init(configuration: ConnectionConfiguration(limits: HTTPParserLimits(maxBodyBytes: maxBody),
-                                                         headerTimeout: headerTimeout, idleTimeout: idleTimeout))
+                                                         headerTimeout: headerTimeout, idleTimeout: idleTimeout), budget: budget)
     }
 
     var isClosed: Bool { closed != nil }
@@ -137,7 +138,8 @@ struct ConnectionDriver {
         case .continueInterim:
             return Written(status: 100, keepAlive: true, portion: .whole, body: "")
         case .response(let response, _, _, let keepAlive, let portion):
-            return Written(status: response.status, keepAlive: keepAlive, portion: portion, body: String(decoding: response.body, as: UTF8.self))
+            return Written(status: response.status, keepAlive: keepAlive, portion: portion, body: String(decoding: response.body, as: UTF8.self),
+                           retryAfter: response.headers["retry-after"])
         }
     }
 }

@@ -71,9 +71,10 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) asy
     return true
 }
 
-private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil) throws -> HTTPServer {
+private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil,
+                         bodyBudget: Int = 256 * 1024 * 1024) throws -> HTTPServer {
     let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
-                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout)
+                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxBufferedBodyBytes: bodyBudget)
     let server = HTTPServer(configuration: configuration, application: EchoApplication(gate: gate))
     try server.start()
     return server
@@ -235,6 +236,22 @@ struct LiveServerTests {
         #expect(server.connectionCount == 1)
         gate.open()
         #expect(await eventually { server.connectionCount == 0 })
+        await server.shutdown()
+    }
+
+    @Test("past the server-wide body budget a request gets 503 with Retry-After")
+    func bodyBudget() async throws {
+        let server = try startServer(bodyBudget: 1000)
+        let holder = try RawClient(port: server.port)
+        holder.send("POST /held HTTP/1.1\r\nHost: t\r\nContent-Length: 900\r\n\r\n" + String(repeating: "h", count: 800))
+        #expect(await eventually { server.bufferedBodyBytes == 800 })
+        let client = try RawClient(port: server.port)
+        client.send("POST /more HTTP/1.1\r\nHost: t\r\nContent-Length: 300\r\n\r\n" + String(repeating: "m", count: 300))
+        let reply = try await read(client)
+        #expect(reply.status == 503 && reply.headers["retry-after"] == "1")
+        holder.send(String(repeating: "h", count: 100))
+        #expect(try await read(holder).text == "POST /held 900 " + String(repeating: "h", count: 64))
+        #expect(await eventually { server.bufferedBodyBytes == 0 })
         await server.shutdown()
     }
 }
