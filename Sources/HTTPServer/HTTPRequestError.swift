@@ -7,6 +7,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case missingHost
     case invalidContentLength
     case conflictingFraming
+    /// An HTTP/1.0 request with `Transfer-Encoding` (RFC 9112 §6.1: its framing is faulty).
+    case transferEncodingInHTTP10
     case unsupportedTransferEncoding
     case malformedChunk
     case bodyTooLarge(limit: Int)
@@ -47,6 +49,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .missingHost: return "missing_host"
         case .invalidContentLength: return "invalid_content_length"
         case .conflictingFraming: return "conflicting_framing"
+        case .transferEncodingInHTTP10: return "transfer_encoding_in_http10"
         case .unsupportedTransferEncoding: return "unsupported_transfer_encoding"
         case .malformedChunk: return "malformed_chunk"
         case .bodyTooLarge: return "body_too_large"
@@ -68,6 +71,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .missingHost: return "HTTP/1.1 requests must carry a Host header."
         case .invalidContentLength: return "Content-Length is not a valid number."
         case .conflictingFraming: return "The request has conflicting Content-Length/Transfer-Encoding headers."
+        case .transferEncodingInHTTP10: return "HTTP/1.0 requests cannot use Transfer-Encoding."
         case .unsupportedTransferEncoding: return "Only the chunked transfer coding is supported."
         case .malformedChunk: return "The chunked body is malformed."
         case .bodyTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes."

@@ -54,6 +54,11 @@ enum RequestHeadParser {
         let transferEncodings = request.headers.values(for: "transfer-encoding")
         let lengths = request.headers.values(for: "content-length")
         if !transferEncodings.isEmpty {
+            // RFC 9112 §6.1: an HTTP/1.0 message with Transfer-Encoding must be treated as having
+            // faulty framing (1.0 intermediaries may not know chunked), even with a Content-Length,
+            // and the connection closed after "processing" it. We answer 400 rather than guess at
+            // the body, and the connection closes as after every unreadable request.
+            if request.version == .http10 { return .failure(.transferEncodingInHTTP10) }
             // Both framings at once is how requests get smuggled; refuse rather than pick one.
             if !lengths.isEmpty { return .failure(.conflictingFraming) }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace().lowercased() }

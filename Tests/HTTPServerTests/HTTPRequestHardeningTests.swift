@@ -48,4 +48,18 @@ struct HTTPRequestHardeningTests {
         let bytes = Array(("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + body).utf8)
         #expect(requests(parse(bytes)).first?.body == Data("abc".utf8))
     }
+
+    @Test("HTTP/1.0 with Transfer-Encoding is faulty framing: 400, and the connection closes after the answer")
+    func transferEncodingInHTTP10() {
+        for extra in ["", "Content-Length: 3\r\n"] {
+            let bytes = Array("POST /old HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\(extra)Connection: keep-alive\r\n\r\n3\r\nabc\r\n0\r\n\r\n".utf8)
+            #expect(failure(parse(bytes)) == .transferEncodingInHTTP10)
+            #expect(HTTPRequestError.transferEncodingInHTTP10.status == 400)
+            var connection = ConnectionDriver()
+            connection.send(bytes)
+            connection.echo()
+            #expect(connection.statuses == [400] && connection.written.map(\.keepAlive) == [false])
+            #expect(connection.isClosed || connection.writeSideClosed)
+        }
+    }
 }
