@@ -21,6 +21,8 @@ public struct HTTPRequestParser: Sendable {
 
     /// The limits in force.
     public let limits: HTTPParserLimits
+    /// Longest chunk-size line (size and extensions, without CRLF).
+    static let maxChunkLineBytes = 1024
     /// The peer address stamped on each request.
     public var remoteAddress: String
 
@@ -95,7 +97,11 @@ public struct HTTPRequestParser: Sendable {
                 // Tolerate empty lines between pipelined requests (RFC 9112 §2.2).
                 while start + 1 < buffer.count, buffer[start] == 13, buffer[start + 1] == 10 { start += 2; scanFrom = max(scanFrom, start) }
                 guard let end = findHeadEnd() else {
-                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
+                    // Judge the head by its known length, not by what is buffered: the buffer may
+                    // end with the first bytes of the blank line, which are not part of the head.
+                    if buffer.count - start - partialHeadTerminatorLength() > limits.maxHeaderBytes {
+                        return fail(.headersTooLarge, head: requestLineOnly())
+                    }
                     return nil
                 }
                 if end - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
@@ -137,9 +143,10 @@ public struct HTTPRequestParser: Sendable {
             case .chunkSize:
                 if let event = continueIfExpected() { return event }
                 guard let lineEnd = findLineEnd() else {
-                    if buffer.count - start > 1024 { return fail(.malformedChunk, head: head) }
+                    if unterminatedLength() > Self.maxChunkLineBytes { return fail(.malformedChunk, head: head) }
                     return nil
                 }
+                if lineEnd - start > Self.maxChunkLineBytes { return fail(.malformedChunk, head: head) }
                 let line = buffer[start..<lineEnd]
                 consumeLine(endingAt: lineEnd)
                 guard let size = ChunkLine.parseSize(line) else { return fail(.malformedChunk, head: head) }
@@ -260,6 +267,16 @@ public struct HTTPRequestParser: Sendable {
     private mutating func consumeLine(endingAt lineEnd: Int) {
         start = lineEnd + 2
         scanFrom = start
+    }
+
+    /// How many bytes at the end of the buffer could be the start of the head's final CRLF CRLF.
+    private func partialHeadTerminatorLength() -> Int {
+        let terminator: [UInt8] = [13, 10, 13]
+        for length in stride(from: min(3, buffer.count - start), to: 0, by: -1)
+        where buffer[(buffer.count - length)...].elementsEqual(terminator[0..<length]) {
+            return length
+        }
+        return 0
     }
 
     /// How long the unterminated line at `start` is known to be: what is buffered, less a final

@@ -62,4 +62,54 @@ struct HTTPRequestHardeningTests {
             #expect(connection.isClosed || connection.writeSideClosed)
         }
     }
+
+    /// What the application would see: each request's method and path, or the failure.
+    private func outcome(_ bytes: [UInt8], splits: [Int]? = nil) -> [String] {
+        parse(bytes, splits: splits).map { event in
+            switch event {
+            case .request(let request): return "\(request.method.rawValue) \(request.path) \(request.body.count)"
+            case .continueExpected: return "100"
+            case .failure(let error, _): return error.code
+            }
+        }
+    }
+
+    /// Splits that deliver all but the last `tail` bytes, then those bytes one by one.
+    private func tailSplits(_ count: Int, tail: Int) -> [Int] { [count - tail] + Array(repeating: 1, count: tail) }
+
+    @Test("a head at the header limit gets the same answer whether its end arrives with it or alone", arguments: [-1, 0, 1])
+    func headLimitIndependentOfSplits(overLimit: Int) {
+        let limit = HTTPParserLimits().maxHeaderBytes
+        let start = "GET /h HTTP/1.1\r\nHost: h\r\nX-Pad: "
+        let head = start + String(repeating: "p", count: limit + overLimit - start.utf8.count) // head without its blank line
+        let bytes = Array((head + "\r\n\r\n").utf8)
+        let whole = outcome(bytes)
+        #expect(whole == (overLimit > 0 ? ["headers_too_large"] : ["GET /h 0"]))
+        for tail in 1...6 { #expect(outcome(bytes, splits: tailSplits(bytes.count, tail: tail)) == whole, "tail \(tail)") }
+    }
+
+    @Test("a chunk line at its length limit gets the same answer however it is split", arguments: [-1, 0, 1])
+    func chunkLineLimitIndependentOfSplits(overLimit: Int) {
+        let prefix = "3;x="
+        let line = prefix + String(repeating: "e", count: 1024 + overLimit - prefix.utf8.count)
+        let bytes = Array(("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + line + "\r\nabc\r\n0\r\n\r\n").utf8)
+        let whole = outcome(bytes)
+        #expect(whole == (overLimit > 0 ? ["malformed_chunk"] : ["POST /c 3"]))
+        let lineEnd = bytes.count - "abc\r\n0\r\n\r\n".utf8.count
+        for tail in 1...3 {
+            let splits = [lineEnd - tail] + Array(repeating: 1, count: tail) + [bytes.count]
+            #expect(outcome(bytes, splits: splits) == whole, "tail \(tail)")
+        }
+        #expect(outcome(bytes, splits: Array(repeating: 1, count: bytes.count)) == whole)
+    }
+
+    @Test("a trailer section at the header limit gets the same answer however it is split", arguments: [-1, 0, 1])
+    func trailerLimitIndependentOfSplits(overLimit: Int) {
+        let limit = HTTPParserLimits().maxHeaderBytes
+        let field = "X-Pad: " + String(repeating: "t", count: limit + overLimit - "X-Pad: \r\n".utf8.count) + "\r\n" // one line, CRLF included
+        let bytes = chunked(trailers: field)
+        let whole = outcome(bytes)
+        #expect(whole == (overLimit > 0 ? ["headers_too_large"] : ["POST /t 3"]))
+        for tail in 1...5 { #expect(outcome(bytes, splits: tailSplits(bytes.count, tail: tail)) == whole, "tail \(tail)") }
+    }
 }
