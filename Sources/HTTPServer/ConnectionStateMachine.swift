@@ -11,8 +11,8 @@ struct ConnectionStateMachine {
     private enum State {
         /// Nothing of a request yet (the idle timeout applies).
         case awaitingRequest
-        /// Some of a request has arrived (header timeout until the head is complete, then the
-        /// idle timeout between pieces of the body).
+        /// Some of a request has arrived, if only blank lines (header timeout from the first byte
+        /// until the head is complete, then the idle timeout between pieces of the body).
         case readingRequest
         /// The application is producing an answer.
         case handling(Job)
@@ -213,8 +213,9 @@ struct ConnectionStateMachine {
         case .awaitingRequest, .hanging:
             close(.orderly)
         case .readingRequest:
-            if reader.isReadingBody {
-                close(.orderly) // a body that stopped arriving: nothing sensible to answer
+            if reader.isReadingBody || !reader.isMidRequest {
+                // A body that stopped arriving, or only blank lines: nothing sensible to answer.
+                close(.orderly)
             } else {
                 startFailure(.headerTimeout, head: nil)
             }
@@ -230,6 +231,7 @@ struct ConnectionStateMachine {
         shutdownRequested = true
         switch state {
         case .awaitingRequest, .hanging: close(.orderly)
+        case .readingRequest where !reader.isMidRequest: close(.orderly) // blank lines only
         default: break
         }
         return end()
@@ -273,10 +275,9 @@ struct ConnectionStateMachine {
                     startFailure(.serverBusy, head: reader.currentHead)
                     return
                 }
-                if case .readingRequest = state, !reader.isMidRequest {
-                    state = .awaitingRequest
-                    deadline = now + configuration.idleTimeout
-                } else if case .awaitingRequest = state, reader.isMidRequest {
+                // Bytes that do not complete a head (blank lines included) never move the
+                // header timer: it runs from the request's first byte.
+                if case .awaitingRequest = state, reader.isMidRequest {
                     state = .readingRequest
                     deadline = now + configuration.headerTimeout
                 } else if case .readingRequest = state, reader.isReadingBody {

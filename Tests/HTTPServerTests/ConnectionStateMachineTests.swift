@@ -219,4 +219,28 @@ struct ConnectionStateMachineTests {
         connection.peerCloses(.hangUp)
         #expect(connection.closed == .orderly)
     }
+
+    @Test("blank lines start the header timer and never re-arm it: a CRLF every 3 s is closed at 10 s")
+    func blankLinesDoNotDodgeTheHeaderTimer() {
+        var connection = ConnectionDriver(headerTimeout: 10, idleTimeout: 75)
+        for _ in 0..<3 {
+            connection.send("\r\n")
+            connection.advance(seconds: 3)
+        }
+        connection.send("\r\n")
+        #expect(!connection.isClosed)
+        connection.advance(seconds: 1.5)
+        // Nothing but blank lines arrived: there is no request to answer, so no 408.
+        #expect(connection.closed == .orderly && connection.written.isEmpty && connection.started.isEmpty)
+    }
+
+    @Test("the header timer runs from the first byte, blank lines included, to the 408")
+    func headerTimerFromFirstByte() {
+        var connection = ConnectionDriver(headerTimeout: 10, idleTimeout: 75)
+        connection.send("\r\n")
+        connection.advance(seconds: 8)
+        connection.send("GET /late HTTP/1.1\r\nHost: t\r\n")
+        connection.advance(seconds: 2.5)
+        #expect(connection.startedPaths == ["!header_timeout"])
+    }
 }
