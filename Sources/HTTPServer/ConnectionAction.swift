@@ -76,6 +76,10 @@ struct ConnectionConfiguration: Sendable {
     var idleTimeout: UInt64
     /// Most unconsumed input held while a response is being produced or written.
     var readLimit = 1 << 20
+    /// Longest a lingering close reads and drops input before closing (nginx: lingering_time).
+    var lingerTimeout: UInt64 = 2_000_000_000
+    /// Most input a lingering close reads and drops before closing.
+    var lingerBytes = 1 << 20
 
     /// Converts a server configuration.
     init(_ configuration: HTTPServerConfiguration) {

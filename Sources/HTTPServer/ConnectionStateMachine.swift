@@ -20,6 +20,10 @@ struct ConnectionStateMachine {
         case writing(then: AfterWrite)
         /// A hang fault: hold the socket, write nothing, until the client leaves or the deadline.
         case hanging
+        /// Lingering close after an error answer: our FIN is sent; what still arrives is read and
+        /// dropped, so closing does not reset the connection (a reset can destroy the answer
+        /// before the client reads it). Bounded in time and bytes, like nginx's lingering_close.
+        case lingering(discarded: Int)
         case closed
     }
 
@@ -31,7 +35,7 @@ struct ConnectionStateMachine {
         var keepAlive: Bool
     }
 
-    private enum AfterWrite { case nextRequest, close }
+    private enum AfterWrite { case nextRequest, close, linger }
 
     private enum PeerState {
         case open
@@ -97,14 +101,14 @@ struct ConnectionStateMachine {
     /// Bytes arrived from the peer.
     mutating func bytesReceived(_ bytes: UnsafeRawBufferPointer, now: UInt64) -> [ConnectionAction] {
         begin(now)
-        receive { $0.feed(bytes, now: now) }
+        receive(bytes.count) { $0.feed(bytes, now: now) }
         return end()
     }
 
     /// Bytes arrived from the peer.
     mutating func bytesReceived<C: Collection>(_ bytes: C, now: UInt64) -> [ConnectionAction] where C.Element == UInt8 {
         begin(now)
-        receive { $0.feed(bytes, now: now) }
+        receive(bytes.count) { $0.feed(bytes, now: now) }
         return end()
     }
 
@@ -123,7 +127,7 @@ struct ConnectionStateMachine {
         }
         if peer == .open { peer = .inputEnded }
         switch state {
-        case .hanging:
+        case .hanging, .lingering:
             close(.orderly)
         case .awaitingRequest, .readingRequest:
             // Half-closed clients still get the answer to what they already sent.
@@ -154,7 +158,14 @@ struct ConnectionStateMachine {
         switch response.delivery {
         case .normal:
             write(.response(response, method: job.method, version: job.version, keepAlive: keepAlive, portion: .whole))
-            state = .writing(then: keepAlive ? .nextRequest : .close)
+            if keepAlive {
+                state = .writing(then: .nextRequest)
+            } else {
+                // After an error the client may still be sending the body we refused; after a
+                // last answer it may have pipelined more. Either way, linger rather than reset.
+                let clientMaySend = peer == .open && (job.error != nil || reader.bufferedByteCount > 0)
+                state = .writing(then: clientMaySend ? .linger : .close)
+            }
         case .reset:
             close(.reset)
         case .closeAfterHeaders:
@@ -185,6 +196,15 @@ struct ConnectionStateMachine {
         switch then {
         case .close:
             close(.orderly)
+        case .linger:
+            guard peer == .open else {
+                close(.orderly)
+                break
+            }
+            reader.abandon()
+            actions.append(.closeWriteSide)
+            state = .lingering(discarded: 0)
+            deadline = now + configuration.lingerTimeout
         case .nextRequest:
             if shutdownRequested || peer != .open && !reader.isMidRequest && reader.bufferedByteCount == 0 {
                 close(.orderly)
@@ -210,7 +230,7 @@ struct ConnectionStateMachine {
         guard let due = deadline, due <= now else { return end() }
         deadline = nil
         switch state {
-        case .awaitingRequest, .hanging:
+        case .awaitingRequest, .hanging, .lingering:
             close(.orderly)
         case .readingRequest:
             if reader.isReadingBody || !reader.isMidRequest {
@@ -230,7 +250,7 @@ struct ConnectionStateMachine {
         begin(now)
         shutdownRequested = true
         switch state {
-        case .awaitingRequest, .hanging: close(.orderly)
+        case .awaitingRequest, .hanging, .lingering: close(.orderly)
         case .readingRequest where !reader.isMidRequest: close(.orderly) // blank lines only
         default: break
         }
@@ -246,12 +266,19 @@ struct ConnectionStateMachine {
 
     // MARK: - Steps
 
-    private mutating func receive(_ feed: (inout HTTPRequestReader) -> Void) {
+    private mutating func receive(_ count: Int, _ feed: (inout HTTPRequestReader) -> Void) {
         switch state {
         case .closed:
             return
         case .hanging:
             return // held: what the client sends is never answered
+        case .lingering(let discarded):
+            if discarded + count >= configuration.lingerBytes {
+                close(.orderly)
+            } else {
+                state = .lingering(discarded: discarded + count)
+            }
+            return
         case .awaitingRequest:
             state = .readingRequest
             deadline = now + configuration.headerTimeout

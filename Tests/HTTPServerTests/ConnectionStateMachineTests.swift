@@ -67,6 +67,8 @@ struct ConnectionStateMachineTests {
         #expect(!connection.interest.read)
         connection.echo()
         #expect(connection.statuses == [408] && connection.written.map(\.keepAlive) == [false])
+        #expect(connection.writeSideClosed) // the client sees the end of the stream now
+        connection.advance(seconds: 2.1) // and the socket closes once lingering is over
         #expect(connection.isClosed)
     }
 
@@ -242,5 +244,47 @@ struct ConnectionStateMachineTests {
         connection.send("GET /late HTTP/1.1\r\nHost: t\r\n")
         connection.advance(seconds: 2.5)
         #expect(connection.startedPaths == ["!header_timeout"])
+    }
+
+    @Test("after an error answer the write side closes, and input is read and dropped until the client leaves")
+    func lingeringClose() {
+        var connection = ConnectionDriver(maxBody: 1000)
+        connection.send("POST /u HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 500))
+        #expect(connection.startedPaths == ["!body_too_large"] && !connection.interest.read)
+        connection.echo()
+        #expect(connection.statuses == [413] && connection.written.map(\.keepAlive) == [false])
+        #expect(connection.writeSideClosed && !connection.isClosed && connection.interest.read)
+        connection.send(String(repeating: "x", count: 4500)) // the rest of the body, dropped
+        #expect(!connection.isClosed && connection.startedPaths.count == 1)
+        connection.peerCloses(.endOfStream)
+        #expect(connection.closed == .orderly)
+    }
+
+    @Test("lingering is bounded: 2 s, or 1 MiB of input")
+    func lingeringIsBounded() {
+        var byTime = ConnectionDriver()
+        byTime.send("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")
+        byTime.echo()
+        byTime.advance(seconds: 1.9)
+        #expect(byTime.writeSideClosed && !byTime.isClosed)
+        byTime.advance(seconds: 0.2)
+        #expect(byTime.closed == .orderly)
+
+        var byBytes = ConnectionDriver()
+        byBytes.send("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")
+        byBytes.echo()
+        byBytes.send([UInt8](repeating: 0, count: 1 << 19))
+        #expect(!byBytes.isClosed)
+        byBytes.send([UInt8](repeating: 0, count: 1 << 19))
+        #expect(byBytes.closed == .orderly)
+    }
+
+    @Test("a client that already half-closed is not lingered on")
+    func noLingerAfterHalfClose() {
+        var connection = ConnectionDriver()
+        connection.send("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")
+        connection.peerCloses(.endOfStream)
+        connection.echo()
+        #expect(connection.statuses == [400] && connection.closed == .orderly && !connection.writeSideClosed)
     }
 }

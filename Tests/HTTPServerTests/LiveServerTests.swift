@@ -254,4 +254,19 @@ struct LiveServerTests {
         #expect(await eventually { server.bufferedBodyBytes == 0 })
         await server.shutdown()
     }
+
+    @Test("a client sending an oversized body reads the 413 and an orderly close, not a reset")
+    func lingeringCloseAfter413() async throws {
+        let server = try startServer(maxBody: 1000)
+        let client = try RawClient(port: server.port)
+        let body = [UInt8](repeating: UInt8(ascii: "b"), count: 300_000)
+        let request = Array("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+        // The server answers after the head and stops reading the body; it must keep reading
+        // (and discarding) after its answer, or closing with unread bytes sends RST.
+        _ = try await offPool { client.send(request) }
+        let reply = try await read(client)
+        #expect(reply.status == 413 && reply.headers["connection"] == "close")
+        #expect(try await offPool { client.endsWithOrderlyClose() })
+        await server.shutdown()
+    }
 }

@@ -107,6 +107,16 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
         }
     }
 
+    /// True when the server ends the connection with FIN (read returns 0) rather than a reset.
+    func endsWithOrderlyClose() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let received = recv(fd, &chunk, chunk.count, 0)
+            if received == 0 { return true }
+            if received < 0 { return false }
+        }
+    }
+
     private func findHeadEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
         for index in 0...(buffer.count - 4) where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
