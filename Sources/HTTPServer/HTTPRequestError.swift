@@ -5,6 +5,10 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case malformedHeader
     case headersTooLarge
     case missingHost
+    /// More than one Host header, or one that is not `host[:port]`.
+    case invalidHost
+    /// A request target that is not valid for the method (`GET *`, an absolute URL without a host).
+    case invalidTarget
     case invalidContentLength
     case conflictingFraming
     /// An HTTP/1.0 request with `Transfer-Encoding` (RFC 9112 §6.1: its framing is faulty).
@@ -47,6 +51,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformedHeader: return "malformed_header"
         case .headersTooLarge: return "headers_too_large"
         case .missingHost: return "missing_host"
+        case .invalidHost: return "invalid_host"
+        case .invalidTarget: return "invalid_target"
         case .invalidContentLength: return "invalid_content_length"
         case .conflictingFraming: return "conflicting_framing"
         case .transferEncodingInHTTP10: return "transfer_encoding_in_http10"
@@ -69,6 +75,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformedHeader: return "A header line is malformed."
         case .headersTooLarge: return "The request header block is larger than allowed."
         case .missingHost: return "HTTP/1.1 requests must carry a Host header."
+        case .invalidHost: return "The request must carry one Host header, of the form host[:port]."
+        case .invalidTarget: return "The request target is not valid for this method."
         case .invalidContentLength: return "Content-Length is not a valid number."
         case .conflictingFraming: return "The request has conflicting Content-Length/Transfer-Encoding headers."
         case .transferEncodingInHTTP10: return "HTTP/1.0 requests cannot use Transfer-Encoding."

@@ -24,6 +24,9 @@ public struct Request: Sendable {
     public var remoteAddress: String
     /// When the first byte of the request arrived (monotonic seconds, for durations).
     public var receivedAt: UInt64
+    /// The scheme (`http` or `https`, lower-cased) when the request line carried an absolute-form
+    /// target, as clients send to a proxy; nil for origin form. `Host` then holds the URL's authority.
+    public var absoluteFormScheme: String?
 
     /// Creates a request; used by the parser and by in-process tests.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,

@@ -38,10 +38,21 @@ enum RequestHeadParser {
             guard let field = parseField(line) else { return .failure(.malformedHeader) }
             headers.add(field.name, field.value)
         }
-        if version == .http11 && !headers.contains("host") { return .failure(.missingHost) }
+        // RFC 9112 §3.2: a 400 for no Host in 1.1, for more than one, and for an invalid one.
+        let hosts = headers.values(for: "host")
+        if hosts.count > 1 { return .failure(.invalidHost) }
+        if let host = hosts.first, !HostSyntax.isValid(host) { return .failure(.invalidHost) }
+        if version == .http11 && hosts.isEmpty { return .failure(.missingHost) }
+        if line.target == "*" && line.method != .options { return .failure(.invalidTarget) }
+        if let absolute = line.absolute {
+            // §3.2.3: with an absolute-form target, the URL's authority is the host, not Host.
+            guard !absolute.authority.isEmpty, HostSyntax.isValid(absolute.authority) else { return .failure(.invalidTarget) }
+            headers.replaceFirst("Host", with: absolute.authority)
+        }
 
-        let request = Request(method: line.method, target: line.target, version: version, headers: headers, body: Data(),
+        var request = Request(method: line.method, target: line.target, version: version, headers: headers, body: Data(),
                               remoteAddress: remoteAddress, receivedAt: receivedAt)
+        request.absoluteFormScheme = line.absolute?.scheme
 
         if let expect = headers["expect"], expect.lowercased() != "100-continue" {
             return .failure(.unsupportedExpectation)
@@ -82,8 +93,11 @@ enum RequestHeadParser {
     /// The parts of a request line; `version` is nil for a well-formed but unsupported version.
     struct RequestLine {
         var method: HTTPMethod
+        /// Origin form (`/path?query`) or `*`; an absolute-form target is reduced to its path and query.
         var target: String
         var version: HTTPVersion?
+        /// The scheme (lower-cased) and authority of an absolute-form target.
+        var absolute: (scheme: String, authority: String)?
     }
 
     /// Parses `METHOD SP target SP HTTP/x.y`.
@@ -103,19 +117,20 @@ enum RequestHeadParser {
         default: version = nil
         }
         var target = String(decoding: targetBytes, as: UTF8.self)
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            // Absolute form (sent to proxies): keep only path and query.
-            let afterScheme = target.dropFirst(target.hasPrefix("https://") ? 8 : 7)
-            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                let rest = afterScheme[slash...]
-                target = rest.hasPrefix("?") ? "/" + rest : String(rest)
-            } else {
-                target = "/"
-            }
+        var absolute: (scheme: String, authority: String)?
+        let lowered = target.prefix(8).lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            // Absolute form (sent to proxies): keep the authority aside, path and query as the target.
+            let scheme = lowered.hasPrefix("https://") ? "https" : "http"
+            let afterScheme = target.dropFirst(scheme.count + 3)
+            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" } ?? afterScheme.endIndex
+            absolute = (scheme, String(afterScheme[..<authorityEnd]))
+            let rest = afterScheme[authorityEnd...]
+            target = rest.isEmpty ? "/" : rest.hasPrefix("?") ? "/" + rest : String(rest)
         } else if !(target.hasPrefix("/") || target == "*") {
             return nil
         }
-        return RequestLine(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target, version: version)
+        return RequestLine(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target, version: version, absolute: absolute)
     }
 
     /// Parses `name: value` (no obs-fold, no whitespace before the colon, no control bytes).
