@@ -8,53 +8,14 @@ import Foundation
 /// keep-alive, pipelining, timeouts and faults are unit-tested with a fake clock. Requests are
 /// answered one at a time, in order, which is what makes pipelining safe.
 struct ConnectionStateMachine {
-    private enum State {
-        /// Nothing of a request yet (the idle timeout applies).
-        case awaitingRequest
-        /// Some of a request has arrived, if only blank lines (header timeout from the first byte
-        /// until the head is complete, then the idle timeout between pieces of the body).
-        case readingRequest
-        /// The application is producing an answer.
-        case handling(Job)
-        /// A response is queued; `then` says what follows once it is written.
-        case writing(then: AfterWrite)
-        /// A hang fault: hold the socket, write nothing, until the client leaves or the deadline.
-        case hanging
-        /// Lingering close after an error answer: our FIN is sent; what still arrives is read and
-        /// dropped, so closing does not reset the connection (a reset can destroy the answer
-        /// before the client reads it). Bounded in time and bytes, like nginx's lingering_close.
-        case lingering(discarded: Int)
-        case closed
-    }
-
-    /// What the handler in progress answers, and how its response may leave.
-    private struct Job {
-        var error: HTTPRequestError?
-        var method: HTTPMethod?
-        var version: HTTPVersion
-        var keepAlive: Bool
-    }
-
-    private enum AfterWrite { case nextRequest, close, linger }
-
-    private enum PeerState {
-        case open
-        /// The peer half-closed: it sends nothing more but may still read.
-        case inputEnded
-        /// Hang-up, reset or error: nothing written arrives.
-        case gone
-    }
-
     /// The timeouts and limits in force.
     let configuration: ConnectionConfiguration
-    /// The server-wide allowance for body bytes held in memory.
-    private let budget: RequestBodyBudget?
+    private var charge: BodyBudgetCharge
     private var reader: HTTPRequestReader
     private var state: State = .awaitingRequest
     private var peer = PeerState.open
     private var shutdownRequested = false
     private var outputBlocked = false
-    private var charged = 0 // bytes taken from the budget
     private var handlerBodyBytes = 0 // the body of the request being answered
     private var deadline: UInt64?
     private var interest = ConnectionInterest(read: true, write: false)
@@ -67,7 +28,7 @@ struct ConnectionStateMachine {
     /// A machine for a connection that was accepted at `now` and is already watched for reads.
     init(configuration: ConnectionConfiguration, remoteAddress: String, now: UInt64, budget: RequestBodyBudget? = nil) {
         self.configuration = configuration
-        self.budget = budget
+        charge = BodyBudgetCharge(budget: budget)
         reader = HTTPRequestReader(limits: configuration.limits, remoteAddress: remoteAddress)
         self.now = now
         deadline = now + configuration.idleTimeout
@@ -92,9 +53,6 @@ struct ConnectionStateMachine {
 
     /// Bytes received but not yet consumed by a request.
     var bufferedByteCount: Int { reader.bufferedByteCount }
-
-    /// When `tick(now:)` is next due.
-    var nextDeadline: UInt64? { deadline }
 
     // MARK: - Inputs
 
@@ -341,19 +299,10 @@ struct ConnectionStateMachine {
         }
     }
 
-    /// Brings the budget in line with the body bytes this connection holds; false when more
-    /// were needed and the budget had no room.
+    /// Charges the budget for the body bytes this connection holds; false when it had no room.
     @discardableResult
     private mutating func updateCharge() -> Bool {
-        guard let budget else { return true }
-        let holding = handlerBodyBytes + reader.heldBodyByteCount
-        if holding > charged {
-            guard budget.reserve(holding - charged) else { return false }
-        } else if holding < charged {
-            budget.release(charged - holding)
-        }
-        charged = holding
-        return true
+        charge.update(holding: handlerBodyBytes + reader.heldBodyByteCount)
     }
 
     private mutating func startFailure(_ error: HTTPRequestError, head: Request?) {
@@ -372,8 +321,7 @@ struct ConnectionStateMachine {
         state = .closed
         deadline = nil
         handlerBodyBytes = 0
-        budget?.release(charged)
-        charged = 0
+        charge.releaseAll()
         actions.append(.close(mode))
     }
 

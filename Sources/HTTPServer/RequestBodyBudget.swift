@@ -29,3 +29,31 @@ public final class RequestBodyBudget: Sendable {
         used.subtract(count, ordering: .relaxed)
     }
 }
+
+/// What one connection has taken from a `RequestBodyBudget`, kept equal to what it holds.
+struct BodyBudgetCharge {
+    private let budget: RequestBodyBudget?
+    private var charged = 0
+
+    /// A charge against `budget` (nil: no budget, every update succeeds).
+    init(budget: RequestBodyBudget?) { self.budget = budget }
+
+    /// Takes or gives back the difference to `holding` bytes; false (nothing taken) when the
+    /// budget has no room for the increase.
+    mutating func update(holding: Int) -> Bool {
+        guard let budget else { return true }
+        if holding > charged {
+            guard budget.reserve(holding - charged) else { return false }
+        } else if holding < charged {
+            budget.release(charged - holding)
+        }
+        charged = holding
+        return true
+    }
+
+    /// Gives everything back (the connection closed).
+    mutating func releaseAll() {
+        budget?.release(charged)
+        charged = 0
+    }
+}
