@@ -1,5 +1,6 @@
 // epoll and eventfd for the HTTP server's event loops. Glibc's Swift module does not export
 // them, and `struct epoll_event` is packed on x86-64, so Swift gets plain inline wrappers.
+#ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -40,3 +41,5 @@ static inline uint32_t cepoll_out(void) { return EPOLLOUT; }
 static inline uint32_t cepoll_err(void) { return EPOLLERR; }
 static inline uint32_t cepoll_hup(void) { return EPOLLHUP; }
 static inline uint32_t cepoll_rdhup(void) { return EPOLLRDHUP; }
+
+#endif /* __linux__ */

@@ -10,7 +10,7 @@ public enum TransportIO: Equatable, Sendable {
     case done(Int)
     /// Nothing can move now; wait for readiness.
     case wouldBlock
-    /// The peer closed the stream.
+    /// The peer closed the stream (for reads: an orderly end of stream).
     case closed
     /// The transport failed with this errno.
     case failed(Int32)
@@ -28,6 +28,8 @@ public protocol ByteTransport: AnyObject {
     func send(_ bytes: UnsafeRawBufferPointer) -> TransportIO
     /// Closes the stream; `reset` aborts it with a TCP RST instead of an orderly FIN.
     func close(reset: Bool)
+    /// Ends the outgoing direction (FIN) while still reading, for a lingering close.
+    func shutdownWrite()
 }
 
 /// A plain, non-blocking TCP socket.
@@ -50,8 +52,7 @@ public final class SocketTransport: ByteTransport {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case ECONNRESET, EPIPE: return .closed
-            default: return .failed(errno)
+            default: return .failed(errno) // ECONNRESET included: a reset is not an orderly end
             }
         }
     }
@@ -72,6 +73,12 @@ public final class SocketTransport: ByteTransport {
             default: return .failed(errno)
             }
         }
+    }
+
+    /// Sends FIN with `shutdown(SHUT_WR)`; reads go on until `close`.
+    public func shutdownWrite() {
+        guard !isClosed else { return }
+        _ = shutdown(fileDescriptor, Int32(SHUT_WR))
     }
 
     /// Closes the socket; with `reset`, SO_LINGER 0 makes the kernel send RST.

@@ -1,44 +1,26 @@
+#if os(Linux)
 import Foundation
 import Glibc
 
-/// One client connection: reads, parses, hands requests to the application one at a time (in
-/// order, so pipelining is answered in order), writes each response with one `send`, and applies
-/// keep-alive, timeouts and fault deliveries.
+/// One client connection: feeds what happens on the socket to its `ConnectionStateMachine` and
+/// carries out the machine's actions (run the handler, write, watch, close) on its event loop.
 ///
 /// Confined to its event loop's thread: every method runs there (the loop calls `readable`,
-/// `writable` and `deadlinePassed`; handler tasks prefer the loop as executor), which is why it
-/// is `@unchecked Sendable`.
+/// `writable` and `tick`; handler tasks prefer the loop as executor), which is why it is
+/// `@unchecked Sendable`.
 final class Connection: @unchecked Sendable {
-    private enum Phase {
-        /// Waiting for the first byte of a request (idle keep-alive timeout applies).
-        case idle
-        /// Some of a request has arrived (header timeout applies until the head is complete).
-        case receiving
-        /// The application is producing a response.
-        case responding
-        /// Writing a response; `then` says what follows.
-        case writing(then: AfterWrite)
-        /// A hang fault: hold the socket, write nothing.
-        case hanging
-        case closed
-    }
-
-    private enum AfterWrite { case nextRequest, close, none }
-
     let id: Int
     private let transport: ByteTransport
     private let loop: EventLoop
     // Strong: a connection keeps its server alive until it closes (the registry drops it then).
     private let server: HTTPServer
-    private var parser: HTTPRequestParser
-    private var phase: Phase = .idle
-    private var reading = true
-    private var writingWanted = false
+    private var machine: ConnectionStateMachine
     private var pending: [UInt8] = []
     private var pendingOffset = 0
-    private var peerClosed = false
-    private var closeRequested = false
-    /// When the current timeout (idle, header or hang) runs out, in monotonic ns; nil for none.
+    private var interest = ConnectionInterest(read: true, write: false)
+    private var closed = false
+    private var reportedBufferedBytes = 0
+    /// When the machine wants `tick`, in monotonic ns; nil for never. Read by the loop's sweep.
     private(set) var deadline: UInt64?
 
     init(id: Int, transport: ByteTransport, loop: EventLoop, server: HTTPServer, remoteAddress: String) {
@@ -46,7 +28,8 @@ final class Connection: @unchecked Sendable {
         self.transport = transport
         self.loop = loop
         self.server = server
-        self.parser = HTTPRequestParser(limits: server.configuration.limits, remoteAddress: remoteAddress)
+        machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
+                                         remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
     }
 
     /// The socket.
@@ -56,159 +39,122 @@ final class Connection: @unchecked Sendable {
     func start() {
         let configuration = server.configuration
         loop.register(self, sweepInterval: min(configuration.headerTimeout, configuration.idleTimeout) / 4)
-        arm(after: configuration.idleTimeout)
+        perform(machine.start())
     }
 
     /// Asks the connection to finish what it is doing and close. Call on the loop.
-    func beginShutdown() {
-        closeRequested = true
-        switch phase {
-        case .idle, .hanging: close()
-        default: break
-        }
-    }
+    func beginShutdown() { perform(machine.shutdownRequested(now: MonotonicClock.nanoseconds())) }
 
     /// Closes at once. Call on the loop.
-    func forceClose() { close() }
+    func forceClose() { perform(machine.forceClose(now: MonotonicClock.nanoseconds())) }
 
-    // MARK: - Reading
+    /// The deadline has passed. Called by the loop's sweep.
+    func tick(now: UInt64) { perform(machine.tick(now: now)) }
 
-    /// The socket is readable (or closed, or in error). Called by the loop.
-    func readable() {
-        guard !isClosed, reading else { return }
-        var received = false
-        loop: while true {
-            switch transport.receive(into: loop.readBuffer) {
+    // MARK: - Socket readiness (called by the loop)
+
+    /// The socket is readable, or reports a hang-up or error (`hangUp`).
+    func readable(hangUp: Bool) {
+        guard !closed else { return }
+        let buffer = loop.readBuffer
+        while !closed && machine.wantsInput {
+            let now = MonotonicClock.nanoseconds()
+            switch transport.receive(into: buffer) {
             case .done(let count):
-                received = true
-                parser.feed(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
-                if count < loop.readBuffer.count { break loop }
-                // Stop pulling while a response is pending and pipelined bytes pile up.
-                if case .responding = phase, parser.bufferedByteCount > 1 << 20 { break loop }
+                perform(machine.bytesReceived(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now: now))
+                if count < buffer.count { return }
             case .wouldBlock:
-                break loop
-            case .closed, .failed:
-                peerClosed = true
-                break loop
-            }
-        }
-        if case .hanging = phase {
-            if peerClosed { close() }
-            return
-        }
-        if received, case .idle = phase {
-            phase = .receiving
-            arm(after: server.configuration.headerTimeout)
-        }
-        if peerClosed {
-            // Half-closed clients still get the answer to what they already sent.
-            setReading(false)
-            switch phase {
-            case .idle, .receiving:
-                processEvents()
-                switch phase {
-                case .responding, .writing: return
-                default: close()
-                }
-            default:
+                return
+            case .closed:
+                perform(machine.peerClosed(.endOfStream, now: now))
+                return
+            case .failed:
+                perform(machine.peerClosed(.hangUp, now: now))
                 return
             }
-            return
         }
-        processEvents()
-        if case .responding = phase, parser.bufferedByteCount > 1 << 20 { setReading(false) }
+        // Not reading now (backpressure, or a handler runs), but the socket says the peer is gone.
+        if hangUp && !closed { perform(machine.peerClosed(.hangUp, now: MonotonicClock.nanoseconds())) }
     }
 
-    private func processEvents() {
-        while true {
-            switch phase {
-            case .idle, .receiving: break
-            default: return
+    /// The socket can take more bytes.
+    func writable() {
+        guard !closed else { return }
+        flush()
+    }
+
+    // MARK: - Carrying out actions
+
+    private func perform(_ actions: [ConnectionAction]) {
+        var wrote = false
+        for action in actions {
+            if closed { break }
+            switch action {
+            case .startHandler(let input):
+                startHandler(input)
+            case .write(let output):
+                queue(output)
+                wrote = true
+            case .setDeadline(let deadline):
+                self.deadline = deadline
+            case .setInterest(let interest):
+                self.interest = interest
+                loop.watch(self, read: interest.read, write: interest.write)
+            case .closeWriteSide:
+                transport.shutdownWrite()
+            case .close(let mode):
+                close(reset: mode == .reset)
             }
-            guard let event = parser.next() else {
-                if case .receiving = phase, !parser.isMidRequest {
-                    phase = .idle
-                    arm(after: server.configuration.idleTimeout)
-                } else if case .idle = phase, parser.isMidRequest {
-                    phase = .receiving
-                    arm(after: server.configuration.headerTimeout)
-                } else if case .receiving = phase, parser.isReadingBody {
-                    // The head is in; a slow body gets the idle timeout, not the header timeout.
-                    arm(after: server.configuration.idleTimeout)
-                }
-                return
+        }
+        reportBufferedBytes()
+        // Writing after the whole batch keeps the machine's view in order: what it says after
+        // the drain comes after what it said before.
+        if wrote && !closed { flush() }
+    }
+
+    private func startHandler(_ input: HandlerInput) {
+        let application = server.application
+        server.requestStarted()
+        Task(executorPreference: loop) {
+            let response: Response
+            switch input {
+            case .request(let request): response = await application.respond(to: request)
+            case .failure(let error, let head): response = await application.respond(to: error, head: head)
             }
-            switch event {
-            case .continueExpected:
-                write(ResponseSerializer.continueBytes, then: .none)
-            case .request(let request):
-                phase = .responding
-                disarm()
-                let keepAlive = request.wantsKeepAlive && !closeRequested && !server.isShuttingDown
-                let application = server.application
-                server.requestStarted()
-                Task(executorPreference: loop) {
-                    let response = await application.respond(to: request)
-                    // Back on the loop: the task prefers it as its executor.
-                    self.deliver(response, for: request, keepAlive: keepAlive)
-                }
-            case .failure(let error, let head):
-                phase = .responding
-                disarm()
-                setReading(false)
-                let application = server.application
-                server.requestStarted()
-                Task(executorPreference: loop) {
-                    let response = await application.respond(to: error, head: head)
-                    self.deliver(response, for: head, keepAlive: false)
-                }
-            }
+            // Back on the loop: the task prefers it as its executor.
+            self.handlerFinished(response)
         }
     }
 
-    // MARK: - Writing
-
-    private func deliver(_ response: Response, for request: Request?, keepAlive: Bool) {
+    private func handlerFinished(_ response: Response) {
         precondition(loop.inLoop, "a connection is used off its event loop")
         server.requestFinished()
-        guard !isClosed else { return }
-        let version = request?.version ?? .http11
-        let keepAlive = keepAlive && !closeRequested && !peerClosed
-        switch response.delivery {
-        case .normal:
-            let output = ResponseSerializer.serialize(response, method: request?.method, version: version, keepAlive: keepAlive)
-            write(output.bytes, then: keepAlive ? .nextRequest : .close)
-        case .reset:
-            close(reset: true)
-        case .closeAfterHeaders:
-            let output = ResponseSerializer.serialize(response, method: request?.method, version: version, keepAlive: false)
-            write(Array(output.bytes[0..<output.bodyOffset]), then: .close)
-        case .truncateBody(let bytes):
-            let output = ResponseSerializer.serialize(response, method: request?.method, version: version, keepAlive: false)
-            let end = min(output.bytes.count, output.bodyOffset + max(0, bytes))
-            write(Array(output.bytes[0..<end]), then: .close)
-        case .hang(let seconds):
-            phase = .hanging
-            setReading(true) // to notice the client giving up
-            arm(after: seconds)
-        }
+        guard !closed else { return }
+        perform(machine.responseReady(response, now: MonotonicClock.nanoseconds()))
     }
 
-    private func write(_ bytes: [UInt8], then: AfterWrite) {
-        if then != .none { phase = .writing(then: then) }
+    private func queue(_ output: ConnectionOutput) {
+        let bytes: [UInt8]
+        switch output {
+        case .continueInterim:
+            bytes = ResponseSerializer.continueBytes
+        case .response(let response, let method, let version, let keepAlive, let portion):
+            let serialized = ResponseSerializer.serialize(response, method: method, version: version, keepAlive: keepAlive)
+            switch portion {
+            case .whole:
+                bytes = serialized.bytes
+            case .headOnly:
+                bytes = Array(serialized.bytes[0..<serialized.bodyOffset])
+            case .truncated(let count):
+                bytes = Array(serialized.bytes[0..<min(serialized.bytes.count, serialized.bodyOffset + count)])
+            }
+        }
         if pending.isEmpty {
             pending = bytes
             pendingOffset = 0
         } else {
             pending.append(contentsOf: bytes)
         }
-        flush()
-    }
-
-    /// The socket can take more bytes. Called by the loop.
-    func writable() {
-        guard !isClosed else { return }
-        flush()
     }
 
     private func flush() {
@@ -220,94 +166,36 @@ final class Connection: @unchecked Sendable {
             case .done(let count):
                 pendingOffset += count
             case .wouldBlock:
-                if !writingWanted {
-                    writingWanted = true
-                    loop.watch(self, read: reading, write: true)
-                }
+                if !interest.write { perform(machine.outputBlocked(now: MonotonicClock.nanoseconds())) }
                 return
             case .closed, .failed:
-                close()
+                perform(machine.peerClosed(.hangUp, now: MonotonicClock.nanoseconds()))
+                if !closed { perform(machine.forceClose(now: MonotonicClock.nanoseconds())) }
                 return
             }
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
         pendingOffset = 0
-        if writingWanted {
-            writingWanted = false
-            loop.watch(self, read: reading, write: false)
-        }
-        guard case .writing(let then) = phase else { return }
-        switch then {
-        case .close:
-            close()
-        case .nextRequest:
-            if closeRequested || peerClosed && !parser.isMidRequest && parser.bufferedByteCount == 0 {
-                close()
-                return
-            }
-            phase = parser.isMidRequest ? .receiving : .idle
-            arm(after: parser.isMidRequest ? server.configuration.headerTimeout : server.configuration.idleTimeout)
-            setReading(!peerClosed)
-            processEvents()
-            if peerClosed, case .idle = phase { close() }
-        case .none:
-            break
+        perform(machine.outputDrained(now: MonotonicClock.nanoseconds()))
+    }
+
+    /// Keeps the server's count of buffered input bytes (for tests and monitoring) current.
+    private func reportBufferedBytes() {
+        let buffered = closed ? 0 : machine.bufferedByteCount
+        if buffered != reportedBufferedBytes {
+            server.bufferedInputChanged(by: buffered - reportedBufferedBytes)
+            reportedBufferedBytes = buffered
         }
     }
 
-    private func setReading(_ enabled: Bool) {
-        guard enabled != reading, !isClosed else { return }
-        reading = enabled
-        loop.watch(self, read: enabled, write: writingWanted)
-    }
-
-    // MARK: - Timeouts
-
-    private func arm(after seconds: Double) {
-        deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
-    }
-
-    private func disarm() {
+    private func close(reset: Bool) {
+        guard !closed else { return }
+        closed = true
         deadline = nil
-    }
-
-    /// Called by the loop's sweep when `deadline` has passed.
-    func deadlinePassed() {
-        deadline = nil
-        switch phase {
-        case .idle, .hanging:
-            close()
-        case .receiving:
-            if parser.isReadingBody {
-                close() // a body that stopped arriving: nothing sensible to answer
-                return
-            }
-            phase = .responding
-            setReading(false)
-            let application = server.application
-            server.requestStarted()
-            Task(executorPreference: loop) {
-                let response = await application.respond(to: .headerTimeout, head: nil)
-                self.deliver(response, for: nil, keepAlive: false)
-            }
-        default:
-            break
-        }
-    }
-
-    // MARK: - Closing
-
-    private var isClosed: Bool {
-        if case .closed = phase { return true }
-        return false
-    }
-
-    private func close(reset: Bool = false) {
-        guard !isClosed else { return }
-        phase = .closed
-        deadline = nil
+        pending = []
         loop.unregister(self)
         transport.close(reset: reset)
         server.connectionClosed(self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CEpoll
 import Foundation
 import Glibc
@@ -10,8 +11,8 @@ import Synchronization
 /// manager thread, then a worker): here a keep-alive request is one `epoll_wait` wake-up, and a
 /// handler that awaits nothing runs to completion without leaving the thread.
 final class EventLoop: TaskExecutor, @unchecked Sendable {
-    // Confined to the loop thread: `connections`, `local`, `readBuffer`, `nextSweep`.
-    // Shared: `inbox` (behind its Mutex) and `stopped`.
+    // Confined to the loop thread: `connections`, `unwatched`, `listener`, `local`, `readBuffer`, `nextSweep`.
+    // Shared: `inbox` (behind its Mutex), `stopped` and `watched`.
     private enum Work: @unchecked Sendable { // UnownedJob is a token the runtime hands out for exactly this use
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
@@ -31,7 +32,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let threadID = Atomic<UInt>(0) // pthread_t of the loop thread; 0 until it starts
     private var local: [Work] = []
     private var connections: [Int32: Connection] = [:]
+    private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
+    private let watched = Atomic<Int>(0)
     private var listener: (fd: Int32, handler: () -> Void)?
+    private var listenerResumesAt: UInt64? // set while accepting is paused
     private var sweepNanoseconds: UInt64 = 250_000_000
     private var nextSweep: UInt64 = 0
 
@@ -103,21 +107,42 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         connections[connection.fileDescriptor] = connection
         sweepNanoseconds = UInt64(max(0.005, min(0.25, sweepInterval)) * 1e9)
         _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fileDescriptor, cepoll_in() | cepoll_rdhup(), UInt64(connection.fileDescriptor))
+        watched.add(1, ordering: .relaxed)
     }
 
-    /// Changes which readiness a connection waits for.
+    /// Changes which readiness a connection waits for. With neither, the socket leaves epoll
+    /// altogether: epoll reports EPOLLHUP/EPOLLERR even for an empty event set, and level-triggered,
+    /// so a peer that reset while its handler runs would otherwise wake the loop without end.
     func watch(_ connection: Connection, read: Bool, write: Bool) {
+        let fd = connection.fileDescriptor
         var events: UInt32 = 0
         if read { events |= cepoll_in() | cepoll_rdhup() }
         if write { events |= cepoll_out() }
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_MOD, connection.fileDescriptor, events, UInt64(connection.fileDescriptor))
+        if events == 0 {
+            if unwatched.insert(fd).inserted {
+                _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+                watched.subtract(1, ordering: .relaxed)
+            }
+        } else if unwatched.remove(fd) != nil {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, fd, events, UInt64(fd))
+            watched.add(1, ordering: .relaxed)
+        } else {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_MOD, fd, events, UInt64(fd))
+        }
     }
 
     /// Stops watching a connection; the caller closes the descriptor right after.
     func unregister(_ connection: Connection) {
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, connection.fileDescriptor, 0, 0)
-        connections.removeValue(forKey: connection.fileDescriptor)
+        let fd = connection.fileDescriptor
+        if unwatched.remove(fd) == nil {
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+            watched.subtract(1, ordering: .relaxed)
+        }
+        connections.removeValue(forKey: fd)
     }
+
+    /// Connections this loop has in epoll right now.
+    var watchedCount: Int { watched.load(ordering: .relaxed) }
 
     /// Watches a listening socket; `handler` runs on the loop when it is readable.
     func registerListener(_ fd: Int32, handler: @escaping () -> Void) {
@@ -128,9 +153,25 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Stops watching and closes the listening socket.
     func closeListener() {
         guard let listener else { return }
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0)
+        if listenerResumesAt == nil { _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0) }
+        listenerResumesAt = nil
         close(listener.fd)
         self.listener = nil
+    }
+
+    /// Stops watching the listener for `nanoseconds` (accept ran out of descriptors); the loop
+    /// watches it again, and tries to accept, once the time is up.
+    func pauseListener(for nanoseconds: UInt64) {
+        guard let listener, listenerResumesAt == nil else { return }
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0)
+        listenerResumesAt = MonotonicClock.nanoseconds() + nanoseconds
+    }
+
+    private func resumeListenerIfDue(now: UInt64) {
+        guard let resumesAt = listenerResumesAt, resumesAt <= now, let listener else { return }
+        listenerResumesAt = nil
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, listener.fd, cepoll_in(), Self.listenerToken)
+        listener.handler()
     }
 
     /// Every connection this loop owns (loop thread only).
@@ -146,7 +187,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             drainWork()
             if stopped.load(ordering: .acquiring) && inbox.withLock({ $0.work.isEmpty }) { break }
             let now = MonotonicClock.nanoseconds()
-            var timeout = Int32(clamping: nextSweep > now ? (nextSweep - now) / 1_000_000 + 1 : 0)
+            let wakeAt = min(nextSweep, listenerResumesAt ?? .max)
+            var timeout = Int32(clamping: wakeAt > now ? (wakeAt - now) / 1_000_000 + 1 : 0)
             let mustNotSleep = inbox.withLock { inbox -> Bool in
                 if !inbox.work.isEmpty { return true }
                 inbox.sleeping = true
@@ -167,11 +209,13 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                     default:
                         guard let connection = connections[Int32(truncatingIfNeeded: event.token)] else { continue }
                         if event.events & cepoll_out() != 0 { connection.writable() }
-                        if event.events & (cepoll_in() | cepoll_hup() | cepoll_err() | cepoll_rdhup()) != 0 { connection.readable() }
+                        let hangUp = event.events & (cepoll_hup() | cepoll_err()) != 0
+                        if event.events & (cepoll_in() | cepoll_rdhup()) != 0 || hangUp { connection.readable(hangUp: hangUp) }
                     }
                 }
             }
             let after = MonotonicClock.nanoseconds()
+            resumeListenerIfDue(now: after)
             if after >= nextSweep {
                 sweep(now: after)
                 nextSweep = after + sweepNanoseconds
@@ -200,7 +244,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private func sweep(now: UInt64) {
         guard !connections.isEmpty else { return }
         for connection in Array(connections.values) { // a copy: closing unregisters
-            if let deadline = connection.deadline, deadline <= now { connection.deadlinePassed() }
+            if let deadline = connection.deadline, deadline <= now { connection.tick(now: now) }
         }
     }
 }
+#endif

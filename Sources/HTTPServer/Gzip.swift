@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 
 /// gzip/zlib coding over system zlib, with an output cap so a small bomb cannot fill memory.
+/// Streaming inflation (for request bodies as they arrive) is `GzipInflater`.
 public enum Gzip {
     /// Why inflating failed.
     public enum Failure: Error, Equatable, Sendable {
@@ -15,48 +16,15 @@ public enum Gzip {
     /// Concatenated gzip members are inflated one after another, as `gunzip` does.
     public static func decompress(_ input: Data, limit: Int) throws(Failure) -> Data {
         if input.isEmpty { throw .corrupt }
-        var stream = z_stream()
-        // 15 + 32: maximum window, and accept both gzip and zlib headers.
-        guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw .corrupt
-        }
-        defer { inflateEnd(&stream) }
+        let inflater = try GzipInflater()
         var output = Data()
-        let chunkSize = 64 * 1024
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
         var failure: Failure?
         input.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            let base = UnsafeMutablePointer(mutating: raw.bindMemory(to: Bytef.self).baseAddress!)
-            stream.next_in = base
-            stream.avail_in = uInt(raw.count)
-            while true {
-                let status: Int32 = chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = uInt(chunkSize)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunkSize - Int(stream.avail_out)
-                if output.count + produced > limit {
-                    failure = .tooLarge(limit: limit)
-                    return
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                switch status {
-                case Z_STREAM_END:
-                    if stream.avail_in == 0 { return }
-                    // Another gzip member follows.
-                    guard inflateReset(&stream) == Z_OK else { failure = .corrupt; return }
-                case Z_OK:
-                    if stream.avail_in == 0 && produced < chunkSize {
-                        failure = .corrupt // input ended before the stream did
-                        return
-                    }
-                case Z_BUF_ERROR:
-                    if stream.avail_in == 0 { failure = .corrupt; return }
-                default:
-                    failure = .corrupt
-                    return
-                }
+            do throws(Failure) {
+                try inflater.inflate(raw, into: &output, limit: limit)
+                try inflater.finish()
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }

@@ -59,6 +59,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.append(Field(name: name, value: value))
     }
 
+    /// Gives the first field named `name` this value where it stands (dropping any others of
+    /// that name), or appends one: keeps wire order for the journal.
+    mutating func replaceFirst(_ name: String, with value: String) {
+        let key = name.lowercased()
+        guard let first = fields.firstIndex(where: { $0.lowercasedName == key }) else {
+            add(name, value)
+            return
+        }
+        fields[first].value = value
+        var index = fields.count - 1
+        while index > first {
+            if fields[index].lowercasedName == key { fields.remove(at: index) }
+            index -= 1
+        }
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         let key = name.lowercased()

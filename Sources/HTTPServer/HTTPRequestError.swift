@@ -5,8 +5,14 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case malformedHeader
     case headersTooLarge
     case missingHost
+    /// More than one Host header, or one that is not `host[:port]`.
+    case invalidHost
+    /// A request target that is not valid for the method (`GET *`, an absolute URL without a host).
+    case invalidTarget
     case invalidContentLength
     case conflictingFraming
+    /// An HTTP/1.0 request with `Transfer-Encoding` (RFC 9112 §6.1: its framing is faulty).
+    case transferEncodingInHTTP10
     case unsupportedTransferEncoding
     case malformedChunk
     case bodyTooLarge(limit: Int)
@@ -14,6 +20,8 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
     case unsupportedContentEncoding(String)
     case corruptContentEncoding
     case headerTimeout
+    /// The server holds as many request bodies as its memory budget allows; retry shortly.
+    case serverBusy
 
     /// The status code the server answers with.
     public var status: Int {
@@ -25,8 +33,14 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedExpectation: return 417
         case .unsupportedContentEncoding: return 415
         case .headerTimeout: return 408
+        case .serverBusy: return 503
         default: return 400
         }
+    }
+
+    /// Seconds a client should wait before retrying (sent as `Retry-After`), for errors that pass.
+    public var retryAfterSeconds: Int? {
+        self == .serverBusy ? 1 : nil
     }
 
     /// A short machine-readable code.
@@ -37,8 +51,11 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformedHeader: return "malformed_header"
         case .headersTooLarge: return "headers_too_large"
         case .missingHost: return "missing_host"
+        case .invalidHost: return "invalid_host"
+        case .invalidTarget: return "invalid_target"
         case .invalidContentLength: return "invalid_content_length"
         case .conflictingFraming: return "conflicting_framing"
+        case .transferEncodingInHTTP10: return "transfer_encoding_in_http10"
         case .unsupportedTransferEncoding: return "unsupported_transfer_encoding"
         case .malformedChunk: return "malformed_chunk"
         case .bodyTooLarge: return "body_too_large"
@@ -46,6 +63,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedContentEncoding: return "unsupported_content_encoding"
         case .corruptContentEncoding: return "corrupt_content_encoding"
         case .headerTimeout: return "header_timeout"
+        case .serverBusy: return "server_busy"
         }
     }
 
@@ -57,8 +75,11 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .malformedHeader: return "A header line is malformed."
         case .headersTooLarge: return "The request header block is larger than allowed."
         case .missingHost: return "HTTP/1.1 requests must carry a Host header."
+        case .invalidHost: return "The request must carry one Host header, of the form host[:port]."
+        case .invalidTarget: return "The request target is not valid for this method."
         case .invalidContentLength: return "Content-Length is not a valid number."
         case .conflictingFraming: return "The request has conflicting Content-Length/Transfer-Encoding headers."
+        case .transferEncodingInHTTP10: return "HTTP/1.0 requests cannot use Transfer-Encoding."
         case .unsupportedTransferEncoding: return "Only the chunked transfer coding is supported."
         case .malformedChunk: return "The chunked body is malformed."
         case .bodyTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes."
@@ -66,6 +87,7 @@ public enum HTTPRequestError: Error, Equatable, Sendable {
         case .unsupportedContentEncoding(let coding): return "Content-Encoding `\(coding)` is not supported (use gzip, deflate or identity)."
         case .corruptContentEncoding: return "The request body is not valid for its Content-Encoding."
         case .headerTimeout: return "The request headers did not arrive in time."
+        case .serverBusy: return "The server is holding as many request bodies as it can; retry shortly."
         }
     }
 }

@@ -1,46 +1,28 @@
 import Foundation
 
-/// Limits the parser enforces.
-public struct HTTPParserLimits: Sendable, Equatable {
-    /// Largest request line plus header block, in bytes (→ 431).
-    public var maxHeaderBytes: Int
-    /// Largest body, before and after content decoding (→ 413).
-    public var maxBodyBytes: Int
-
-    /// Creates limits; defaults are 16 KiB of headers and 32 MiB of body.
-    public init(maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 32 * 1024 * 1024) {
-        self.maxHeaderBytes = maxHeaderBytes
-        self.maxBodyBytes = maxBodyBytes
-    }
-}
-
-/// What the parser has to say after being fed bytes.
-public enum HTTPParserEvent: Sendable {
-    /// A complete request.
-    case request(Request)
-    /// The client sent `Expect: 100-continue` and waits for a `100 Continue` before the body.
-    case continueExpected
-    /// The stream is unusable; answer the status and close. `head` is set when the request head was read.
-    case failure(HTTPRequestError, head: Request?)
-}
-
-/// An incremental HTTP/1.1 request parser: feed bytes in any split, take events out.
+/// An incremental HTTP/1.1 request framing parser: feed bytes in any split, take parts out.
 ///
-/// A pure value type with no I/O, so every framing rule is tested without sockets. After a
-/// `.failure` the parser yields nothing more: the connection must close.
+/// A pure value type with no I/O and no clock (the caller says when bytes arrived), so every
+/// framing rule is tested without sockets. It removes the chunked transfer coding but leaves
+/// content codings to `RequestBodyDecoder`. After a `.failure` the parser yields nothing more:
+/// the connection must close.
 public struct HTTPRequestParser: Sendable {
     private enum State: Sendable {
         case head
-        case fixedBody(Request, remaining: Int)
-        case chunkSize(Request)
-        case chunkData(Request, remaining: Int)
-        case chunkDataEnd(Request)
-        case trailers(Request)
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        /// The request is complete; `.end` is next.
+        case complete
         case failed
     }
 
     /// The limits in force.
     public let limits: HTTPParserLimits
+    /// Longest chunk-size line (size and extensions, without CRLF).
+    static let maxChunkLineBytes = 1024
     /// The peer address stamped on each request.
     public var remoteAddress: String
 
@@ -48,9 +30,13 @@ public struct HTTPRequestParser: Sendable {
     private var start = 0 // first unconsumed byte in `buffer`
     private var scanFrom = 0 // where the search for the end of the head resumes
     private var state: State = .head
-    private var body: [UInt8] = []
-    private var continueSent = false
+    private var head: Request? // the request whose body is being read, for failures
+    private var bodyByteCount = 0
+    private var trailers = HTTPHeaders()
+    private var trailerByteCount = 0 // trailer lines so far, with their CRLFs
+    private var continueChecked = true
     private var headStartedAt: UInt64?
+    private var lastFeedAt: UInt64 = 0
 
     /// Creates a parser.
     public init(limits: HTTPParserLimits = HTTPParserLimits(), remoteAddress: String = "") {
@@ -58,7 +44,7 @@ public struct HTTPRequestParser: Sendable {
         self.remoteAddress = remoteAddress
     }
 
-    /// Bytes received but not yet consumed by a complete request.
+    /// Bytes received but not yet consumed.
     public var bufferedByteCount: Int { buffer.count - start }
 
     /// Whether a request has begun arriving (some bytes of it buffered) but is not complete.
@@ -76,24 +62,32 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
-    /// Appends received bytes.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    /// Whether the parser has failed and yields nothing more.
+    public var hasFailed: Bool {
+        if case .failed = state { return true }
+        return false
+    }
+
+    /// Appends bytes that arrived at `now` (monotonic ns, stamped on requests as `receivedAt`).
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
         if case .failed = state { return }
         compactIfWorthIt()
-        if headStartedAt == nil { headStartedAt = MonotonicClock.nanoseconds() }
+        if headStartedAt == nil { headStartedAt = now }
+        lastFeedAt = now
         buffer.append(contentsOf: bytes)
     }
 
-    /// Appends received bytes.
-    public mutating func feed<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    /// Appends bytes that arrived at `now` (monotonic ns, stamped on requests as `receivedAt`).
+    public mutating func feed<C: Collection>(_ bytes: C, now: UInt64) where C.Element == UInt8 {
         if case .failed = state { return }
         compactIfWorthIt()
-        if headStartedAt == nil { headStartedAt = MonotonicClock.nanoseconds() }
+        if headStartedAt == nil { headStartedAt = now }
+        lastFeedAt = now
         buffer.append(contentsOf: bytes)
     }
 
-    /// The next event, or nil when more bytes are needed.
-    public mutating func next() -> HTTPParserEvent? {
+    /// The next part, or nil when more bytes are needed.
+    public mutating func next() -> HTTPRequestPart? {
         while true {
             switch state {
             case .failed:
@@ -103,87 +97,106 @@ public struct HTTPRequestParser: Sendable {
                 // Tolerate empty lines between pipelined requests (RFC 9112 §2.2).
                 while start + 1 < buffer.count, buffer[start] == 13, buffer[start + 1] == 10 { start += 2; scanFrom = max(scanFrom, start) }
                 guard let end = findHeadEnd() else {
-                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
+                    // Judge the head by its known length, not by what is buffered: the buffer may
+                    // end with the first bytes of the blank line, which are not part of the head.
+                    if buffer.count - start - partialHeadTerminatorLength() > limits.maxHeaderBytes {
+                        return fail(.headersTooLarge, head: requestLineOnly())
+                    }
                     return nil
                 }
                 if end - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: requestLineOnly()) }
                 let headBytes = buffer[start..<end]
                 start = end + 4
                 scanFrom = start
-                let parsed = parseHead(headBytes)
-                switch parsed {
+                switch RequestHeadParser.parse(headBytes, remoteAddress: remoteAddress, receivedAt: headStartedAt ?? lastFeedAt) {
                 case .failure(let error):
                     return fail(error, head: nil)
                 case .success(let (request, framing)):
-                    continueSent = false
-                    body.removeAll(keepingCapacity: true)
+                    bodyByteCount = 0
+                    trailers = HTTPHeaders()
+                    trailerByteCount = 0
+                    continueChecked = false
+                    head = request
                     switch framing {
                     case .none:
-                        return finish(request)
+                        state = .complete
                     case .length(let length):
                         if length > limits.maxBodyBytes { return fail(.bodyTooLarge(limit: limits.maxBodyBytes), head: request) }
-                        if length == 0 { return finish(request) }
-                        state = .fixedBody(request, remaining: length)
-                        if let event = continueIfExpected(request) { return event }
+                        state = length == 0 ? .complete : .fixedBody(remaining: length)
                     case .chunked:
-                        state = .chunkSize(request)
-                        if let event = continueIfExpected(request) { return event }
+                        state = .chunkSize
                     }
+                    return .head(request)
                 }
 
-            case .fixedBody(let request, let remaining):
+            case .fixedBody(let remaining):
+                if let event = continueIfExpected() { return event }
                 let available = buffer.count - start
                 if available == 0 { return nil }
                 let take = min(available, remaining)
-                body.append(contentsOf: buffer[start..<start + take])
+                let piece = buffer[start..<start + take]
                 start += take
-                if take == remaining { return finish(request) }
-                state = .fixedBody(request, remaining: remaining - take)
-                return nil
+                bodyByteCount += take
+                state = take == remaining ? .complete : .fixedBody(remaining: remaining - take)
+                return .body(piece)
 
-            case .chunkSize(let request):
-                guard let lineEnd = findCRLF(from: start) else {
-                    if buffer.count - start > 1024 { return fail(.malformedChunk, head: request) }
+            case .chunkSize:
+                if let event = continueIfExpected() { return event }
+                guard let lineEnd = findLineEnd() else {
+                    if unterminatedLength() > Self.maxChunkLineBytes { return fail(.malformedChunk, head: head) }
                     return nil
                 }
+                if lineEnd - start > Self.maxChunkLineBytes { return fail(.malformedChunk, head: head) }
                 let line = buffer[start..<lineEnd]
-                start = lineEnd + 2
-                guard let size = Self.parseChunkSize(line) else { return fail(.malformedChunk, head: request) }
+                consumeLine(endingAt: lineEnd)
+                guard let size = ChunkLine.parseSize(line) else { return fail(.malformedChunk, head: head) }
                 if size == 0 {
-                    state = .trailers(request)
+                    state = .trailers
                 } else {
-                    if body.count + size > limits.maxBodyBytes { return fail(.bodyTooLarge(limit: limits.maxBodyBytes), head: request) }
-                    state = .chunkData(request, remaining: size)
+                    if bodyByteCount + size > limits.maxBodyBytes { return fail(.bodyTooLarge(limit: limits.maxBodyBytes), head: head) }
+                    state = .chunkData(remaining: size)
                 }
 
-            case .chunkData(let request, let remaining):
+            case .chunkData(let remaining):
                 let available = buffer.count - start
                 if available == 0 { return nil }
                 let take = min(available, remaining)
-                body.append(contentsOf: buffer[start..<start + take])
+                let piece = buffer[start..<start + take]
                 start += take
-                state = take == remaining ? .chunkDataEnd(request) : .chunkData(request, remaining: remaining - take)
-                if take < remaining { return nil }
+                bodyByteCount += take
+                state = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
+                return .body(piece)
 
-            case .chunkDataEnd(let request):
+            case .chunkDataEnd:
                 guard buffer.count - start >= 2 else { return nil }
-                guard buffer[start] == 13, buffer[start + 1] == 10 else { return fail(.malformedChunk, head: request) }
+                guard buffer[start] == 13, buffer[start + 1] == 10 else { return fail(.malformedChunk, head: head) }
                 start += 2
-                state = .chunkSize(request)
+                state = .chunkSize
 
-            case .trailers(var request):
-                guard let lineEnd = findCRLF(from: start) else {
-                    if buffer.count - start > limits.maxHeaderBytes { return fail(.headersTooLarge, head: request) }
+            case .trailers:
+                // The trailer section gets the header block's limit; each field is parsed once,
+                // into a list of its own, so N fields cost O(N).
+                guard let lineEnd = findLineEnd() else {
+                    if trailerByteCount + unterminatedLength() > limits.maxHeaderBytes { return fail(.headersTooLarge, head: head) }
                     return nil
                 }
                 if lineEnd == start {
-                    start += 2
-                    return finish(request)
+                    consumeLine(endingAt: lineEnd)
+                    state = .complete
+                    continue
                 }
-                guard let field = Self.parseField(buffer[start..<lineEnd]) else { return fail(.malformedChunk, head: request) }
-                start = lineEnd + 2
-                request.trailers.add(field.name, field.value)
-                state = .trailers(request)
+                trailerByteCount += lineEnd - start + 2
+                if trailerByteCount > limits.maxHeaderBytes { return fail(.headersTooLarge, head: head) }
+                guard let field = RequestHeadParser.parseField(buffer[start..<lineEnd]) else { return fail(.malformedChunk, head: head) }
+                consumeLine(endingAt: lineEnd)
+                trailers.add(field.name, field.value)
+
+            case .complete:
+                state = .head
+                head = nil
+                headStartedAt = buffer.count > start ? lastFeedAt : nil
+                defer { trailers = HTTPHeaders() }
+                return .end(trailers: trailers)
             }
         }
     }
@@ -193,48 +206,28 @@ public struct HTTPRequestParser: Sendable {
 
     // MARK: - Steps
 
-    private enum Framing { case none, length(Int), chunked }
-
-    private mutating func continueIfExpected(_ request: Request) -> HTTPParserEvent? {
-        guard !continueSent, request.version == .http11,
-              let expect = request.headers["expect"], expect.lowercased() == "100-continue",
+    /// `.continueExpected` once per request, when it asked for it and none of its body has arrived.
+    private mutating func continueIfExpected() -> HTTPRequestPart? {
+        guard !continueChecked else { return nil }
+        continueChecked = true
+        guard let head, head.version == .http11,
+              let expect = head.headers["expect"], expect.lowercased() == "100-continue",
               buffer.count == start else { return nil }
-        continueSent = true
         return .continueExpected
     }
 
-    private mutating func finish(_ head: Request) -> HTTPParserEvent {
-        var request = head
-        request.wireBodySize = body.count
-        if let coding = request.headers["content-encoding"]?.trimmingASCIIWhitespace().lowercased(), !coding.isEmpty, coding != "identity" {
-            guard coding == "gzip" || coding == "x-gzip" || coding == "deflate" else {
-                return fail(.unsupportedContentEncoding(coding), head: request)
-            }
-            if body.isEmpty {
-                request.body = Data()
-            } else {
-                do {
-                    request.body = try Gzip.decompress(Data(body), limit: limits.maxBodyBytes)
-                } catch .tooLarge {
-                    return fail(.bodyTooLarge(limit: limits.maxBodyBytes), head: request)
-                } catch {
-                    return fail(.corruptContentEncoding, head: request)
-                }
-            }
-        } else {
-            request.body = Data(body)
-        }
-        body.removeAll(keepingCapacity: body.capacity <= 64 * 1024)
-        state = .head
-        headStartedAt = buffer.count > start ? MonotonicClock.nanoseconds() : nil
-        return .request(request)
+    private mutating func fail(_ error: HTTPRequestError, head: Request?) -> HTTPRequestPart {
+        abandon()
+        return .failure(error, head: head)
     }
 
-    private mutating func fail(_ error: HTTPRequestError, head: Request?) -> HTTPParserEvent {
+    /// Stops parsing for good (the caller refused the request): drops what is buffered, yields nothing more.
+    public mutating func abandon() {
         state = .failed
         buffer = []
         start = 0
-        return .failure(error, head: head)
+        scanFrom = 0
+        head = nil
     }
 
     private mutating func compactIfWorthIt() {
@@ -259,6 +252,40 @@ public struct HTTPRequestParser: Sendable {
         return nil
     }
 
+    /// The index of the CR ending the line at `start`, resuming where the last search stopped so
+    /// a line arriving byte by byte is scanned once.
+    private mutating func findLineEnd() -> Int? {
+        var index = max(scanFrom, start)
+        while index + 1 < buffer.count {
+            if buffer[index] == 13 && buffer[index + 1] == 10 { return index }
+            index += 1
+        }
+        scanFrom = max(start, buffer.count - 1)
+        return nil
+    }
+
+    private mutating func consumeLine(endingAt lineEnd: Int) {
+        start = lineEnd + 2
+        scanFrom = start
+    }
+
+    /// How many bytes at the end of the buffer could be the start of the head's final CRLF CRLF.
+    private func partialHeadTerminatorLength() -> Int {
+        let terminator: [UInt8] = [13, 10, 13]
+        for length in stride(from: min(3, buffer.count - start), to: 0, by: -1)
+        where buffer[(buffer.count - length)...].elementsEqual(terminator[0..<length]) {
+            return length
+        }
+        return 0
+    }
+
+    /// How long the unterminated line at `start` is known to be: what is buffered, less a final
+    /// CR that may be the start of its CRLF (so the answer does not depend on how bytes are split).
+    private func unterminatedLength() -> Int {
+        let count = buffer.count - start
+        return count > 0 && buffer[buffer.count - 1] == 13 ? count - 1 : count
+    }
+
     private func findCRLF(from position: Int) -> Int? {
         var index = position
         while index + 1 < buffer.count {
@@ -272,137 +299,8 @@ public struct HTTPRequestParser: Sendable {
     /// in the format of the platform its path names, although the headers were never read.
     private func requestLineOnly() -> Request? {
         guard let lineEnd = findCRLF(from: start), lineEnd - start <= 8192,
-              let (method, target, version) = Self.parseRequestLine(buffer[start..<lineEnd]), let version else { return nil }
-        var request = Request(method: method, target: target, version: version, remoteAddress: remoteAddress)
-        request.receivedAt = headStartedAt ?? MonotonicClock.nanoseconds()
-        return request
-    }
-
-    // MARK: - Head
-
-    private func parseHead(_ bytes: ArraySlice<UInt8>) -> Result<(Request, Framing), HTTPRequestError> {
-        var lines: [ArraySlice<UInt8>] = []
-        var lineStart = bytes.startIndex
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == 13 {
-                guard index + 1 < bytes.endIndex, bytes[index + 1] == 10 else { return .failure(lines.isEmpty ? .malformedRequestLine : .malformedHeader) }
-                lines.append(bytes[lineStart..<index])
-                index += 2
-                lineStart = index
-            } else if bytes[index] == 10 {
-                return .failure(lines.isEmpty ? .malformedRequestLine : .malformedHeader) // bare LF
-            } else {
-                index += 1
-            }
-        }
-        lines.append(bytes[lineStart..<bytes.endIndex])
-
-        guard let requestLine = lines.first, let (method, target, version) = Self.parseRequestLine(requestLine) else {
-            return .failure(.malformedRequestLine)
-        }
-        guard let version else { return .failure(.unsupportedVersion) }
-        var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
-            guard let field = Self.parseField(line) else { return .failure(.malformedHeader) }
-            headers.add(field.name, field.value)
-        }
-        if version == .http11 && !headers.contains("host") { return .failure(.missingHost) }
-
-        var request = Request(method: method, target: target, version: version, headers: headers, remoteAddress: remoteAddress)
-        request.receivedAt = headStartedAt ?? MonotonicClock.nanoseconds()
-
-        if let expect = headers["expect"], expect.lowercased() != "100-continue" {
-            return .failure(.unsupportedExpectation)
-        }
-        let transferEncodings = headers.values(for: "transfer-encoding")
-        let lengths = headers.values(for: "content-length")
-        if !transferEncodings.isEmpty {
-            // Both framings at once is how requests get smuggled; refuse rather than pick one.
-            if !lengths.isEmpty { return .failure(.conflictingFraming) }
-            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingASCIIWhitespace().lowercased() }
-            guard codings == ["chunked"] else { return .failure(.unsupportedTransferEncoding) }
-            return .success((request, .chunked))
-        }
-        if !lengths.isEmpty {
-            var value: Int?
-            for text in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-                let trimmed = text.trimmingASCIIWhitespace()
-                guard !trimmed.isEmpty, trimmed.utf8.count <= 18, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                      let parsed = Int(trimmed) else { return .failure(.invalidContentLength) }
-                if let value, value != parsed { return .failure(.invalidContentLength) }
-                value = parsed
-            }
-            return .success((request, .length(value ?? 0)))
-        }
-        return .success((request, .none))
-    }
-
-    private static func parseRequestLine(_ line: ArraySlice<UInt8>) -> (HTTPMethod, String, HTTPVersion?)? {
-        let parts = line.split(separator: 32, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        let methodBytes = parts[0], targetBytes = parts[1], versionBytes = parts[2]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else { return nil }
-        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 32 && $0 < 127 }) else { return nil }
-        guard versionBytes.count == 8, versionBytes.starts(with: Array("HTTP/".utf8)) else { return nil }
-        let digits = Array(versionBytes.suffix(3))
-        guard digits[1] == UInt8(ascii: "."), (48...57).contains(digits[0]), (48...57).contains(digits[2]) else { return nil }
-        let version: HTTPVersion?
-        switch (digits[0], digits[2]) {
-        case (49, 49): version = .http11
-        case (49, 48): version = .http10
-        default: version = nil
-        }
-        var target = String(decoding: targetBytes, as: UTF8.self)
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
-            // Absolute form (sent to proxies): keep only path and query.
-            let afterScheme = target.dropFirst(target.hasPrefix("https://") ? 8 : 7)
-            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                let rest = afterScheme[slash...]
-                target = rest.hasPrefix("?") ? "/" + rest : String(rest)
-            } else {
-                target = "/"
-            }
-        } else if !(target.hasPrefix("/") || target == "*") {
-            return nil
-        }
-        return (HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target, version)
-    }
-
-    private static func parseField(_ line: ArraySlice<UInt8>) -> (name: String, value: String)? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let name = line[line.startIndex..<colon]
-        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { return nil } // also rejects obs-fold and "Name :"
-        var value = line[(colon + 1)...]
-        while let first = value.first, first == 32 || first == 9 { value.removeFirst() }
-        while let last = value.last, last == 32 || last == 9 { value.removeLast() }
-        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { return nil }
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-    }
-
-    private static func parseChunkSize(_ line: ArraySlice<UInt8>) -> Int? {
-        var digits = line
-        if let semicolon = line.firstIndex(of: UInt8(ascii: ";")) { digits = line[line.startIndex..<semicolon] }
-        while let last = digits.last, last == 32 || last == 9 { digits.removeLast() }
-        guard !digits.isEmpty, digits.count <= 15 else { return nil }
-        var size = 0
-        for byte in digits {
-            guard let value = URLQuery.hexValue(byte) else { return nil }
-            size = size << 4 | Int(value)
-        }
-        return size
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+              let line = RequestHeadParser.parseRequestLine(buffer[start..<lineEnd]), let version = line.version else { return nil }
+        return Request(method: line.method, target: line.target, version: version, headers: HTTPHeaders(), body: Data(),
+                       remoteAddress: remoteAddress, receivedAt: headStartedAt ?? lastFeedAt)
     }
 }

@@ -1,3 +1,4 @@
+#if os(Linux)
 import CEpoll
 import Foundation
 import Glibc
@@ -40,12 +41,16 @@ public final class HTTPServer: Sendable {
         var nextConnectionID = 0
         var nextQueue = 0
         var drained: [CheckedContinuation<Void, Never>] = []
+        var openFileLimit: OpenFileLimit?
     }
 
     private let state = Mutex(State())
     private let shuttingDown = Atomic<Bool>(false)
     private let inFlight = Atomic<Int>(0)
+    private let bufferedInput = Atomic<Int>(0)
     private let loops: [EventLoop]
+    /// The allowance for request body bytes held in memory, shared by all connections.
+    let bodyBudget: RequestBodyBudget
 
     /// Creates a server; call `start()` to listen.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -53,12 +58,16 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.application = application
         self.loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
+        self.bodyBudget = RequestBodyBudget(limit: configuration.maxBufferedBodyBytes)
         // A vanished client must surface as EPIPE on send, never kill the process.
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// The bound port (useful with port 0), or 0 before `start()`.
     public var port: Int { state.withLock { $0.boundPort } }
+
+    /// What `start()` did to the open-file limit (it raises the soft limit to the hard one), for the log; nil before `start()`.
+    public var openFileLimit: OpenFileLimit? { state.withLock { $0.openFileLimit } }
 
     /// Whether a shutdown has begun.
     public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
@@ -69,11 +78,13 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting. Returns the bound port.
     @discardableResult
     public func start() throws -> Int {
+        let fileLimit = Self.raiseOpenFileLimit()
         let (socketFD, boundPort) = try Self.openListener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         state.withLock {
             $0.listenSocket = socketFD
             $0.listening = true
             $0.boundPort = boundPort
+            $0.openFileLimit = fileLimit
         }
         let acceptor = loops[0]
         acceptor.execute { [self] in acceptor.registerListener(socketFD) { [unowned self] in self.acceptAll(socketFD) } }
@@ -115,6 +126,17 @@ public final class HTTPServer: Sendable {
     /// Requests being answered right now.
     public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
 
+    /// Open connections whose sockets epoll watches (the rest wait for a handler with nothing to watch).
+    public var watchedConnectionCount: Int { loops.reduce(0) { $0 + $1.watchedCount } }
+
+    /// Request body bytes held in memory now (arriving, decoded, or with a running handler).
+    public var bufferedBodyBytes: Int { bodyBudget.bytesInUse }
+
+    /// Bytes read from clients and not yet consumed by a request, over all connections.
+    public var bufferedInputBytes: Int { bufferedInput.load(ordering: .relaxed) }
+
+    func bufferedInputChanged(by delta: Int) { bufferedInput.add(delta, ordering: .relaxed) }
+
     func connectionClosed(_ connection: Connection) {
         _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
     }
@@ -128,8 +150,13 @@ public final class HTTPServer: Sendable {
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = cepoll_accept(listenFD, &address, &length)
             if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return // EAGAIN, or EMFILE and friends: try again on the next readiness event
+                switch AcceptPolicy.reaction(toErrno: errno) {
+                case .retry: continue
+                case .wait: return
+                case .pause(let nanoseconds):
+                    loops[0].pauseListener(for: nanoseconds)
+                    return
+                }
             }
             if isShuttingDown {
                 _ = Glibc.close(fd)
@@ -226,3 +253,4 @@ public final class HTTPServer: Sendable {
         throw StartError.bind(host, port, lastError)
     }
 }
+#endif

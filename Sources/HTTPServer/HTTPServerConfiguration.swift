@@ -14,11 +14,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var backlog: Int32
     /// How many event loops (threads) share the connections; defaults to the number of cores.
     public var eventLoopCount: Int
+    /// Request body bytes all connections together may hold in memory (buffered or decoded);
+    /// beyond it requests get 503 with `Retry-After`.
+    public var maxBufferedBodyBytes: Int
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
                 headerTimeout: Double = 10, idleTimeout: Double = 75, backlog: Int32 = 1024,
-                eventLoopCount: Int = max(2, ProcessInfoCores.count)) {
+                eventLoopCount: Int = max(2, ProcessInfoCores.count), maxBufferedBodyBytes: Int = 256 * 1024 * 1024) {
         self.host = host
         self.port = port
         self.limits = limits
@@ -26,6 +29,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.backlog = backlog
         self.eventLoopCount = eventLoopCount
+        self.maxBufferedBodyBytes = maxBufferedBodyBytes
     }
 }
 

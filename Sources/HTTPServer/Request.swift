@@ -24,10 +24,20 @@ public struct Request: Sendable {
     public var remoteAddress: String
     /// When the first byte of the request arrived (monotonic seconds, for durations).
     public var receivedAt: UInt64
+    /// The scheme (`http` or `https`, lower-cased) when the request line carried an absolute-form
+    /// target, as clients send to a proxy; nil for origin form. `Host` then holds the URL's authority.
+    public var absoluteFormScheme: String?
 
     /// Creates a request; used by the parser and by in-process tests.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,
                 headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
+        self.init(method: method, target: target, version: version, headers: headers, body: body,
+                  remoteAddress: remoteAddress, receivedAt: MonotonicClock.nanoseconds())
+    }
+
+    /// Creates a request that arrived at `receivedAt`; the parser passes its own time so it reads no clock.
+    init(method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data,
+         remoteAddress: String, receivedAt: UInt64) {
         self.method = method
         self.target = target
         if let question = target.firstIndex(of: "?") {
@@ -43,7 +53,7 @@ public struct Request: Sendable {
         self.body = body
         self.wireBodySize = body.count
         self.remoteAddress = remoteAddress
-        self.receivedAt = MonotonicClock.nanoseconds()
+        self.receivedAt = receivedAt
     }
 
     /// The query decoded into ordered name/value pairs (`+` is a space, as in forms).

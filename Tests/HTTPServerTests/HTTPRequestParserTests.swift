@@ -3,26 +3,26 @@ import Foundation
 import Testing
 @testable import HTTPServer
 
-/// Feeds `bytes` to a fresh parser in the given chunk sizes and collects every event.
-private func parse(_ bytes: [UInt8], splits: [Int]? = nil, limits: HTTPParserLimits = HTTPParserLimits()) -> [HTTPParserEvent] {
-    var parser = HTTPRequestParser(limits: limits, remoteAddress: "127.0.0.1")
+/// Feeds `bytes` to a fresh reader (parser and body decoder) in the given chunk sizes and collects every event.
+func parse(_ bytes: [UInt8], splits: [Int]? = nil, limits: HTTPParserLimits = HTTPParserLimits()) -> [HTTPParserEvent] {
+    var parser = HTTPRequestReader(limits: limits, remoteAddress: "127.0.0.1")
     var events: [HTTPParserEvent] = []
     var offset = 0
     var sizes = splits ?? [bytes.count]
     while offset < bytes.count {
         let size = max(1, min(sizes.isEmpty ? bytes.count : sizes.removeFirst(), bytes.count - offset))
-        parser.feed(bytes[offset..<offset + size])
+        parser.feed(bytes[offset..<offset + size], now: 0)
         offset += size
         while let event = parser.next() { events.append(event) }
     }
     return events
 }
 
-private func requests(_ events: [HTTPParserEvent]) -> [Request] {
+func requests(_ events: [HTTPParserEvent]) -> [Request] {
     events.compactMap { if case .request(let request) = $0 { return request } else { return nil } }
 }
 
-private func failure(_ events: [HTTPParserEvent]) -> HTTPRequestError? {
+func failure(_ events: [HTTPParserEvent]) -> HTTPRequestError? {
     for event in events { if case .failure(let error, _) = event { return error } }
     return nil
 }
@@ -78,11 +78,11 @@ struct HTTPRequestParserTests {
 
     @Test("Expect: 100-continue is announced before the body, once")
     func expectContinue() {
-        var parser = HTTPRequestParser()
-        parser.feed(Array("POST /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8))
+        var parser = HTTPRequestReader()
+        parser.feed(Array("POST /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8), now: 0)
         guard case .continueExpected? = parser.next() else { Issue.record("no continue"); return }
         #expect(parser.next() == nil)
-        parser.feed(Array("abc".utf8))
+        parser.feed(Array("abc".utf8), now: 0)
         guard case .request(let request)? = parser.next() else { Issue.record("no request"); return }
         #expect(request.body == Data("abc".utf8))
     }
@@ -155,11 +155,11 @@ struct HTTPRequestParserTests {
 
     @Test("after a failure the parser yields nothing more")
     func stopsAfterFailure() {
-        var parser = HTTPRequestParser()
-        parser.feed(Array("BAD\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        var parser = HTTPRequestReader()
+        parser.feed(Array("BAD\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8), now: 0)
         guard case .failure? = parser.next() else { Issue.record("expected failure"); return }
         #expect(parser.next() == nil)
-        parser.feed(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        parser.feed(Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8), now: 0)
         #expect(parser.next() == nil)
     }
 

@@ -30,17 +30,37 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
         guard result == 0 else { close(fd); throw Failure.connect }
     }
 
-    deinit { close(fd) }
+    private var isOpen = true
+
+    deinit { if isOpen { close(fd) } }
+
+    /// Aborts the connection with a TCP RST (SO_LINGER 0, then close).
+    func reset() {
+        guard isOpen else { return }
+        isOpen = false
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        close(fd)
+    }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    /// Makes a blocked `send` give up after `seconds` (it returns what it managed to send).
+    func setSendTimeout(_ seconds: Double) {
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - floor(seconds)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends `bytes`; stops early when the peer is gone or a send timeout passes. Returns the bytes sent.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
+            if sent <= 0 { return offset }
             offset += sent
         }
+        return offset
     }
 
     /// Reads until at least `count` bytes are buffered.
@@ -84,6 +104,16 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
             let received = recv(fd, &chunk, chunk.count, 0)
             if received == 0 { return true }
             if received < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    /// True when the server ends the connection with FIN (read returns 0) rather than a reset.
+    func endsWithOrderlyClose() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let received = recv(fd, &chunk, chunk.count, 0)
+            if received == 0 { return true }
+            if received < 0 { return false }
         }
     }
 
