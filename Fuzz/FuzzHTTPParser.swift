@@ -69,13 +69,13 @@ enum ParserAdapter {
         case .failure(let error, let head):
             return .failure(code: error.code, status: error.status, head: head.map(describeHead))
         case .request(let request):
-            let body: String
+            let body: Result<[UInt8], HTTPRequestError>
             switch decodedBody(request) {
             case .success(let bytes):
                 if bytes.count > limits.maxBodyBytes { fatalError("a \(bytes.count)-byte body passed the \(limits.maxBodyBytes)-byte limit") }
-                body = hex(bytes)
+                body = .success(bytes)
             case .failure(let error):
-                body = "decode-failure \(error.code)"
+                body = .failure(error)
             }
             return .request(head: describeHead(request), body: body, wireBodySize: request.wireBodySize,
                             trailers: request.trailers.fields.map { "\($0.name): \($0.value)" }, keepAlive: request.wantsKeepAlive)
@@ -92,7 +92,7 @@ enum ParserAdapter {
 
 /// One parser event reduced to what must not depend on how the bytes were split.
 enum CanonicalEvent: Equatable, CustomStringConvertible {
-    case request(head: String, body: String, wireBodySize: Int, trailers: [String], keepAlive: Bool)
+    case request(head: String, body: Result<[UInt8], HTTPRequestError>, wireBodySize: Int, trailers: [String], keepAlive: Bool)
     case continueExpected
     case failure(code: String, status: Int, head: String?)
     case end(midRequest: Bool, readingBody: Bool, buffered: Int)
@@ -100,7 +100,11 @@ enum CanonicalEvent: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .request(let head, let body, let size, let trailers, let keepAlive):
-            return "request \(head) body=\(body) wire=\(size) trailers=\(trailers) keepAlive=\(keepAlive)"
+            let bodyText = switch body {
+            case .success(let bytes): hex(bytes)
+            case .failure(let error): "decode-failure \(error.code)"
+            }
+            return "request \(head) body=\(bodyText) wire=\(size) trailers=\(trailers) keepAlive=\(keepAlive)"
         case .continueExpected:
             return "100-continue"
         case .failure(let code, let status, let head):
@@ -195,8 +199,16 @@ private func report(_ what: String, input: [UInt8], detail: [CanonicalEvent]...)
 
 // MARK: - Body decoder checks
 
+/// Whether `bytes` start like a gzip member or a zlib stream (RFC 1950 header check).
+private func looksCompressed(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard bytes.count >= 2 else { return false }
+    let first = bytes[bytes.startIndex], second = bytes[bytes.startIndex + 1]
+    if first == 0x1f && second == 0x8b { return true }
+    return first & 0x0f == 8 && (UInt16(first) << 8 | UInt16(second)) % 31 == 0
+}
+
 /// Inflates the input as a gzip stream whole, split and byte by byte (the three must agree and
-/// respect the limit), and checks that compress → decompress gives back the input.
+/// respect the limit), and checks that compress → decompress gives back what it inflated to.
 private func checkGzip(_ input: [UInt8]) {
     let limit = ParserAdapter.limits.maxBodyBytes
     let cut = splitPoint(input)
@@ -210,8 +222,10 @@ private func checkGzip(_ input: [UInt8]) {
     if split != whole { report("gzip inflate split at \(cut) differs from whole", input: input) }
     if case .inflated(let output) = whole, output.count > limit { report("inflate produced \(output.count) > \(limit) bytes", input: input) }
 
-    let roundTrip = ParserAdapter.inflate([ParserAdapter.deflate(input)[...]], limit: max(input.count, 1))
-    if !input.isEmpty && roundTrip != .inflated(input) { report("gzip round trip changed the bytes", input: input) }
+    if case .inflated(let output) = whole, !output.isEmpty {
+        let roundTrip = ParserAdapter.inflate([ParserAdapter.deflate(output)[...]], limit: output.count)
+        if roundTrip != .inflated(output) { report("gzip round trip changed the bytes", input: input) }
+    }
 }
 
 // MARK: - Entry point
@@ -234,11 +248,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         report("byte by byte differs from whole", input: input, detail: whole, bytewise)
     }
 
-    // A body that starts like gzip also goes through the decoder on its own, so mutations of
-    // the compressed bytes reach zlib without having to keep an HTTP head intact.
-    if input.count >= 2 && input[0] == 0x1f && input[1] == 0x8b || input.count >= 1 && input[0] == 0x78 {
+    // Compressed bytes, whole inputs or the bytes after the first head, also go through the
+    // decoder on their own, so mutations reach zlib without having to keep an HTTP head intact.
+    if looksCompressed(input[...]) {
         checkGzip(input)
-    } else if let bodyStart = firstBodyOffset(input), bodyStart < input.count {
+    } else if let bodyStart = firstBodyOffset(input), looksCompressed(input[bodyStart...]) {
         checkGzip(Array(input[bodyStart...]))
     }
     return 0
