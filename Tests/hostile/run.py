@@ -15,6 +15,7 @@ import sys
 import time
 import traceback
 
+sys.dont_write_bytecode = True  # keep the checkout clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import harness  # noqa: E402
