@@ -135,7 +135,8 @@ def lingering(ctx, head, extra):
             response = client.response()
         except ConnectionClosed as closed:
             check(False, f"the client never saw the status: {closed}")
-        ending = client.ending(timeout=3)
+        # Long enough for a server that lingers before its FIN instead of after it.
+        ending = client.ending(timeout=10)
         ctx.note(f"{response.status}, then {ending}")
         return response.status, ending
     finally:

@@ -1,5 +1,6 @@
 """Resource attacks: issue 11 items 1–5, slowloris, 10,000 idle connections."""
 import gzip
+import os
 import select
 import socket
 import threading
@@ -41,13 +42,16 @@ def peak_rss_while(server, action, interval=0.05):
 def never_reads(ctx):
     server = ctx.server
     base = server.rss()
-    # 40 KB answers fill the socket buffers after about a hundred; from then on output is blocked.
-    request = f"GET /__admin/openapi/asleep.json HTTP/1.1\r\n{HOST}\r\n".encode() * 1000
     client = Client(ctx.port, rcvbuf=4096)
+    # First a few requests whose 20 KB answers overflow the socket buffers, so the server's
+    # output is blocked while little input is buffered; then a flood of pipelined requests.
+    client.send(f"GET /__admin/openapi.json HTTP/1.1\r\n{HOST}\r\n" * 20)
+    time.sleep(1.0)  # the server answers the first and blocks on output; nothing signals that
     client.sock.setblocking(False)
+    flood = f"GET /__admin/health HTTP/1.1\r\n{HOST}\r\n".encode() * 2000
     sent = [0]
 
-    def flood():
+    def send_flood():
         # Bounded: 4 s, or 768 MiB accepted by the server (today's server takes >1 GiB in 4 s).
         started = time.monotonic()
         while time.monotonic() - started < 4 and sent[0] < 768 * MIB:
@@ -55,13 +59,13 @@ def never_reads(ctx):
             if not writable:
                 continue
             try:
-                sent[0] += client.sock.send(request)
+                sent[0] += client.sock.send(flood)
             except BlockingIOError:
                 continue
             except OSError:
                 break
     try:
-        _, peak = peak_rss_while(server, flood)
+        _, peak = peak_rss_while(server, send_flood)
     finally:
         client.close()
     growth = (peak - base) / MIB
@@ -163,6 +167,12 @@ def health_ok(port):
 
 # MARK: - 5. Memory held by bodies
 
+# The server-wide body budget's flag did not exist when these cases were written: pass it with
+# HOSTILE_BUDGET_ARGS (e.g. "--max-buffered-body-bytes 268435456") and say what it allows with
+# HOSTILE_BUDGET_MIB, so the assertion follows the configured budget.
+BUDGET_ARGS = tuple(os.environ.get("HOSTILE_BUDGET_ARGS", "").split())
+BUDGET_MIB = int(os.environ.get("HOSTILE_BUDGET_MIB", "256"))
+
 def held_bodies(ctx, make_body, label):
     """Sixteen requests whose bodies are held while a delay fault keeps their handlers running."""
     server = ctx.server
@@ -194,17 +204,19 @@ def held_bodies(ctx, make_body, label):
         check(hasattr(answer, "status"), f"a client got no answer: {answer!r}")
         if answer.status == 503:
             check(answer.header("retry-after") is not None, "503 without Retry-After")
-    # 16 × 31 MiB is ~500 MiB; a server-wide budget keeps the growth well below that.
-    check(growth <= 320, f"RSS grew {growth:.0f} MiB with 16 bodies of 31 MiB held; wanted a server-wide budget (≤ 320 MiB)")
+    # 16 × 31 MiB is ~500 MiB; the budget plus room for one body in flight and the runtime.
+    allowed = BUDGET_MIB + 64
+    check(growth <= allowed, f"RSS grew {growth:.0f} MiB with 16 bodies of 31 MiB held; wanted a server-wide budget "
+                             f"(≤ {allowed} MiB: budget {BUDGET_MIB} MiB + 64)")
 
 
-@case("16 concurrent gzip bombs held open stay within a memory budget", defect=5, server="fresh")
+@case("16 concurrent gzip bombs held open stay within a memory budget", defect=5, server="fresh", extra_args=BUDGET_ARGS)
 def held_gzip_bombs(ctx):
     bomb = gzip.compress(bytes(31 * MIB), compresslevel=9, mtime=0)
     held_bodies(ctx, lambda: (bomb, "Content-Encoding: gzip\r\n"), f"{len(bomb) // 1024} KiB gzip → 31 MiB each")
 
 
-@case("16 concurrent 31 MiB bodies held open stay within a memory budget", defect=5, server="fresh")
+@case("16 concurrent 31 MiB bodies held open stay within a memory budget", defect=5, server="fresh", extra_args=BUDGET_ARGS)
 def held_plain_bodies(ctx):
     body = bytes(31 * MIB)
     held_bodies(ctx, lambda: (body, ""), "31 MiB plain each")
