@@ -12,7 +12,7 @@ Fuzz/build.sh "$binary"
 # The Swift runtime's own crash reporter runs inside AddressSanitizer and reports itself;
 # libFuzzer's handler is the one that writes the crashing input.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}
 
 failed=0
 shopt -s nullglob
@@ -41,7 +41,7 @@ set +e
   -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" > .build/fuzz/ci.log 2>&1
 status=$?
 set -e
-grep -E '^#[0-9]+ +(DONE|pulse|NEW)' .build/fuzz/ci.log | tail -1 || true
+grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW)' .build/fuzz/ci.log | tail -1 || true
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' .build/fuzz/ci.log || true
 if [ "$status" -ne 0 ]; then
   grep -E -A20 "FUZZ DISAGREEMENT|ERROR: AddressSanitizer|ERROR: libFuzzer|Fatal error" .build/fuzz/ci.log | grep -v '^    #' | head -60 || true

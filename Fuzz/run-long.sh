@@ -19,7 +19,7 @@ done
 binary=.build/fuzz/fuzz-http-parser
 [ -x "$binary" ] && [ "${FUZZ_REBUILD:-0}" != 1 ] || Fuzz/build.sh "$binary"
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}
 corpus=.build/fuzz/long-corpus
 artifacts=.build/fuzz/long-artifacts
 mkdir -p "$corpus" "$artifacts"
@@ -42,7 +42,7 @@ for job in $(seq 1 "$jobs"); do
   log=".build/fuzz/long-$job.log"
   done_runs=$(grep -oE '^stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
   total=$(( total + done_runs ))
-  echo "job $job: $(grep -E '^#[0-9]+ ' "$log" | tail -1)"
+  echo "job $job: $(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1)"
   grep -E -A20 "FUZZ DISAGREEMENT|ERROR: AddressSanitizer|Fatal error" "$log" | grep -v '^    #' | head -40 || true
 done
 echo "executions: $total in ${elapsed}s over $jobs job(s); crashes in $artifacts: $(ls "$artifacts" | wc -l)"
