@@ -92,12 +92,6 @@ class Server:
             fields = handle.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
-    def cpu_over(self, seconds):
-        """CPU seconds used per wall second over the next `seconds`."""
-        start_cpu, start = self.cpu_seconds(), time.monotonic()
-        time.sleep(seconds)
-        return (self.cpu_seconds() - start_cpu) / (time.monotonic() - start)
-
     def _thread_schedstats(self):
         stats = {}
         for tid in os.listdir(f"/proc/{self.pid}/task"):
