@@ -17,13 +17,13 @@ enum ParserAdapter {
     static let limits = HTTPParserLimits(maxHeaderBytes: 600, maxBodyBytes: 2_000)
 
     /// A fresh parser with the fuzzing limits.
-    static func makeParser() -> HTTPRequestParser {
-        HTTPRequestParser(limits: limits, remoteAddress: "192.0.2.1")
+    static func makeParser() -> HTTPRequestReader {
+        HTTPRequestReader(limits: limits, remoteAddress: "192.0.2.1")
     }
 
     /// Feeds `bytes` and returns every event the parser then has, in order.
-    static func feedAndDrain(_ parser: inout HTTPRequestParser, _ bytes: ArraySlice<UInt8>) -> [CanonicalEvent] {
-        parser.feed(bytes)
+    static func feedAndDrain(_ parser: inout HTTPRequestReader, _ bytes: ArraySlice<UInt8>) -> [CanonicalEvent] {
+        parser.feed(bytes, now: 0)
         var events: [CanonicalEvent] = []
         // A parser that needs a clock gets a fixed one: timeouts are not what is fuzzed here.
         while let event = parser.next() {
@@ -34,28 +34,25 @@ enum ParserAdapter {
     }
 
     /// What the parser reports once all input is in (the connection acts on these at EOF).
-    static func endState(_ parser: HTTPRequestParser) -> CanonicalEvent {
+    static func endState(_ parser: HTTPRequestReader) -> CanonicalEvent {
         .end(midRequest: parser.isMidRequest, readingBody: parser.isReadingBody, buffered: parser.bufferedByteCount)
     }
 
-    /// The request body after content decoding. Today the parser already decodes it (so this
-    /// is the identity); once decoding is its own step, call that step here.
+    /// The request body after content decoding: `HTTPRequestReader` applies `RequestBodyDecoder`
+    /// as the body arrives, so this is the identity.
     static func decodedBody(_ request: Request) -> Result<[UInt8], HTTPRequestError> {
         .success(Array(request.body))
     }
 
-    /// Inflates a gzip/zlib stream that arrives in `pieces`, refusing more than `limit` bytes.
-    /// Today `Gzip` has only a one-shot API, so the pieces are joined; a streaming decoder is
-    /// fed piece by piece here.
+    /// Inflates a gzip stream that arrives in `pieces` with the streaming decoder the server
+    /// uses, refusing more than `limit` bytes.
     static func inflate(_ pieces: [ArraySlice<UInt8>], limit: Int) -> InflateOutcome {
-        var joined: [UInt8] = []
-        for piece in pieces { joined.append(contentsOf: piece) }
         do {
-            return .inflated(Array(try Gzip.decompress(Data(joined), limit: limit)))
-        } catch .tooLarge {
-            return .tooLarge
+            var decoder = try RequestBodyDecoder(contentEncoding: "gzip", limit: limit)
+            for piece in pieces { try decoder.append(piece) }
+            return .inflated(Array(try decoder.finish()))
         } catch {
-            return .corrupt
+            return error.status == 413 ? .tooLarge : .corrupt
         }
     }
 

@@ -78,8 +78,10 @@ struct ConnectionConfiguration: Sendable {
     var readLimit = 1 << 20
     /// Longest a lingering close reads and drops input before closing (nginx: lingering_time).
     var lingerTimeout: UInt64 = 2_000_000_000
-    /// Most input a lingering close reads and drops before closing.
-    var lingerBytes = 1 << 20
+    /// Most input a lingering close reads and drops before closing: one whole refused request, so
+    /// a client that writes its body before reading (most do) still sees the 413 or 503 instead of
+    /// a reset. Dropping input holds no memory; the time bound is what limits the cost.
+    var lingerBytes: Int
 
     /// Converts a server configuration.
     init(_ configuration: HTTPServerConfiguration) {
@@ -89,6 +91,7 @@ struct ConnectionConfiguration: Sendable {
     /// Creates a configuration with timeouts in seconds.
     init(limits: HTTPParserLimits = HTTPParserLimits(), headerTimeout: Double = 10, idleTimeout: Double = 75) {
         self.limits = limits
+        self.lingerBytes = limits.maxHeaderBytes + limits.maxBodyBytes
         self.headerTimeout = Self.nanoseconds(headerTimeout)
         self.idleTimeout = Self.nanoseconds(idleTimeout)
     }

@@ -298,7 +298,9 @@ public struct HTTPRequestParser: Sendable {
     /// A head with only the request line, when that much arrived intact: lets a 431 be answered
     /// in the format of the platform its path names, although the headers were never read.
     private func requestLineOnly() -> Request? {
-        guard let lineEnd = findCRLF(from: start), lineEnd - start <= 8192,
+        // Only a request line that ends within the head limit: however the bytes are split, its
+        // CRLF has then arrived by the time the limit is passed, so the answer does not depend on TCP.
+        guard let lineEnd = findCRLF(from: start), lineEnd + 2 - start <= limits.maxHeaderBytes,
               let line = RequestHeadParser.parseRequestLine(buffer[start..<lineEnd]), let version = line.version else { return nil }
         return Request(method: line.method, target: line.target, version: version, headers: HTTPHeaders(), body: Data(),
                        remoteAddress: remoteAddress, receivedAt: headStartedAt ?? lastFeedAt)

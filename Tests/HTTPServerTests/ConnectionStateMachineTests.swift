@@ -262,6 +262,7 @@ struct ConnectionStateMachineTests {
 
     @Test("lingering is bounded: 2 s, or 1 MiB of input")
     func lingeringIsBounded() {
+        #expect(ConnectionConfiguration(limits: HTTPParserLimits(maxHeaderBytes: 100, maxBodyBytes: 1000)).lingerBytes == 1100)
         var byTime = ConnectionDriver()
         byTime.send("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")
         byTime.echo()
@@ -270,7 +271,9 @@ struct ConnectionStateMachineTests {
         byTime.advance(seconds: 0.2)
         #expect(byTime.closed == .orderly)
 
-        var byBytes = ConnectionDriver()
+        var small = ConnectionConfiguration()
+        small.lingerBytes = 1 << 20
+        var byBytes = ConnectionDriver(configuration: small)
         byBytes.send("GET / HTTP/1.1\r\nBad Header: x\r\n\r\n")
         byBytes.echo()
         byBytes.send([UInt8](repeating: 0, count: 1 << 19))
