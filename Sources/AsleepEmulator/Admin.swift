@@ -393,6 +393,8 @@ struct AsleepAdmin: Sendable {
             }.encoded())
         })
 
+        routes += reportRoutes()
+
         // MARK: Webhook deliveries
         routes.append(Route(.get, "/webhooks") { request, context in
             let project = context.parameter("id")

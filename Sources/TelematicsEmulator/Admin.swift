@@ -390,6 +390,7 @@ enum TelematicsAdmin {
                 return .object(members)
             })])
         })
+        routes += tripDetailRoutes()
         routes.append(Route(.get, "/periods") { request, context in
             let rows = try await inspect(request, context, "SELECT * FROM telematics_periods WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY started_ms DESC, id DESC")
             return json(["periods": .array(rows.map { row in

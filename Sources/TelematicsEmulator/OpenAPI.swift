@@ -152,6 +152,8 @@ enum TelematicsOpenAPI {
         paths[admin + "/trips"] = ["post": adminOp("Seed a trip from samples (with events and attention events) or from summary numbers", [201: ref("TripResume")],
                                                    body: ["type": "object", "required": ["userId"]]),
                                    "get": adminOp("Trips of every user", [200: list("trips", ref("AdminTrip"))], parameters: [userFilter])]
+        paths[admin + "/trips/{tripId}"] = ["get": adminOp("One trip of any user with its samples, events and attention events", [200: ref("AdminTripDetails")],
+                                                           parameters: [pathParameter("tripId", int)])]
         paths[admin + "/periods"] = ["post": adminOp("Seed periods (processed or open), `count` of them", [201: list("periods", ref("Period"))],
                                                      body: ["type": "object", "required": ["userId", "startedAt"]]),
                                      "get": adminOp("Periods of every user", [200: list("periods", ref("AdminPeriod"))], parameters: [userFilter])]
@@ -190,6 +192,8 @@ enum TelematicsOpenAPI {
         details["attentionEvents"] = array(ref("AttentionEvent"))
         var adminTrip = resumeProperties
         adminTrip["userId"] = int
+        var adminTripDetails = details
+        adminTripDetails["userId"] = int
         let periodProperties: [String: JSONValue] = [
             "id": int, "startedAt": date, "endedAt": ndate, "isProcessed": bool, "processedAt": ndate, "vehicleId": nint, "serviceCode": nstring,
             "tripCount": int, "distanceKm": num, "sampleCount": int, "attentionEventCount": int,
@@ -262,6 +266,7 @@ enum TelematicsOpenAPI {
                                    "parentId": nstring, "successorId": nstring, "rotatedAt": ndate, "createdAt": date]),
             "ProcessResult": object(["periodsProcessed": int, "tripsCreated": int]),
             "AdminTrip": object(adminTrip),
+            "AdminTripDetails": object(adminTripDetails),
             "AdminPeriod": object(adminPeriod),
             "Batch": object(["batchId": string, "userId": int, "declaredUserId": nint, "userMismatch": bool, "vehicleId": nint, "serviceCode": nstring,
                              "deviceId": nstring, "accepted": int, "eventCount": int, "attentionEventCount": int, "repeatCount": int, "receivedAt": date]),

@@ -176,6 +176,7 @@ public enum UnderstudyCommand {
             }
         }
         lines.append("Control plane: \(server.url)/__admin/projects  (OpenAPI: \(server.url)/__admin/openapi.json)")
+        lines.append("Dashboard:     \(server.url)/__admin/ui")
         printError(lines.joined(separator: "\n"))
     }
 

@@ -160,10 +160,14 @@ struct WarpLinkAdmin {
             }
             return .json(status: 201, bytes: Self.render(link).encoded())
         })
-        routes.append(Route(.get, "/links") { _, context in
+        routes.append(Route(.get, "/links") { request, context in
             let project = try project(context)
-            let links = try await context.database.read { try WarpLinkStore.links(project, $0) }
-            return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(Self.render))]).encoded())
+            let page = try Self.linkPage(request)
+            let (links, total) = try await context.database.read { connection in
+                (try page.map { try WarpLinkStore.links(project, limit: $0.limit, offset: $0.offset, connection) } ?? WarpLinkStore.links(project, connection),
+                 try WarpLinkStore.linkCount(project, connection))
+            }
+            return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(Self.render)), "total": .int(Int64(total))]).encoded())
         })
         routes.append(Route(.get, "/links/{linkId}") { _, context in
             let project = try project(context)
@@ -274,6 +278,24 @@ struct WarpLinkAdmin {
     }
 
     // MARK: Helpers
+
+    /// `limit` (1–10000) and `offset` of a links page; nil (every link) when neither is given.
+    static func linkPage(_ request: Request) throws -> (limit: Int, offset: Int)? {
+        var limit: Int?, offset: Int?
+        for (name, value) in request.queryItems {
+            switch name {
+            case "limit":
+                guard let number = Int(value), (1...10_000).contains(number) else { throw AdminError.badRequest("`limit` must be 1–10000.") }
+                limit = number
+            case "offset":
+                guard let number = Int(value), number >= 0 else { throw AdminError.badRequest("`offset` must be 0 or more.") }
+                offset = number
+            default: throw AdminError.badRequest("Unknown query parameter `\(name)`; use limit, offset.")
+            }
+        }
+        guard limit != nil || offset != nil else { return nil }
+        return (limit ?? 500, offset ?? 0)
+    }
 
     static let linkFields: Set<String> = ["id", "slug", "domain", "destination_url", "ios_url", "ios_fallback_url", "android_url",
                                           "android_fallback_url", "custom_params", "app_id", "tags", "password", "expires_at", "is_active",

@@ -173,7 +173,11 @@ enum WarpLinkOpenAPI {
             base + "/domains/{hostname}/suspend": item(["post": op("suspendDomain", "Suspend.", ["200": json("Domain.", ref("Domain")), "404": missing])], parameters: [hostname]),
             base + "/links": item([
                 "post": op("createLink", "Create a link.", ["201": json("Link.", ref("StoredLink")), "400": bad, "404": missing, "409": conflict], body: ref("LinkInput")),
-                "get": op("listLinks", "Links.", ["200": json("Links.", list("links", "StoredLink")), "404": missing]),
+                "get": op("listLinks", "Links, oldest first; every link unless `limit` or `offset` is given.",
+                          ["200": json("Links and how many the project has.", object(["links": array(ref("StoredLink")), "total": integer], required: ["links", "total"])),
+                           "400": bad, "404": missing],
+                          parameters: [parameter("limit", in: "query", description: "1–10000 (500 when only `offset` is given).", schema: integer),
+                                       parameter("offset", in: "query", description: "Links to skip.", schema: integer)]),
             ]),
             base + "/links/{linkId}": item([
                 "get": op("getLink", "One link.", ["200": json("Link.", ref("StoredLink")), "404": missing]),

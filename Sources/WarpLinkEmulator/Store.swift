@@ -162,6 +162,16 @@ public enum WarpLinkStore {
         try connection.query("SELECT * FROM warplink_links WHERE project_id = ? ORDER BY created_at, id", project).map(link)
     }
 
+    /// One page of links, oldest first.
+    public static func links(_ project: ProjectID, limit: Int, offset: Int, _ connection: SQLiteConnection) throws -> [LinkRecord] {
+        try connection.query("SELECT * FROM warplink_links WHERE project_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?", project, limit, offset).map(link)
+    }
+
+    /// How many links the project has.
+    public static func linkCount(_ project: ProjectID, _ connection: SQLiteConnection) throws -> Int {
+        try connection.scalar("SELECT count(*) FROM warplink_links WHERE project_id = ?", project).int ?? 0
+    }
+
     /// The project whose link at (domain, slug) was created last (the redirect has no key).
     public static func project(forLinkAt domain: String, slug: String, _ connection: SQLiteConnection) throws -> ProjectID? {
         try connection.scalar("SELECT project_id FROM warplink_links WHERE domain = ? AND slug = ? ORDER BY created_at DESC LIMIT 1", domain, slug).string

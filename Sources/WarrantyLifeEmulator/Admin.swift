@@ -30,7 +30,7 @@ enum WarrantyLifeAdmin {
     typealias KeyCreated = @Sendable (String, ProjectID) -> Void
 
     static func routes(keyCreated: @escaping KeyCreated) -> [Route] {
-        [
+        voucherActionRoutes() + [
             Route(.get, "/developer-keys") { _, ctx in
                 let p = ctx.projectID ?? ""
                 return list(try await ctx.database.read { c in try WarrantyLifeStore.keys(c, project: p).map(\.json) }, "developerKeys")
