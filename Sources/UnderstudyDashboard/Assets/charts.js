@@ -50,7 +50,8 @@ export function lineChart(series, {width = 880, height = 220, time = false, yLab
   const all = series.flatMap((line) => line.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   const svg = s('svg', {class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'data-role': role, 'aria-label': yLabel || 'chart'});
   if (!all.length) { svg.append(s('text', {x: width / 2, y: height / 2, 'text-anchor': 'middle', class: 'muted'}, 'No data')); return svg; }
-  const left = 56, right = width - 12, top = 12, bottom = height - 28;
+  const hasLegend = series.length > 1 || Boolean(yLabel);
+  const left = 56, right = width - 12, top = hasLegend ? 26 : 12, bottom = height - 28;
   let [xMin, xMax] = [Math.min(...all.map((p) => p[0])), Math.max(...all.map((p) => p[0]))];
   let [yMin, yMax] = [Math.min(...all.map((p) => p[1])), Math.max(...all.map((p) => p[1]))];
   if (xMin === xMax) { xMin -= 1; xMax += 1; }
@@ -71,12 +72,12 @@ export function lineChart(series, {width = 880, height = 220, time = false, yLab
     svg.append(s('polyline', {class: `series ${line.cls ?? `series-${index}`}`, points: points.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}));
     if (dots) points.forEach(([x, y]) => svg.append(s('circle', {class: `dot-mark ${line.cls ?? `series-${index}`}`, cx: sx(x), cy: sy(y), r: 3.5}, s('title', null, `${line.name}: ${y}`))));
   });
-  if (series.length > 1 || yLabel) {
+  if (hasLegend) {
     const legend = s('g', {class: 'legend'});
     let x = left + 4;
-    if (yLabel) { legend.append(s('text', {x, y: top + 10, class: 'muted'}, yLabel)); x += yLabel.length * 7 + 14; }
+    if (yLabel) { legend.append(s('text', {x, y: 14, class: 'muted'}, yLabel)); x += yLabel.length * 7 + 14; }
     series.forEach((line, index) => {
-      legend.append(s('rect', {x, y: top + 3, width: 10, height: 3, class: `swatch ${line.cls ?? `series-${index}`}`}), s('text', {x: x + 14, y: top + 10}, line.name));
+      legend.append(s('rect', {x, y: 7, width: 10, height: 3, class: `swatch ${line.cls ?? `series-${index}`}`}), s('text', {x: x + 14, y: 14}, line.name));
       x += line.name.length * 7 + 30;
     });
     svg.append(legend);

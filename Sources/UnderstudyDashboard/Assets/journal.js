@@ -77,7 +77,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
   const older = h('button', {type: 'button', class: 'secondary', 'data-role': 'load-older'}, 'Load older');
   const end = h('div', {class: 'list-end'});
   const detailBox = h('div', {class: 'detail-box'});
-  const split = h('div', {class: 'journal-split'}, h('div', {class: 'journal-list card flush'}, list, h('div', {class: 'list-foot'}, older, end)), detailBox);
+  const split = h('div', {class: 'journal-split'},
+    h('div', {class: 'card flush'}, h('div', {class: 'journal-list'}, list), h('div', {class: 'list-foot'}, older, end)), detailBox);
 
   const filterBar = h('form', {class: 'filters', 'data-role': 'journal-filters'},
     select('platform', 'Platform', [['', 'any'], ['warplink', 'WarpLink'], ['asleep', 'Asleep'], ['warrantylife', 'WarrantyLife'], ['telematics', 'Telematics'], ['admin', 'control plane']], filters.platform),

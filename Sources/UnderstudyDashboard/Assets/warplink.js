@@ -50,12 +50,13 @@ export async function renderWarpLink({main, project, params, signal, setParams})
   const timelineBox = h('div', {'data-role': 'timeline-box'});
   const linksBox = h('div', {'data-role': 'links'});
   const detailBox = h('div', {'data-role': 'link-detail-box'});
+  const installsBox = h('div', {'data-role': 'installs'});
   const windowNote = `${clicks.length >= WINDOW ? `latest ${WINDOW}` : 'all'} clicks and ${installs.length >= WINDOW ? `latest ${WINDOW}` : 'all'} installs`;
 
   replace(main, h('div', {class: 'page-head'}, h('h1', null, 'WarpLink'), headline),
     section('Attribution', h('p', {class: 'muted'}, 'Circles are clicks (filled: claimed by an install), squares are installs (blue: matched); a line joins each install to the click it claimed.'), timelineBox),
     section('Links', linksBox, detailBox),
-    section(`Installs (${installs.length >= WINDOW ? `latest ${WINDOW}` : installs.length})`, installTable(installs.slice(0, 100), linksByID)),
+    section(`Installs (${installs.length >= WINDOW ? `latest ${WINDOW}` : installs.length}${installs.length > 100 ? ', newest 100 shown' : ''})`, installsBox),
     h('div', {class: 'grid-3'},
       section('Apps', apps.length ? table([['App', (a) => a.name], ['Handle domain', (a) => a.domain, 'mono'], ['Bundle / package', (a) => a.ios_bundle_id ?? a.android_package_name ?? '—', 'mono wrap']], apps) : empty('No apps.')),
       section('Keys', keys.length ? table([['Key', (k) => k.value, 'mono wrap'], ['Kind', (k) => k.kind], ['State', (k) => h('span', {class: `badge ${k.state === 'active' ? 'ok' : 'warn'}`}, k.state)]], keys) : empty('No keys.')),
@@ -103,12 +104,13 @@ export async function renderWarpLink({main, project, params, signal, setParams})
           ['custom_params', JSON.stringify(link.custom_params ?? {})], ['tags', (link.tags ?? []).join(', ') || '—'], ['expires_at', link.expires_at ?? '—'],
           ['match_window_hours', link.match_window_hours ?? 'default'], ['password_protected', String(link.password_protected)]]),
         h('h3', null, `Clicks (${linkClicks.length}) and installs (${linkInstalls.length})`), attributionTimeline(linkClicks, linkInstalls),
-        clickTable(linkClicks), installTable(linkInstalls, linksByID)));
+        h('h4', null, 'Clicks'), clickTable(linkClicks), h('h4', null, 'Installs'), installTable(linkInstalls, linksByID)));
     } catch (error) {
       replace(detailBox, errorBox(error));
     }
   }
 
   await loadLinks();
+  replace(installsBox, installTable(installs.slice(0, 100), linksByID));
   if (selected) show(selected);
 }
