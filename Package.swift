@@ -54,7 +54,9 @@ let package = Package(
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
         .testTarget(name: "WarrantyLifeEmulatorTests", dependencies: ["WarrantyLifeEmulator"]),
         .testTarget(name: "TelematicsEmulatorTests", dependencies: ["TelematicsEmulator"]),
-        .testTarget(name: "UnderstudyDashboardTests", dependencies: ["UnderstudyDashboard", "UnderstudyServer", "HTTPServer"]),
+        .testTarget(name: "UnderstudyDashboardTests", dependencies: [
+            "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
+        ]),
         .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
