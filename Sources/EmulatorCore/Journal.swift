@@ -135,6 +135,7 @@ public final class Journal: Sendable {
     private let totals = Mutex<(count: Int, bytes: Int)>((0, 0))
     private let flushQueue = DispatchQueue(label: "understudy.journal.flush")
     private let generation = Atomic<Int>(0)
+    private let waitsEnded = Atomic<Bool>(false)
 
     /// Creates the journal, continuing ids after what the database holds.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -354,10 +355,14 @@ public final class Journal: Sendable {
                 last = try await query(project: project, filter: wide)
                 if last.entries.count >= count { return (last.entries, last.evicted, true) }
             }
-            if Date() >= deadline { return (last.entries, last.evicted, false) }
+            if Date() >= deadline || waitsEnded.load(ordering: .acquiring) { return (last.entries, last.evicted, false) }
             try await Task.sleep(nanoseconds: pollNanoseconds)
         }
     }
+
+    /// Makes every wait (and long poll) answer now with what it has, so a shutdown is not held
+    /// up by an open dashboard.
+    public func endWaits() { waitsEnded.store(true, ordering: .releasing) }
 
     /// Deletes a project's entries (and its eviction count).
     public func clear(project: ProjectID) async throws {

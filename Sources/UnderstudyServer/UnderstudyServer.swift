@@ -61,6 +61,8 @@ public final class UnderstudyServer: Sendable {
 
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {
+        // Long polls (an open dashboard) answer at once instead of holding the shutdown.
+        emulator.journal.endWaits()
         await http.shutdown(gracePeriod: gracePeriod)
         try? await emulator.journal.flush()
     }

@@ -56,6 +56,18 @@ struct JournalLongPollTests {
         #expect(again.requests.map(\.id) == all.requests.map(\.id))
     }
 
+    @Test("stopping the server answers open long polls instead of waiting for them")
+    func shutdownEndsLongPolls() async throws {
+        let server = try await UnderstudyTestServer.start()
+        let project = try await server.makeProject()
+        let poll = Task { try await Self.page(server, project, [("after", "999999999"), ("waitMs", "60000")]) }
+        // Stop only once the poll is in flight on the server.
+        while server.server.http.requestsInFlight == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        await server.stop()
+        let answer = try await poll.value
+        #expect(answer.status == 200 && answer.page?.requests.isEmpty == true)
+    }
+
     @Test("before pages back, status classes filter, and bad cursors or bounds are 400s")
     func cursorsAndBounds() async throws {
         let server = try await UnderstudyTestServer.start()
