@@ -39,7 +39,7 @@ function askForToken(refused) {
       : h('p', null, 'This Understudy needs its admin token for the control plane. It is kept for this browser tab only.');
     const form = h('form', {method: 'dialog', class: 'token-form'},
       h('h2', null, 'Admin token'), message, input,
-      h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary'}, 'Use token')));
+      h('div', {class: 'dialog-actions'}, h('button', {type: 'submit', class: 'primary'}, 'Use token')));
     const dialog = h('dialog', {class: 'token-dialog', 'data-role': 'token-dialog'}, form);
     form.addEventListener('submit', (event) => {
       event.preventDefault();

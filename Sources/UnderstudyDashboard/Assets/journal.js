@@ -73,7 +73,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
   const counter = h('span', {class: 'muted', 'data-role': 'row-count'});
   const rows = h('tbody', {'data-role': 'journal-rows'});
   const list = h('table', {class: 'data journal'}, h('thead', null, h('tr', null,
-    ['Time', 'Platform', 'Method', 'Path', 'Status', 'Duration', 'Fault'].map((title) => h('th', null, title)))), rows);
+    [['Time', 'col-time'], ['Platform', 'col-platform'], ['Method', 'col-method'], ['Path', 'col-path'], ['Status', 'col-status'],
+      ['Duration', 'col-duration num'], ['Fault', 'col-fault']].map(([title, cls]) => h('th', {class: cls}, title)))), rows);
   const older = h('button', {type: 'button', class: 'secondary', 'data-role': 'load-older'}, 'Load older');
   const end = h('div', {class: 'list-end'});
   const detailBox = h('div', {class: 'detail-box'});
@@ -102,13 +103,13 @@ export async function renderJournal({main, project, params, signal, setParams}) 
     const classes = ['clickable', entry.fault ? 'has-fault' : '', fresh ? 'fresh' : '', entry.id === state.selected ? 'selected' : '',
       isControlPlane(entry) ? 'cp-row' : ''].filter(Boolean).join(' ');
     const tr = h('tr', {class: classes, 'data-id': entry.id, tabindex: 0},
-      h('td', {class: 'mono nowrap'}, fmtTime(entry.time)),
-      h('td', null, platformBadge(entry.platform)),
-      h('td', {class: 'mono'}, entry.method),
-      h('td', {class: 'mono path-cell'}, entry.path, entry.query ? h('span', {class: 'muted'}, `?${entry.query}`) : null),
-      h('td', null, statusChip(entry.status)),
-      h('td', {class: 'num nowrap'}, fmtMs(entry.durationMs)),
-      h('td', null, entry.fault ? h('span', {class: 'fault-badge', title: entry.fault}, '⚡ ', entry.fault) : null));
+      h('td', {class: 'mono nowrap col-time', title: entry.time}, fmtTime(entry.time)),
+      h('td', {class: 'col-platform', title: entry.platform}, platformBadge(entry.platform)),
+      h('td', {class: 'mono col-method'}, entry.method),
+      h('td', {class: 'mono path-cell col-path'}, entry.path, entry.query ? h('span', {class: 'muted'}, `?${entry.query}`) : null),
+      h('td', {class: 'col-status'}, statusChip(entry.status)),
+      h('td', {class: 'num nowrap col-duration'}, fmtMs(entry.durationMs)),
+      h('td', {class: 'col-fault'}, entry.fault ? h('span', {class: 'fault-badge', title: entry.fault}, '⚡ ', entry.fault) : null));
     tr.addEventListener('click', () => choose(entry.id));
     tr.addEventListener('keydown', (event) => { if (event.key === 'Enter') choose(entry.id); });
     return tr;
@@ -161,6 +162,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
     if (state.selected !== id) return;
     replace(detailBox, entry ? detail(entry, () => choose(null))
       : h('div', {class: 'card'}, h('p', null, `Entry #${id} is no longer in the journal (evicted, cleared or never recorded).`)));
+    // Side by side the detail is in view; stacked (narrow windows) it is below the list.
+    if (matchMedia('(max-width: 1100px)').matches) detailBox.scrollIntoView({block: 'start', behavior: 'smooth'});
   }
 
   function choose(id) {

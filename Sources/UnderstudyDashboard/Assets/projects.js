@@ -119,13 +119,14 @@ export async function renderOverview({main, project: id, signal, navigate}) {
         confirmButton('Delete project', 'Click again to delete', async () => { await api('DELETE', projectPath(id)); toast(`Deleted ${id}`); navigate(ROOT); }))),
     h('div', {class: 'grid-2'}, PLATFORMS.map((platform) => platformCard(project, platform))),
     deviceSetup(project),
-    section('Latest requests', latest));
+    section('Latest SDK requests', latest));
   try {
-    const page = await api('GET', projectPath(id, '/requests') + query({limit: 8}), undefined, {signal});
-    replace(latest, page.requests.length ? table([
+    const page = await api('GET', projectPath(id, '/requests') + query({limit: 200}), undefined, {signal});
+    const sdk = page.requests.filter((entry) => !entry.path.startsWith('/__admin')).slice(0, 8);
+    replace(latest, sdk.length ? table([
       ['Time', (e) => fmtTime(e.time), 'mono'], ['Platform', (e) => platformBadge(e.platform)], ['Method', (e) => e.method, 'mono'],
       ['Path', (e) => link(projectURL(id, 'journal') + `?entry=${e.id}`, e.path), 'mono wrap'], ['Status', (e) => statusChip(e.status)],
-    ], page.requests) : empty('No requests yet. Point an SDK at the base URLs above.'),
+    ], sdk) : empty('No SDK requests yet. Point an SDK at the base URLs above.'),
     link(projectURL(id, 'journal'), 'Open the live journal →'));
   } catch (error) {
     replace(latest, errorBox(error));
