@@ -47,5 +47,5 @@ for _ in $(seq 1 150); do
 done
 
 # Selenium finds the drivers given to it; it must not try to download any.
-export SE_OFFLINE=true
+export SE_OFFLINE=true PYTHONDONTWRITEBYTECODE=1
 "$venv/bin/python" Tests/dashboard/run.py --url "http://127.0.0.1:$port" --binary "$binary" --artifacts "$artifacts" "$@"
