@@ -206,6 +206,7 @@ enum AsleepOpenAPI {
                                  "post": op("Seed a session in any state", "201", ref("AdminSession"), body: ["type": "object"])],
             base + "/sessions/{session}": ["get": op("One session", "200", ref("AdminSession"), parameters: [session]),
                                            "patch": op("Change a session", "200", ref("AdminSession"), parameters: [session], body: ["type": "object"])],
+            base + "/sessions/{session}/report": ["get": op("The session's report as the SDK would read it now, in UTC", "200", ref("Report"), parameters: [session])],
             base + "/sessions/{session}/close": ["post": op("Close an OPEN session server-side", "200", ref("AdminSession"), parameters: [session])],
             base + "/sessions/{session}/complete": ["post": op("Complete a session now", "200", ref("AdminSession"), parameters: [session])],
             base + "/sessions/{session}/webhooks": ["post": op("Fire a webhook now", "202", object(["queued": string, "url": string]),

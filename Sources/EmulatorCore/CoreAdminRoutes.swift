@@ -191,7 +191,14 @@ enum CoreAdminRoutes {
         // MARK: Journal
 
         routes.append(Route(.get, "/__admin/projects/{id}/requests") { request, context in
-            let filter = try journalFilter(request)
+            var (filter, waitMs) = try journalFilter(request)
+            if waitMs > 0 {
+                // Long poll: answers as soon as anything newer than `after` matches, else empty at the deadline.
+                filter.limit = filter.limit ?? 100
+                let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: 1,
+                                                    timeout: Double(waitMs) / 1000, pollNanoseconds: 10_000_000)
+                return .json(JournalPage(requests: result.entries, evicted: result.evicted))
+            }
             let result = try await journal.query(project: context.parameter("id"), filter: filter)
             return .json(JournalPage(requests: result.entries, evicted: result.evicted))
         })
@@ -259,27 +266,47 @@ enum CoreAdminRoutes {
         var evicted: Int
     }
 
-    static func journalFilter(_ request: Request) throws -> JournalFilter {
+    /// Most entries one journal page holds, and the longest a journal long poll waits.
+    static let maxJournalPage = 1000, maxJournalWaitMs = 60_000
+
+    static func journalFilter(_ request: Request) throws -> (filter: JournalFilter, waitMs: Int) {
         var filter = JournalFilter()
+        var waitMs = 0
         for (name, value) in request.queryItems {
             switch name {
             case "platform": filter.platform = value
             case "method": filter.method = value
             case "path": filter.path = value
             case "status":
-                guard let status = Int(value) else { throw AdminError.badRequest("`status` must be a number.") }
-                filter.status = status
-            case "since":
-                guard let since = Int(value) else { throw AdminError.badRequest("`since` must be a journal id (a number).") }
+                if value.count == 3, value.lowercased().hasSuffix("xx"), let hundreds = Int(value.prefix(1)), (0...5).contains(hundreds) {
+                    filter.statusClass = hundreds
+                } else {
+                    guard let status = Int(value) else { throw AdminError.badRequest("`status` must be a number or a class such as `4xx`.") }
+                    filter.status = status
+                }
+            case "since", "after":
+                guard let since = Int(value) else { throw AdminError.badRequest("`\(name)` must be a journal id (a number).") }
+                guard filter.since == nil else { throw AdminError.badRequest("`since` and `after` are the same cursor; give one.") }
                 filter.since = since
+            case "before":
+                guard let before = Int(value) else { throw AdminError.badRequest("`before` must be a journal id (a number).") }
+                filter.before = before
             case "limit":
-                guard let limit = Int(value), limit > 0 else { throw AdminError.badRequest("`limit` must be a positive number.") }
+                guard let limit = Int(value), (1...maxJournalPage).contains(limit) else {
+                    throw AdminError.badRequest("`limit` must be 1–\(maxJournalPage).")
+                }
                 filter.limit = limit
+            case "waitMs":
+                guard let wait = Int(value), (0...maxJournalWaitMs).contains(wait) else {
+                    throw AdminError.badRequest("`waitMs` must be 0–\(maxJournalWaitMs).")
+                }
+                waitMs = wait
             default:
-                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, since, limit.")
+                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, after (or since), before, limit, waitMs.")
             }
         }
-        return filter
+        if waitMs > 0, filter.since == nil { throw AdminError.badRequest("`waitMs` needs `after`: the newest journal id the caller has seen.") }
+        return (filter, waitMs)
     }
 
     /// Decodes a control-plane body strictly (unknown keys are errors) into the admin error format.

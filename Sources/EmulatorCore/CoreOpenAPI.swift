@@ -48,6 +48,9 @@ enum CoreOpenAPI {
         let ruleParameter: JSONValue = ["name": "rule", "in": "path", "required": true, "schema": ["type": "string"]]
         let snapshotParameter: JSONValue = ["name": "name", "in": "path", "required": true, "schema": ["type": "string"]]
         let query: (String, String) -> JSONValue = { name, type in ["name": .string(name), "in": "query", "schema": ["type": .string(type)]] }
+        let described: (String, String, String) -> JSONValue = { name, type, text in
+            ["name": .string(name), "in": "query", "description": .string(text), "schema": ["type": .string(type)]]
+        }
         return [
             "/__admin/health": ["get": operation("Liveness", responses: ["200": json(ref("Health"), "The server is up.")])],
             "/__admin/ready": ["get": operation("Readiness: database open and migrated, projects and fixtures loaded", responses: [
@@ -90,9 +93,15 @@ enum CoreOpenAPI {
             "/__admin/faults": .object(faultRoutes(false)),
             "/__admin/faults/{rule}": ["delete": operation("Remove one global rule", parameters: [ruleParameter], responses: ["204": noContent, "404": error])],
             "/__admin/projects/{id}/requests": [
-                "get": operation("Journalled requests, newest first", parameters: [
-                    projectID, query("platform", "string"), query("method", "string"), query("path", "string"),
-                    query("status", "integer"), query("since", "integer"), query("limit", "integer"),
+                "get": operation("Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones", parameters: [
+                    projectID, query("platform", "string"), query("method", "string"),
+                    described("path", "string", "Exact path or glob (`*` within a segment, `**` across)."),
+                    described("status", "string", "An exact status (`404`) or a class (`2xx`…`5xx`; `0xx` is no response sent)."),
+                    described("after", "integer", "Only entries with a larger id (the live cursor). `since` is the same parameter."),
+                    query("since", "integer"),
+                    described("before", "integer", "Only entries with a smaller id (the cursor for older pages)."),
+                    described("limit", "integer", "Entries per page, 1–1000 (default 100). When more than `limit` are newer than `after`, the newest come back."),
+                    described("waitMs", "integer", "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
                 ], responses: ["200": json(ref("JournalPage"), "Entries and the eviction count."), "400": error, "404": error]),
                 "delete": operation("Clear the project's journal", parameters: [projectID], responses: ["204": noContent, "404": error]),
             ],

@@ -55,15 +55,22 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public var since: Int?
     /// Most entries returned (default 100, max 1000).
     public var limit: Int?
+    /// Only entries with an id smaller than this (the cursor for older pages).
+    public var before: Int?
+    /// Only statuses of this class: 1…5 for 1xx…5xx, 0 for "no response sent".
+    public var statusClass: Int?
 
     /// Creates a filter.
-    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil) {
+    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
+                before: Int? = nil, statusClass: Int? = nil) {
         self.platform = platform
         self.method = method
         self.path = path
         self.status = status
         self.since = since
         self.limit = limit
+        self.before = before
+        self.statusClass = statusClass
     }
 }
 
@@ -128,6 +135,7 @@ public final class Journal: Sendable {
     private let totals = Mutex<(count: Int, bytes: Int)>((0, 0))
     private let flushQueue = DispatchQueue(label: "understudy.journal.flush")
     private let generation = Atomic<Int>(0)
+    private let waitsEnded = Atomic<Bool>(false)
 
     /// Creates the journal, continuing ids after what the database holds.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -150,7 +158,7 @@ public final class Journal: Sendable {
 
     /// Queues an exchange; it is written within a few milliseconds, and before any query runs.
     public func record(_ entry: Exchange) {
-        guard limits.enabled else { return }
+        guard limits.enabled, !Self.isJournalRead(entry) else { return }
         let schedule = pending.withLock { state -> Bool in
             state.entries.append(entry)
             if state.flushScheduled { return false }
@@ -163,6 +171,12 @@ public final class Journal: Sendable {
                 Task { try? await self.flush() }
             }
         }
+    }
+
+    /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
+    /// wake itself with its own previous poll, forever.
+    static func isJournalRead(_ exchange: Exchange) -> Bool {
+        exchange.request.method == .get && exchange.route == "/__admin/projects/{id}/requests"
     }
 
     /// Writes everything queued so far, and returns only once every entry recorded before the
@@ -276,30 +290,58 @@ public final class Journal: Sendable {
         let limit = min(max(filter.limit ?? 100, 1), 1000)
         // A page can hold a thousand entries with 64 KiB bodies: read it off the event loop.
         return try await database.readOnPool { connection in
-            var sql = "SELECT * FROM journal WHERE 1 = 1"
+            var sql = " FROM journal WHERE 1 = 1"
             var bindings: [any SQLBindable] = []
             if let project { sql += " AND project_id = ?"; bindings.append(project) }
             if let platform = filter.platform { sql += " AND platform = ?"; bindings.append(platform) }
             if let method = filter.method { sql += " AND method = ?"; bindings.append(method.uppercased()) }
             if let status = filter.status { sql += " AND status = ?"; bindings.append(status) }
             if let since = filter.since { sql += " AND id > ?"; bindings.append(since) }
-            sql += " ORDER BY id DESC"
-            var entries: [JournalEntry] = []
-            for row in try connection.query(sql, bindings: bindings) {
-                let entry = Self.entry(row)
-                if let pattern = filter.path, !(entry.path == pattern || Glob.matches(pattern, entry.path)
-                    || Glob.matches(pattern, Self.relativePath(entry))) { continue }
-                entries.append(entry)
-                if entries.count >= limit { break }
+            if let before = filter.before { sql += " AND id < ?"; bindings.append(before) }
+            if let statusClass = filter.statusClass {
+                // Class 0 is "no response sent" (status 0), the others are the hundreds.
+                sql += statusClass == 0 ? " AND status = 0" : " AND status >= ? AND status < ?"
+                if statusClass != 0 { bindings.append(statusClass * 100); bindings.append(statusClass * 100 + 100) }
             }
-            let evicted = try project.map { try connection.scalar("SELECT evicted FROM journal_evictions WHERE project_id = ?", $0).int ?? 0 }
-                ?? (try connection.scalar("SELECT coalesce(sum(evicted), 0) FROM journal_evictions").int ?? 0)
-            return (entries, evicted)
+            if let pattern = filter.path {
+                // SQLite's GLOB (whose `*` also crosses `/`) keeps a superset of the matches, so
+                // Swift's segment-aware glob below only looks at likely rows.
+                sql += " AND (path GLOB ? OR path GLOB ?)"
+                bindings.append(Self.sqliteGlob(pattern)); bindings.append("/*" + Self.sqliteGlob(pattern))
+            }
+            sql += " ORDER BY id DESC"
+            guard let pattern = filter.path else {
+                let entries = try connection.query("SELECT *" + sql + " LIMIT ?", bindings: bindings + [limit]).map(Self.entry)
+                return (entries, try Self.evicted(project, connection))
+            }
+            // Globs run in Swift, over the narrow columns: bodies are read only for the page itself.
+            var ids: [Int] = []
+            for row in try connection.query("SELECT id, platform, path" + sql, bindings: bindings) {
+                let path = row.string("path") ?? "", platform = row.string("platform") ?? ""
+                guard path == pattern || Glob.matches(pattern, path) || Glob.matches(pattern, Self.relativePath(path, platform: platform)) else { continue }
+                ids.append(row.int("id") ?? 0)
+                if ids.count >= limit { break }
+            }
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            let entries = ids.isEmpty ? [] : try connection.query("SELECT * FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map(Self.entry)
+            return (entries, try Self.evicted(project, connection))
         }
     }
 
+    /// Our glob as a looser SQLite GLOB: `**` → `*`, and SQLite's own `?` and `[` taken literally.
+    static func sqliteGlob(_ pattern: String) -> String {
+        pattern.replacingOccurrences(of: "[", with: "[[]").replacingOccurrences(of: "?", with: "[?]").replacingOccurrences(of: "**", with: "*")
+    }
+
+    private static func evicted(_ project: ProjectID?, _ connection: SQLiteConnection) throws -> Int {
+        try project.map { try connection.scalar("SELECT evicted FROM journal_evictions WHERE project_id = ?", $0).int ?? 0 }
+            ?? (try connection.scalar("SELECT coalesce(sum(evicted), 0) FROM journal_evictions").int ?? 0)
+    }
+
     /// Waits until at least `count` entries match, or `timeout` passes. Returns what matched.
-    public func wait(project: ProjectID?, filter: JournalFilter, count: Int, timeout: Double) async throws -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
+    /// `pollNanoseconds` is how often the journal's generation counter is looked at.
+    public func wait(project: ProjectID?, filter: JournalFilter, count: Int, timeout: Double,
+                     pollNanoseconds: UInt64 = 2_000_000) async throws -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = -1
         var last: (entries: [JournalEntry], evicted: Int) = ([], 0)
@@ -313,10 +355,14 @@ public final class Journal: Sendable {
                 last = try await query(project: project, filter: wide)
                 if last.entries.count >= count { return (last.entries, last.evicted, true) }
             }
-            if Date() >= deadline { return (last.entries, last.evicted, false) }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            if Date() >= deadline || waitsEnded.load(ordering: .acquiring) { return (last.entries, last.evicted, false) }
+            try await Task.sleep(nanoseconds: pollNanoseconds)
         }
     }
+
+    /// Makes every wait (and long poll) answer now with what it has, so a shutdown is not held
+    /// up by an open dashboard.
+    public func endWaits() { waitsEnded.store(true, ordering: .releasing) }
 
     /// Deletes a project's entries (and its eviction count).
     public func clear(project: ProjectID) async throws {
@@ -336,9 +382,9 @@ public final class Journal: Sendable {
         totals.withLock { $0 = (row?.int("n") ?? 0, row?.int("bytes") ?? 0) }
     }
 
-    private static func relativePath(_ entry: JournalEntry) -> String {
-        let prefix = "/" + entry.platform
-        return entry.path.hasPrefix(prefix) ? String(entry.path.dropFirst(prefix.count)) : entry.path
+    private static func relativePath(_ path: String, platform: String) -> String {
+        let prefix = "/" + platform
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
     private static func entry(_ row: Row) -> JournalEntry {

@@ -38,6 +38,7 @@ struct TelematicsAdmin: Sendable {
             AdminRoute(.post, "/trips", seedTrip),
             AdminRoute(.post, "/periods", seedPeriods),
             AdminRoute(.get, "/trips", inspectTrips),
+            AdminRoute(.get, "/trips/{tripId}", inspectTrip),
             AdminRoute(.get, "/periods", inspectPeriods),
             AdminRoute(.get, "/batches", inspectBatches),
             AdminRoute(.get, "/attention-events", inspectAttentionEvents),

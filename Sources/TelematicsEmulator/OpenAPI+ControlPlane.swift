@@ -61,6 +61,9 @@ extension TelematicsOpenAPI {
         add("post", "/trips", admin("seedTrip", "Seed a trip from samples (with events and attention events) or from summary numbers",
                                     "Creates one trip in its own processed period.", [201: Schema.ref("TripResume")], body: ["type": "object", "required": ["userId"]]))
         add("get", "/trips", admin("listTrips", "Trips of every user", "Trips newest first, with their owner.", [200: list("trips", "AdminTrip")], parameters: [userFilter]))
+        add("get", "/trips/{tripId}", admin("inspectTrip", "One trip of any user with its samples, events and attention events",
+                                            "The trip as the SDK's detail route returns it with samples, plus its owner; needs no driver token.",
+                                            [200: Schema.ref("AdminTripDetails")], parameters: [Parameter.path("tripId", Schema.integer, "The trip id.")]))
         add("post", "/periods", admin("seedPeriods", "Seed periods (processed or open), `count` of them", "Creates periods `spacingSeconds` apart.",
                                       [201: list("periods", "Period")], body: ["type": "object", "required": ["userId", "startedAt"]]))
         add("get", "/periods", admin("listPeriods", "Periods of every user", "Periods newest first, with their owner.", [200: list("periods", "AdminPeriod")],

@@ -25,6 +25,8 @@ extension TelematicsOpenAPI {
         details["attentionEvents"] = OpenAPISchema.array(OpenAPISchema.ref("AttentionEvent"))
         var adminTrip = resumeProperties
         adminTrip["userId"] = OpenAPISchema.integer
+        var adminTripDetails = details
+        adminTripDetails["userId"] = OpenAPISchema.integer
         let periodProperties: [String: JSONValue] = [
             "id": OpenAPISchema.integer, "startedAt": OpenAPISchema.dateTime, "endedAt": nullableDateTime, "isProcessed": OpenAPISchema.boolean, "processedAt": nullableDateTime, "vehicleId": nullableInteger, "serviceCode": nullableString,
             "tripCount": OpenAPISchema.integer, "distanceKm": OpenAPISchema.number, "sampleCount": OpenAPISchema.integer, "attentionEventCount": OpenAPISchema.integer,
@@ -97,6 +99,7 @@ extension TelematicsOpenAPI {
                                    "parentId": nullableString, "successorId": nullableString, "rotatedAt": nullableDateTime, "createdAt": OpenAPISchema.dateTime]),
             "ProcessResult": OpenAPISchema.object(["periodsProcessed": OpenAPISchema.integer, "tripsCreated": OpenAPISchema.integer]),
             "AdminTrip": OpenAPISchema.object(adminTrip),
+            "AdminTripDetails": OpenAPISchema.object(adminTripDetails),
             "AdminPeriod": OpenAPISchema.object(adminPeriod),
             "Batch": OpenAPISchema.object(["batchId": OpenAPISchema.string, "userId": OpenAPISchema.integer, "declaredUserId": nullableInteger, "userMismatch": OpenAPISchema.boolean, "vehicleId": nullableInteger, "serviceCode": nullableString,
                              "deviceId": nullableString, "accepted": OpenAPISchema.integer, "eventCount": OpenAPISchema.integer, "attentionEventCount": OpenAPISchema.integer, "repeatCount": OpenAPISchema.integer, "receivedAt": OpenAPISchema.dateTime]),

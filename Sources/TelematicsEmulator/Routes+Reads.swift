@@ -45,21 +45,27 @@ extension TelematicsRoutes {
         let body = try await context.database.read { connection -> JSONValue in
             let store = TelematicsStore(connection: connection)
             guard let id = Int(tripParameter), let trip = try store.trip(project, userID: user.userID, id: id) else { throw TelematicsError.tripNotFound }
-            let (start, end) = (trip.startedMs, trip.endedMs)
-            let samples = includeSamples ? try store.samples(project, userID: user.userID, fromMs: start, toMs: end) : []
-            var events = try store.drivingEvents(project, userID: user.userID, fromMs: start, toMs: end).map {
-                (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
-                                                           longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
-            }
-            for event in try store.manualEvents(project, tripID: id) where event.type.isDriving {
-                events.append((event.timestampMs, Wire.tripEvent(type: event.type.rawValue, source: "manual", ms: event.timestampMs, latitude: event.latitude,
-                                                                 longitude: event.longitude, durationSec: nil, value: nil)))
-            }
-            let attention = try store.attentionEvents(project, userID: user.userID, fromMs: start, toMs: end)
-            return Wire.adding(["samples": .array(samples.map(Wire.sample)), "events": .array(events.sorted { $0.ms < $1.ms }.map(\.value)),
-                                "attentionEvents": .array(attention.map(Wire.attentionEvent))], to: Wire.tripResume(trip))
+            return try Self.tripDetails(trip, store: store, project: project, includeSamples: includeSamples)
         }
         return json(body)
+    }
+
+    /// A trip with its (optional) samples, its detected and manual driving events in time order,
+    /// and its attention events: the SDK's trip detail, and the control plane's inspection of it.
+    static func tripDetails(_ trip: TripRecord, store: TelematicsStore, project: ProjectID, includeSamples: Bool) throws -> JSONValue {
+        let (start, end, user) = (trip.startedMs, trip.endedMs, trip.userID)
+        let samples = includeSamples ? try store.samples(project, userID: user, fromMs: start, toMs: end) : []
+        var events = try store.drivingEvents(project, userID: user, fromMs: start, toMs: end).map {
+            (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
+                                                       longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
+        }
+        for event in try store.manualEvents(project, tripID: trip.id) where event.type.isDriving {
+            events.append((event.timestampMs, Wire.tripEvent(type: event.type.rawValue, source: "manual", ms: event.timestampMs, latitude: event.latitude,
+                                                             longitude: event.longitude, durationSec: nil, value: nil)))
+        }
+        let attention = try store.attentionEvents(project, userID: user, fromMs: start, toMs: end)
+        return Wire.adding(["samples": .array(samples.map(Wire.sample)), "events": .array(events.sorted { $0.ms < $1.ms }.map(\.value)),
+                            "attentionEvents": .array(attention.map(Wire.attentionEvent))], to: Wire.tripResume(trip))
     }
 
     func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {

@@ -36,6 +36,7 @@ struct StartupBanner {
             }
         }
         lines.append("Control plane: \(serverURL)/__admin/projects  (OpenAPI: \(serverURL)/__admin/openapi.json)")
+        lines.append("Dashboard:     \(serverURL)/__admin/ui")
         return lines.joined(separator: "\n")
     }
 
@@ -49,6 +50,7 @@ struct StartupBanner {
             ]
         }
         return [("project", .string(project.id)), ("platforms", .object(platformsObject)),
-                ("controlPlane", .string(serverURL + "/__admin/projects")), ("openapi", .string(serverURL + "/__admin/openapi.json"))]
+                ("controlPlane", .string(serverURL + "/__admin/projects")), ("openapi", .string(serverURL + "/__admin/openapi.json")),
+                ("dashboard", .string(serverURL + "/__admin/ui"))]
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import TelematicsEmulator
+import UnderstudyDashboard
 import WarpLinkEmulator
 import WarrantyLifeEmulator
 
@@ -36,7 +37,8 @@ public final class UnderstudyServer: Sendable {
             host: configuration.host, port: configuration.port,
             limits: HTTPParserLimits(maxBodyBytes: configuration.maxBodyBytes),
             headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout)
-        http = HTTPServer(configuration: httpConfiguration, application: emulator)
+        // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
+        http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
     }
 
     /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
@@ -54,6 +56,8 @@ public final class UnderstudyServer: Sendable {
 
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {
+        // Long polls (an open dashboard) answer at once instead of holding the shutdown.
+        emulator.journal.endWaits()
         await http.shutdown(gracePeriod: gracePeriod)
         do {
             try await emulator.journal.flush()

@@ -21,9 +21,32 @@ extension WarpLinkAdmin {
         return .json(status: 201, bytes: WarpLinkWire.storedLink(link).encoded())
     }
 
+    /// Links oldest first: every link, or one page with `limit` (1–10000) and `offset`; always the total.
     func listLinks(_ request: Request, _ context: AdminContext) async throws -> Response {
-        let links = try await read(context) { try $0.store.links($0.project) }
-        return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(WarpLinkWire.storedLink))]).encoded())
+        let page = try Self.linkPage(request)
+        let (links, total) = try await read(context) { scope in
+            (try page.map { try scope.store.links(scope.project, limit: $0.limit, offset: $0.offset) } ?? scope.store.links(scope.project),
+             try scope.store.linkCount(scope.project))
+        }
+        return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(WarpLinkWire.storedLink)), "total": .int(Int64(total))]).encoded())
+    }
+
+    /// `limit` (1–10000) and `offset` of a links page; nil (every link) when neither is given.
+    static func linkPage(_ request: Request) throws -> (limit: Int, offset: Int)? {
+        var limit: Int?, offset: Int?
+        for (name, value) in request.queryItems {
+            switch name {
+            case "limit":
+                guard let number = Int(value), (1...10_000).contains(number) else { throw AdminError.badRequest("`limit` must be 1–10000.") }
+                limit = number
+            case "offset":
+                guard let number = Int(value), number >= 0 else { throw AdminError.badRequest("`offset` must be 0 or more.") }
+                offset = number
+            default: throw AdminError.badRequest("Unknown query parameter `\(name)`; use limit, offset.")
+            }
+        }
+        guard limit != nil || offset != nil else { return nil }
+        return (limit ?? 500, offset ?? 0)
     }
 
     func link(_ request: Request, _ context: AdminContext) async throws -> Response {

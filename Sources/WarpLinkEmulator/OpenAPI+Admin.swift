@@ -55,7 +55,9 @@ extension WarpLinkOpenAPI {
             ["200": one("Domain"), "404": missing])
         add("post", "/links", [], "createLink", "Create a link.", "Validated like the real service; slugs are unique per domain.",
             body: S.ref("LinkInput"), ["201": C.json("Link.", S.ref("StoredLink")), "400": bad, "404": missing, "409": conflict])
-        add("get", "/links", [], "listLinks", "Links.", "The project's links, oldest first.", ["200": list("links", "StoredLink"), "404": missing])
+        add("get", "/links", [], "listLinks", "Links.", "The project's links, oldest first: every link unless `limit` or `offset` is given, and always the total.",
+            query: [P.query("limit", S.integer, "1–10000 (500 when only `offset` is given)."), P.query("offset", S.integer, "Links to skip.")],
+            ["200": C.json("Links and how many the project has.", S.object(["links": S.array(S.ref("StoredLink")), "total": S.integer])), "400": bad, "404": missing])
         add("get", "/links/{linkId}", [linkID], "getLink", "One link.", "The stored link (the password only as `password_protected`).",
             ["200": C.json("Link.", S.ref("StoredLink")), "404": missing])
         add("patch", "/links/{linkId}", [linkID], "updateLink", "Change fields; null clears.", "The changed link is validated as a whole again.",

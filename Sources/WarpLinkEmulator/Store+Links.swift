@@ -26,6 +26,16 @@ extension WarpLinkStore {
         try connection.fetchAll(LinkRecord.self, "SELECT * FROM warplink_links WHERE project_id = ? ORDER BY created_at, id", project)
     }
 
+    /// One page of links, oldest first.
+    public func links(_ project: ProjectID, limit: Int, offset: Int) throws -> [LinkRecord] {
+        try connection.fetchAll(LinkRecord.self, "SELECT * FROM warplink_links WHERE project_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?", project, limit, offset)
+    }
+
+    /// How many links the project has.
+    public func linkCount(_ project: ProjectID) throws -> Int {
+        try connection.scalar("SELECT count(*) FROM warplink_links WHERE project_id = ?", project).int ?? 0
+    }
+
     /// The project whose link at (domain, slug) was created last (the redirect has no key).
     public func project(forLinkAt domain: String, slug: String) throws -> ProjectID? {
         try connection.scalar("SELECT project_id FROM warplink_links WHERE domain = ? AND slug = ? ORDER BY created_at DESC LIMIT 1", domain, slug).string

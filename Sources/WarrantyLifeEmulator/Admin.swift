@@ -29,6 +29,7 @@ enum WarrantyLifeAdmin {
                 let voucher = try await write(context) { store in try createVoucher(store, context.projectID, body, services: context.services, now: context.now) }
                 return .json(status: 201, bytes: voucher.adminJSON.encoded())
             },
+            AdminRoute(.get, "/voucher-actions", previewVoucherActions),
             AdminRoute(.get, "/vouchers/{code}") { _, context in
                 let code = context.parameter("code")
                 guard let voucher = try await read(context, { store in try store.voucher(context.projectID, code: code) }) else { throw AdminError.notFound("Voucher") }

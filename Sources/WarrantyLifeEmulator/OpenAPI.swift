@@ -129,6 +129,10 @@ enum WarrantyLifeOpenAPI {
         add("get", admin + "/vouchers", operation("List vouchers", 200, list("vouchers", ref("AdminVoucher")), errors: [404], admin: true))
         add("post", admin + "/vouchers", operation("Create or replace a voucher", 201, ref("AdminVoucher"), errors: [400, 404], admin: true, requestBody: jsonBody(open)))
         add("get", admin + "/vouchers/{code}", operation("A voucher's state", 200, ref("AdminVoucher"), errors: [404], admin: true))
+        add("get", admin + "/voucher-actions", operation("The action a lookup of each voucher would get now (nothing is recorded)", 200,
+                                                         list("voucherActions", object(["code": string, "action": nullable("string"), "isError": boolean, "error": nullable("string"), "status": integer],
+                                                                                        required: ["code", "action", "isError", "error"])),
+                                                         errors: [400, 404], admin: true, parameters: [query("deviceId"), query("userId"), query("isPlanTransfer")]))
         add("get", admin + "/items", operation("List items", 200, list("items", ref("AdminItem")), errors: [404], admin: true))
         add("post", admin + "/items", operation("Create an item (any owner, including another account)", 201, ref("AdminItem"), errors: [400, 404, 409], admin: true, requestBody: jsonBody(open)))
         add("delete", admin + "/items/{itemId}", operation("Delete an item", 204, nil, errors: [404], admin: true))

@@ -152,6 +152,19 @@ struct WarrantyLifeService {
     func lookUpVoucher(code: String, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
                        callerUserID: String?) throws -> (voucher: VoucherRecord, action: VoucherAction, countOnDevice: Int) {
         guard let voucher = try store.voucher(project, code: code) else { throw WarrantyLifeError.voucherNotFound }
+        let (facts, count) = try voucherFacts(voucher, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: activeWarrantiesInCurrentDevice,
+                                              deviceID: deviceID, callerUserID: callerUserID)
+        let action = try VoucherActionResolver.action(for: facts, now: now)
+        try store.recordLookup(project, code: voucher.code, deviceID: deviceID, userID: callerUserID, action: action,
+                               type: voucher.seed.registrationType ?? .normalRegistration, now: nowText)
+        return (voucher, action, count)
+    }
+
+    /// What the decision table needs to know about a lookup of `voucher` by this caller on this
+    /// device, and how many active warranties the device has. Shared by the SDK lookup and the
+    /// control plane's preview, so both answer the same.
+    func voucherFacts(_ voucher: VoucherRecord, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
+                      callerUserID: String?) throws -> (VoucherLookupFacts, countOnDevice: Int) {
         var deviceActive = false
         var count = 0
         if let deviceID, let item = try store.item(project, deviceID: deviceID) {
@@ -165,10 +178,7 @@ struct WarrantyLifeService {
             transferable: voucher.transferable, claimedByUserID: voucher.claimedByUserID, originalDeviceID: voucher.originalDeviceID,
             isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: activeWarrantiesInCurrentDevice, deviceHasActiveWarranty: deviceActive,
             callerUserID: callerUserID, deviceID: deviceID)
-        let action = try VoucherActionResolver.action(for: facts, now: now)
-        try store.recordLookup(project, code: voucher.code, deviceID: deviceID, userID: callerUserID, action: action,
-                               type: voucher.seed.registrationType ?? .normalRegistration, now: nowText)
-        return (voucher, action, count)
+        return (facts, count)
     }
 
     // MARK: Item ownership

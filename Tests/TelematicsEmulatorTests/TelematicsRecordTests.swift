@@ -84,6 +84,6 @@ struct TelematicsOpenAPIDocumentTests {
             #expect((members["servers"] != nil) == path.hasPrefix("/__admin"), "\(path): servers only on control-plane paths")
             #expect(!path.hasPrefix("/telematics"), "\(path) doubles the prefix the server already has")
         }
-        #expect(ids.count == 52 && Set(ids).count == ids.count)
+        #expect(ids.count == 53 && Set(ids).count == ids.count)
     }
 }

@@ -116,6 +116,7 @@ struct AsleepOpenAPITests {
                 #expect(try await control("PATCH", "/sessions/{session}", "/sessions/\(seededID)", ["hold": true, "callbackUrl": .string(receiver.url)]).status == 200)
                 #expect(try await control("POST", "/sessions/{session}/close", "/sessions/\(seededID)/close").status == 200)
                 #expect(try await control("POST", "/sessions/{session}/complete", "/sessions/\(seededID)/complete").status == 200)
+                #expect(try await control("GET", "/sessions/{session}/report", "/sessions/\(seededID)/report").status == 200)
                 #expect(try await control("POST", "/sessions/{session}/webhooks", "/sessions/\(seededID)/webhooks", ["event": "INFERENCE_COMPLETE"]).status == 202)
                 await receiver.waitFor(1)
                 #expect(try await control("GET", "/webhooks", "/webhooks").status == 200)

@@ -120,6 +120,7 @@ struct TelematicsOpenAPITests {
             try await r.call("GET", "/api/v1/telematics-periods/{periodId}", ["periodId": "1"])
             try await r.call("GET", "/api/v1/telematics-periods/{periodId}", ["periodId": "99"])
             try await r.call("GET", a + "/trips", query: [("userId", "77")])
+            try await r.call("GET", a + "/trips/{tripId}", ["tripId": String(tripID)])
             try await r.call("GET", a + "/periods")
             try await r.call("GET", a + "/batches")
             try await r.call("GET", a + "/attention-events")

@@ -78,6 +78,7 @@ struct WarrantyLifeOpenAPITests {
             try await c.call("POST", admin + "/vouchers", json: #"{"code":"V-2","purchaseDateRequired":true}"#, expect: 201)
             try await c.call("GET", admin + "/vouchers", expect: 200)
             try await c.call("GET", admin + "/vouchers/{code}", admin + "/vouchers/V-1", expect: 200)
+            try await c.call("GET", admin + "/voucher-actions", query: [("deviceId", "PHONE")], expect: 200)
             try await c.call("GET", sdk + "/vouchers/{code}", sdk + "/vouchers/V-1", query: [("deviceId", "PHONE")], expect: 200)
             try await c.call("GET", sdk + "/vouchers/{code}", sdk + "/vouchers/NOPE", expect: 404)
             try await c.call("GET", sdk + "/devices", query: [("deviceId", "PHONE")], expect: 404)

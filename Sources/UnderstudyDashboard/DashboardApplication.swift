@@ -1,0 +1,30 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// The emulator with the dashboard in front: dashboard pages and assets are answered here (not
+/// journalled, no admin token: they hold no data; the API calls they make need the token), and
+/// everything else goes to the emulator unchanged.
+public final class DashboardApplication: HTTPApplication {
+    /// The emulator behind the dashboard.
+    public let emulator: Emulator
+    private let pages: DashboardPages
+
+    /// Puts `pages` in front of `emulator`.
+    public init(emulator: Emulator, pages: DashboardPages = .fromEnvironment()) {
+        self.emulator = emulator
+        self.pages = pages
+    }
+
+    /// The dashboard's answer, or the emulator's.
+    public func respond(to request: Request) async -> Response {
+        let claimed = request.hostName.map { host in emulator.platforms.contains { $0.pathPrefix(forHost: host) != nil } } ?? false
+        if let response = pages.response(to: request, hostBelongsToPlatform: claimed) { return response }
+        return await emulator.respond(to: request)
+    }
+
+    /// Unreadable requests are the emulator's to answer.
+    public func respond(to error: HTTPRequestError, head: Request?) async -> Response {
+        await emulator.respond(to: error, head: head)
+    }
+}
