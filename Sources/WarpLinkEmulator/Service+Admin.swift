@@ -47,7 +47,7 @@ extension WarpLinkService {
 
     func key(_ input: AdminInputs.Key, generator: inout IDGenerator) throws -> KeyRecord {
         guard let kind = KeyKind(rawValue: input.kind ?? "sdk") else { throw Self.bad("`kind` must be sdk or api.") }
-        let value = input.value ?? "wl_test_" + generator.alphanumeric(32)
+        let value = input.value ?? WarpLinkNames.liveKey(using: &generator)
         guard WarpLinkNames.isWellFormedKey(value) else { throw Self.bad("`value` must match ^wl_(live|test)_[a-zA-Z0-9]{32}$.") }
         guard let state = KeyState(rawValue: input.state ?? "active") else { throw Self.bad("`state` must be active or revoked.") }
         var scopes = KeyRecord.sdkScopes
