@@ -51,7 +51,7 @@ struct WarpLinkRoutes {
         let key = try activeKey(request, context)
         guard key.canReadLinks else { throw WarpLinkError.forbidden("Key lacks the links:read scope") }
         let slug = context.parameter("slug")
-        let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query, slug: slug)
+        let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query)
         let tapID = request.headers["x-warplink-tap-id"].flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
         let (project, now) = (key.projectID, context.now)
         let clickID = tapID ?? context.services.generateIDs(for: project) { $0.uuid() }
@@ -93,7 +93,7 @@ struct WarpLinkRoutes {
     private func redirect(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
         let slug = context.parameter("slug")
         let hostRouted = request.hostName.map { WarpLinkNames.isLinkHost($0, customDomains: domains) } ?? false
-        let tap = try WarpLinkWire.redirectQuery(request.query, slug: slug, host: hostRouted ? request.hostName : nil)
+        let tap = try WarpLinkWire.redirectQuery(request.query, host: hostRouted ? request.hostName : nil)
         guard let project = context.projectID else { throw WarpLinkError.notFound }
         let now = context.now
         let zone = tap.zone.flatMap { TimeZones.isValid($0) ? $0 : nil }
