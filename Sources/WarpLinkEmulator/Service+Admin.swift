@@ -196,6 +196,9 @@ extension WarpLinkService {
         }
         let id = input.id?.lowercased() ?? generator.uuid()
         guard WarpLinkNames.isUUID(id) else { throw Self.bad("`id` must be a UUID.") }
+        if try store.install(project, id: id) != nil {
+            throw AdminError(status: 409, code: "conflict", message: "Install `\(id)` exists.")
+        }
         return InstallRecord(id: id, appID: appID, platform: input.platform, sdkVersion: input.sdkVersion, deviceID: input.deviceID,
                              isReinstall: input.isReinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
                              matchType: matchType, matchConfidence: input.matchConfidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,
