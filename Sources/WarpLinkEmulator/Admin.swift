@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import SQLiteStore
 
 /// Control-plane routes under `/__admin/projects/{id}/warplink`: seed and inspect apps, keys,
 /// custom domains, links, clicks, installs and matching settings. Bodies decode with `AdminBody`;
@@ -46,8 +47,7 @@ struct WarpLinkAdmin {
     // MARK: Settings
 
     private func settings(_ request: Request, _ context: AdminContext) async throws -> Response {
-        let project = context.projectID
-        let stored = try await context.database.read { try WarpLinkStore(connection: $0).settingsDocument(project) }
+        let stored = try await read(context) { try $0.store.settingsDocument($0.project) }
         return .json(try MatchingSettings.resolve(server: serverSettings, stored: stored))
     }
 
@@ -162,10 +162,23 @@ struct WarpLinkAdmin {
 
     // MARK: Transactions
 
-    /// Runs `body` in a write transaction with the project's service.
+    /// Runs `body` in a write transaction with the project's service. The rules check every
+    /// clash first; a constraint failure that still reaches the store becomes the control plane's
+    /// 409 or 400, never a 500 showing SQL.
     func write<T: Sendable>(_ context: AdminContext, _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
         let (project, now) = (context.projectID, context.now)
-        return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
+        do {
+            return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            throw Self.adminError(constraint: error)
+        }
+    }
+
+    /// A constraint failure in the admin format, without the statement or SQLite's message.
+    static func adminError(constraint: SQLiteError) -> AdminError {
+        constraint.isUniqueViolation
+            ? AdminError(status: 409, code: "conflict", message: "This conflicts with an existing record of the project.")
+            : AdminError.badRequest("The body does not fit the stored records.", code: "invalid_value")
     }
 
     /// Runs `body` in a read transaction with the project's service.

@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import SQLiteStore
 
 /// One field problem inside a `VALIDATION_ERROR` body (`details.fields[]`).
 public struct WarpLinkFieldProblem: Sendable, Equatable {
@@ -85,6 +86,17 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
         case .internalError: self.init(status: status, code: "INTERNAL_ERROR", message: "Internal error")
         case .storageUnavailable: self.init(status: status, code: "INTERNAL_ERROR", message: failure.message)
         case .unreadableRequest, .invalidBody, .injected: self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
+        }
+    }
+
+    /// A database constraint failure on an SDK route, in WarpLink's envelope and without the
+    /// statement or SQLite's message: a unique-index clash is a 409 `CONFLICT`, any other
+    /// constraint a 400 `VALIDATION_ERROR`.
+    public init(constraint: SQLiteError) {
+        if constraint.isUniqueViolation {
+            self.init(status: 409, code: "CONFLICT", message: "The request conflicts with stored data.")
+        } else {
+            self.init(status: 400, code: "VALIDATION_ERROR", message: "The request does not fit the stored data.")
         }
     }
 

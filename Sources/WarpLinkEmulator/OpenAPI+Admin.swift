@@ -72,7 +72,7 @@ extension WarpLinkOpenAPI {
             query: [P.query("link_id", S.string, "Only this link."), P.query("source", S.string, "redirect, resolve or seed."), limit],
             ["200": list("clicks", "Click"), "400": bad, "404": missing])
         add("post", "/installs", [], "seedInstall", "Seed an earlier install.", "Lets a device-id match find an earlier attribution.",
-            body: S.ref("InstallInput"), ["201": one("Install"), "400": bad, "404": missing])
+            body: S.ref("InstallInput"), ["201": one("Install"), "400": bad, "404": missing, "409": conflict])
         add("get", "/installs", [], "listInstalls", "Install records, newest first.", "What each attribution call decided.",
             query: [limit], ["200": list("installs", "Install"), "400": bad, "404": missing])
     }

@@ -68,9 +68,9 @@ enum WarpLinkOpenAPI {
                 ],
                 responses: sdkErrors.merging([
                     "200": ok("The Link object, reshaped by `params`; a click is recorded.", "Link"),
-                    "400": error("`VALIDATION_ERROR`: bad slug characters, domain or params."),
+                    "400": error("`VALIDATION_ERROR`: bad domain or params."),
                     "403": error("`PASSWORD_REQUIRED` for a protected link, or `FORBIDDEN` for a key without `links:read`."),
-                    "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link."),
+                    "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link, or a slug no link can have."),
                     "410": error("`GONE`: the link has expired."),
                 ]) { $1 },
                 security: bearer))
@@ -96,9 +96,9 @@ enum WarpLinkOpenAPI {
             ],
             responses: [
                 "302": C.empty("Redirect to the reshaped destination (`Location`, `Cache-Control: no-store`)."),
-                "400": error("`VALIDATION_ERROR`: bad slug or query."),
+                "400": error("`VALIDATION_ERROR`: unreadable or too large query."),
                 "403": error("`PASSWORD_REQUIRED`."),
-                "404": error("`NOT_FOUND`."),
+                "404": error("`NOT_FOUND`: as on resolve, a slug no link can have included."),
                 "410": error("`GONE`."),
                 "429": error("`RATE_LIMIT_EXCEEDED`."),
                 "5XX": error("Injected faults."),

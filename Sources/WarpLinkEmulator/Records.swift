@@ -64,7 +64,7 @@ public enum KeyState: String, Sendable, Equatable, SQLColumnDecodable {
 public struct KeyRecord: Sendable, Equatable, RowDecodable {
     /// The owning project.
     public var projectID: ProjectID
-    /// The key itself (`wl_test_…`).
+    /// The key itself (`wl_live_…`, or `wl_test_…` when seeded so).
     public var value: String
     /// SDK or API key.
     public var kind: KeyKind

@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import SQLiteStore
 
 /// The SDK routes and the short-link redirect: decode the request, call the rules, encode
 /// WarpLink's envelope. Every answer carries the rate-limit headers of [W-E1].
@@ -38,10 +39,7 @@ struct WarpLinkRoutes {
             default: throw error
             }
         }
-        let now = context.now
-        let domains = try await context.database.read { connection in
-            try WarpLinkService(store: WarpLinkStore(connection: connection), project: key.projectID, now: now).linkDomains(for: key)
-        }
+        let domains = try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }
         return .json(status: 200, bytes: WarpLinkWire.validate(valid: true, domains: domains).encoded())
     }
 
@@ -51,14 +49,13 @@ struct WarpLinkRoutes {
         let key = try activeKey(request, context)
         guard key.canReadLinks else { throw WarpLinkError.forbidden("Key lacks the links:read scope") }
         let slug = context.parameter("slug")
-        let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query, slug: slug)
+        let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query)
         let tapID = request.headers["x-warplink-tap-id"].flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
-        let (project, now) = (key.projectID, context.now)
+        let project = key.projectID
         let clickID = tapID ?? context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        let body = try await context.database.write { connection in
-            let service = WarpLinkService(store: WarpLinkStore(connection: connection), project: project, now: now)
+        let body = try await write(context, project: project) { service in
             let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup)
             let shaped = LinkReshaper.reshape(link, tapped: tapped)
             try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
@@ -81,7 +78,7 @@ struct WarpLinkRoutes {
         let installID = context.services.generateIDs(for: project) { $0.uuid() }
         let matcher = AttributionMatcher(project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
                                          settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
-        let result = try await context.database.write { try matcher.run(WarpLinkStore(connection: $0)) }
+        let result = try await write(context, project: project) { try matcher.run($0.store) }
         if result.outcome == "ambiguous_app" {
             context.services.logger.info("warplink attribution: ambiguous_app", [("project", project), ("install", installID)])
         }
@@ -93,16 +90,14 @@ struct WarpLinkRoutes {
     private func redirect(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
         let slug = context.parameter("slug")
         let hostRouted = request.hostName.map { WarpLinkNames.isLinkHost($0, customDomains: domains) } ?? false
-        let tap = try WarpLinkWire.redirectQuery(request.query, slug: slug, host: hostRouted ? request.hostName : nil)
+        let tap = try WarpLinkWire.redirectQuery(request.query, host: hostRouted ? request.hostName : nil)
         guard let project = context.projectID else { throw WarpLinkError.notFound }
-        let now = context.now
         let zone = tap.zone.flatMap { TimeZones.isValid($0) ? $0 : nil }
         if let given = tap.zone, zone == nil { context.services.logger.info("warplink redirect: ignoring invalid tz", [("tz", given)]) }
         let clickID = context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        let location = try await context.database.write { connection in
-            let service = WarpLinkService(store: WarpLinkStore(connection: connection), project: project, now: now)
+        let location = try await write(context, project: project) { service in
             let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
             try service.store.insert(service.redirectClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
@@ -143,10 +138,29 @@ struct WarpLinkRoutes {
         return response
     }
 
+    /// Runs `body` in a read transaction with `project`'s service at the request's instant.
+    private func read<T: Sendable>(_ context: EmulatorContext, project: ProjectID,
+                                   _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
+        let now = context.now
+        return try await context.database.read { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
+    }
+
+    /// Runs `body` in a write transaction with `project`'s service at the request's instant; a
+    /// constraint failure becomes WarpLink's 409 or 400 instead of a 500.
+    private func write<T: Sendable>(_ context: EmulatorContext, project: ProjectID,
+                                    _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
+        let now = context.now
+        do {
+            return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            throw WarpLinkError(constraint: error)
+        }
+    }
+
     /// The project's effective settings (the server's when the request has no project).
     private func settings(_ context: EmulatorContext) async throws -> MatchingSettings {
         guard let project = context.projectID else { return try MatchingSettings.resolve(server: serverSettings, stored: nil) }
-        let stored = try await context.database.read { try WarpLinkStore(connection: $0).settingsDocument(project) }
+        let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
         return try MatchingSettings.resolve(server: serverSettings, stored: stored)
     }
 

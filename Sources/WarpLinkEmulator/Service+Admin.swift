@@ -47,7 +47,7 @@ extension WarpLinkService {
 
     func key(_ input: AdminInputs.Key, generator: inout IDGenerator) throws -> KeyRecord {
         guard let kind = KeyKind(rawValue: input.kind ?? "sdk") else { throw Self.bad("`kind` must be sdk or api.") }
-        let value = input.value ?? "wl_test_" + generator.alphanumeric(32)
+        let value = input.value ?? WarpLinkNames.liveKey(using: &generator)
         guard WarpLinkNames.isWellFormedKey(value) else { throw Self.bad("`value` must match ^wl_(live|test)_[a-zA-Z0-9]{32}$.") }
         guard let state = KeyState(rawValue: input.state ?? "active") else { throw Self.bad("`state` must be active or revoked.") }
         var scopes = KeyRecord.sdkScopes
@@ -196,6 +196,9 @@ extension WarpLinkService {
         }
         let id = input.id?.lowercased() ?? generator.uuid()
         guard WarpLinkNames.isUUID(id) else { throw Self.bad("`id` must be a UUID.") }
+        if try store.install(project, id: id) != nil {
+            throw AdminError(status: 409, code: "conflict", message: "Install `\(id)` exists.")
+        }
         return InstallRecord(id: id, appID: appID, platform: input.platform, sdkVersion: input.sdkVersion, deviceID: input.deviceID,
                              isReinstall: input.isReinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
                              matchType: matchType, matchConfidence: input.matchConfidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,

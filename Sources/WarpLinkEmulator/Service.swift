@@ -42,10 +42,13 @@ struct WarpLinkService {
         return all
     }
 
-    /// The link a resolve or redirect names, after the status order of [W-L2]: missing, inactive,
-    /// unserved domain or another app's → 404; expired → 410; password-protected → 403.
+    /// The link a resolve or redirect names, after the status order of [W-L2]: missing (a slug
+    /// outside the slug alphabet or over 128 characters is missing too), inactive, unserved domain
+    /// or another app's → 404; expired → 410; password-protected → 403.
     /// `lenient` finds a link by slug alone when the domain does not match and the slug is unique.
     func servedLink(domain: String, slug: String, appID: String?, lenient: Bool) throws -> LinkRecord {
+        // No link can have such a slug; the SDKs read 404 as `linkNotFound` but a 400 as a server error.
+        guard WarpLinkNames.isValidSlug(slug) else { throw WarpLinkError.notFound }
         var found = try store.link(project, domain: domain, slug: slug)
         if found == nil, lenient {
             let candidates = try store.links(project, slug: slug)

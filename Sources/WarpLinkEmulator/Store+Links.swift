@@ -142,6 +142,11 @@ extension WarpLinkStore {
                             install.tapID, install.ip, install.source, install.createdAt.timeIntervalSince1970])
     }
 
+    /// An install by id.
+    public func install(_ project: ProjectID, id: String) throws -> InstallRecord? {
+        try connection.fetchOne(InstallRecord.self, "SELECT * FROM warplink_installs WHERE project_id = ? AND id = ?", project, id)
+    }
+
     /// The newest attributed install of the app carrying `deviceID`.
     public func latestAttributedInstall(_ project: ProjectID, appID: String?, deviceID: String) throws -> InstallRecord? {
         try connection.fetchOne(InstallRecord.self, """

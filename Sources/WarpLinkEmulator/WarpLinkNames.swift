@@ -1,3 +1,4 @@
+import EmulatorCore
 import Foundation
 
 /// Slugs and hosts as the emulator accepts them.
@@ -29,6 +30,12 @@ public enum WarpLinkNames {
     public static func isWellFormedKey(_ key: String) -> Bool {
         guard key.utf8.count == 40, key.hasPrefix("wl_live_") || key.hasPrefix("wl_test_") else { return false }
         return key.utf8.dropFirst(8).allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+    }
+
+    /// A new key in the format every SDK version accepts: `wl_live_` + 32 alphanumerics (the 1.1
+    /// SDKs refuse `wl_test_` locally; such keys are still accepted when seeded explicitly).
+    public static func liveKey(using generator: inout IDGenerator) -> String {
+        "wl_live_" + generator.alphanumeric(32)
     }
 
     /// Whether `handle` can be an app handle (`<handle>.aplnk.to`): 1–63 of `a–z 0–9 -`, not starting or ending with `-`.

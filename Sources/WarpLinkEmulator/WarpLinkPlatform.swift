@@ -116,14 +116,22 @@ public struct WarpLinkPlatform: Platform {
 
     // MARK: Provisioning
 
-    /// An SDK key and an API key (`links:read`) per project.
+    /// An SDK key and an API key (`links:read`) per project, both `wl_live_` keys: the 1.1 SDKs'
+    /// local format check accepts only `wl_live_` + 32 alphanumerics.
     public func makeCredentials(using generator: inout IDGenerator) -> [String: String] {
-        ["sdkKey": "wl_test_" + generator.alphanumeric(32), "apiKey": "wl_test_" + generator.alphanumeric(32)]
+        ["sdkKey": WarpLinkNames.liveKey(using: &generator), "apiKey": WarpLinkNames.liveKey(using: &generator)]
     }
 
-    /// Stores the project's SDK key (org-scoped) and API key (`links:read`) as active keys.
+    /// Stores the project's SDK key (org-scoped) and API key (`links:read`) as active keys; a
+    /// value another project already holds as a seeded key is a 409 in the admin format.
     public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
         let store = WarpLinkStore(connection: connection)
+        for (name, value) in credentials.sorted(by: { $0.key < $1.key }) {
+            // A key is how a request finds its project, so one value cannot serve two projects.
+            if let held = try store.key(value), held.projectID != project {
+                throw AdminError(status: 409, code: "conflict", message: "The WarpLink \(name) is already a key of another project.")
+            }
+        }
         if let sdk = credentials["sdkKey"] {
             try store.insert(KeyRecord(projectID: project, value: sdk, kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active,
                                        name: "Project SDK key", createdAt: now, revokedAt: nil), ignoreExisting: true)

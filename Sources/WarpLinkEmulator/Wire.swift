@@ -58,10 +58,10 @@ public enum WarpLinkWire {
     // MARK: Requests
 
     /// `domain` (lower-cased, default `aplnk.to`) and the tapped `params` of a resolve's query,
-    /// or a 400 listing every bad field (the slug's too).
-    static func resolveQuery(_ query: String, slug: String) throws(WarpLinkError) -> (domain: String, tapped: ParameterSet) {
+    /// or a 400 listing every bad field. The slug is not judged here: one that cannot exist is
+    /// a 404 like any unknown slug, which the SDKs map to `linkNotFound`.
+    static func resolveQuery(_ query: String) throws(WarpLinkError) -> (domain: String, tapped: ParameterSet) {
         var problems: [WarpLinkFieldProblem] = []
-        if !WarpLinkNames.isValidSlug(slug) { problems.append(slugProblem) }
         var domain = WarpLinkNames.sharedDomain
         var tapped = ParameterSet()
         for part in query.split(separator: "&") {
@@ -97,9 +97,9 @@ public enum WarpLinkWire {
         var parameters: ParameterSet
     }
 
-    /// Reads a redirect's slug and query, or the 400 for a bad slug, an unreadable or a too large query.
-    static func redirectQuery(_ query: String, slug: String, host: String?) throws(WarpLinkError) -> RedirectQuery {
-        guard WarpLinkNames.isValidSlug(slug) else { throw .validation([slugProblem]) }
+    /// Reads a redirect's query, or the 400 for an unreadable or a too large query (a slug that
+    /// cannot exist is the lookup's 404, as on resolve).
+    static func redirectQuery(_ query: String, host: String?) throws(WarpLinkError) -> RedirectQuery {
         guard let items = LinkReshaper.parseQuery(query) else {
             throw .validation([WarpLinkFieldProblem("query", "is not a valid percent-encoded query string")])
         }
@@ -110,6 +110,4 @@ public enum WarpLinkWire {
         return RedirectQuery(domain: domain, zone: items.first { $0.0 == "tz" }?.1,
                              parameters: ParameterSet(items.filter { $0.0 != "tz" && (host != nil || $0.0 != "domain") }))
     }
-
-    private static let slugProblem = WarpLinkFieldProblem("slug", "must be 1–128 characters of A–Z, a–z, 0–9, '-', '_' and '.'")
 }
