@@ -81,6 +81,8 @@ public struct TelematicsError: Error, Sendable, Equatable {
     static let periodNotFound = TelematicsError(404, "PERIOD_NOT_FOUND", "No such telematics period for this user.")
     /// 404 for a service code outside the allow-list.
     static func serviceCodeUnknown(_ code: String) -> TelematicsError { .init(404, "SERVICE_CODE_UNKNOWN", "Service code `\(code)` is not known.") }
+    /// 503 when the project's stored settings cannot be read (the detail goes to the log and the control plane).
+    static let settingsUnavailable = TelematicsError(503, "SERVICE_UNAVAILABLE", "The project's Telematics settings cannot be read; the emulator's log and control plane say why.")
     /// 413 for a batch over the size limit.
     static func batchTooLarge(_ limit: Int) -> TelematicsError { .init(413, "BATCH_TOO_LARGE", "The telemetry batch exceeds \(limit) bytes.") }
     /// 422 for catalogue codes that do not exist.

@@ -9,8 +9,8 @@ enum TelematicsOpenAPI {
     private typealias Content = OpenAPIContent
 
     private static let rangeParameters = [
-        Parameter.query("startTs", Schema.dateTime, "UTC ISO 8601; aliases `from`, `startDate`, `start`."),
-        Parameter.query("endTs", Schema.dateTime, "UTC ISO 8601; aliases `to`, `endDate`, `end`."),
+        Parameter.query("startTs", Schema.dateTime, "ISO 8601, UTC or with an offset (a `+` sent unescaped is the offset's sign); aliases `from`, `startDate`, `start`."),
+        Parameter.query("endTs", Schema.dateTime, "ISO 8601, UTC or with an offset (a `+` sent unescaped is the offset's sign); aliases `to`, `endDate`, `end`."),
     ]
 
     /// An SDK operation: every 4xx/5xx is the platform's error body, and every route but the
@@ -90,7 +90,8 @@ enum TelematicsOpenAPI {
                                                      body: ["type": "object", "required": ["samples"],
                                                             "properties": ["batchId": Schema.string, "samples": Schema.array(["type": "object"])]]))
         document.add("post", api + "/attention-events", sdk("uploadAttentionEvents", "Attention-event upload (SDK keys); duplicates by id",
-                                                            "Stores attention events; an id seen before is counted as a duplicate.", [202: Schema.ref("AttentionUploadResult")],
+                                                            "Stores attention events. An id seen before is counted in `duplicates`, not stored again; a repeated batch still answers 202.",
+                                                            [202: Schema.ref("AttentionUploadResult")],
                                                             body: ["type": "object", "properties": ["events": Schema.array(Schema.ref("AttentionEvent"))]]))
         document.add("post", api + "/manual-events", sdk("insertManualEvent", "insertManualEvent: the twelve TelematicsManualEventType values",
                                                          "Stores a manual event linked to its trip and period; a repeated client id returns the stored one (200).",

@@ -121,7 +121,7 @@ struct PeriodProcessor {
     /// Inserts a trip measured from `samples` (at least one) and tallies its events.
     func insertTrip(userID: Int, vehicleID: Int?, periodID: Int?, samples: [Sample]) throws -> (id: Int, metrics: SampleMetrics) {
         let metrics = SampleMetrics(samples: samples)
-        guard let first = samples.first, let last = samples.last else { throw TelematicsStoreError.writtenRowMissing }
+        guard let first = samples.first, let last = samples.last else { throw TelematicsStoreError.tripWithoutSamples }
         let id = try store.insertTrip(project, userID: userID, vehicleID: vehicleID, periodID: periodID, first: first, last: last, metrics: metrics)
         try tallyTrip(id)
         return (id, metrics)

@@ -24,7 +24,7 @@ extension TelematicsRoutes {
     }
 
     func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let range = try TelematicsService.dateRange(request.queryItems)
+        let range = try TelematicsService.dateRange(Self.dateQuery(request))
         let (user, project) = try await settle(request, context)
         let trips = try await context.database.read { connection in
             try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
@@ -69,7 +69,7 @@ extension TelematicsRoutes {
     }
 
     func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let range = try TelematicsService.dateRange(request.queryItems)
+        let range = try TelematicsService.dateRange(Self.dateQuery(request))
         let (user, project) = try await settle(request, context)
         let totals = try await context.database.read { connection in
             try TelematicsStore(connection: connection).tripTotals(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
@@ -89,7 +89,7 @@ extension TelematicsRoutes {
     }
 
     func activitySummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let range = try TelematicsService.dateRange(request.queryItems)
+        let range = try TelematicsService.dateRange(Self.dateQuery(request))
         let (user, project) = try await settle(request, context)
         let (driving, marks) = try await context.database.read { connection -> (TripTotals, [String: Int]) in
             let store = TelematicsStore(connection: connection)
@@ -108,7 +108,7 @@ extension TelematicsRoutes {
     }
 
     func periods(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let range = try TelematicsService.dateRange(request.queryItems)
+        let range = try TelematicsService.dateRange(Self.dateQuery(request))
         let processed: Bool?
         switch request.queryValue("isProcessed")?.lowercased() {
         case nil, "": processed = nil

@@ -52,6 +52,10 @@ struct TelematicsRoutes: Sendable {
                 return error.response(traceID: context.requestID, requestIDHeader: requestIDHeader)
             } catch let error as BodyError {
                 return TelematicsError.invalidRequest(error.message).response(traceID: context.requestID, requestIDHeader: requestIDHeader)
+            } catch let error as TelematicsSettings.Unreadable {
+                // The operator fixes this on the control plane; the app only learns the service is unavailable.
+                context.services.logger.error("telematics settings unreadable", [("project", context.credential?.project ?? ""), ("reason", error.reason)])
+                return TelematicsError.settingsUnavailable.response(traceID: context.requestID, requestIDHeader: requestIDHeader)
             }
         }
     }
@@ -68,9 +72,9 @@ struct TelematicsRoutes: Sendable {
         return (try TelematicsService.admit(pair: pair, user: user, now: context.now, feature: feature), project)
     }
 
-    /// The project's effective settings.
+    /// The project's effective settings (`TelematicsSettings.Unreadable` → the route's 503).
     func effectiveSettings(_ store: TelematicsStore, _ project: ProjectID) throws -> TelematicsSettings {
-        try TelematicsSettings.resolve([configuredSettings, store.settingsDocument(project)])
+        try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project))
     }
 
     /// A JSON object body (tolerating unknown keys, as the SDK routes do).
@@ -87,6 +91,19 @@ struct TelematicsRoutes: Sendable {
         guard let value = body[key], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw .invalidRequest("`\(key)` must be a string.") }
         return text
+    }
+
+    /// The query's parameters for the date filters, with `+` kept as a plus sign. Foundation's
+    /// `URLQueryItem` sends an offset such as `startTs=2026-12-01T09:00:00+09:00` unescaped, and
+    /// form decoding would read that `+` as a space; no ISO 8601 value contains a space, so for
+    /// dates the plus sign is the only sensible reading. Other parameters keep form decoding.
+    static func dateQuery(_ request: Request) -> [(name: String, value: String)] {
+        request.query.split(separator: "&").map { part in
+            let equals = part.firstIndex(of: "=") ?? part.endIndex
+            let name = part[..<equals], value = equals == part.endIndex ? "" : part[part.index(after: equals)...]
+            // A malformed escape is kept as sent, as the form decoder does; the date check then names it.
+            return (URLQuery.percentDecode(name) ?? String(name), URLQuery.percentDecode(value) ?? String(value))
+        }
     }
 
     /// A JSON response.

@@ -93,6 +93,22 @@ public struct TelematicsSettings: Codable, Sendable, Equatable {
         return try SettingsDocument.resolve(TelematicsSettings.self, layers: documents)
     }
 
+    /// The project's settings could not be read back: its stored document is not JSON or no
+    /// longer decodes (edited by hand, or written by another version). That is a storage
+    /// failure — 503 — never the caller's 400: no request could fix it.
+    struct Unreadable: Error, Equatable {
+        /// What is wrong with the stored document, naming the setting.
+        let reason: String
+    }
+
+    /// A project's effective settings: `configured` (checked when the platform was built, so it
+    /// cannot be what fails) under the project's `stored` document.
+    static func effective(configured: JSONValue, stored: JSONValue) throws(Unreadable) -> TelematicsSettings {
+        do { return try resolve([configured, stored]) } catch {
+            throw Unreadable(reason: (error as? BodyError)?.message ?? String(describing: error))
+        }
+    }
+
     /// `stored` with `changes`' top-level keys replaced (a null removes the key, so the value
     /// falls back to the configuration or default).
     static func replacing(_ stored: JSONValue, with changes: [String: JSONValue]) -> JSONValue {

@@ -18,10 +18,11 @@ struct TelematicsStore {
 
     // MARK: Settings
 
-    /// The project's stored settings document (only what was changed), or null when nothing was.
+    /// The project's stored settings document (only what was changed), or null when nothing was;
+    /// a document that is not JSON is `TelematicsSettings.Unreadable`.
     func settingsDocument(_ project: ProjectID) throws -> JSONValue {
         guard let text = try connection.scalar("SELECT settings FROM telematics_settings WHERE project_id = ?", project).string else { return .null }
-        return try JSONValue.parse(Data(text.utf8))
+        do { return try JSONValue.parse(Data(text.utf8)) } catch { throw TelematicsSettings.Unreadable(reason: "the stored document is not JSON") }
     }
 
     /// Replaces the project's stored settings document.
@@ -36,6 +37,22 @@ struct TelematicsStore {
     /// project row made without the platform's credentials, whose tokens then resolve to no one.
     func tenantKey(_ project: ProjectID) throws -> String {
         try connection.scalar("SELECT value FROM project_credentials WHERE project_id = ? AND platform = 'telematics' AND name = 'tenantKey'", project).string ?? "x"
+    }
+
+    /// Records the demo session's tokens as the project's credentials (nil removes one), so the
+    /// project's SDK settings can show them. Written again on every fixture load (a demo reset
+    /// reloads the fixtures over the kept credentials), hence the upsert.
+    func recordSessionCredentials(_ project: ProjectID, _ values: [String: String?]) throws {
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let value else {
+                try connection.run("DELETE FROM project_credentials WHERE project_id = ? AND platform = 'telematics' AND name = ?", project, name)
+                continue
+            }
+            try connection.run("""
+                INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, 'telematics', ?, ?)
+                ON CONFLICT (project_id, platform, name) DO UPDATE SET value = excluded.value
+                """, project, name, value)
+        }
     }
 
     /// Per-project numbering: the next id of `table` (one of `tables`, never user input).
@@ -179,4 +196,6 @@ struct TelematicsStore {
 enum TelematicsStoreError: Error {
     /// A row written in this transaction could not be read back.
     case writtenRowMissing
+    /// A trip was to be built from no samples (callers pass at least one).
+    case tripWithoutSamples
 }

@@ -4,7 +4,14 @@ import SQLiteStore
 
 /// Loads `Config/fixtures/telematics.json` into the demo project: settings, users with token
 /// pairs, vehicles with kilometers, and a few days of trips placed relative to today.
+///
+/// The first token pair listed is the demo session: its tokens are also recorded as the
+/// project's `token` / `refreshToken` credentials, so the start-up banner and the project's
+/// `sdkSettings` show everything `TelematicsTokenInitOptions` needs.
 struct TelematicsFixtures {
+    /// The credential names the demo session pair is recorded under (the SDK's option names).
+    static let sessionCredentialNames = ["token", "refreshToken"]
+
     /// The store of the project-creation transaction.
     let store: TelematicsStore
     /// The configuration file's settings layer.
@@ -16,6 +23,7 @@ struct TelematicsFixtures {
         let settings = try TelematicsSettings.resolve([configuredSettings, document])
         try store.saveSettingsDocument(project, document)
         let tenant = try store.tenantKey(project)
+        var session: (token: String, refreshToken: String?)?
         for user in fixtures["users"]?.arrayValue ?? [] {
             guard let id = user["userId"]?.intValue else { continue }
             let state = user["state"]?.stringValue.flatMap(UserState.init(rawValue:)) ?? .active
@@ -24,11 +32,16 @@ struct TelematicsFixtures {
                 let accessTtl = token["accessTtlSeconds"]?.doubleValue ?? settings.defaultAccessTtlSeconds
                 let refreshTtl = token["refreshTtlSeconds"]?.doubleValue ?? settings.defaultRefreshTtlSeconds
                 let refresh = token["refreshToken"]?.stringValue
+                let access = token["token"]?.stringValue ?? "tma_\(tenant)_demoaccess\(index)"
                 let time = now.timeIntervalSince1970
-                try store.insertPair(project, id: "tp_fixture\(id)_\(index)", userID: id, accessToken: token["token"]?.stringValue ?? "tma_\(tenant)_demoaccess\(index)",
+                try store.insertPair(project, id: "tp_fixture\(id)_\(index)", userID: id, accessToken: access,
                                      accessExpires: time + accessTtl, refreshToken: refresh, refreshExpires: refresh == nil ? nil : time + refreshTtl,
                                      accessTtl: accessTtl, refreshTtl: refresh == nil ? nil : refreshTtl, parentID: nil, createdAt: time)
+                if session == nil { session = (access, refresh) }
             }
+        }
+        if let session {
+            try store.recordSessionCredentials(project, ["token": session.token, "refreshToken": session.refreshToken])
         }
         var plates: [String: Int] = [:]
         for vehicle in fixtures["vehicles"]?.arrayValue ?? [] {

@@ -21,12 +21,14 @@ public struct TelematicsPlatform: Platform {
     private let apiRoot: String
     private let configuredSettings: JSONValue
 
-    /// Creates the platform.
-    public init(configuration: JSONValue = .null) {
+    /// Creates the platform; throws when the section has an unknown key or a value of the wrong
+    /// type or range, so the server refuses to start rather than failing every request.
+    public init(configuration: JSONValue = .null) throws(TelematicsConfigurationError) {
+        let checked = try TelematicsConfiguration(configuration)
         self.configuration = configuration
-        self.hosts = Set((configuration["hosts"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased() })
-        self.apiRoot = configuration["apiRoot"]?.stringValue ?? "/api/v1"
-        self.configuredSettings = configuration["settings"] ?? .null
+        self.hosts = checked.hosts
+        self.apiRoot = checked.apiRoot
+        self.configuredSettings = checked.settings
     }
 
     /// `telematics`.
@@ -80,9 +82,14 @@ public struct TelematicsPlatform: Platform {
     /// Nothing to store: settings default until changed, users and tokens come from the control plane.
     public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
 
-    /// SDK settings to paste (`TelematicsTokenInitOptions.baseURL`; tokens come from `POST …/telematics/tokens`).
+    /// SDK settings to paste, under `TelematicsTokenInitOptions`' names (and `setServiceCode`'s):
+    /// `baseURL`, and `token` / `refreshToken` when the project has a session pair recorded as
+    /// credentials (the demo project's fixtures do); other projects mint pairs with
+    /// `POST /__admin/projects/{id}/telematics/tokens`. The tenant key is not an SDK setting.
     public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        ["baseURL": serverURL + "/telematics", "serviceCode": credentials["serviceCode"] ?? ""]
+        var settings = ["baseURL": serverURL + "/telematics", "serviceCode": credentials["serviceCode"] ?? ""]
+        for name in TelematicsFixtures.sessionCredentialNames { settings[name] = credentials[name] }
+        return settings
     }
 
     /// Per-project tables, parents first.

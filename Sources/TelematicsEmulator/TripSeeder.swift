@@ -57,14 +57,14 @@ struct TripSeeder {
         var periods: [PeriodRecord] = []
         let spacing = TelemetryParser.wholeMs((body.spacingSeconds ?? 3600) * 1000) ?? 3_600_000
         let processed = body.isProcessed ?? (end != nil)
-        let nowMs = Int64(now.timeIntervalSince1970 * 1000)
         for index in 0..<count {
             let startMs = Int64(start.timeIntervalSince1970 * 1000) + Int64(index) * spacing
             let endMs = end.map { Int64($0.timeIntervalSince1970 * 1000) + Int64(index) * spacing }
-            // An open seeded period counts as receiving samples now, so it is not closed as idle at once.
-            let last = endMs ?? max(startMs, nowMs)
+            // An open seeded period is one whose last sample is its start, so the idle rule closes it
+            // like any other: once the project clock passes `startedAt` + `periodIdleTimeoutSeconds`.
             let id = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: body.serviceCode, startedMs: startMs,
-                                                  lastSampleMs: last, endedMs: endMs, processedAt: processed ? now.timeIntervalSince1970 : nil, sampleCount: 0)
+                                                  lastSampleMs: endMs ?? startMs, endedMs: endMs, processedAt: processed ? now.timeIntervalSince1970 : nil,
+                                                  sampleCount: 0)
             periods.append(try store.inserted(store.period(project, id: id)))
         }
         return periods

@@ -31,7 +31,7 @@ public final class UnderstudyServer: Sendable {
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath))
         let services = EmulatorServices(database: database, logger: logger, settings: settings)
-        let platforms = PlatformRegistry.makePlatforms(settings)
+        let platforms = try PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)
         let httpConfiguration = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port,

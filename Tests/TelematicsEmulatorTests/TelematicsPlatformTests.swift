@@ -7,7 +7,7 @@ import Testing
 struct TelematicsPlatformTests {
     @Test("core failures answer in the platform's own error format")
     func errorFormat() throws {
-        let platform = TelematicsPlatform()
+        let platform = try TelematicsPlatform()
         let notFound = platform.errorResponse(for: .routeNotFound, requestID: "17")
         #expect(notFound.status == 404)
         let body = try JSONValue.parse(notFound.body)
@@ -18,11 +18,11 @@ struct TelematicsPlatformTests {
     }
 
     @Test("tokens carry the tenant key; configured hosts are served unprefixed")
-    func tenantsAndHosts() {
+    func tenantsAndHosts() throws {
         #expect(TelematicsPlatform.tenant(of: "tma_abc123_SECRET") == "abc123")
         #expect(TelematicsPlatform.tenant(of: "tmr_abc123_SECRET") == "abc123")
         #expect(TelematicsPlatform.tenant(of: "garbage") == nil && TelematicsPlatform.tenant(of: "tma__x") == nil)
-        let platform = TelematicsPlatform(configuration: ["hosts": ["telematics.example.com"]])
+        let platform = try TelematicsPlatform(configuration: ["hosts": ["telematics.example.com"]])
         #expect(platform.pathPrefix(forHost: "telematics.example.com") == "/telematics")
         #expect(platform.pathPrefix(forHost: "other.example.com") == nil)
         var generator = IDGenerator(seed: 1)

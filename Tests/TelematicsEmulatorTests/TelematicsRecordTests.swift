@@ -59,7 +59,7 @@ struct TelematicsRecordTests {
 
     @Test("an unavailable store answers 503 SERVICE_UNAVAILABLE in the platform's format")
     func storageUnavailable() throws {
-        let response = TelematicsPlatform().errorResponse(for: .storageUnavailable, requestID: "9")
+        let response = try TelematicsPlatform().errorResponse(for: .storageUnavailable, requestID: "9")
         #expect(response.status == 503)
         let body = try JSONValue.parse(response.body)
         #expect(body["code"] == "SERVICE_UNAVAILABLE" && body["status"] == 503 && body["traceId"] == "9")
