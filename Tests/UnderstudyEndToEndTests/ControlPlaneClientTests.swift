@@ -105,7 +105,7 @@ struct ControlPlaneClientTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             let demo = try await server.client.admin.project("demo").get()
             #expect(demo.isDemo)
-            #expect(demo.credential("warplink", "sdkKey").hasPrefix("wl_test_"))
+            #expect(demo.credential("warplink", "sdkKey").hasPrefix("wl_live_"))
             let loadedAgain = try await server.server.emulator.projects.loadDemo(from: server.server.emulator.services.settings.fixturesDirectory!)
             #expect(loadedAgain?.id == "demo")
             #expect(try await server.client.admin.projects().filter(\.isDemo).count == 1)

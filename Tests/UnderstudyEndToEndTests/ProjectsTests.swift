@@ -12,7 +12,7 @@ struct ProjectsTests {
             #expect(project.name == "checkout")
             #expect(project.id.hasPrefix("prj_"))
             let sdkKey = project.credential("warplink", "sdkKey")
-            #expect(sdkKey.hasPrefix("wl_test_") && sdkKey.count == 8 + 32)
+            #expect(sdkKey.hasPrefix("wl_live_") && sdkKey.count == 8 + 32)
             #expect(!project.credential("asleep", "apiKey").isEmpty)
             #expect(!project.credential("warrantylife", "developerKey").isEmpty)
             #expect(!project.credential("telematics", "serviceCode").isEmpty)

@@ -116,7 +116,7 @@ struct TelematicsFlowTests {
             let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 7), deviceClock: { TelematicsFixture.epochDate })
             let seeded = try await admin.seedPeriods(userId: 7, startedAt: "2026-10-01T08:00:00Z", endedAt: "2026-10-01T08:30:00Z", count: 45, spacingSeconds: 3600)
             #expect(seeded.count == 45 && seeded.allSatisfy(\.isProcessed))
-            try await admin.seedPeriods(userId: 7, startedAt: "2026-11-03T11:00:00Z", endedAt: nil)
+            try await admin.seedPeriods(userId: 7, startedAt: "2026-11-03T11:55:00Z", endedAt: nil) // open: within 600 s of the frozen 12:00
 
             let first = try await sdk.getTelematicsPeriods()
             #expect(first.page == 1 && first.pageSize == 20 && first.totalItems == 46 && first.totalPages == 3 && first.hasNext)

@@ -14,8 +14,8 @@ struct WarpLinkControlPlaneTests {
             let warpLink = server.client.warpLink
             #expect(try await warpLink.validate(apiKey: sdkKey).value?.domains == ["aplnk.to", "demo-shop.aplnk.to", "go.demo-shop.example"])
             #expect(try await warpLink.validate(apiKey: demo.credential("warplink", "apiKey")).value?.valid == true)
-            #expect(try await warpLink.validate(apiKey: "wl_test_demorevoked000000000000000000000").status == 401)
-            let sale = try await warpLink.resolve(slug: "spring-sale", apiKey: "wl_test_demoappkey0000000000000000000000").get()
+            #expect(try await warpLink.validate(apiKey: "wl_live_demorevoked000000000000000000000").status == 401)
+            let sale = try await warpLink.resolve(slug: "spring-sale", apiKey: "wl_live_demoappkey0000000000000000000000").get()
             #expect(sale.customParams == ["season": "spring", "product_id": "sku-42", "discount": "15"])
             #expect(try await warpLink.resolve(slug: "vip", apiKey: sdkKey).error?.code == "PASSWORD_REQUIRED")
             #expect(try await warpLink.resolve(slug: "black-friday-2020", apiKey: sdkKey).status == 410)
@@ -34,7 +34,7 @@ struct WarpLinkControlPlaneTests {
             let apps = try await h.admin.apps()
             #expect(apps == [app], "\(apps) vs \(app)")
             let key = try await h.admin.createKey(kind: "api", scopes: ["links:read", "analytics:read"], name: "CI")
-            #expect(key.value.hasPrefix("wl_test_") && key.value.count == 40 && key.kind == "api")
+            #expect(key.value.hasPrefix("wl_live_") && key.value.count == 40 && key.kind == "api")
             #expect(try await h.admin.keys().count == 3) // the project's sdkKey and apiKey, plus this one
             let revoked = try await h.admin.revokeKey(key.value)
             #expect(revoked.state == "revoked" && revoked.revokedAt != nil)

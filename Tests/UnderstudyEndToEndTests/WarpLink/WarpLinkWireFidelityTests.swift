@@ -7,14 +7,9 @@ import UnderstudyTesting
 /// constraint failures, and the confidence an offset-only client gets.
 @Suite("WarpLink wire fidelity")
 struct WarpLinkWireFidelityTests {
-    /// Runs `body` against a fresh harness and stops the server whether or not `body` throws.
+    /// Runs `body` against a fresh harness; the server is stopped whether or not `body` throws.
     private static func withHarness(_ body: (WarpLinkHarness) async throws -> Void) async throws {
-        let h = try await WarpLinkHarness.start()
-        do { try await body(h) } catch {
-            await h.stop()
-            throw error
-        }
-        await h.stop()
+        try await WarpLinkHarness.with(body)
     }
 
     /// The 1.1 SDKs' local key check: `wl_live_` + 32 alphanumerics.
