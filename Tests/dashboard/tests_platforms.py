@@ -163,7 +163,8 @@ def large_state_opens_quickly(t):
     print(f"    seeded 10,000 links (10,000 journal entries) and 100 SDK requests in {time.time() - started:.1f} s")
     timings = {}
     for name, section, query, ready in [
-        ("journal", "journal", "admin=show", lambda: b.count("[data-role=journal-rows] tr") == 100),
+        # At least a page: the live poll may already have appended the page's own project fetch.
+        ("journal", "journal", "admin=show", lambda: b.count("[data-role=journal-rows] tr") >= 100),
         ("warplink", "warplink", "", lambda: b.count("[data-role=links] tbody tr") == 50 and "10000 links" in (b.text("main .page-head") or "")),
     ]:
         begin = time.time()
@@ -174,8 +175,9 @@ def large_state_opens_quickly(t):
     for name, (wall, browser) in timings.items():
         print(f"    page open with 10,000 entries/links: {name}: {wall * 1000:.0f} ms until drawn ({browser:.0f} ms since navigation start in the browser)")
     b.open(ui(t, project["id"], "journal", "admin=show"))
-    b.wait(lambda: b.count("[data-role=journal-rows] tr") == 100, message="the first page")
+    b.wait(lambda: b.count("[data-role=journal-rows] tr") >= 100, message="the first page")
+    first = b.count("[data-role=journal-rows] tr")
     b.find("[data-role=load-older]").click()
-    b.wait(lambda: b.count("[data-role=journal-rows] tr") == 200, message="the next page after Load older")
+    b.wait(lambda: b.count("[data-role=journal-rows] tr") >= first + 100, message="the next page after Load older")
     b.open(ui(t, project["id"], "warplink", "page=199"))
     b.wait(lambda: "bulk-9999" in (b.text("[data-role=links]") or ""), message="the last page of links")
