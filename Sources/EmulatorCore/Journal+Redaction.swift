@@ -1,0 +1,95 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+import Synchronization
+
+/// Building journal entries: which headers and body fields are secrets, and how they are redacted.
+extension Journal {
+
+    private static let secretHeaders: Set<String> = [
+        "authorization", "x-api-key", "x-wl-developer-key", "cookie", "set-cookie", "x-understudy-admin-token", "proxy-authorization",
+    ]
+
+    /// Headers as a dictionary (repeats joined with `, `), secrets redacted but for their last 4 characters.
+    public static func redactedHeaders(_ headers: HTTPHeaders) -> [String: String] {
+        var out: [String: String] = [:]
+        for field in headers {
+            let value = secretHeaders.contains(field.lowercasedName) ? redact(field.value) : field.value
+            if let existing = out[field.lowercasedName] { out[field.lowercasedName] = existing + ", " + value } else { out[field.lowercasedName] = value }
+        }
+        return out
+    }
+
+    /// `Bearer wl_test_abcd…` → `Bearer [redacted …abcd]`: enough to tell keys apart, not to reuse them.
+    public static func redact(_ value: String) -> String {
+        var scheme = ""
+        var secret = Substring(value)
+        if let space = value.firstIndex(of: " "), ["bearer", "basic", "token"].contains(value[..<space].lowercased()) {
+            scheme = String(value[..<space]) + " "
+            secret = value[value.index(after: space)...]
+        }
+        return scheme + "[redacted …\(secret.suffix(4))]"
+    }
+
+    /// A body as journal text: UTF-8 as is (JSON `password`-like fields redacted), binary as base64, cut at `cap` bytes.
+    public static func bodyText(_ body: Data, cap: Int) -> String? {
+        guard !body.isEmpty else { return nil }
+        let slice = body.prefix(cap)
+        if let text = String(validating: slice, as: UTF8.self) {
+            guard mentionsSecret(slice) else { return text }
+            if body.count <= cap, let json = try? JSONValue.parse(body) {
+                return String(decoding: redactSecrets(json).encoded(), as: UTF8.self)
+            }
+            return redactForm(text)
+        }
+        return "base64:" + slice.base64EncodedString()
+    }
+
+    /// Whether the bytes contain `password` or `secret` in any letter case (a byte scan: this runs
+    /// for every journalled body, and Foundation's case-insensitive search is slow).
+    static func mentionsSecret(_ bytes: Data) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+        let needles: [[UInt8]] = [Array("password".utf8), Array("secret".utf8)]
+        return bytes.withUnsafeBytes { raw -> Bool in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            guard buffer.count >= 6 else { return false }
+            for start in 0...(buffer.count - 6) {
+                for needle in needles where start + needle.count <= buffer.count && lower(buffer[start]) == needle[0] {
+                    var matched = true
+                    for offset in 1..<needle.count where lower(buffer[start + offset]) != needle[offset] {
+                        matched = false
+                        break
+                    }
+                    if matched { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    /// `a=1&password=x` → `a=1&password=[redacted]` (form bodies, such as a login).
+    static func redactForm(_ text: String) -> String {
+        guard text.contains("="), !text.contains("\n") else { return text }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let key = pair[..<equals].lowercased()
+            return key.contains("password") || key.contains("secret") ? "\(pair[..<equals])=[redacted]" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    private static func redactSecrets(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.reduce(into: [:]) { out, member in
+                let key = member.key.lowercased()
+                if (key.contains("password") || key.contains("secret")), case .string = member.value {
+                    out[member.key] = "[redacted]"
+                } else {
+                    out[member.key] = redactSecrets(member.value)
+                }
+            })
+        case .array(let elements): return .array(elements.map(redactSecrets))
+        default: return value
+        }
+    }
+}

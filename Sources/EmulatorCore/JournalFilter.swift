@@ -1,0 +1,34 @@
+import Foundation
+
+/// Filters for journal queries.
+public struct JournalFilter: Sendable, Codable, Equatable {
+    /// Platform name.
+    public var platform: String?
+    /// Method.
+    public var method: String?
+    /// Path glob (`*`, `**`) or exact path.
+    public var path: String?
+    /// Exact status.
+    public var status: Int?
+    /// Only entries with an id greater than this.
+    public var since: Int?
+    /// Most entries returned (default 100, max 1000).
+    public var limit: Int?
+    /// Only entries with an id smaller than this (the cursor for older pages).
+    public var before: Int?
+    /// Only statuses of this class: 1…5 for 1xx…5xx, 0 for "no response sent".
+    public var statusClass: Int?
+
+    /// Creates a filter.
+    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
+                before: Int? = nil, statusClass: Int? = nil) {
+        self.platform = platform
+        self.method = method
+        self.path = path
+        self.status = status
+        self.since = since
+        self.limit = limit
+        self.before = before
+        self.statusClass = statusClass
+    }
+}
