@@ -40,10 +40,11 @@ function strip_attributes(s) {
     }
     return s
 }
-function documented(    i, prev) {
+function documented(    i, prev, attribute) {
     for (i = NR_in_file - 1; i >= 1; i--) {
         prev = trim(lines[i])
-        if (prev ~ /^@[A-Za-z_]+(\(.*\))?$/) continue   # an attribute on its own line
+        attribute = prev; sub(/[ \t]*\/\/.*$/, "", attribute)   # `@inline(never) // why` is still an attribute
+        if (attribute ~ /^@[A-Za-z_]+(\(.*\))?$/) continue   # an attribute on its own line
         return (prev ~ /^\/\/\// || prev ~ /\*\/$/)
     }
     return 0

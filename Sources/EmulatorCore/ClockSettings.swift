@@ -3,7 +3,14 @@ import Foundation
 /// A project's clock: real time, frozen at an instant, or real time shifted by an offset.
 public struct ClockSettings: Sendable, Equatable, Codable {
     /// How the clock runs.
-    public enum Mode: String, Sendable, Codable { case real, frozen, offset }
+    public enum Mode: String, Sendable, Codable {
+        /// The wall clock.
+        case real
+        /// Stands still at the frozen instant; moves only when advanced or set again.
+        case frozen
+        /// The wall clock shifted by the offset.
+        case offset
+    }
 
     /// The mode.
     public var mode: Mode

@@ -2,12 +2,19 @@ import Foundation
 
 /// Any JSON value, for bodies whose shape is open (fault bodies, fixtures, journal entries, OpenAPI).
 public enum JSONValue: Sendable, Equatable, Hashable, Codable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number with no fraction that fits in 64 bits.
     case int(Int64)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, by member name.
     case object([String: JSONValue])
 
     /// Decodes any JSON.

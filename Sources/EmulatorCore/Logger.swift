@@ -8,10 +8,22 @@ import Darwin
 /// Line-oriented logging to standard error, as text or JSON lines.
 public struct Logger: Sendable {
     /// Output format.
-    public enum Format: String, Sendable { case text, json }
+    public enum Format: String, Sendable {
+        /// Human-readable lines.
+        case text
+        /// One JSON object per line, for log collectors.
+        case json
+    }
     /// Severity.
     public enum Level: Int, Sendable, Comparable {
-        case debug, info, warning, error
+        /// Detail for diagnosing the emulator itself.
+        case debug
+        /// Routine events: startup and shutdown, webhook attempts, tolerated client mistakes.
+        case info
+        /// Something unexpected that the server carried on past.
+        case warning
+        /// A failure: a request or background task could not complete.
+        case error
         /// Orders levels by severity.
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
         var name: String { ["debug", "info", "warning", "error"][rawValue] }

@@ -8,12 +8,19 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Wraps a method token.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
+    /// `GET`: fetch a resource.
     public static let get = HTTPMethod("GET")
+    /// `HEAD`: like GET, with the headers only and no body.
     public static let head = HTTPMethod("HEAD")
+    /// `POST`: submit data to a resource.
     public static let post = HTTPMethod("POST")
+    /// `PUT`: replace a resource with the body.
     public static let put = HTTPMethod("PUT")
+    /// `PATCH`: change part of a resource.
     public static let patch = HTTPMethod("PATCH")
+    /// `DELETE`: remove a resource.
     public static let delete = HTTPMethod("DELETE")
+    /// `OPTIONS`: ask which methods a resource allows (also the only method for target `*`).
     public static let options = HTTPMethod("OPTIONS")
 
     /// The token, for logs and `Allow` headers.

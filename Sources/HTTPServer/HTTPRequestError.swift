@@ -1,24 +1,38 @@
 /// Why a request could not be read; each maps to the status the server answers before closing.
 public enum HTTPRequestError: Error, Equatable, Sendable {
+    /// The first line is not `METHOD target HTTP/x.y` or ends in a bare LF (400).
     case malformedRequestLine
+    /// A well-formed request line naming an HTTP version other than 1.0 or 1.1 (505).
     case unsupportedVersion
+    /// A header line that is not `name: value`, or ends in a bare LF (400).
     case malformedHeader
+    /// The header block, or a chunked body's trailers, exceed the configured header size (431).
     case headersTooLarge
+    /// An HTTP/1.1 request with no Host header (400).
     case missingHost
     /// More than one Host header, or one that is not `host[:port]`.
     case invalidHost
     /// A request target that is not valid for the method (`GET *`, an absolute URL without a host).
     case invalidTarget
+    /// A Content-Length that is not a plain decimal number, or several that disagree (400).
     case invalidContentLength
+    /// Both Content-Length and Transfer-Encoding, refused because it is how requests get smuggled (400).
     case conflictingFraming
     /// An HTTP/1.0 request with `Transfer-Encoding` (RFC 9112 §6.1: its framing is faulty).
     case transferEncodingInHTTP10
+    /// A Transfer-Encoding other than exactly `chunked` (501).
     case unsupportedTransferEncoding
+    /// A chunked body with a bad size line, a missing CRLF after a chunk, or a bad trailer (400).
     case malformedChunk
+    /// A body, declared or decoded, longer than `limit` bytes (413).
     case bodyTooLarge(limit: Int)
+    /// An `Expect` header other than `100-continue` (417).
     case unsupportedExpectation
+    /// A request Content-Encoding other than gzip, deflate or identity; carries the coding (415).
     case unsupportedContentEncoding(String)
+    /// A gzip or deflate body that does not decompress (400).
     case corruptContentEncoding
+    /// The request headers did not all arrive within the header timeout (408).
     case headerTimeout
     /// The server holds as many request bodies as its memory budget allows; retry shortly.
     case serverBusy

@@ -12,9 +12,13 @@ import Synchronization
 public final class HTTPServer: Sendable {
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible {
+        /// The listen host did not resolve to an address; carries the host.
         case resolve(String)
+        /// `socket()` failed; carries errno.
         case socket(Int32)
+        /// The address could not be bound (in use, no permission); carries host, port and errno.
         case bind(String, Int, Int32)
+        /// `listen()` failed on the bound socket; carries errno.
         case listen(Int32)
 
         /// A sentence for the operator.

@@ -84,7 +84,10 @@ public struct Request: Sendable {
 
 /// The HTTP version of a request.
 public enum HTTPVersion: Sendable, Equatable {
-    case http10, http11
+    /// HTTP/1.0: connections close after each request unless it asks for keep-alive.
+    case http10
+    /// HTTP/1.1: connections stay open unless the request says `Connection: close`.
+    case http11
 
     /// The version as it appears on a status line.
     public var text: String { self == .http10 ? "HTTP/1.0" : "HTTP/1.1" }

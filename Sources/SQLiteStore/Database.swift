@@ -32,11 +32,11 @@ public final class Database: Sendable {
         init(connection: SQLiteConnection) { self.connection = connection }
     }
 
-    /// Opens (creating it and its folder if needed) the database at `path`.
     // Allocated only by this module: cross-module optimization mis-laid-out classes holding
     // Atomic/Mutex storage when another module allocated or accessed them (heap corruption in
     // release builds). This attribute, on every public initializer of such a class, keeps release
     // builds correct with the default optimization settings (docs/notes/release-heap-corruption.md).
+    /// Opens (creating it and its folder if needed) the database at `path`.
     @inline(never)
     public init(path: String, readerCount: Int = 3) throws {
         self.path = path

@@ -2,10 +2,15 @@ import Foundation
 
 /// A value SQLite stores: its five storage classes.
 public enum SQLValue: Sendable, Equatable, Hashable {
+    /// SQL NULL.
     case null
+    /// A signed 64-bit INTEGER.
     case integer(Int64)
+    /// An 8-byte IEEE floating-point REAL.
     case real(Double)
+    /// A UTF-8 TEXT string.
     case text(String)
+    /// A BLOB of bytes stored exactly as given.
     case blob(Data)
 
     /// The value as an Int if it is an integer (or a real with no fraction).

@@ -4,8 +4,11 @@ import Foundation
 public enum ConfidenceScale {
     /// The fingerprint variants, best first.
     public enum Variant: String, Sendable, CaseIterable {
+        /// IP, language and IANA time zone match (also the level of an exact fingerprint match).
         case enrichedTZ = "enriched_tz"
+        /// IP, language and UTC offset match, with no time zone name to compare.
         case enriched
+        /// Only IP and language match.
         case basic
     }
 
