@@ -90,6 +90,8 @@ enum WarrantyLifeAdmin {
 
     /// A body's JSON, or the control plane's 400 with `message`.
     static func json(of request: Request, orFail message: String) throws -> JSONValue {
+        // The parser lets invalid UTF-8 through as replacement characters; the control plane refuses it like any bad JSON.
+        guard String(validating: request.body, as: UTF8.self) != nil else { throw AdminError.badRequest(message, code: "invalid_json") }
         do { return try JSONValue.parse(request.body) } catch { throw AdminError.badRequest(message, code: "invalid_json") }
     }
 
@@ -201,7 +203,7 @@ enum WarrantyLifeAdmin {
         let zone = body.timeZone ?? "UTC"
         guard let timeZone = TimeZone(identifier: zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
         let project = context.projectID, id = context.parameter("itemId")
-        let insight = InsightGenerator.generate(now: context.now, timeZone: timeZone, seed: UInt64(truncatingIfNeeded: id.hashValue))
+        let insight = InsightGenerator.generate(now: context.now, timeZone: timeZone, seed: InsightGenerator.seed(forItem: id))
         try await write(context) { store in
             guard try store.item(project, id: id) != nil else { throw AdminError.notFound("Item") }
             try store.setInsight(project, itemID: id, insight)

@@ -13,7 +13,7 @@ extension WarrantyLifeRoutes {
         let shown = coverage.active ?? coverage.all.last
         func offered(_ key: String) -> JSONValue { .bool(shown?.document[key]?.boolValue ?? false) }
         return ok(["deviceId": .string(deviceID), "itemId": .string(coverage.item.id), "hasActiveCoverage": .bool(coverage.active != nil),
-                   "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status) } ?? .null,
+                   "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status(now: context.now)) } ?? .null,
                    "ssrOffered": offered("ssrOffered"), "ssdOffered": offered("ssdOffered"), "tipOffered": offered("tipOffered"),
                    "ssr": .bool(coverage.item.ssr), "ssd": .bool(coverage.item.ssd), "tradeIn": .bool(coverage.item.tradeIn)])
     }
@@ -110,8 +110,7 @@ extension WarrantyLifeRoutes {
         }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The readings body is empty; a JSON array was expected.") }
-        let value: JSONValue
-        do { value = try JSONValue.parse(body) } catch { throw WarrantyLifeError.validation("The readings body is not valid JSON.") }
+        let value = try WireBody.json(body, what: "The readings body")
         let count = try WarrantyLifeService.validateReadings(value)
         let itemID = context.parameter("itemId"), eventID = context.parameter("sensorEventId"), user = try caller.requireUser()
         let text = String(decoding: body, as: UTF8.self), gzipped = wasGzip || body != request.body

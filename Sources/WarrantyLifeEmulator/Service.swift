@@ -157,8 +157,8 @@ struct WarrantyLifeService {
         if let deviceID, let item = try store.item(project, deviceID: deviceID) {
             let warranties = try store.warranties(project, itemID: item.id)
             count = warranties.filter { $0.isActive(now: now) }.count
-            // The voucher's own warranty on this device is not a conflict with itself.
-            deviceActive = warranties.contains { $0.isActive(now: now) && $0.id != voucher.warrantyID }
+            // Rule 6 holds for any active warranty on the device, the voucher's own included.
+            deviceActive = count > 0
         }
         let facts = VoucherLookupFacts(
             forcedAction: voucher.seed.forceAction, status: voucher.status, expiresAt: voucher.seed.expiresAt.flatMap(Self.parseDate),

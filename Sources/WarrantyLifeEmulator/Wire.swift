@@ -11,9 +11,18 @@ struct WireBody: Sendable {
     /// A JSON object body; anything else is a 400.
     static func object(_ request: Request) throws(WarrantyLifeError) -> WireBody {
         guard !request.body.isEmpty else { throw .validation("The request body is empty; a JSON object was expected.") }
-        guard let value = try? JSONValue.parse(request.body) else { throw .validation("The request body is not valid JSON.") }
+        let value = try json(request.body, what: "The request body")
         guard case .object(let fields) = value else { throw .validation("The request body must be a JSON object.") }
         return WireBody(fields: fields)
+    }
+
+    /// `data` parsed as JSON: text that is not UTF-8 (which the parser would let through with
+    /// replacement characters) or not JSON is a 400 saying which `what` was wrong.
+    static func json(_ data: Data, what: String) throws(WarrantyLifeError) -> JSONValue {
+        guard String(validating: data, as: UTF8.self) != nil else { throw .validation("\(what) is not valid UTF-8.") }
+        // The parser's own error text names positions, not fields; the 400 says what was wrong instead.
+        guard let value = try? JSONValue.parse(data) else { throw .validation("\(what) is not valid JSON.") }
+        return value
     }
 
     /// A JSON object or an `application/x-www-form-urlencoded` body (login, registration, recovery).
