@@ -163,7 +163,7 @@ extension WarrantyLifeRoutes {
     /// `POST …/diagnostics/{diagnosticId}/images/{kind}`: multipart `image` → 201 `{kind, bytes, contentType, sha256}`.
     func image(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
         let kind = context.parameter("kind")
-        guard !kind.isEmpty, kind.count <= 40, kind.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }) else {
+        guard !kind.isEmpty, kind.count <= 40, kind.unicodeScalars.allSatisfy({ ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }) else {
             throw WarrantyLifeError.validation("Image kind `\(kind)` must be a slug such as reference, test, front, back, open-face or receipt.")
         }
         let boundary: String?

@@ -235,8 +235,10 @@ struct WarrantyLifeRoutes: Sendable {
     /// `POST /auth/user` (D-WL-10): 201 `LoginResponse`; 409 existing e-mail; 422 locked e-mail.
     func register(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
         let body = try WireBody.objectOrForm(request)
-        let email = try body.requiredString("email").trimmingCharacters(in: .whitespaces)
-        guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw WarrantyLifeError.validation("Field `email` must be an e-mail address.") }
+        let email = WireBody.trimmed(try body.requiredString("email"))
+        // By code point, as the document's pattern reads it (a combining mark must not hide the `@`).
+        let scalars = email.unicodeScalars
+        guard scalars.contains("@"), scalars.first != "@", scalars.last != "@" else { throw WarrantyLifeError.validation("Field `email` must be an e-mail address.") }
         let password = try body.string("password")
         let country = try body.int("country"), state = try body.int("state")
         var profile: [String: JSONValue] = [:]

@@ -75,4 +75,20 @@ struct WarrantyLifeCorrectionRulesTests {
         #expect(WarrantyLifeService.offers(.ssr, warranty) && !WarrantyLifeService.offers(.ssd, warranty) && !WarrantyLifeService.offers(.tradeIn, warranty))
         #expect(!WarrantyLifeService.offers(.ssr, nil))
     }
+
+    @Test("dates and whole numbers follow the grammar the OpenAPI document states")
+    func documentedGrammar() {
+        #expect(WarrantyLifeService.parseDate("2026-11-01") != nil)
+        #expect(WarrantyLifeService.parseDate("2026-11-01T10:00:00Z") != nil)
+        #expect(WarrantyLifeService.parseDate("2026-11-01T10:00:00.123-18:00") != nil)
+        // The format style would take these; the document does not.
+        for lenient in ["2026-11-01T24:00:00Z", "2026-02-29T00:00:00Z", "2026-11-01T10:00:00+0100", "2026-11-01T10:00:00+19:00",
+                        "2026-11-01T10:00:60Z", "2026-11-01T10:00:00.1234Z", "2026-11-01T10:00:00z", "+026-11-01"] {
+            #expect(WarrantyLifeService.parseDate(lenient) == nil, "\(lenient)")
+        }
+        #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00.٣"))
+        #expect(WireBody.wholeNumber(5) == 5 && WireBody.wholeNumber(5.0) == 5 && WireBody.wholeNumber(5.5) == nil)
+        #expect(WireBody.wholeNumber(.int(9_000_000_000_000_000)) == nil && WireBody.wholeNumber(.int(8_999_999_999_999_999)) == 8_999_999_999_999_999)
+        #expect(WireBody.isBlank(" \u{3000}\n") && !WireBody.isBlank(" x ") && WireBody.trimmed("\u{85} a@b \t") == "a@b")
+    }
 }
