@@ -59,10 +59,10 @@ extension WarrantyLifeAdmin {
         if let expires = seed.expiresAt, WarrantyLifeService.parseDate(expires) == nil { throw AdminError.badRequest("`expiresAt` must be ISO 8601.") }
         var claimer = seed.claimedByUserId
         if let email = seed.claimedByEmail {
-            guard let user = try store.user(project, email: email) else { throw AdminError.badRequest("No user with e-mail `\(email)`.") }
+            guard let user = try store.user(project, email: email) else { throw AdminError.notFound("User with e-mail `\(email)`") }
             claimer = user.id
         }
-        if let claimer, try store.user(project, id: claimer) == nil { throw AdminError.badRequest("No user with id `\(claimer)`.") }
+        if let claimer, try store.user(project, id: claimer) == nil { throw AdminError.notFound("User `\(claimer)`") }
         if seed.registrationType == .lockedEmailRegistration, seed.lockedEmail == nil { throw AdminError.badRequest("`lockedEmailRegistration` needs `lockedEmail`.") }
         let text = Timestamp.format(now, fractionalSeconds: false)
         let existing = try store.voucher(project, code: code)
@@ -75,7 +75,11 @@ extension WarrantyLifeAdmin {
 
     static func createItem(_ store: WarrantyLifeStore, _ project: ProjectID, _ body: ItemBody, services: EmulatorServices?, now: Date) throws -> ItemRecord {
         var owner: UserRecord?
-        if let id = body.userId { owner = try store.user(project, id: id) }
+        if let id = body.userId {
+            // A named owner that does not exist is a missing record, not a malformed body.
+            guard let user = try store.user(project, id: id) else { throw AdminError.notFound("User `\(id)`") }
+            owner = user
+        }
         else if let email = body.ownerEmail {
             owner = try store.user(project, email: email)
             if owner == nil {
@@ -115,7 +119,8 @@ extension WarrantyLifeAdmin {
     static func createWarranty(_ store: WarrantyLifeStore, _ project: ProjectID, _ body: WarrantyBody, services: EmulatorServices?, now: Date) throws -> JSONValue {
         var item: ItemRecord?
         if let id = body.itemId { item = try store.item(project, id: id) } else if let device = body.deviceId { item = try store.item(project, deviceID: device) }
-        guard let item else { throw AdminError.badRequest("`itemId` or `deviceId` must name an existing item.") }
+        guard body.itemId != nil || body.deviceId != nil else { throw AdminError.badRequest("`itemId` or `deviceId` must name the item.") }
+        guard let item else { throw AdminError.notFound("Item") }
         let voucher = try body.voucherCode.flatMap { try store.voucher(project, code: $0) }
         let text = Timestamp.format(now, fractionalSeconds: false)
         let plan = voucher?.plan, offers = voucher?.smartSaver

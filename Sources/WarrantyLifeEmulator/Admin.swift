@@ -91,6 +91,8 @@ enum WarrantyLifeAdmin {
 
     /// A body's JSON, or the control plane's 400 with `message`.
     static func json(of request: Request, orFail message: String) throws -> JSONValue {
+        // The parser lets invalid UTF-8 through as replacement characters; the control plane refuses it like any bad JSON.
+        guard String(validating: request.body, as: UTF8.self) != nil else { throw AdminError.badRequest(message, code: "invalid_json") }
         do { return try JSONValue.parse(request.body) } catch { throw AdminError.badRequest(message, code: "invalid_json") }
     }
 
@@ -197,12 +199,16 @@ enum WarrantyLifeAdmin {
         return .json(status: 200, bytes: JSONValue.object(["itemId": .string(id), "insight": value]).encoded())
     }
 
+    /// IANA zone names insights may be generated in (the document lists the same): the system's
+    /// tz database names and UTC, not the abbreviations `TimeZone(identifier:)` would also take.
+    static let timeZones = (TimeZone.knownTimeZoneIdentifiers + ["UTC"]).sorted()
+
     static func generateInsight(_ request: Request, _ context: AdminContext) async throws -> Response {
         let body = try AdminBody.decode(GenerateBody.self, from: request, orIfEmpty: GenerateBody())
         let zone = body.timeZone ?? "UTC"
-        guard let timeZone = TimeZone(identifier: zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
+        guard timeZones.contains(zone), let timeZone = TimeZone(identifier: zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
         let project = context.projectID, id = context.parameter("itemId")
-        let insight = InsightGenerator.generate(now: context.now, timeZone: timeZone, seed: UInt64(truncatingIfNeeded: id.hashValue))
+        let insight = InsightGenerator.generate(now: context.now, timeZone: timeZone, seed: InsightGenerator.seed(forItem: id))
         try await write(context) { store in
             guard try store.item(project, id: id) != nil else { throw AdminError.notFound("Item") }
             try store.setInsight(project, itemID: id, insight)
@@ -219,20 +225,34 @@ enum WarrantyLifeAdmin {
         return .json(status: 200, bytes: JSONValue.object(["name": .string(name), "value": value]).encoded())
     }
 
-    /// The shape each replaceable content must have.
+    /// The document's own schemas, for checking replacement content.
+    static let contentValidator = OpenAPIValidator(document: WarrantyLifeOpenAPI.document())
+
+    /// Replacement content must be what its SDK route will serve: each value is checked against
+    /// that route's documented response, so a seeded catalogue never answers off the document.
     static func checkContent(_ name: String, _ value: JSONValue) throws {
+        var served: [(route: String, data: JSONValue)] = []
         switch name {
-        case "appConfig":
-            guard let countries = value["countries"]?.arrayValue,
-                  countries.allSatisfy({ $0["id"]?.intValue != nil && $0["code"]?.stringValue != nil && $0["provinces"]?.arrayValue != nil }) else {
-                throw AdminError.badRequest("`appConfig` must be {countries: [{id, code, name, provinces: [{id, code, name}]}]}.")
-            }
         case "offersRegistrationHTML", "offersRewardScreenHTML":
             guard value.stringValue != nil else { throw AdminError.badRequest("`\(name)` must be a JSON string holding the HTML.") }
-        case "offers", "sensorTests":
-            guard value.arrayValue != nil else { throw AdminError.badRequest("`\(name)` must be an array.") }
+        case "appConfig": served = [("/app-config", value)]
+        case "offers": served = [("/offers", value)]
+        case "sensorTests": served = [("/sensor-tests", value)]
+        case "surveys":
+            guard let versions = value.objectValue else { throw AdminError.badRequest("`surveys` must be an object of surveys by version.") }
+            served = versions.values.map { ("/surveys", $0) }
+        case "diagnosticConfig":
+            guard let models = value.objectValue else { throw AdminError.badRequest("`diagnosticConfig` must be an object of requirements by model.") }
+            served = models.map { ("/diagnostic-config", ["model": .string($0.key), "diagnosticRequirements": $0.value]) }
         default:
             guard value.objectValue != nil else { throw AdminError.badRequest("`\(name)` must be an object.") }
+        }
+        for (route, data) in served {
+            let problems = contentValidator.problems(method: "GET", path: WarrantyLifeOpenAPI.sdkBase + route, status: 200,
+                                                     body: JSONValue.object(["data": data]).encoded())
+            if let first = problems.first {
+                throw AdminError.badRequest("`\(name)` does not fit what GET \(route) serves: " + first.replacingOccurrences(of: "GET \(WarrantyLifeOpenAPI.sdkBase + route) 200: ", with: ""))
+            }
         }
     }
 

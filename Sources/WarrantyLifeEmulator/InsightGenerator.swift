@@ -4,6 +4,17 @@ import Foundation
 /// Builds a plausible `InsightData` for a device from the project clock, in the device's time zone
 /// (periods local, reward months UTC), so tests can ask for "some insights" without writing one.
 enum InsightGenerator {
+    /// The generator seed of an item: FNV-1a (64 bit) of its id's UTF-8 bytes, so the same item
+    /// gets the same insights in every process (`hashValue` is randomised per process).
+    static func seed(forItem id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
     /// An `InsightData` for `now` in `timeZone`; the same seed gives the same ranks.
     static func generate(now: Date, timeZone: TimeZone, seed: UInt64) -> JSONValue {
         var generator = IDGenerator(seed: seed)

@@ -107,6 +107,7 @@ extension WarrantyRecord {
         members["encodedId"] = .string(WarrantyLifeService.encodedID(id))
         members["itemId"] = itemID.map(JSONValue.string) ?? .null
         members["voucherCode"] = voucherCode.map(JSONValue.string) ?? .null
+        members["status"] = .string(status(now: now))
         members["hasActiveCoverage"] = .bool(isActive(now: now))
         if let item {
             members["deviceId"] = .string(item.deviceID)

@@ -225,6 +225,15 @@ struct WarrantyRecord: RowDecodable, Sendable, Equatable {
     /// The document's status; a document without one is `ACTIVE` (how seeded warranties start).
     var status: String { document["status"]?.stringValue ?? "ACTIVE" }
 
+    /// The status as the SDK reads it at `now`: an `ACTIVE` warranty past its coverage end is
+    /// `EXPIRED` (the stored status stays, so moving the clock back revives it).
+    func status(now: Date) -> String {
+        guard status == "ACTIVE", let end = document["coverageEndDate"]?.stringValue, let date = WarrantyLifeService.parseDate(end), now >= date else {
+            return status
+        }
+        return "EXPIRED"
+    }
+
     /// Whether it covers its device at `now`.
     func isActive(now: Date) -> Bool {
         WarrantyLifeService.hasActiveCoverage(status: status, start: document["coverageStartDate"]?.stringValue,

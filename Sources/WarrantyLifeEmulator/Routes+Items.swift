@@ -13,7 +13,7 @@ extension WarrantyLifeRoutes {
         let shown = coverage.active ?? coverage.all.last
         func offered(_ key: String) -> JSONValue { .bool(shown?.document[key]?.boolValue ?? false) }
         return ok(["deviceId": .string(deviceID), "itemId": .string(coverage.item.id), "hasActiveCoverage": .bool(coverage.active != nil),
-                   "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status) } ?? .null,
+                   "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status(now: context.now)) } ?? .null,
                    "ssrOffered": offered("ssrOffered"), "ssdOffered": offered("ssdOffered"), "tipOffered": offered("tipOffered"),
                    "ssr": .bool(coverage.item.ssr), "ssd": .bool(coverage.item.ssd), "tradeIn": .bool(coverage.item.tradeIn)])
     }
@@ -110,8 +110,7 @@ extension WarrantyLifeRoutes {
         }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The readings body is empty; a JSON array was expected.") }
-        let value: JSONValue
-        do { value = try JSONValue.parse(body) } catch { throw WarrantyLifeError.validation("The readings body is not valid JSON.") }
+        let value = try WireBody.json(body, what: "The readings body")
         let count = try WarrantyLifeService.validateReadings(value)
         let itemID = context.parameter("itemId"), eventID = context.parameter("sensorEventId"), user = try caller.requireUser()
         let text = String(decoding: body, as: UTF8.self), gzipped = wasGzip || body != request.body
@@ -164,7 +163,7 @@ extension WarrantyLifeRoutes {
     /// `POST …/diagnostics/{diagnosticId}/images/{kind}`: multipart `image` → 201 `{kind, bytes, contentType, sha256}`.
     func image(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
         let kind = context.parameter("kind")
-        guard !kind.isEmpty, kind.count <= 40, kind.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }) else {
+        guard !kind.isEmpty, kind.count <= 40, kind.unicodeScalars.allSatisfy({ ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }) else {
             throw WarrantyLifeError.validation("Image kind `\(kind)` must be a slug such as reference, test, front, back, open-face or receipt.")
         }
         let boundary: String?

@@ -85,11 +85,11 @@ extension WarrantyLifeRoutes {
         for (index, answer) in answers.enumerated() {
             guard let members = answer.objectValue, !members.isEmpty else { throw WarrantyLifeError.validation("Answer \(index) must be an object.") }
             if members["questionId"] != nil {
-                guard members["questionId"]?.intValue != nil, members["optionId"]?.intValue != nil else {
+                guard members["questionId"].flatMap(WireBody.wholeNumber) != nil, members["optionId"].flatMap(WireBody.wholeNumber) != nil else {
                     throw WarrantyLifeError.validation("Answer \(index) needs integer `questionId` and `optionId`.")
                 }
             } else {
-                guard members.count == 1, members.values.first?.intValue != nil else {
+                guard members.count == 1, members.values.first.flatMap(WireBody.wholeNumber) != nil else {
                     throw WarrantyLifeError.validation("Answer \(index) must be {\"<questionId>\": optionId} or {questionId, optionId}.")
                 }
             }

@@ -32,8 +32,40 @@ struct WarrantyLifeRoutes: Sendable {
     /// The configuration section's settings.
     let settings: WarrantyLifeSettings
 
-    /// Every SDK route.
+    /// Methods the fallback answers for: every method an SDK or a tool may send.
+    static let fallbackMethods: [HTTPMethod] = [.get, .post, .put, .patch, .delete, .options]
+
+    /// Every SDK route, then the fallback that checks the developer key before answering an
+    /// unknown path (404) or a known path with another method (405).
     func routes() -> [Route] {
+        let table = sdkRoutes()
+        var known = Router<Bool>()
+        for route in table {
+            // The core registers the same table first and refuses to start on a bad or duplicate
+            // pattern, so this cannot throw in a running server.
+            try? known.add(route.method, route.path, true)
+        }
+        let matcher = known
+        return table + Self.fallbackMethods.map { method in
+            Route(method, "/{path...}") { request, context in
+                try await answer(request, context) { request, context in
+                    _ = try await authenticate(request, context, .key)
+                    throw Self.unrouted(matcher.match(request.method, path: "/" + context.parameter("path")))
+                }
+            }
+        }
+    }
+
+    /// The 405 (with the methods the path has) or 404 of a request no SDK route took.
+    static func unrouted(_ match: Router<Bool>.Match) -> WarrantyLifeError {
+        guard case .methodNotAllowed(let allowed) = match else { return .routeNotFound }
+        var error = WarrantyLifeError.forCore(.methodNotAllowed(allowed))
+        error.headers = [("Allow", allowed.map(\.rawValue).joined(separator: ", "))]
+        return error
+    }
+
+    /// The SDK route table.
+    func sdkRoutes() -> [Route] {
         [
             route(.get, "/developer-keys/validate", .key, validateKey),
             route(.get, "/auth/activated-account-check", .key, activatedAccountCheck),
@@ -84,14 +116,23 @@ struct WarrantyLifeRoutes: Sendable {
     /// A route that authenticates the caller for `access` and answers errors in WarrantyLife's envelope.
     private func route(_ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping Handler) -> Route {
         Route(method, Self.base + path) { request, context in
-            do {
+            try await answer(request, context) { request, context in
                 let caller = try await authenticate(request, context, access)
                 return try await handler(request, context, caller)
-            } catch let error as WarrantyLifeError {
-                return error.response(trace: context.requestID)
-            } catch let error as BodyError {
-                return WarrantyLifeError.validation(error.message).response(trace: context.requestID)
             }
+        }
+    }
+
+    /// `body`'s response, its WarrantyLife and body errors in WarrantyLife's envelope (anything
+    /// else, a storage failure say, is left to the core's answer in the same envelope).
+    private func answer(_ request: Request, _ context: EmulatorContext,
+                        _ body: @Sendable (Request, EmulatorContext) async throws -> Response) async throws -> Response {
+        do {
+            return try await body(request, context)
+        } catch let error as WarrantyLifeError {
+            return error.response(trace: context.requestID)
+        } catch let error as BodyError {
+            return WarrantyLifeError.validation(error.message).response(trace: context.requestID)
         }
     }
 
@@ -194,8 +235,10 @@ struct WarrantyLifeRoutes: Sendable {
     /// `POST /auth/user` (D-WL-10): 201 `LoginResponse`; 409 existing e-mail; 422 locked e-mail.
     func register(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
         let body = try WireBody.objectOrForm(request)
-        let email = try body.requiredString("email").trimmingCharacters(in: .whitespaces)
-        guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw WarrantyLifeError.validation("Field `email` must be an e-mail address.") }
+        let email = WireBody.trimmed(try body.requiredString("email"))
+        // By code point, as the document's pattern reads it (a combining mark must not hide the `@`).
+        let scalars = email.unicodeScalars
+        guard scalars.contains("@"), scalars.first != "@", scalars.last != "@" else { throw WarrantyLifeError.validation("Field `email` must be an e-mail address.") }
         let password = try body.string("password")
         let country = try body.int("country"), state = try body.int("state")
         var profile: [String: JSONValue] = [:]

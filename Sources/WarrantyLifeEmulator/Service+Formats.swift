@@ -30,16 +30,50 @@ extension WarrantyLifeService {
         return true
     }
 
-    /// A purchase date as `yyyy-MM-dd` or full ISO 8601 (D-WL-07); nil when neither.
+    /// A date as `yyyy-MM-dd` or ISO 8601 `yyyy-MM-ddTHH:mm:ss[.SSS](Z|±hh:mm)` (D-WL-07); nil when
+    /// neither. The grammar is checked here, not left to the format style, which also takes hour 24,
+    /// 29 February of any year and offsets without a colon: the OpenAPI document states this grammar.
     static func parseDate(_ text: String) -> Date? {
-        if let date = Timestamp.parse(text) { return date }
-        return parseDay(text)
+        if let day = parseDay(text) { return day }
+        return isTimestamp(text) ? Timestamp.parse(text) : nil
+    }
+
+    /// Whether `text` is `yyyy-MM-ddTHH:mm:ss[.S{1,3}]` with `Z` or an offset of at most 18 hours.
+    static func isTimestamp(_ text: String) -> Bool {
+        let halves = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2, parseDay(String(halves[0])) != nil else { return false }
+        var clock = Substring(halves[1])
+        if clock.hasSuffix("Z") {
+            clock = clock.dropLast()
+        } else {
+            let offset = clock.suffix(6)
+            guard offset.count == 6, offset.first == "+" || offset.first == "-", let (hours, minutes) = hoursAndMinutes(offset.dropFirst()),
+                  hours < 18 || (hours == 18 && minutes == 0) else { return false }
+            clock = clock.dropLast(6)
+        }
+        let pieces = clock.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count <= 2, pieces[0].count == 8, let (hours, minutes) = hoursAndMinutes(pieces[0].prefix(5)), hours < 24, minutes < 60 else { return false }
+        let seconds = pieces[0].dropFirst(5)
+        guard seconds.first == ":", seconds.dropFirst().count == 2, seconds.dropFirst().allSatisfy(\.isASCIIDigit), let second = Int(seconds.dropFirst()), second < 60 else {
+            return false
+        }
+        if pieces.count == 2 { return (1...3).contains(pieces[1].count) && pieces[1].allSatisfy(\.isASCIIDigit) }
+        return true
+    }
+
+    /// `hh:mm` as numbers (minutes below 60), nil when it is not that.
+    private static func hoursAndMinutes(_ text: Substring) -> (Int, Int)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }), let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60 else {
+            return nil
+        }
+        return (hours, minutes)
     }
 
     /// `yyyy-MM-dd` at UTC midnight, rejecting impossible days (`2026-02-30`).
     static func parseDay(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         var components = DateComponents()
@@ -64,9 +98,9 @@ extension WarrantyLifeService {
         guard pieces.count == 2, parseDay(String(pieces[0])) != nil else { return false }
         let time = pieces[1].split(separator: ".", omittingEmptySubsequences: false)
         guard time.count <= 2 else { return false }
-        if time.count == 2, time[1].isEmpty || !time[1].allSatisfy(\.isNumber) { return false }
+        if time.count == 2, time[1].isEmpty || !time[1].allSatisfy(\.isASCIIDigit) { return false }
         let hms = time[0].split(separator: ":", omittingEmptySubsequences: false)
-        guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) }),
+        guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
               let hour = Int(hms[0]), let minute = Int(hms[1]), let second = Int(hms[2]) else { return false }
         return hour < 24 && minute < 60 && second < 61
     }
@@ -136,4 +170,9 @@ extension WarrantyLifeService {
         }
         return nil
     }
+}
+
+extension Character {
+    /// `0`…`9` only: `isNumber` would let other scripts' digits (and `½`) into timestamps.
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -44,11 +44,16 @@ extension WarrantyLifeService {
     /// flags; returns the id to answer: a repeat gets the first event's id when `dedupe` is on.
     func recordSensorEvent(_ event: SensorEventInput, itemID: String, user: UserRecord, eventID: String, dedupe: Bool) throws -> String {
         var item = try ownedItem(id: itemID, user: user)
+        // An opt-in the warranty does not offer is refused as the opt-in route refuses it, before anything is stored.
+        if event.flags.contains(where: \.optedIn) {
+            let active = try coverage(of: item).active
+            if let refused = event.flags.first(where: { $0.optedIn && !Self.offers($0.program, active) }) { throw WarrantyLifeError.notEligible(refused.program.rawValue) }
+        }
         if let token = event.notificationToken {
             try store.recordToken(project, itemID: item.id, token: token, source: event.isTokenUpdate ? "itemUpdate" : "sensorEvent", now: nowText)
         }
         if event.isTokenUpdate { return eventID }
-        // A repeat is always stored and marked; by default it is also answered with the first id (same eventAt → same id).
+        // A repeat is always stored and marked; only with `dedupe` is it answered with the first id (same eventAt → same id).
         let duplicateOf = try store.insertSensorEvent(project, id: eventID, itemID: item.id, eventAt: event.eventAt, type: event.type, body: event.body, now: nowText)
         let answered = dedupe ? duplicateOf ?? eventID : eventID
         guard !event.flags.isEmpty else { return answered }
@@ -78,16 +83,21 @@ extension WarrantyLifeService {
         let active = try coverage(of: item).active
         return try SmartSaverProgram.allCases.map { program in
             let optedIn = item.isOptedIn(program)
-            return SmartSaverStatus(program: program, eligible: active?.document[program.offeredKey]?.boolValue ?? false, optedIn: optedIn,
+            return SmartSaverStatus(program: program, eligible: Self.offers(program, active), optedIn: optedIn,
                                     optedInAt: optedIn ? try store.latestOptIn(project, itemID: item.id, program: program) : nil)
         }
+    }
+
+    /// Whether the active warranty (none: nothing is offered) offers `program`.
+    static func offers(_ program: SmartSaverProgram, _ active: WarrantyRecord?) -> Bool {
+        active?.document[program.offeredKey]?.boolValue ?? false
     }
 
     /// Opts in or out of `program`: 409 (1601) when opting into a program the warranty does not offer.
     func optIn(_ program: SmartSaverProgram, _ optIn: Bool, itemID: String, user: UserRecord) throws -> [SmartSaverStatus] {
         var item = try ownedItem(id: itemID, user: user)
         let active = try coverage(of: item).active
-        if optIn, active?.document[program.offeredKey]?.boolValue != true { throw WarrantyLifeError.notEligible(program.rawValue) }
+        if optIn, !Self.offers(program, active) { throw WarrantyLifeError.notEligible(program.rawValue) }
         item.setOptedIn(program, optIn)
         item.updatedAt = nowText
         try store.saveItem(project, item)

@@ -127,11 +127,12 @@ extension WarrantyLifeService {
         return item
     }
 
-    /// Writes the sent fields into `document`: the region must fit `appConfig`, `rewardAmount`
+    /// Writes the sent fields into `document`: the region sent must fit `appConfig`, `rewardAmount`
     /// must lie within 0…`rewardAmountMax`.
     private func apply(_ input: WarrantyInput, to document: inout [String: JSONValue]) throws {
         for (name, value) in input.text { document[name] = .string(value) }
-        if let problem = try regionProblem(country: input.country ?? document["country"]?.intValue, state: input.state) {
+        // The pair sent is checked (a state alone against every country), as the document states it.
+        if let problem = try regionProblem(country: input.country, state: input.state) {
             throw WarrantyLifeError.validation(problem)
         }
         if let country = input.country { document["country"] = .int(Int64(country)) }

@@ -3,9 +3,23 @@ import Foundation
 
 /// The host app's routing decision for a looked-up voucher (`Voucher.action`, SDK `VoucherAction`).
 public enum VoucherAction: String, Sendable, CaseIterable, Codable {
-    // Wire values are the SDK's case names (D-WL-15).
-    case normalRegistration, deviceTransferablePopup, deviceNonTransferablePopup, userNotLoggedInClaimed
-    case differentEmailClaimed, activeWarrantyConflict, warrantyNotTransferable, startWarrantyTransfer
+    // Wire values are the SDK's case names.
+    /// Register the device normally.
+    case normalRegistration
+    /// The voucher is bound to another device and may move: ask before transferring.
+    case deviceTransferablePopup
+    /// The voucher is bound to another device and may not move.
+    case deviceNonTransferablePopup
+    /// Claimed by an account; the user must sign in first.
+    case userNotLoggedInClaimed
+    /// Claimed by a different account than the one signed in.
+    case differentEmailClaimed
+    /// The device already has an active warranty (an error action).
+    case activeWarrantyConflict
+    /// The plan cannot be transferred (an error action).
+    case warrantyNotTransferable
+    /// Begin moving the plan to this device.
+    case startWarrantyTransfer
 
     /// `activeWarrantyConflict` and `warrantyNotTransferable` are errors for the SDK (`isError == true`).
     public var isError: Bool { self == .activeWarrantyConflict || self == .warrantyNotTransferable }
@@ -14,10 +28,15 @@ public enum VoucherAction: String, Sendable, CaseIterable, Codable {
 /// Which registration fields the host shows (SDK `RegistrationType`).
 public enum RegistrationType: String, Sendable, CaseIterable, Codable {
     // Wire values are the SDK's case names.
-    case normalRegistration, passwordlessRegistration, lockedEmailRegistration
+    /// Email and password registration.
+    case normalRegistration
+    /// Registration without a password.
+    case passwordlessRegistration
+    /// Registration with the voucher's locked e-mail.
+    case lockedEmailRegistration
 }
 
-/// A Smart Saver program (D-WL-17, D-WL-23), in the order the SDK lists them.
+/// A Smart Saver program in the order the SDK lists them.
 enum SmartSaverProgram: String, CaseIterable, Sendable {
     case ssr = "SSR", ssd = "SSD", tradeIn = "TRADE_IN"
 
@@ -170,8 +189,8 @@ struct WarrantyLifeService {
         if let deviceID, let item = try store.item(project, deviceID: deviceID) {
             let warranties = try store.warranties(project, itemID: item.id)
             count = warranties.filter { $0.isActive(now: now) }.count
-            // The voucher's own warranty on this device is not a conflict with itself.
-            deviceActive = warranties.contains { $0.isActive(now: now) && $0.id != voucher.warrantyID }
+            // Rule 6 holds for any active warranty on the device, the voucher's own included.
+            deviceActive = count > 0
         }
         let facts = VoucherLookupFacts(
             forcedAction: voucher.seed.forceAction, status: voucher.status, expiresAt: voucher.seed.expiresAt.flatMap(Self.parseDate),

@@ -16,10 +16,12 @@ struct WarrantyLifeSettings: Decodable, Sendable, Equatable {
     var maxUploadBytes = 20 * 1024 * 1024
     /// `bare` answers unwrapped payloads (2022 behaviour).
     var bareEnvelope = false
-    /// A repeated sensor event (same item, `eventAt`, type) is answered with the first event's id.
-    var sensorEventDedupe = true
-    /// A repeated diagnostic report (same sorted-JSON hash on the item) is answered with the first report's id.
-    var uploadDedupe = true
+    /// Opt-in: a repeated sensor event (same item, `eventAt`, type) is answered with the first
+    /// event's id. Off by default, so a repeat gets a new id and an SDK that re-uploads shows up.
+    var sensorEventDedupe = false
+    /// Opt-in: a repeated diagnostic report (same sorted-JSON hash on the item) is answered with
+    /// the first report's id. Off by default, like `sensorEventDedupe`.
+    var uploadDedupe = false
 
     /// The defaults.
     init() {}

@@ -11,9 +11,18 @@ struct WireBody: Sendable {
     /// A JSON object body; anything else is a 400.
     static func object(_ request: Request) throws(WarrantyLifeError) -> WireBody {
         guard !request.body.isEmpty else { throw .validation("The request body is empty; a JSON object was expected.") }
-        guard let value = try? JSONValue.parse(request.body) else { throw .validation("The request body is not valid JSON.") }
+        let value = try json(request.body, what: "The request body")
         guard case .object(let fields) = value else { throw .validation("The request body must be a JSON object.") }
         return WireBody(fields: fields)
+    }
+
+    /// `data` parsed as JSON: text that is not UTF-8 (which the parser would let through with
+    /// replacement characters) or not JSON is a 400 saying which `what` was wrong.
+    static func json(_ data: Data, what: String) throws(WarrantyLifeError) -> JSONValue {
+        guard String(validating: data, as: UTF8.self) != nil else { throw .validation("\(what) is not valid UTF-8.") }
+        // The parser's own error text names positions, not fields; the 400 says what was wrong instead.
+        guard let value = try? JSONValue.parse(data) else { throw .validation("\(what) is not valid JSON.") }
+        return value
     }
 
     /// A JSON object or an `application/x-www-form-urlencoded` body (login, registration, recovery).
@@ -31,15 +40,30 @@ struct WireBody: Sendable {
         switch fields[name] {
         case nil, .null?: return nil
         case .string(let value)?: return value
-        case .int(let value)?: return String(value)
+        case let value? where Self.wholeNumber(value) != nil: return String(Self.wholeNumber(value) ?? 0)
         default: throw .validation("Field `\(name)` must be a string.")
         }
     }
 
-    /// A required, non-empty string.
+    /// A required string with something besides white space.
     func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
-        guard let value = try string(name), !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .validation("Field `\(name)` is required.") }
+        guard let value = try string(name), !Self.isBlank(value) else { throw .validation("Field `\(name)` is required.") }
         return value
+    }
+
+    /// White space as the OpenAPI document's `\S` patterns mean it (the code points a Unicode
+    /// regex's `\s` matches), so "blank" is the same thing for the server and for the document.
+    static let whiteSpace: Set<Unicode.Scalar> = Set(([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029,
+                                                       0x202F, 0x205F, 0x3000] + Array(0x2000...0x200A)).compactMap(Unicode.Scalar.init))
+
+    /// Whether `text` is empty or white space only.
+    static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(whiteSpace.contains) }
+
+    /// `text` without white space (in the sense of `whiteSpace`) at either end.
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !whiteSpace.contains($0) }), let last = scalars.lastIndex(where: { !whiteSpace.contains($0) }) else { return "" }
+        return String(scalars[first...last])
     }
 
     /// An optional integer; a form's digit string is accepted.
@@ -49,8 +73,21 @@ struct WireBody: Sendable {
         case .string(let text)? where Int(text) != nil: return Int(text)
         case .string("")?: return nil
         case let value?:
-            guard let number = value.intValue else { throw .validation("Field `\(name)` must be an integer.") }
+            guard let number = Self.wholeNumber(value) else { throw .validation("Field `\(name)` must be an integer.") }
             return number
+        }
+    }
+
+    /// Largest magnitude of a whole number in a body: below 9e15 a double still holds it exactly,
+    /// so `5` and `5.0` read alike, and the document's bounds say the same.
+    static let wholeNumberLimit = 9_000_000_000_000_000
+
+    /// A JSON number that is whole and below `wholeNumberLimit` in magnitude, as an `Int`.
+    static func wholeNumber(_ value: JSONValue) -> Int? {
+        switch value {
+        case .int(let number) where abs(number) < Int64(wholeNumberLimit): return Int(number)
+        case .double(let number) where number.rounded() == number && abs(number) < Double(wholeNumberLimit): return Int(number)
+        default: return nil
         }
     }
 

@@ -27,7 +27,9 @@ struct OpenAPICoverageTests {
                     }
                 }
                 var missing: [String] = []
-                for route in platform.routes() {
+                // A catch-all `{rest...}` route is no operation: it only answers unknown paths in the
+                // platform's format (after checking its credential), so it is left out.
+                for route in platform.routes() where !route.path.hasSuffix("...}") {
                     let full = platform.id.pathPrefix + route.path
                     if !documented(route.method, [route.path, full]) { missing.append("\(route.method.rawValue) \(full)") }
                 }
