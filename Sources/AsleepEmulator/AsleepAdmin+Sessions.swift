@@ -8,6 +8,7 @@ extension AsleepAdmin {
     func listSessions(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID
         let user = request.queryValue("userId"), state = request.queryValue("state")
+        if let state, SessionState(rawValue: state) == nil { throw AdminError.badRequest("`state` must be OPEN, CLOSED or COMPLETE.") }
         let now = context.now
         let sessions = try await context.database.write { connection -> [JSONValue] in
             let service = self.service(connection, context)

@@ -130,7 +130,9 @@ extension AsleepService {
         if let value = fields["unexpected"] {
             switch value {
             case .bool(let flag): unexpected = flag
-            case .int(let number) where number == 0 || number == 1: unexpected = number == 1
+            case .int, .double:
+                guard let number = value.intValue, number == 0 || number == 1 else { throw AsleepError.invalidParameter }
+                unexpected = number == 1
             default: throw AsleepError.invalidParameter
             }
         }

@@ -69,10 +69,11 @@ extension AsleepService {
         var result: [String: JSONValue] = [:]
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(AsleepError) -> Int? {
             guard let value = fields[name], !value.isNull else { result[name] = .null; return nil }
-            guard case .int(let raw) = value else { throw AsleepError.validation("metadata.\(name)", "must be an integer") }
-            guard range.contains(Int(raw)) else { throw AsleepError.validation("metadata.\(name)", "must be between \(range.lowerBound) and \(range.upperBound)") }
-            result[name] = value
-            return Int(raw)
+            // An integral number is an integer whether it is written `1990` or `1990.0`, as JSON Schema counts it.
+            guard let number = value.intValue else { throw AsleepError.validation("metadata.\(name)", "must be an integer") }
+            guard range.contains(number) else { throw AsleepError.validation("metadata.\(name)", "must be between \(range.lowerBound) and \(range.upperBound)") }
+            result[name] = .int(Int64(number))
+            return number
         }
         func decimal(_ name: String, _ range: ClosedRange<Double>) throws(AsleepError) {
             guard let value = fields[name], !value.isNull else { result[name] = .null; return }
@@ -106,10 +107,11 @@ extension AsleepService {
     func registerProduct(_ caller: Caller, body: Data) throws -> (result: JSONValue, created: Bool) {
         let status = caller.settings.productValidationStatus ?? 422
         guard let document = try? JSONValue.parse(body), case .object(let fields) = document else { throw AsleepError(status, "invalid model") }
-        guard let model = fields["model"]?.stringValue, (1...100).contains(model.count) else { throw AsleepError(status, "invalid model") }
+        // Lengths count code points, as the real (Python) service and JSON Schema's `maxLength` do.
+        guard let model = fields["model"]?.stringValue, (1...100).contains(model.unicodeScalars.count) else { throw AsleepError(status, "invalid model") }
         let rawType = fields["identifier_type"]?.stringValue ?? fields["identifierType"]?.stringValue
         guard let type = rawType.flatMap(Self.identifierType) else { throw AsleepError(status, "invalid identifier_type") }
-        guard let value = (fields["identifier_value"] ?? fields["identifierValue"])?.stringValue, (1...255).contains(value.count) else {
+        guard let value = (fields["identifier_value"] ?? fields["identifierValue"])?.stringValue, (1...255).contains(value.unicodeScalars.count) else {
             throw AsleepError(status, "invalid identifier_value")
         }
         guard caller.productBilling else { throw AsleepError.productNotAllowed }

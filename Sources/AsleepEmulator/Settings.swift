@@ -42,6 +42,10 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     /// 422 bodies: `string` (default, `{"detail": "…"}`) or `list` (FastAPI's `{"detail": [{loc, msg, type}]}`).
     public var validationErrorStyle: String?
 
+    /// The longest token lifetime (100 years): `expires_in` is an integer, and a lifetime past
+    /// 64 bits of seconds cannot be one.
+    static let maxTokenSeconds: Double = 3_153_600_000
+
     /// Empty settings (all defaults).
     public init() {}
 
@@ -78,8 +82,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         if let value = webhookKeys, !["event", "callback"].contains(value) { return "`webhookKeys` must be `event` or `callback`." }
         if let value = webhookMaxAttempts, !(1...10).contains(value) { return "`webhookMaxAttempts` must be 1–10." }
         if let value = productValidationStatus, ![400, 422].contains(value) { return "`productValidationStatus` must be 400 or 422." }
-        if let value = accessTokenSeconds, !(value > 0) { return "`accessTokenSeconds` must be positive." }
-        if let value = refreshTokenSeconds, !(value > 0) { return "`refreshTokenSeconds` must be positive." }
+        if let value = accessTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`accessTokenSeconds` must be positive and at most 100 years." }
+        if let value = refreshTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`refreshTokenSeconds` must be positive and at most 100 years." }
         if let value = sleepCycleTime, !["empty", "numbers", "strings"].contains(value) { return "`sleepCycleTime` must be `empty`, `numbers` or `strings`." }
         if let value = validationErrorStyle, !["string", "list"].contains(value) { return "`validationErrorStyle` must be `string` or `list`." }
         return nil
