@@ -14,6 +14,9 @@ enum WireTime {
         return zone
     }
 
+    /// Every zone name we accept, sorted (the OpenAPI document lists them).
+    static var zoneNames: [String] { knownZones.filter { TimeZone(identifier: $0) != nil }.sorted() }
+
     /// Whether `name` is an IANA zone name we accept.
     static func isValidZone(_ name: String) -> Bool { knownZones.contains(name) && TimeZone(identifier: name) != nil }
 
