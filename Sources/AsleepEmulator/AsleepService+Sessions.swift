@@ -16,11 +16,8 @@ extension AsleepService {
     func createSession(_ caller: Caller, presented: Presented, body: Data) throws -> String {
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
-        var fields: [String: JSONValue] = [:]
-        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
-            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidParameter }
-            fields = members.filter { !$0.value.isNull }
-        }
+        // A body that is not a JSON object is the documented 422 `Invalid parameter`; null members count as absent.
+        let fields = (try RequestBody.optionalObject(body, unreadable: .invalidParameter) ?? [:]).filter { !$0.value.isNull }
         for name in ["session_start_time", "inference_type", "service", "callback_url", "timezone"] {
             if let value = fields[name], value.stringValue == nil { throw AsleepError.invalidParameter }
         }
@@ -116,11 +113,8 @@ extension AsleepService {
 
     /// `POST /ai/v1/sessions/{id}/close`.
     func closeSession(_ caller: Caller, presented: Presented, sessionID: String, body: Data) throws -> JSONValue {
-        var fields: [String: JSONValue] = [:]
-        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
-            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidEndTime }
-            fields = members.filter { !$0.value.isNull }
-        }
+        // A body that is not a JSON object is the end-time 400 the SDK knows; null members count as absent.
+        let fields = (try RequestBody.optionalObject(body, unreadable: .invalidEndTime) ?? [:]).filter { !$0.value.isNull }
         var end = now
         if let value = fields["session_end_time"] {
             guard let text = value.stringValue, let parsed = WireTime.parseInstant(text) else { throw AsleepError.invalidEndTime }

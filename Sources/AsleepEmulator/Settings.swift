@@ -29,7 +29,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     public var closeEndedStatus: Int?
     /// Webhook body keys: `event` (default: event/version/data) or `callback` (callback_event/…).
     public var webhookKeys: String?
-    /// Delivery attempts per webhook (default 3, i.e. two retries; 1 disables retries).
+    /// Delivery attempts per webhook (default 1: no retries, as the real service; up to 10 opts
+    /// into retries after 1 s, 2 s, 4 s…).
     public var webhookMaxAttempts: Int?
     /// Status for invalid product registrations: 422 (default) or 400.
     public var productValidationStatus: Int?
@@ -58,7 +59,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     var breathingEnabled: Bool { breathing ?? false }
     var snoringEnabled: Bool { snoring ?? true }
     var isStrict: Bool { strict ?? false }
-    var webhookAttempts: Int { webhookMaxAttempts ?? 3 }
+    var webhookAttempts: Int { webhookMaxAttempts ?? 1 }
     var accessTTL: Double { accessTokenSeconds ?? 36_000 }
     var refreshTTL: Double { refreshTokenSeconds ?? 14 * 86_400 }
 
