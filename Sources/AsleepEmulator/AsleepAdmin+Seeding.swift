@@ -60,9 +60,14 @@ extension AsleepAdmin {
             return date
         }
         let whole = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        var start = try time(body.startTime, "startTime") ?? whole.addingTimeInterval(-Double(max(chunks, 1) * SleepAnalysis.epochSeconds) - (state == .open ? 0 : 60))
+        let givenEnd = try time(body.endTime, "endTime")
+        let length = Double(max(chunks, 1) * SleepAnalysis.epochSeconds)
+        // Without a start, a session that ended at `endTime` started its chunks before it; else it ends a minute ago.
+        var start = try time(body.startTime, "startTime")
+            ?? givenEnd.map { $0.addingTimeInterval(-length) }
+            ?? whole.addingTimeInterval(-length - (state == .open ? 0 : 60))
         start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
-        var end = try time(body.endTime, "endTime")
+        var end = givenEnd
         if state != .open, end == nil { end = start.addingTimeInterval(Double(chunks * SleepAnalysis.epochSeconds)) }
         if state == .open, end != nil { throw AdminError.badRequest("An OPEN session has no `endTime`.") }
         if let end, end < start { throw AdminError.badRequest("`endTime` is before `startTime`.") }

@@ -86,7 +86,8 @@ extension AsleepOpenAPI {
                               OpenAPIParameter.query("state", Schema.enumeration(["OPEN", "CLOSED", "COMPLETE"]), "Only sessions in this state.")],
                  status: "200", response: list("sessions", "AdminSession"), example: ["sessions": [sessionExample]])
         addAdmin(&document, "post", "/sessions", "asleepSeedSession", "Seed a session in any state",
-                 "The user must exist (seed it first); an OPEN session has no `endTime`, and `endTime` is not before `startTime`.",
+                 "The user must exist (seed it first, else 404); an OPEN session has no `endTime`, and `endTime` is not before "
+                    + "`startTime` (400). Without `startTime`, the session starts `chunks` × 30 s before `endTime` (or before now).",
                  body: Schema.ref("SessionSeedBody"), bodyExample: ["userId": "G-seeded", "state": "OPEN", "chunks": 20],
                  status: "201", response: Schema.ref("AdminSession"), example: sessionExample)
         addAdmin(&document, "get", "/sessions/{session}", "asleepGetSession", "One session", "With received chunks and overrides.",
@@ -102,7 +103,7 @@ extension AsleepOpenAPI {
                  "Queues SESSION_COMPLETE; 409 when already COMPLETE.",
                  pathParameters: [session], status: "200", response: Schema.ref("AdminSession"), example: sessionExample)
         addAdmin(&document, "post", "/sessions/{session}/webhooks", "asleepFireWebhook", "Fire a webhook now",
-                 "To `callbackUrl` or the session's callback URL (400 when it has none).",
+                 "To `callbackUrl` or the session's callback URL (409 when it has none).",
                  pathParameters: [session], body: Schema.ref("EventBody"), bodyExample: ["event": "INFERENCE_COMPLETE"],
                  status: "202", response: Schema.object(["queued": Schema.string, "url": Schema.string]),
                  example: ["queued": "INFERENCE_COMPLETE", "url": "https://example.com/hooks/asleep"])

@@ -22,7 +22,7 @@ extension AsleepOpenAPI {
                                           "description": "An IANA time-zone name; empty or absent means UTC."]
 
     /// A callback URL as the server accepts it: absolute, http or https, with a host.
-    static let callbackURL: JSONValue = ["type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9][A-Za-z0-9.-]*(:[1-9][0-9]{0,3})?(/[A-Za-z0-9._~/-]*)?$",
+    static let callbackURL: JSONValue = ["type": "string", "pattern": .string(AsleepService.callbackURLPattern),
                                          "description": "An absolute http(s) URL with a host."]
 
     static var responseSchemas: [String: JSONValue] {

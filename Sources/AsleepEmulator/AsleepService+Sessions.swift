@@ -5,9 +5,14 @@ import Foundation
 extension AsleepService {
     // MARK: Sessions
 
-    /// Whether `text` is an absolute http(s) URL with a host.
+    /// What a callback URL looks like: http(s), a host name or IPv4 address, an optional port, then
+    /// path and query characters of RFC 3986. The OpenAPI document states the same pattern.
+    static let callbackURLPattern = #"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?([/?]([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"#
+
+    /// Whether `text` is an absolute http(s) URL with a host, in the documented shape.
     static func isValidCallbackURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard text.range(of: callbackURLPattern, options: .regularExpression) != nil,
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return false }
         return true
     }

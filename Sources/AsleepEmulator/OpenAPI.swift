@@ -40,6 +40,13 @@ enum AsleepOpenAPI {
     /// `{"detail": detail, "result": result}` as an example.
     static func envelopeExample(_ result: JSONValue, detail: String = "success") -> JSONValue { ["detail": .string(detail), "result": result] }
 
+    /// `response` with OpenAPI links: where its ids lead (tools chain calls along them).
+    static func linked(_ response: JSONValue, _ links: [String: JSONValue]) -> JSONValue {
+        guard case .object(var members) = response else { return response }
+        members["links"] = .object(links)
+        return .object(members)
+    }
+
     /// `parameter` with an example value.
     static func example(_ parameter: JSONValue, _ value: JSONValue) -> JSONValue {
         guard case .object(var members) = parameter else { return parameter }
@@ -74,8 +81,12 @@ enum AsleepOpenAPI {
         document.add("post", "/ai/v1/users", sdk(
             "createUser", "Create a user", "What `initAsleepConfig` calls without a user id. The body is optional; `metadata` is validated.",
             body: OpenAPIContent.jsonBody(Schema.ref("CreateUserBody"), required: false, example: ["metadata": ["birth_year": 1990, "gender": "female"]]),
-            responses: ["201": OpenAPIContent.json("Created.", envelope(Schema.ref("UserCreated")),
-                                                   example: envelopeExample(["user_id": .string(exampleUserID)]))]))
+            responses: ["201": linked(OpenAPIContent.json("Created.", envelope(Schema.ref("UserCreated")),
+                                                          example: envelopeExample(["user_id": .string(exampleUserID)])), [
+                "getUser": ["operationId": "getUser", "parameters": ["path.user_id": "$response.body#/result/user_id"]],
+                "createSession": ["operationId": "createSession", "parameters": ["header.x-user-id": "$response.body#/result/user_id"]],
+                "getAverageStats": ["operationId": "getAverageStats", "parameters": ["path.user_id": "$response.body#/result/user_id"]],
+            ])]))
         document.add("get", "/ai/v1/users/{user_id}", sdk(
             "getUser", "Get a user", "What `initAsleepConfig` calls with a user id; 404 `user does not exist` under another customer.",
             parameters: [userIDPath],
@@ -125,8 +136,13 @@ enum AsleepOpenAPI {
             parameters: [userIDHeader, timezoneHeader, productKeyHeader],
             body: OpenAPIContent.jsonBody(Schema.ref("CreateSessionBody"), required: false,
                                           example: ["service": "app", "callback_url": "https://example.com/hooks/asleep"]),
-            responses: ["201": OpenAPIContent.json("Created.", envelope(Schema.ref("SessionCreated")),
-                                                   example: envelopeExample(["session_id": .string(exampleSessionID)]))]))
+            responses: ["201": linked(OpenAPIContent.json("Created.", envelope(Schema.ref("SessionCreated")),
+                                                          example: envelopeExample(["session_id": .string(exampleSessionID)])),
+                                      Dictionary(uniqueKeysWithValues: ["uploadChunk", "closeSession", "getReport", "deleteSession"].map { operation in
+                                          (operation, ["operationId": .string(operation), "parameters": [
+                                              "path.session_id": "$response.body#/result/session_id", "header.x-user-id": "$request.header.x-user-id",
+                                          ]] as JSONValue)
+                                      }))]))
         document.add("delete", "/ai/v1/sessions", sdk(
             "deleteAllSessions", "Delete every session of the user", "Removes all sessions of the `x-user-id` user.",
             parameters: [userIDHeader], responses: ["204": OpenAPIContent.empty("Deleted.")]))
@@ -149,7 +165,7 @@ enum AsleepOpenAPI {
                 + "The end time must not be before the start. The body is optional.",
             parameters: [sessionIDPath, userIDHeader],
             body: OpenAPIContent.jsonBody(Schema.ref("CloseSessionBody"), required: false,
-                                          example: ["session_end_time": "2026-03-02T06:00:00Z", "unexpected": 0]),
+                                          example: ["unexpected": 0]),
             responses: ["200": OpenAPIContent.json("Closed.", envelope(Schema.ref("CloseResult")),
                                                    example: envelopeExample(["session_id": .string(exampleSessionID), "state": "CLOSED"]))]))
     }

@@ -26,6 +26,20 @@ struct AsleepSchemaAlignmentTests {
         #expect(half.status == 422)
     }
 
+    @Test("callback URLs have the documented shape: a host of letters, digits, dots and hyphens")
+    func callbackURLShape() async throws {
+        let fixture = try await AsleepFixture.start()
+        defer { Task { await fixture.server.stop() } }
+        var config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+        for bad in ["HTTPS://0*", "https://exa mple.com/", "https://example.com/%zz"] {
+            config.callbackUrl = bad
+            await #expect(throws: UnderstudyClientError.self, "\(bad)") { _ = try await fixture.asleep.startTracking(config: config) }
+        }
+        config.callbackUrl = "https://hooks.example.com:8443/asleep?token=a%20b&x=1"
+        _ = try await fixture.asleep.startTracking(config: config)
+        #expect(try await fixture.admin.sessions()["sessions"]?.array?.count == 1)
+    }
+
     @Test("lengths count code points, as maxLength and the real service do")
     func lengthsInCodePoints() async throws {
         let fixture = try await AsleepFixture.start()
@@ -49,6 +63,13 @@ struct AsleepSchemaAlignmentTests {
         #expect(try await admin.platformRequest("asleep", "POST", "/users", json: ["userId": "G-x", "apiKey": "no-such-key"]).status == 404)
         #expect(try await admin.platformRequest("asleep", "POST", "/products", json: ["model": "m", "identifierValue": "v", "apiKey": "no-such-key"]).status == 404)
         #expect(try await admin.platformRequest("asleep", "POST", "/sessions", json: ["userId": "G-nobody"]).status == 404)
+        // A session seeded with only an end time starts its chunks before it; one without a callback cannot fire (409).
+        _ = try await fixture.admin.seedUser(["userId": "G-ended"])
+        let ended = try await admin.platformRequest("asleep", "POST", "/sessions", json: ["userId": "G-ended", "endTime": "2000-01-01T00:00:00Z", "chunks": 2])
+        #expect(ended.status == 201, "\(ended.text)")
+        #expect(try ended.json()["startTime"]?.string?.hasPrefix("1999-12-31T23:59:00") == true, "\(ended.text)")
+        let endedID = try #require(try ended.json()["sessionId"]?.string)
+        #expect(try await admin.platformRequest("asleep", "POST", "/sessions/\(endedID)/webhooks", json: ["event": "SESSION_COMPLETE"]).status == 409)
         // A lifetime past 64 bits of seconds cannot be an integer `expires_in`.
         #expect(try await admin.platformRequest("asleep", "PATCH", "/settings", json: ["accessTokenSeconds": 1e19]).status == 400)
         #expect(try await admin.platformRequest("asleep", "PATCH", "/settings", json: ["refreshTokenSeconds": 3_153_600_001]).status == 400)
