@@ -201,8 +201,8 @@ struct AsleepAdmin: Sendable {
 
     func addProduct(_ request: Request, _ context: AdminContext) async throws -> Response {
         let body = try AdminBody.decode(ProductBody.self, from: request)
-        guard (1...100).contains(body.model.count) else { throw AdminError.badRequest("`model` must be 1–100 characters.") }
-        guard (1...255).contains(body.identifierValue.count) else { throw AdminError.badRequest("`identifierValue` must be 1–255 characters.") }
+        guard (1...100).contains(body.model.unicodeScalars.count) else { throw AdminError.badRequest("`model` must be 1–100 characters.") }
+        guard (1...255).contains(body.identifierValue.unicodeScalars.count) else { throw AdminError.badRequest("`identifierValue` must be 1–255 characters.") }
         guard let type = AsleepService.identifierType(body.identifierType ?? "SERIAL") else {
             throw AdminError.badRequest("`identifierType` must be SERIAL or MAC_ADDRESS.")
         }

@@ -9,7 +9,10 @@ extension AsleepAdmin {
     /// The customer of `apiKey`, or of the project's own API key.
     static func customer(_ store: AsleepStore, project: ProjectID, apiKey: String?) throws -> (customer: String, apiKey: String?) {
         if let apiKey {
-            guard let key = try store.apiKey(apiKey, project: project) else { throw AdminError.badRequest("Unknown `apiKey` for this project.") }
+            // A well-formed body naming a key that is not there: the key is what is missing (404), as for a path.
+            guard let key = try store.apiKey(apiKey, project: project) else {
+                throw AdminError(status: 404, code: "not_found", message: "Unknown `apiKey` for this project.")
+            }
             return (key.customer, apiKey)
         }
         if let main = try store.provisionedAPIKey(project: project), let key = try store.apiKey(main) {
@@ -46,7 +49,7 @@ extension AsleepAdmin {
     func seedSession(_ body: SessionBody, project: ProjectID, service: AsleepService, now: Date) throws -> JSONValue {
         let store = service.store
         guard let user = try store.user(project: project, customer: nil, id: body.userId) else {
-            throw AdminError.badRequest("Unknown `userId` `\(body.userId)`; seed the user first.")
+            throw AdminError(status: 404, code: "not_found", message: "Unknown `userId` `\(body.userId)`; seed the user first.")
         }
         guard let state = SessionState(rawValue: body.state ?? "COMPLETE") else { throw AdminError.badRequest("`state` must be OPEN, CLOSED or COMPLETE.") }
         let chunks = body.chunks ?? 0
@@ -57,9 +60,14 @@ extension AsleepAdmin {
             return date
         }
         let whole = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-        var start = try time(body.startTime, "startTime") ?? whole.addingTimeInterval(-Double(max(chunks, 1) * SleepAnalysis.epochSeconds) - (state == .open ? 0 : 60))
+        let givenEnd = try time(body.endTime, "endTime")
+        let length = Double(max(chunks, 1) * SleepAnalysis.epochSeconds)
+        // Without a start, a session that ended at `endTime` started its chunks before it; else it ends a minute ago.
+        var start = try time(body.startTime, "startTime")
+            ?? givenEnd.map { $0.addingTimeInterval(-length) }
+            ?? whole.addingTimeInterval(-length - (state == .open ? 0 : 60))
         start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
-        var end = try time(body.endTime, "endTime")
+        var end = givenEnd
         if state != .open, end == nil { end = start.addingTimeInterval(Double(chunks * SleepAnalysis.epochSeconds)) }
         if state == .open, end != nil { throw AdminError.badRequest("An OPEN session has no `endTime`.") }
         if let end, end < start { throw AdminError.badRequest("`endTime` is before `startTime`.") }

@@ -8,6 +8,7 @@ extension AsleepAdmin {
     func listSessions(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID
         let user = request.queryValue("userId"), state = request.queryValue("state")
+        if let state, SessionState(rawValue: state) == nil { throw AdminError.badRequest("`state` must be OPEN, CLOSED or COMPLETE.") }
         let now = context.now
         let sessions = try await context.database.write { connection -> [JSONValue] in
             let service = self.service(connection, context)
@@ -81,7 +82,8 @@ extension AsleepAdmin {
         let project = context.projectID
         return .json(status: 202, bytes: try await withSession(context) { service, session in
             guard let url = body.callbackUrl ?? session.callbackURL else {
-                throw AdminError.badRequest("The session has no callback URL; pass `callbackUrl`.")
+                // The request is well-formed; the session's state is what stands in the way.
+                throw AdminError(status: 409, code: "conflict", message: "The session has no callback URL; pass `callbackUrl`.")
             }
             let settings = try service.settings(project: project)
             let data = body.event == "SESSION_COMPLETE"

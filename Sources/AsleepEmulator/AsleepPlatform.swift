@@ -21,6 +21,7 @@ public struct AsleepPlatform: Platform {
     /// Creates the platform.
     public init(configuration: JSONValue = .null) {
         self.configuration = configuration
+        // Why the section does not read as settings is irrelevant: it is ignored either way (see above).
         if case .object = configuration, (try? configuration.decode(AsleepSettings.self)) != nil {
             settingsLayer = configuration
         } else {
@@ -53,6 +54,8 @@ public struct AsleepPlatform: Platform {
         var presented: [PresentedCredential] = []
         if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: "apiKey", value: key)) }
         if let token = request.bearerToken { presented.append(PresentedCredential(kind: "accessToken", value: token)) }
+        // The token routes carry their credential in the body. A body that does not parse presents
+        // none (so the error is irrelevant here): the handler parses it again and gives the answer.
         if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
             presented.append(PresentedCredential(kind: "appId", value: app))
         } else if request.path.hasSuffix("/customer/v1/app/refresh"),
@@ -108,7 +111,9 @@ public struct AsleepPlatform: Platform {
         try store.insertApp(app, project: project, secret: secret, customer: "app:" + app, now: now, ignoringDuplicates: true)
     }
 
-    /// SDK settings to paste, named as the SDK's `setup` / `initAsleepConfig` parameters.
+    /// SDK settings to paste, named as the SDK's `setup` / `initAsleepConfig` parameters, plus the
+    /// plain-HTTP `baseUrl` for tests calling routes directly (the SDK itself has no base-URL
+    /// setting and reaches Understudy as `api.asleep.ai` through the intercepting proxy).
     public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
         var settings = ["baseUrl": serverURL + "/asleep", "apiKey": credentials["apiKey"] ?? ""]
         if let app = credentials["appId"], let secret = credentials["appSecret"] {

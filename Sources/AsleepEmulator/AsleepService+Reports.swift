@@ -101,7 +101,8 @@ extension AsleepService {
         guard let startDay = WireTime.parseDay(startText) else { throw AsleepError.validation("start_date", "must be a date YYYY-MM-DD") }
         guard let endDay = WireTime.parseDay(endText) else { throw AsleepError.validation("end_date", "must be a date YYYY-MM-DD") }
         guard endDay >= startDay else { throw AsleepError.invalidPeriod }
-        guard endDay - startDay + 1 <= 100 else { throw AsleepError.periodTooLong }
+        // "At most 100 days" between the two dates: 2026-01-01 to 2026-04-11 is exactly 100 days.
+        guard endDay - startDay <= 100 else { throw AsleepError.periodTooLong }
         _ = try user(caller, userID, missing: .unknownUser(userID))
         try advance(project: caller.project, settings: caller.settings)
         var slept: [JSONValue] = []

@@ -5,9 +5,14 @@ import Foundation
 extension AsleepService {
     // MARK: Sessions
 
-    /// Whether `text` is an absolute http(s) URL with a host.
+    /// What a callback URL looks like: http(s), a host name or IPv4 address, an optional port, then
+    /// path and query characters of RFC 3986. The OpenAPI document states the same pattern.
+    static let callbackURLPattern = #"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?([/?]([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"#
+
+    /// Whether `text` is an absolute http(s) URL with a host, in the documented shape.
     static func isValidCallbackURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard text.range(of: callbackURLPattern, options: .regularExpression) != nil,
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return false }
         return true
     }
@@ -16,11 +21,8 @@ extension AsleepService {
     func createSession(_ caller: Caller, presented: Presented, body: Data) throws -> String {
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
-        var fields: [String: JSONValue] = [:]
-        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
-            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidParameter }
-            fields = members.filter { !$0.value.isNull }
-        }
+        // A body that is not a JSON object is the documented 422 `Invalid parameter`; null members count as absent.
+        let fields = (try RequestBody.optionalObject(body, unreadable: .invalidParameter) ?? [:]).filter { !$0.value.isNull }
         for name in ["session_start_time", "inference_type", "service", "callback_url", "timezone"] {
             if let value = fields[name], value.stringValue == nil { throw AsleepError.invalidParameter }
         }
@@ -116,11 +118,8 @@ extension AsleepService {
 
     /// `POST /ai/v1/sessions/{id}/close`.
     func closeSession(_ caller: Caller, presented: Presented, sessionID: String, body: Data) throws -> JSONValue {
-        var fields: [String: JSONValue] = [:]
-        if !body.allSatisfy({ $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }) {
-            guard let document = try? JSONValue.parse(body), case .object(let members) = document else { throw AsleepError.invalidEndTime }
-            fields = members.filter { !$0.value.isNull }
-        }
+        // A body that is not a JSON object is the end-time 400 the SDK knows; null members count as absent.
+        let fields = (try RequestBody.optionalObject(body, unreadable: .invalidEndTime) ?? [:]).filter { !$0.value.isNull }
         var end = now
         if let value = fields["session_end_time"] {
             guard let text = value.stringValue, let parsed = WireTime.parseInstant(text) else { throw AsleepError.invalidEndTime }
@@ -130,7 +129,9 @@ extension AsleepService {
         if let value = fields["unexpected"] {
             switch value {
             case .bool(let flag): unexpected = flag
-            case .int(let number) where number == 0 || number == 1: unexpected = number == 1
+            case .int, .double:
+                guard let number = value.intValue, number == 0 || number == 1 else { throw AsleepError.invalidParameter }
+                unexpected = number == 1
             default: throw AsleepError.invalidParameter
             }
         }

@@ -8,7 +8,8 @@ extension AsleepService {
     /// `POST /customer/v1/app/token`.
     func issueToken(body: Data) throws -> JSONValue {
         // An unreadable body is the same 401 as a wrong secret: the real service does not say which.
-        guard let document = try? JSONValue.parse(body), let appID = document["app_id"]?.stringValue,
+        let document = try RequestBody.parse(body, unreadable: .unauthorized)
+        guard let appID = document["app_id"]?.stringValue,
               let secret = document["app_secret"]?.stringValue,
               let app = try store.app(appID), app.appSecret == secret, app.state != .revoked else { throw AsleepError.unauthorized }
         return try tokens(project: app.project, appID: appID)
@@ -17,7 +18,8 @@ extension AsleepService {
     /// `POST /customer/v1/app/refresh`: the refresh token is single-use.
     func refreshToken(body: Data) throws -> JSONValue {
         // As above: an unreadable body is a plain 401.
-        guard let document = try? JSONValue.parse(body), let token = document["refresh_token"]?.stringValue,
+        let document = try RequestBody.parse(body, unreadable: .unauthorized)
+        guard let token = document["refresh_token"]?.stringValue,
               let record = try store.token(token), record.kind == .refresh, record.expiresAt > now else { throw AsleepError.unauthorized }
         try store.deleteToken(token)
         return try tokens(project: record.project, appID: record.appID)

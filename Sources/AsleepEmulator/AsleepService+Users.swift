@@ -50,13 +50,11 @@ extension AsleepService {
 
     /// Validates the `metadata` of a create/update body ([A-U1]); returns it (null when absent).
     static func metadata(fromBody body: Data, required: Bool, year currentYear: Int) throws(AsleepError) -> JSONValue {
-        let isBlank = body.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 }
-        if isBlank {
+        if RequestBody.isBlank(body) {
             if required { throw AsleepError.validation("metadata", "field required") }
             return .null
         }
-        guard let document = try? JSONValue.parse(body) else { throw AsleepError(422, "body: invalid JSON") }
-        guard case .object(let members) = document else { throw AsleepError(422, "body: must be an object") }
+        guard case .object(let members) = try RequestBody.parse(body, unreadable: AsleepError(422, "body: invalid JSON")) else { throw AsleepError(422, "body: must be an object") }
         guard let metadata = members["metadata"] else {
             if required { throw AsleepError.validation("metadata", "field required") }
             return .null
@@ -69,10 +67,11 @@ extension AsleepService {
         var result: [String: JSONValue] = [:]
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(AsleepError) -> Int? {
             guard let value = fields[name], !value.isNull else { result[name] = .null; return nil }
-            guard case .int(let raw) = value else { throw AsleepError.validation("metadata.\(name)", "must be an integer") }
-            guard range.contains(Int(raw)) else { throw AsleepError.validation("metadata.\(name)", "must be between \(range.lowerBound) and \(range.upperBound)") }
-            result[name] = value
-            return Int(raw)
+            // An integral number is an integer whether it is written `1990` or `1990.0`, as JSON Schema counts it.
+            guard let number = value.intValue else { throw AsleepError.validation("metadata.\(name)", "must be an integer") }
+            guard range.contains(number) else { throw AsleepError.validation("metadata.\(name)", "must be between \(range.lowerBound) and \(range.upperBound)") }
+            result[name] = .int(Int64(number))
+            return number
         }
         func decimal(_ name: String, _ range: ClosedRange<Double>) throws(AsleepError) {
             guard let value = fields[name], !value.isNull else { result[name] = .null; return }
@@ -105,11 +104,15 @@ extension AsleepService {
     /// `POST /ai/v1/products`: returns the result and whether the product is new.
     func registerProduct(_ caller: Caller, body: Data) throws -> (result: JSONValue, created: Bool) {
         let status = caller.settings.productValidationStatus ?? 422
-        guard let document = try? JSONValue.parse(body), case .object(let fields) = document else { throw AsleepError(status, "invalid model") }
-        guard let model = fields["model"]?.stringValue, (1...100).contains(model.count) else { throw AsleepError(status, "invalid model") }
+        // Unreadable JSON or a non-object has no valid model: the same documented 422 (or 400) as a bad model.
+        guard case .object(let fields) = try RequestBody.parse(body, unreadable: AsleepError(status, "invalid model")) else {
+            throw AsleepError(status, "invalid model")
+        }
+        // Lengths count code points, as the real (Python) service and JSON Schema's `maxLength` do.
+        guard let model = fields["model"]?.stringValue, (1...100).contains(model.unicodeScalars.count) else { throw AsleepError(status, "invalid model") }
         let rawType = fields["identifier_type"]?.stringValue ?? fields["identifierType"]?.stringValue
         guard let type = rawType.flatMap(Self.identifierType) else { throw AsleepError(status, "invalid identifier_type") }
-        guard let value = (fields["identifier_value"] ?? fields["identifierValue"])?.stringValue, (1...255).contains(value.count) else {
+        guard let value = (fields["identifier_value"] ?? fields["identifierValue"])?.stringValue, (1...255).contains(value.unicodeScalars.count) else {
             throw AsleepError(status, "invalid identifier_value")
         }
         guard caller.productBilling else { throw AsleepError.productNotAllowed }

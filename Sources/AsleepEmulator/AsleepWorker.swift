@@ -21,6 +21,7 @@ enum AsleepWorker {
         let box = WeakServices(services)
         Task.detached {
             while true {
+                // Cancellation is irrelevant: the loop ends when the services go (checked next).
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
                 await advanceAll(services: services, configuration: configuration)
@@ -28,6 +29,7 @@ enum AsleepWorker {
         }
         Task.detached {
             while true {
+                // Cancellation is irrelevant: the loop ends when the services go (checked next).
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
                 await deliverDue(services: services)

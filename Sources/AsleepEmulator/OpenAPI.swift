@@ -1,227 +1,224 @@
 import EmulatorCore
+import Foundation
 
-/// The OpenAPI 3.1 document of the Asleep SDK routes (paths relative to `/asleep`) and of this
-/// platform's control-plane routes (full `/__admin/projects/{id}/asleep/…` paths).
+/// The OpenAPI 3.1 document of Asleep: the SDK routes (paths relative to the server URL the core
+/// adds, `…/asleep`) and this platform's control-plane routes (absolute `/__admin/…` paths whose
+/// path items carry their own server-root `servers` entry).
 enum AsleepOpenAPI {
-    static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
-    static func nullable(_ type: String) -> JSONValue { ["type": [.string(type), "null"]] }
-    static func nullableRef(_ name: String) -> JSONValue { ["oneOf": [ref(name), ["type": "null"]]] }
-    static let string: JSONValue = ["type": "string"]
-    static let integer: JSONValue = ["type": "integer"]
-    static let number: JSONValue = ["type": "number"]
-    static let boolean: JSONValue = ["type": "boolean"]
-    static func array(_ items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
-
-    /// A closed object whose members are all required unless listed in `optional`.
-    static func object(_ properties: [String: JSONValue], optional: Set<String> = [], open: Bool = false) -> JSONValue {
-        var schema: [String: JSONValue] = ["type": "object", "properties": .object(properties),
-                                           "required": .array(properties.keys.filter { !optional.contains($0) }.sorted().map(JSONValue.string))]
-        if !open { schema["additionalProperties"] = false }
-        return .object(schema)
-    }
-
-    static func envelope(_ result: JSONValue) -> JSONValue { object(["detail": string, "result": result]) }
-
-    static func json(_ description: String, _ schema: JSONValue) -> JSONValue {
-        ["description": .string(description), "content": ["application/json": ["schema": schema]]]
-    }
-
-    static let errors: [String: JSONValue] = [
-        "4XX": json("Asleep error (`{\"detail\": …}`)", ref("Error")),
-        "5XX": json("Server error or injected fault", ref("Error")),
-    ]
-    static let adminErrors: [String: JSONValue] = ["4XX": json("Control-plane error", ref("AdminError"))]
-
-    static func header(_ name: String, required: Bool = false, _ description: String) -> JSONValue {
-        ["name": .string(name), "in": "header", "required": .bool(required), "schema": string, "description": .string(description)]
-    }
-    static func path(_ name: String) -> JSONValue { ["name": .string(name), "in": "path", "required": true, "schema": string] }
-    static func query(_ name: String, _ schema: JSONValue, required: Bool = false) -> JSONValue {
-        ["name": .string(name), "in": "query", "required": .bool(required), "schema": schema]
-    }
-    static let apiKey = header("x-api-key", "API key (or `Authorization: Bearer <access token>`)")
-    static let userID = header("x-user-id", "The user (required on session routes)")
-    static let timezone = header("timezone", "IANA zone for response timestamps (default UTC)")
-    static let productKey = header("x-product-key", "Credential from product registration")
-
-    static func operation(_ summary: String, _ responses: [String: JSONValue], parameters: [JSONValue] = [], body: JSONValue? = nil,
-                          admin: Bool = false) -> JSONValue {
-        var op: [String: JSONValue] = ["summary": .string(summary), "parameters": .array(parameters),
-                                       "responses": .object(responses.merging(admin ? adminErrors : errors) { first, _ in first })]
-        if let body { op["requestBody"] = ["required": false, "content": body] }
-        op["tags"] = [admin ? "control plane" : "sdk"]
-        return .object(op)
-    }
-
-    static func jsonBody(_ schema: JSONValue) -> JSONValue { ["application/json": ["schema": schema]] }
-
-    static var schemas: [String: JSONValue] {
-        let metadata = object(["birth_year": nullable("integer"), "birth_month": nullable("integer"), "birth_day": nullable("integer"),
-                               "gender": nullable("string"), "height": nullable("number"), "weight": nullable("number")], optional: [
-                                "birth_year", "birth_month", "birth_day", "gender", "height", "weight"])
-        let statInts = ["sleep_index", "sleep_latency", "wakeup_latency", "light_latency", "deep_latency", "rem_latency", "time_in_bed",
-                        "time_in_sleep_period", "time_in_sleep", "time_in_wake", "time_in_light", "time_in_deep", "time_in_rem",
-                        "time_in_stable_breath", "time_in_unstable_breath", "time_in_snoring", "time_in_no_snoring", "waso_count",
-                        "longest_waso", "sleep_cycle_count", "sleep_cycle", "snoring_count", "unstable_breath_count"]
-        let statNumbers = ["sleep_efficiency", "sleep_ratio", "wake_ratio", "light_ratio", "deep_ratio", "rem_ratio", "stable_breath_ratio",
-                           "unstable_breath_ratio", "snoring_ratio", "no_snoring_ratio", "breathing_index"]
-        var stat: [String: JSONValue] = ["sleep_time": nullable("string"), "wake_time": nullable("string"), "breathing_pattern": nullable("string"),
-                                         "sleep_cycle_time": array(["type": ["integer", "string"]])]
-        for name in statInts { stat[name] = nullable("integer") }
-        for name in statNumbers { stat[name] = nullable("number") }
-        let stages: JSONValue = ["type": ["array", "null"], "items": integer]
-        let peculiarity: JSONValue = ["type": "string", "enum": ["IN_PROGRESS", "NEVER_SLEPT", "TOO_SHORT_FOR_ANALYSIS", "TOO_LONG_FOR_ANALYSIS",
-                                                             "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_BREATHING_STABILITY", "NO_REALTIME_POLLING"]]
-        let state: JSONValue = ["type": "string", "enum": ["OPEN", "CLOSED", "COMPLETE"]]
-        let time = nullable("string")
-        return [
-            "Error": object(["detail": ["type": ["string", "array"]]]),
-            "AdminError": object(["error": object(["code": string, "message": string, "details": ["type": "object"]], optional: ["details"])]),
-            "Metadata": metadata,
-            "UserCreated": object(["user_id": string]),
-            "LastSessionInfo": object(["session_id": string, "inference_type": string, "service": string, "start_time": string,
-                                       "end_time": time, "state": state, "complete_time": time]),
-            "User": object(["user_id": string, "to_be_deleted": boolean, "last_session_info": nullableRef("LastSessionInfo"),
-                            "metadata": nullableRef("Metadata")]),
-            "UserUpdated": object(["user_id": string, "metadata": nullableRef("Metadata")]),
-            "Product": object(["product_id": string, "product_key": string, "created": boolean]),
-            "SessionCreated": object(["session_id": string]),
-            "UploadResult": object(["session_id": string, "seq_num": integer, "snoring_detected": boolean, "breath_detected": boolean]),
-            "CloseResult": object(["session_id": string, "state": ["const": "CLOSED"]]),
-            "Stat": object(stat),
-            "ReportSession": object(["id": string, "state": state, "start_time": string, "end_time": time, "unexpected_end_time": time,
-                                     "created_timezone": string, "sleep_stages": stages, "snoring_stages": stages, "breath_stages": stages]),
-            "Report": object(["timezone": string, "peculiarities": array(peculiarity), "missing_data_ratio": number,
-                              "session": ref("ReportSession"), "stat": nullableRef("Stat")]),
-            "SleepSession": object(["session_id": string, "state": state, "session_start_time": string, "session_end_time": time,
-                                    "created_timezone": string, "unexpected_end_time": time, "last_received_seq_num": nullable("integer"),
-                                    "time_in_bed": integer]),
-            "SessionList": object(["timezone": string, "sleep_session_list": array(ref("SleepSession"))]),
-            "AverageReport": object(["period": object(["timezone": string, "start_date": string, "end_date": string]),
-                                     "peculiarities": array(peculiarity), "average_stats": ["type": ["object", "null"]],
-                                     "never_slept_sessions": array(object(["id": string, "start_time": string, "end_time": time, "completed_time": time])),
-                                     "slept_sessions": array(["type": "object", "required": ["id", "start_time", "sleep_time", "wake_time"]])]),
-            "Tokens": object(["access_token": string, "refresh_token": string, "expires_in": integer]),
-            // Control plane (camelCase).
-            "Settings": ["type": "object", "required": ["completionDelaySeconds", "maxSessionSeconds", "conflictMode"]],
-            "Key": object(["apiKey": string, "customer": string, "state": string, "productBilling": boolean, "createdAt": string]),
-            "App": object(["appId": string, "appSecret": string, "customer": string, "state": string, "productBilling": boolean, "createdAt": string]),
-            "AdminUser": object(["userId": string, "customer": string, "metadata": ["type": ["object", "null"]], "createdAt": string]),
-            "AdminProduct": object(["productId": string, "productKey": string, "customer": string, "model": string, "identifierType": string,
-                                    "identifierValue": string, "revoked": boolean, "createdAt": string]),
-            "AdminSession": object(["sessionId": string, "userId": string, "customer": string, "state": state, "startTime": string,
-                                    "endTime": time, "unexpectedEndTime": time, "closedAt": time, "completeTime": time, "hold": boolean,
-                                    "timezone": string, "service": string, "inferenceType": string, "callbackUrl": time,
-                                    "productId": time, "lastReceivedSeqNum": nullable("integer"), "receivedChunks": integer,
-                                    "overrides": ["type": "object"]]),
-            "Delivery": object(["id": string, "outboxId": integer, "sessionId": string, "event": string, "url": string, "userId": string,
-                                "status": ["type": "string", "enum": ["pending", "delivered", "failed"]], "attempts": integer,
-                                "maxAttempts": integer, "lastStatus": nullable("integer"), "lastError": time, "body": ["type": "object"],
-                                "createdAt": string]),
-        ]
-    }
-
-    static var sdkPaths: [String: JSONValue] {
-        let sessionID = path("session_id"), userIDPath = path("user_id")
-        return [
-            "/ai/v1/users": ["post": operation("Create a user (initAsleepConfig without userId)",
-                                               ["201": json("Created", envelope(ref("UserCreated")))], parameters: [apiKey],
-                                               body: jsonBody(object(["metadata": nullableRef("Metadata")], optional: ["metadata"], open: true)))],
-            "/ai/v1/users/{user_id}": [
-                "get": operation("Get a user (initAsleepConfig with userId)", ["200": json("The user", envelope(ref("User")))], parameters: [userIDPath, apiKey]),
-                "put": operation("Replace a user's metadata", ["200": json("Updated", envelope(ref("UserUpdated")))], parameters: [userIDPath, apiKey],
-                                 body: jsonBody(object(["metadata": ref("Metadata")], open: true))),
-                "delete": operation("Delete a user and all their sessions (deleteUser)", ["204": ["description": "Deleted"]], parameters: [userIDPath, apiKey]),
-            ],
-            "/ai/v1/products": ["post": operation("Register the device (setup with ProductInfo); 200 when already registered",
-                                                  ["201": json("Registered", envelope(ref("Product"))), "200": json("Already registered", envelope(ref("Product")))],
-                                                  parameters: [apiKey],
-                                                  body: jsonBody(object(["model": string, "identifier_type": ["type": "string", "enum": ["SERIAL", "MAC_ADDRESS"]],
-                                                                         "identifier_value": string], open: true)))],
-            "/ai/v1/sessions": [
-                "post": operation("Start tracking: create an OPEN session (the user's previous OPEN session is closed)",
-                                  ["201": json("Created", envelope(ref("SessionCreated")))], parameters: [apiKey, userID, timezone, productKey],
-                                  body: jsonBody(object(["session_start_time": string, "inference_type": ["type": "string", "enum": ["MELSPECTROGRAM", "AUDIO"]],
-                                                         "service": string, "callback_url": string, "timezone": string],
-                                                        optional: ["session_start_time", "inference_type", "service", "callback_url", "timezone"], open: true))),
-                "delete": operation("Delete all sessions of the user", ["204": ["description": "Deleted"]], parameters: [apiKey, userID]),
-            ],
-            "/ai/v1/sessions/{session_id}": ["delete": operation("Delete one session (deleteReport)", ["204": ["description": "Deleted"]],
-                                                                 parameters: [sessionID, apiKey, userID])],
-            "/ai/v1/sessions/{session_id}/upload": ["post": operation(
-                "Upload one 30-s chunk (multipart: seq_num, file, optional callback_url)",
-                ["200": json("Stored (duplicates are idempotent)", envelope(ref("UploadResult")))], parameters: [sessionID, apiKey, userID, productKey],
-                body: ["multipart/form-data": ["schema": object(["seq_num": integer, "file": ["type": "string", "contentEncoding": "binary"],
-                                                                 "callback_url": string], optional: ["seq_num", "callback_url"], open: true)]])],
-            "/ai/v1/sessions/{session_id}/close": ["post": operation(
-                "Stop tracking: close the session (COMPLETE follows after the completion delay)",
-                ["200": json("Closed", envelope(ref("CloseResult")))], parameters: [sessionID, apiKey, userID],
-                body: jsonBody(object(["session_end_time": string, "unexpected": integer, "callback_url": string],
-                                      optional: ["session_end_time", "unexpected", "callback_url"], open: true)))],
-            "/data/v3/sessions/{session_id}": ["get": operation("A session report (also real-time analysis and completion polling)",
-                                                                ["200": json("The report", envelope(ref("Report")))],
-                                                                parameters: [sessionID, apiKey, userID, timezone])],
-            "/data/v1/sessions": ["get": operation("List sessions", ["200": json("Sessions", envelope(ref("SessionList")))], parameters: [
-                apiKey, userID, timezone, query("date_gte", string), query("date_lte", string),
-                query("order_by", ["type": "string", "enum": ["ASC", "DESC"]]), query("offset", integer), query("limit", integer),
-            ])],
-            "/data/v1/users/{user_id}/average-stats": ["get": operation("Average statistics over at most 100 days",
-                                                                        ["200": json("Averages", envelope(ref("AverageReport")))], parameters: [
-                userIDPath, apiKey, timezone, query("start_date", string, required: true), query("end_date", string, required: true),
-                query("timezone", string),
-            ])],
-            "/customer/v1/app/token": ["post": operation("Issue tokens for appId/appSecret", ["200": json("Tokens", envelope(ref("Tokens")))],
-                                                         body: jsonBody(object(["app_id": string, "app_secret": string], open: true)))],
-            "/customer/v1/app/refresh": ["post": operation("Refresh tokens", ["200": json("Tokens", envelope(ref("Tokens")))],
-                                                           body: jsonBody(object(["refresh_token": string], open: true)))],
-        ]
-    }
-
-    static var adminPaths: [String: JSONValue] {
-        let base = "/__admin/projects/{id}/asleep"
-        let id = path("id")
-        func list(_ key: String, _ item: String) -> JSONValue { object([key: array(ref(item))]) }
-        func op(_ summary: String, _ status: String, _ schema: JSONValue?, parameters: [JSONValue] = [], body: JSONValue? = nil) -> JSONValue {
-            operation(summary, [status: schema.map { json("OK", $0) } ?? ["description": "No content"]], parameters: [id] + parameters,
-                      body: body.map(jsonBody), admin: true)
-        }
-        let session = path("session")
-        return [
-            base + "/settings": ["get": op("Effective settings", "200", ref("Settings")),
-                                 "patch": op("Change settings", "200", ref("Settings"), body: ["type": "object"])],
-            base + "/keys": ["get": op("API keys", "200", list("keys", "Key")),
-                             "post": op("Add an API key", "201", ref("Key"), body: ["type": "object"])],
-            base + "/keys/{key}": ["patch": op("Change a key's state, plan or customer", "200", ref("Key"), parameters: [path("key")], body: ["type": "object"]),
-                                   "delete": op("Delete a key", "204", nil, parameters: [path("key")])],
-            base + "/apps": ["get": op("App credentials", "200", list("apps", "App")),
-                             "post": op("Add an appId/appSecret pair", "201", ref("App"), body: ["type": "object"])],
-            base + "/tokens/expire": ["post": op("Expire tokens now", "200", object(["expired": integer]), body: ["type": "object"])],
-            base + "/users": ["get": op("Users", "200", list("users", "AdminUser")),
-                              "post": op("Seed a user", "201", ref("AdminUser"), body: ["type": "object"])],
-            base + "/users/{user}": ["delete": op("Delete a user", "204", nil, parameters: [path("user")])],
-            base + "/products": ["get": op("Registered products", "200", list("products", "AdminProduct")),
-                                 "post": op("Seed a registered product", "201", ref("AdminProduct"), body: ["type": "object"])],
-            base + "/products/{product}/revoke": ["post": op("Revoke a product credential", "200", ref("AdminProduct"), parameters: [path("product")])],
-            base + "/sessions": ["get": op("Sessions", "200", list("sessions", "AdminSession"), parameters: [query("userId", string), query("state", string)]),
-                                 "post": op("Seed a session in any state", "201", ref("AdminSession"), body: ["type": "object"])],
-            base + "/sessions/{session}": ["get": op("One session", "200", ref("AdminSession"), parameters: [session]),
-                                           "patch": op("Change a session", "200", ref("AdminSession"), parameters: [session], body: ["type": "object"])],
-            base + "/sessions/{session}/report": ["get": op("The session's report as the SDK would read it now, in UTC", "200", ref("Report"), parameters: [session])],
-            base + "/sessions/{session}/close": ["post": op("Close an OPEN session server-side", "200", ref("AdminSession"), parameters: [session])],
-            base + "/sessions/{session}/complete": ["post": op("Complete a session now", "200", ref("AdminSession"), parameters: [session])],
-            base + "/sessions/{session}/webhooks": ["post": op("Fire a webhook now", "202", object(["queued": string, "url": string]),
-                                                               parameters: [session], body: ["type": "object"])],
-            base + "/webhooks": ["get": op("Webhook deliveries", "200", list("deliveries", "Delivery"), parameters: [query("sessionId", string)])],
-        ]
-    }
-
+    /// The document, without a top-level server (the core adds it when serving).
     static func document() -> JSONValue {
-        [
-            "openapi": "3.1.0",
-            "info": ["title": "Asleep (Understudy)", "version": "1.0.0",
-                     "description": "Asleep SDK 3.3 backend as emulated by Understudy. SDK paths are relative to the server URL (…/asleep); control-plane paths are absolute."],
-            "paths": .object(sdkPaths.merging(adminPaths) { first, _ in first }),
-            "components": ["schemas": .object(schemas)],
-        ]
+        var document = OpenAPIDocument(
+            title: "Asleep (Understudy)",
+            description: "The Asleep SDK 3.3 backend and REST API as emulated by Understudy. SDK paths are relative to the server URL "
+                + "(…/asleep); control-plane paths are absolute, with their own server entry.",
+            schemas: schemas,
+            securitySchemes: [
+                "apiKey": ["type": "apiKey", "in": "header", "name": "x-api-key", "description": "The project's Asleep API key."],
+                "accessToken": ["type": "http", "scheme": "bearer", "description": "An access token from `POST /customer/v1/app/token`."],
+            ])
+        addUserOperations(to: &document)
+        addSessionOperations(to: &document)
+        addDataOperations(to: &document)
+        addControlPlaneOperations(to: &document)
+        return document.json()
+    }
+
+    // MARK: Shared pieces
+
+    /// The 4xx/5xx answers every SDK operation can give.
+    static let errors: [String: JSONValue] = [
+        "4XX": OpenAPIContent.json("An Asleep error, `{\"detail\": \"…\"}` (or FastAPI's list form with `validationErrorStyle: list`).",
+                                   Schema.ref("Error"), example: ["detail": "Unauthorized"]),
+        "5XX": OpenAPIContent.json("An injected fault or a server error.", Schema.ref("Error"), example: ["detail": "Internal Server Error"]),
+    ]
+
+    /// `{"detail": detail, "result": result}`.
+    static func envelope(_ result: JSONValue, detail: String = "success") -> JSONValue {
+        Schema.object(["detail": Schema.enumeration([detail]), "result": result])
+    }
+
+    /// `{"detail": detail, "result": result}` as an example.
+    static func envelopeExample(_ result: JSONValue, detail: String = "success") -> JSONValue { ["detail": .string(detail), "result": result] }
+
+    /// `response` with OpenAPI links: where its ids lead (tools chain calls along them).
+    static func linked(_ response: JSONValue, _ links: [String: JSONValue]) -> JSONValue {
+        guard case .object(var members) = response else { return response }
+        members["links"] = .object(links)
+        return .object(members)
+    }
+
+    /// `parameter` with an example value.
+    static func example(_ parameter: JSONValue, _ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = parameter else { return parameter }
+        members["example"] = value
+        return .object(members)
+    }
+
+    static let userIDHeader = example(OpenAPIParameter.header("x-user-id", ["type": "string", "minLength": 1, "pattern": "\\S"],
+                                                              "The user the request is for.", required: true), .string(exampleUserID))
+    static let timezoneHeader = OpenAPIParameter.header("timezone", Schema.ref("TimeZoneName"),
+                                                        "IANA zone for response timestamps (and the session's `created_timezone`); default UTC.")
+    static let productKeyHeader = OpenAPIParameter.header("x-product-key", Schema.string,
+                                                          "The `product_key` from product registration; links new sessions to the device.")
+    static let sessionIDPath = example(OpenAPIParameter.path("session_id", Schema.string, "The session id."), .string(exampleSessionID))
+    static let userIDPath = example(OpenAPIParameter.path("user_id", Schema.string, "The user id."), .string(exampleUserID))
+
+    static let exampleUserID = "G-20260301220000-AbCdEfGhIjKlMnOpQrSt"
+    static let exampleSessionID = "20260301220000_abcde"
+
+    /// An SDK operation: credentials, the common errors and the `sdk` tag added.
+    static func sdk(_ id: String, _ summary: String, _ description: String, parameters: [JSONValue] = [], body: JSONValue? = nil,
+                    responses: [String: JSONValue], credentials: Bool = true) -> OpenAPIOperation {
+        OpenAPIOperation(id: id, summary: summary, description: description, parameters: parameters, requestBody: body,
+                         responses: responses.merging(errors) { first, _ in first },
+                         security: credentials ? [["apiKey": []], ["accessToken": []]] : nil, tags: ["sdk"])
+    }
+
+    // MARK: Users and products
+
+    static func addUserOperations(to document: inout OpenAPIDocument) {
+        let metadata: JSONValue = ["birth_year": 1990, "birth_month": 4, "birth_day": 12, "gender": "female", "height": 165.5, "weight": nil]
+        document.add("post", "/ai/v1/users", sdk(
+            "createUser", "Create a user", "What `initAsleepConfig` calls without a user id. The body is optional; `metadata` is validated.",
+            body: OpenAPIContent.jsonBody(Schema.ref("CreateUserBody"), required: false, example: ["metadata": ["birth_year": 1990, "gender": "female"]]),
+            responses: ["201": linked(OpenAPIContent.json("Created.", envelope(Schema.ref("UserCreated")),
+                                                          example: envelopeExample(["user_id": .string(exampleUserID)])), [
+                "getUser": ["operationId": "getUser", "parameters": ["path.user_id": "$response.body#/result/user_id"]],
+                "createSession": ["operationId": "createSession", "parameters": ["header.x-user-id": "$response.body#/result/user_id"]],
+                "getAverageStats": ["operationId": "getAverageStats", "parameters": ["path.user_id": "$response.body#/result/user_id"]],
+            ])]))
+        document.add("get", "/ai/v1/users/{user_id}", sdk(
+            "getUser", "Get a user", "What `initAsleepConfig` calls with a user id; 404 `user does not exist` under another customer.",
+            parameters: [userIDPath],
+            responses: ["200": OpenAPIContent.json("The user.", envelope(Schema.ref("User")), example: envelopeExample([
+                "user_id": .string(exampleUserID), "to_be_deleted": false, "last_session_info": nil, "metadata": metadata]))]))
+        document.add("put", "/ai/v1/users/{user_id}", sdk(
+            "updateUser", "Replace a user's metadata", "`metadata` is required and replaces the stored one.",
+            parameters: [userIDPath],
+            body: OpenAPIContent.jsonBody(Schema.ref("UpdateUserBody"), example: ["metadata": ["height": 180.5, "weight": 72]]),
+            responses: ["200": OpenAPIContent.json("Updated.", envelope(Schema.ref("UserUpdated")),
+                                                   example: envelopeExample(["user_id": .string(exampleUserID), "metadata": metadata]))]))
+        document.add("delete", "/ai/v1/users/{user_id}", sdk(
+            "deleteUser", "Delete a user", "`Asleep.deleteUser`: removes the user and every session at once.",
+            parameters: [userIDPath], responses: ["204": OpenAPIContent.empty("Deleted.")]))
+        document.add("post", "/ai/v1/products", sdk(
+            "registerProduct", "Register the device",
+            "`Asleep.setup(apiKey:productInfo:delegate:)`: 201 for a new product, 200 with the same `product_key` when the customer "
+                + "registered it before. Invalid fields → 422 (or 400 by setting); a plan without product billing → 403.",
+            body: OpenAPIContent.jsonBody(Schema.ref("ProductBody"), example: ["model": "bed-2", "identifier_type": "SERIAL", "identifier_value": "SN-0001"]),
+            responses: [
+                "201": OpenAPIContent.json("Registered.", envelope(Schema.ref("Product")), example: envelopeExample([
+                    "product_id": "P-6b1f0c2e-1d4a-4f6b-9a51-2f3c4d5e6f70", "product_key": "pk_Zx8q2LmN4vB7cR1tY5wK9jH3gF6dS0aP2oI8uE4r", "created": true])),
+                "200": OpenAPIContent.json("Already registered by this customer.", envelope(Schema.ref("Product")), example: envelopeExample([
+                    "product_id": "P-6b1f0c2e-1d4a-4f6b-9a51-2f3c4d5e6f70", "product_key": "pk_Zx8q2LmN4vB7cR1tY5wK9jH3gF6dS0aP2oI8uE4r", "created": false])),
+            ]))
+        document.add("post", "/customer/v1/app/token", sdk(
+            "issueToken", "Issue tokens for an appId/appSecret pair",
+            "3.3 `initAsleepConfig(appId:appSecret:)`. A wrong or unreadable pair is a 401.",
+            body: OpenAPIContent.jsonBody(Schema.ref("TokenBody"), example: ["app_id": "app_demo000000000000", "app_secret": "sec_demo0000000000000000000000000000"]),
+            responses: ["200": OpenAPIContent.json("Tokens.", envelope(Schema.ref("Tokens")), example: tokensExample)], credentials: false))
+        document.add("post", "/customer/v1/app/refresh", sdk(
+            "refreshToken", "Refresh tokens", "The refresh token is single-use: a second use is a 401.",
+            body: OpenAPIContent.jsonBody(Schema.ref("RefreshBody"), example: ["refresh_token": "rt_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0"]),
+            responses: ["200": OpenAPIContent.json("New tokens.", envelope(Schema.ref("Tokens")), example: tokensExample)], credentials: false))
+    }
+
+    static let tokensExample = envelopeExample(["access_token": "at_M9n8B7v6C5x4Z3l2K1j0H9g8F7d6S5a4P3o2I1u0",
+                                                "refresh_token": "rt_Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0", "expires_in": 36_000])
+
+    // MARK: Sessions
+
+    static func addSessionOperations(to document: inout OpenAPIDocument) {
+        document.add("post", "/ai/v1/sessions", sdk(
+            "createSession", "Start tracking",
+            "`startTracking`: creates an OPEN session; the user's previous OPEN session is closed (or 409 with `conflictMode: reject`). "
+                + "The body is optional.",
+            parameters: [userIDHeader, timezoneHeader, productKeyHeader],
+            body: OpenAPIContent.jsonBody(Schema.ref("CreateSessionBody"), required: false,
+                                          example: ["service": "app", "callback_url": "https://example.com/hooks/asleep"]),
+            responses: ["201": linked(OpenAPIContent.json("Created.", envelope(Schema.ref("SessionCreated")),
+                                                          example: envelopeExample(["session_id": .string(exampleSessionID)])),
+                                      Dictionary(uniqueKeysWithValues: ["uploadChunk", "closeSession", "getReport", "deleteSession"].map { operation in
+                                          (operation, ["operationId": .string(operation), "parameters": [
+                                              "path.session_id": "$response.body#/result/session_id", "header.x-user-id": "$request.header.x-user-id",
+                                          ]] as JSONValue)
+                                      }))]))
+        document.add("delete", "/ai/v1/sessions", sdk(
+            "deleteAllSessions", "Delete every session of the user", "Removes all sessions of the `x-user-id` user.",
+            parameters: [userIDHeader], responses: ["204": OpenAPIContent.empty("Deleted.")]))
+        document.add("delete", "/ai/v1/sessions/{session_id}", sdk(
+            "deleteSession", "Delete one session", "`Reports.deleteReport`.",
+            parameters: [sessionIDPath, userIDHeader], responses: ["204": OpenAPIContent.empty("Deleted.")]))
+        document.add("post", "/ai/v1/sessions/{session_id}/upload", sdk(
+            "uploadChunk", "Upload one 30-s chunk",
+            "Multipart `seq_num` + `file` (+ optional `callback_url`). Re-sending a `seq_num` is idempotent; only OPEN sessions "
+                + "accept chunks (403 otherwise). Also accepted: any other body as the chunk with `seq_num` in the query or an "
+                + "`x-seq-num` header. Over 16 MiB → 413.",
+            parameters: [sessionIDPath, userIDHeader, productKeyHeader],
+            body: ["required": true, "content": ["multipart/form-data": ["schema": Schema.ref("UploadForm"),
+                                                                         "example": ["seq_num": 0, "file": "(the chunk's bytes)"]]]],
+            responses: ["200": OpenAPIContent.json("Stored.", envelope(Schema.ref("UploadResult")), example: envelopeExample([
+                "session_id": .string(exampleSessionID), "seq_num": 0, "snoring_detected": false, "breath_detected": false]))]))
+        document.add("post", "/ai/v1/sessions/{session_id}/close", sdk(
+            "closeSession", "Stop tracking",
+            "`stopTracking`: the session becomes CLOSED, and COMPLETE after the completion delay on the project clock. "
+                + "The end time must not be before the start. The body is optional.",
+            parameters: [sessionIDPath, userIDHeader],
+            body: OpenAPIContent.jsonBody(Schema.ref("CloseSessionBody"), required: false,
+                                          example: ["unexpected": 0]),
+            responses: ["200": OpenAPIContent.json("Closed.", envelope(Schema.ref("CloseResult")),
+                                                   example: envelopeExample(["session_id": .string(exampleSessionID), "state": "CLOSED"]))]))
+    }
+
+    // MARK: Data API
+
+    /// A report as the SDK reads it (also the control plane's session report example).
+    static let reportExample: JSONValue = [
+        "timezone": "Asia/Seoul", "peculiarities": ["IN_PROGRESS"], "missing_data_ratio": 0.025, "stat": nil,
+        "session": ["id": .string(exampleSessionID), "state": "OPEN", "start_time": "2026-03-02T07:00:00+09:00", "end_time": nil,
+                    "unexpected_end_time": nil, "created_timezone": "Asia/Seoul", "sleep_stages": [0, 0, 1, 1, 1, 2, 2, 2, 1, 3],
+                    "snoring_stages": [0, 0, 0, 0, 1, 1, 0, 0, 0, 0], "breath_stages": nil],
+    ]
+
+    static func addDataOperations(to document: inout OpenAPIDocument) {
+        let date: JSONValue = ["type": "string", "format": "date"]
+        let report = reportExample
+        document.add("get", "/data/v3/sessions/{session_id}", sdk(
+            "getReport", "A session report",
+            "`Reports.report`, real-time analysis and completion polling: `IN_PROGRESS` with `stat: null` until COMPLETE.",
+            parameters: [sessionIDPath, userIDHeader, timezoneHeader],
+            responses: ["200": OpenAPIContent.json("The report.", envelope(Schema.ref("Report"), detail: "OK"),
+                                                   example: envelopeExample(report, detail: "OK"))]))
+        document.add("get", "/data/v1/sessions", sdk(
+            "listSessions", "List the user's sessions", "`Reports.reports(…)`: dates are inclusive days in the response zone.",
+            parameters: [
+                userIDHeader, timezoneHeader,
+                OpenAPIParameter.query("date_gte", date, "First day (inclusive)."),
+                OpenAPIParameter.query("date_lte", date, "Last day (inclusive)."),
+                OpenAPIParameter.query("order_by", Schema.enumeration(["ASC", "DESC", "asc", "desc"]), "By start time; default DESC."),
+                OpenAPIParameter.query("offset", ["type": "integer", "minimum": 0, "maximum": .int(Int64(Int32.max))], "Sessions to skip."),
+                OpenAPIParameter.query("limit", ["type": "integer", "minimum": 0, "maximum": 100], "Page size (default 20)."),
+            ],
+            responses: ["200": OpenAPIContent.json("Sessions.", envelope(Schema.ref("SessionList"), detail: "OK"), example: envelopeExample([
+                "timezone": "UTC", "sleep_session_list": [[
+                    "session_id": .string(exampleSessionID), "state": "COMPLETE", "session_start_time": "2026-03-01T22:00:00+00:00",
+                    "session_end_time": "2026-03-02T06:00:00+00:00", "created_timezone": "UTC", "unexpected_end_time": nil,
+                    "last_received_seq_num": 959, "time_in_bed": 28_800]],
+            ], detail: "OK"))]))
+        document.add("get", "/data/v1/users/{user_id}/average-stats", sdk(
+            "getAverageStats", "Average statistics over a period",
+            "`Reports.getAverageReport(fromDate:toDate:)`: COMPLETE sessions starting in the period. The period may span at most "
+                + "100 days (`end_date` − `start_date` ≤ 100 days, else 400) and must not end before it starts (400 `Invalid period`). "
+                + "The `timezone` header wins over the query parameter.",
+            parameters: [
+                userIDPath, timezoneHeader,
+                example(OpenAPIParameter.query("start_date", date, "First day.", required: true), "2026-03-01"),
+                example(OpenAPIParameter.query("end_date", date, "Last day.", required: true), "2026-03-31"),
+                OpenAPIParameter.query("timezone", Schema.ref("TimeZoneName"), "The zone when no `timezone` header is sent."),
+            ],
+            responses: ["200": OpenAPIContent.json("Averages.", envelope(Schema.ref("AverageReport"), detail: "OK"), example: envelopeExample([
+                "period": ["timezone": "UTC", "start_date": "2026-03-01", "end_date": "2026-03-31"],
+                "peculiarities": ["NO_BREATHING_STABILITY"], "average_stats": nil, "never_slept_sessions": [], "slept_sessions": [],
+            ], detail: "OK"))]))
     }
 }

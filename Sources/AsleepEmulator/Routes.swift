@@ -43,6 +43,7 @@ struct AsleepRoutes: Sendable {
     // MARK: Handlers
 
     func createUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let body = request.body
         let id = try await withCaller(request, context) { service, caller, _ in try service.createUser(caller, body: body) }
         return Self.envelope(["user_id": .string(id)], status: 201)
@@ -54,6 +55,7 @@ struct AsleepRoutes: Sendable {
     }
 
     func updateUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let id = context.parameter("user_id")
         let body = request.body
         return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.updateUser(caller, id: id, body: body) })
@@ -66,12 +68,14 @@ struct AsleepRoutes: Sendable {
     }
 
     func registerProduct(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let body = request.body
         let outcome = try await withCaller(request, context) { service, caller, _ in try service.registerProduct(caller, body: body) }
         return Self.envelope(outcome.result, status: outcome.created ? 201 : 200)
     }
 
     func createSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let body = request.body
         let id = try await withCaller(request, context) { service, caller, presented in try service.createSession(caller, presented: presented, body: body) }
         return Self.envelope(["session_id": .string(id)], status: 201)
@@ -98,6 +102,7 @@ struct AsleepRoutes: Sendable {
     }
 
     func closeSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let id = context.parameter("session_id")
         let body = request.body
         return Self.envelope(try await withCaller(request, context) { service, caller, presented in
@@ -128,12 +133,14 @@ struct AsleepRoutes: Sendable {
     }
 
     func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let body = request.body
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
         return Self.envelope(try await context.database.write { try make($0).issueToken(body: body) })
     }
 
     func refreshToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+        try RequestBody.requireUTF8(request.body)
         let body = request.body
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
         let result = try await context.database.write { try make($0).refreshToken(body: body) }
@@ -182,7 +189,7 @@ struct AsleepRoutes: Sendable {
 
     /// `{"detail": detail, "result": result}`.
     static func envelope(_ result: JSONValue, status: Int = 200, detail: String = "success") -> Response {
-        .json(status: status, bytes: JSONValue.object(["detail": .string(detail), "result": result]).encoded())
+        .json(status: status, bytes: AsleepJSON.encoded(["detail": .string(detail), "result": result]))
     }
 
     /// Reads an upload leniently ([A-P1]): a multipart form with a `file` part and `seq_num`

@@ -54,7 +54,10 @@ struct AsleepService {
             caller.settings = try settings(project: caller.project)
             if caller.settings.isStrict, (presented.userAgent ?? "").isEmpty { throw AsleepError.userAgentEmpty }
             if let productKey = presented.productKey, !productKey.isEmpty {
-                guard let product = try store.activeProduct(productKey: productKey, project: caller.project) else { throw AsleepError.invalidProductKey }
+                // A product belongs to the customer that registered it: another customer's key is as unknown as a made-up one.
+                guard let product = try store.activeProduct(productKey: productKey, project: caller.project, customer: caller.customer) else {
+                    throw AsleepError.invalidProductKey
+                }
                 caller.productID = product.productID
             }
             return caller

@@ -29,7 +29,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     public var closeEndedStatus: Int?
     /// Webhook body keys: `event` (default: event/version/data) or `callback` (callback_event/…).
     public var webhookKeys: String?
-    /// Delivery attempts per webhook (default 3, i.e. two retries; 1 disables retries).
+    /// Delivery attempts per webhook (default 1: no retries, as the real service; up to 10 opts
+    /// into retries after 1 s, 2 s, 4 s…).
     public var webhookMaxAttempts: Int?
     /// Status for invalid product registrations: 422 (default) or 400.
     public var productValidationStatus: Int?
@@ -41,6 +42,10 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     public var sleepCycleTime: String?
     /// 422 bodies: `string` (default, `{"detail": "…"}`) or `list` (FastAPI's `{"detail": [{loc, msg, type}]}`).
     public var validationErrorStyle: String?
+
+    /// The longest token lifetime (100 years): `expires_in` is an integer, and a lifetime past
+    /// 64 bits of seconds cannot be one.
+    static let maxTokenSeconds: Double = 3_153_600_000
 
     /// Empty settings (all defaults).
     public init() {}
@@ -54,7 +59,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     var breathingEnabled: Bool { breathing ?? false }
     var snoringEnabled: Bool { snoring ?? true }
     var isStrict: Bool { strict ?? false }
-    var webhookAttempts: Int { webhookMaxAttempts ?? 3 }
+    var webhookAttempts: Int { webhookMaxAttempts ?? 1 }
     var accessTTL: Double { accessTokenSeconds ?? 36_000 }
     var refreshTTL: Double { refreshTokenSeconds ?? 14 * 86_400 }
 
@@ -78,8 +83,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         if let value = webhookKeys, !["event", "callback"].contains(value) { return "`webhookKeys` must be `event` or `callback`." }
         if let value = webhookMaxAttempts, !(1...10).contains(value) { return "`webhookMaxAttempts` must be 1–10." }
         if let value = productValidationStatus, ![400, 422].contains(value) { return "`productValidationStatus` must be 400 or 422." }
-        if let value = accessTokenSeconds, !(value > 0) { return "`accessTokenSeconds` must be positive." }
-        if let value = refreshTokenSeconds, !(value > 0) { return "`refreshTokenSeconds` must be positive." }
+        if let value = accessTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`accessTokenSeconds` must be positive and at most 100 years." }
+        if let value = refreshTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`refreshTokenSeconds` must be positive and at most 100 years." }
         if let value = sleepCycleTime, !["empty", "numbers", "strings"].contains(value) { return "`sleepCycleTime` must be `empty`, `numbers` or `strings`." }
         if let value = validationErrorStyle, !["string", "list"].contains(value) { return "`validationErrorStyle` must be `string` or `list`." }
         return nil

@@ -81,7 +81,7 @@ extension AsleepStore {
                 session.end?.timeIntervalSince1970, session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
                 session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.inferenceType, session.service,
                 session.callbackURL, session.apiKey, session.productID, session.lastSeqNum,
-                String(decoding: session.overrides.encoded(), as: UTF8.self), session.createdAt.timeIntervalSince1970,
+                String(decoding: AsleepJSON.encoded(session.overrides), as: UTF8.self), session.createdAt.timeIntervalSince1970,
             ])
     }
 
@@ -95,7 +95,7 @@ extension AsleepStore {
                 session.state.rawValue, session.start.timeIntervalSince1970, session.end?.timeIntervalSince1970,
                 session.unexpectedEnd?.timeIntervalSince1970, session.closedAt?.timeIntervalSince1970,
                 session.completeTime?.timeIntervalSince1970, session.hold, session.createdTimezone, session.service, session.callbackURL,
-                session.apiKey, session.lastSeqNum, String(decoding: session.overrides.encoded(), as: UTF8.self), session.id, session.project,
+                session.apiKey, session.lastSeqNum, String(decoding: AsleepJSON.encoded(session.overrides), as: UTF8.self), session.id, session.project,
             ])
     }
 
@@ -138,7 +138,7 @@ extension AsleepStore {
             INSERT INTO asleep_webhooks (id, project_id, outbox_id, session_id, event, url, api_key, user_id, body, max_attempts, next_attempt_at, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, bindings: [id, session.project, outboxID, session.id, event, url, session.apiKey, session.userID,
-                            String(decoding: body.encoded(), as: UTF8.self), maxAttempts, firstAttempt.timeIntervalSince1970,
+                            String(decoding: AsleepJSON.encoded(body), as: UTF8.self), maxAttempts, firstAttempt.timeIntervalSince1970,
                             now.timeIntervalSince1970])
     }
 

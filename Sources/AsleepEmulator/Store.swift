@@ -153,7 +153,7 @@ struct AsleepStore {
 
     /// JSON text for a nullable JSON column.
     static func text(_ value: JSONValue) -> String? {
-        value.isNull ? nil : String(decoding: value.encoded(), as: UTF8.self)
+        value.isNull ? nil : String(decoding: AsleepJSON.encoded(value), as: UTF8.self)
     }
 
     // MARK: Products
@@ -170,10 +170,11 @@ struct AsleepStore {
         try connection.fetchOne(ProductRecord.self, "SELECT * FROM asleep_products WHERE product_id = ?", id)
     }
 
-    /// The unrevoked product of `project` whose credential is `productKey`.
-    func activeProduct(productKey: String, project: ProjectID) throws -> ProductRecord? {
-        try connection.fetchOne(ProductRecord.self, "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ? AND revoked = 0",
-                                productKey, project)
+    /// The unrevoked product of `customer` in `project` whose credential is `productKey`.
+    func activeProduct(productKey: String, project: ProjectID, customer: String) throws -> ProductRecord? {
+        try connection.fetchOne(ProductRecord.self,
+                                "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ? AND customer = ? AND revoked = 0",
+                                productKey, project, customer)
     }
 
     /// Whether any product has the credential `productKey`.

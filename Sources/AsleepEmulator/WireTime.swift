@@ -14,6 +14,9 @@ enum WireTime {
         return zone
     }
 
+    /// Every zone name we accept, sorted (the OpenAPI document lists them).
+    static var zoneNames: [String] { knownZones.filter { TimeZone(identifier: $0) != nil }.sorted() }
+
     /// Whether `name` is an IANA zone name we accept.
     static func isValidZone(_ name: String) -> Bool { knownZones.contains(name) && TimeZone(identifier: name) != nil }
 
@@ -101,9 +104,67 @@ enum WireTime {
     static func year(_ date: Date) -> Int { components(date, utc).year ?? 2026 }
 
     /// Parses a client-sent instant (`YYYY-MM-DDTHH:mm:ssZ`, an offset, or fractional seconds),
-    /// truncated to whole seconds as the service stores them.
+    /// truncated to whole seconds as the service stores them. Every RFC 3339 date-time is read
+    /// (what the OpenAPI document's `date-time` admits); other forms Foundation reads still are.
     static func parseInstant(_ text: String) -> Date? {
-        guard let date = Timestamp.parse(text) else { return nil }
+        guard let date = parseRFC3339(text) ?? Timestamp.parse(text) else { return nil }
         return Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// An RFC 3339 date-time: `T`/`t`, `Z`/`z` or an offset up to ±23:59 (beyond what Foundation's
+    /// ISO 8601 reader takes), any number of fractional digits, a day that exists.
+    static func parseRFC3339(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard index < bytes.count, (48...57).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45, let day = number(8..<10),
+              bytes[10] == 84 || bytes[10] == 116, let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16),
+              bytes[16] == 58, let second = number(17..<19),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60 else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == 46 { // '.'
+            index += 1
+            let first = index
+            var scale = 0.1
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > first else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        if bytes[index] == 90 || bytes[index] == 122 { // 'Z' / 'z'
+            index += 1
+        } else if bytes[index] == 43 || bytes[index] == 45 { // '+' / '-'
+            guard let hours = number(index + 1..<index + 3), index + 3 < bytes.count, bytes[index + 3] == 58,
+                  let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil-days algorithm).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -22,6 +22,21 @@ struct WireTests {
         #expect(WireTime.parseInstant("15/01/2025") == nil)
     }
 
+    @Test("client instants: every RFC 3339 date-time, including offsets past ±18 h, lower-case t/z and long fractions")
+    func rfc3339Instants() throws {
+        #expect(WireTime.parseInstant("2025-01-15T02:50:29Z") == instant)
+        #expect(WireTime.parseInstant("2025-01-15t02:50:29.999999z") == instant)
+        #expect(WireTime.parseInstant("2025-01-15T21:50:29+19:00") == instant)
+        #expect(WireTime.parseInstant("2025-01-14T03:49:29-23:01") == instant)
+        #expect(WireTime.parseInstant("2025-01-15T11:50:29.5+09:00") == instant)
+        #expect(WireTime.parseRFC3339("2024-02-29T00:00:00Z") == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(WireTime.parseRFC3339("0000-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_167_219_200))
+        for bad in ["2025-02-29T00:00:00Z", "2025-01-15 02:50:29Z", "2025-01-15T24:00:00Z", "2025-01-15T02:50:60Z",
+                    "2025-01-15T02:50:29+24:00", "2025-01-15T02:50:29.Z", "2025-01-15T02:50:29", "2025-01-15T02:50:29+0900x"] {
+            #expect(WireTime.parseRFC3339(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test("query dates are strict calendar days")
     func days() {
         #expect(WireTime.parseDay("2024-02-29") != nil)

@@ -109,7 +109,8 @@ struct AsleepBadInputTests {
             let average = "/data/v1/users/\(config.userId)/average-stats"
             #expect(try await answer(fixture, "GET", average, query: [("end_date", "2026-01-01")]).0 == 422)
             #expect(
-                try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-11")]) == (
+                // 2026-01-01 → 04-11 is exactly 100 days (accepted, "≤ 100 days"); 04-12 is 101.
+                try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-12")]) == (
                     400, "The period should be less than or equal to 100 days"
                 ))
             #expect(try await answer(fixture, "GET", average, query: [("start_date", "2026-01-01"), ("end_date", "2026-04-10")]).0 == 200)

@@ -9,6 +9,8 @@ struct AsleepWebhookTests {
     func delivery() async throws {
         try await AsleepFixture.with { fixture in
             try await WebhookReceiver.with(statuses: [500]) { receiver in
+                // Retries are opt-in (the real service does not retry); this test is about the retry.
+                _ = try await fixture.admin.updateSettings(["webhookMaxAttempts": 3])
                 _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
                 let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey, callbackUrl: receiver.url)
                 let session = try await fixture.asleep.startTracking(config: config)
