@@ -38,10 +38,13 @@ public final class ClockStore: Sendable {
                            settings.mode.rawValue, settings.frozenAt?.timeIntervalSince1970, settings.offsetSeconds, project)
     }
 
-    /// Reads settings from a `projects` row.
-    public static func settings(from row: Row) -> ClockSettings {
-        ClockSettings(mode: ClockSettings.Mode(rawValue: row.string("clock_mode") ?? "real") ?? .real,
-                      frozenAt: row.double("clock_frozen_at").map(Date.init(timeIntervalSince1970:)),
-                      offsetSeconds: row.double("clock_offset_seconds") ?? 0)
+    /// Reads settings from a `projects` row; a missing, mistyped or unknown value throws.
+    public static func settings(from row: Row) throws -> ClockSettings {
+        let modeText: String = try row.decode("clock_mode")
+        guard let mode = ClockSettings.Mode(rawValue: modeText) else {
+            throw RowDecodingError.wrongType(column: "clock_mode", expected: "real, frozen or offset", found: modeText)
+        }
+        return ClockSettings(mode: mode, frozenAt: try row.decodeIfPresent("clock_frozen_at", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                             offsetSeconds: try row.decode("clock_offset_seconds"))
     }
 }

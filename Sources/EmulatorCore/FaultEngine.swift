@@ -38,12 +38,12 @@ public final class FaultEngine: Sendable {
             try connection.run("DELETE FROM fault_rules WHERE expires_at IS NOT NULL AND expires_at <= ?", now)
             return try connection.query("SELECT rule, expires_at, matched, hits FROM fault_rules ORDER BY created_at")
         }
-        let loaded = rows.compactMap { row -> Live? in
+        let loaded = try rows.compactMap { row -> Live? in
             // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
             // are test scaffolding with a TTL, and refusing to start over one helps nobody.
             guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
-            return Live(rule: rule, expires: Date(timeIntervalSince1970: row.double("expires_at") ?? now + Self.defaultTTL),
-                        generator: IDGenerator(seed: rule.seed), matched: row.int("matched") ?? 0, hits: row.int("hits") ?? 0)
+            return Live(rule: rule, expires: Date(timeIntervalSince1970: try row.decodeIfPresent("expires_at", as: Double.self) ?? now + Self.defaultTTL),
+                        generator: IDGenerator(seed: rule.seed), matched: try row.decode("matched"), hits: try row.decode("hits"))
         }
         rules.withLock { $0 = loaded }
     }

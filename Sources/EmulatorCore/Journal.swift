@@ -73,7 +73,9 @@ public final class Journal: Sendable {
         self.limits = limits
         let (maxID, count, bytes) = try database.withWriterBlocking { connection -> (Int, Int, Int) in
             let row = try connection.queryOne("SELECT coalesce(max(id), 0) AS max_id, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal")
-            return (row?.int("max_id") ?? 0, row?.int("n") ?? 0, row?.int("bytes") ?? 0)
+            // Aggregates with coalesce: one row, never NULL.
+            guard let row else { return (0, 0, 0) }
+            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"))
         }
         nextIDValue = Atomic(maxID + 1)
         totals.withLock { $0 = (count, bytes) }
@@ -201,13 +203,13 @@ public final class Journal: Sendable {
             SELECT coalesce(project_id, '') AS project, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes
             FROM journal WHERE id <= ? GROUP BY project_id
             """, cutoff) {
-            let evicted = row.int("n") ?? 0
+            let evicted: Int = try row.decode("n")
             removedCount += evicted
-            removedBytes += row.int("bytes") ?? 0
+            removedBytes += try row.decode("bytes", as: Int.self)
             try connection.run("""
                 INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
                 ON CONFLICT (project_id) DO UPDATE SET evicted = evicted + excluded.evicted
-                """, row.string("project") ?? "", evicted)
+                """, try row.decode("project", as: String.self), evicted)
         }
         try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
         return (removedCount, removedBytes)
@@ -240,19 +242,19 @@ public final class Journal: Sendable {
             }
             sql += " ORDER BY id DESC"
             guard let pattern = filter.path else {
-                let entries = try connection.query("SELECT *" + sql + " LIMIT ?", bindings: bindings + [limit]).map(Self.entry)
+                let entries = try connection.query("SELECT *" + sql + " LIMIT ?", bindings: bindings + [limit]).map { try Self.entry($0) }
                 return (entries, try Self.evicted(project, connection))
             }
             // Globs run in Swift, over the narrow columns: bodies are read only for the page itself.
             var ids: [Int] = []
             for row in try connection.query("SELECT id, platform, path" + sql, bindings: bindings) {
-                let path = row.string("path") ?? "", platform = row.string("platform") ?? ""
+                let path: String = try row.decode("path"), platform: String = try row.decode("platform")
                 guard path == pattern || Glob.matches(pattern, path) || Glob.matches(pattern, Self.relativePath(path, platform: platform)) else { continue }
-                ids.append(row.int("id") ?? 0)
+                ids.append(try row.decode("id"))
                 if ids.count >= limit { break }
             }
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let entries = ids.isEmpty ? [] : try connection.query("SELECT * FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map(Self.entry)
+            let entries = ids.isEmpty ? [] : try connection.query("SELECT * FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try Self.entry($0) }
             return (entries, try Self.evicted(project, connection))
         }
     }
@@ -300,7 +302,8 @@ public final class Journal: Sendable {
             let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
             try connection.run("DELETE FROM journal WHERE project_id = ?", project)
             try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
-            return (row?.int("n") ?? 0, row?.int("bytes") ?? 0)
+            guard let row else { return (0, 0) }
+            return (try row.decode("n"), try row.decode("bytes"))
         }
         totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
     }
@@ -308,7 +311,8 @@ public final class Journal: Sendable {
     /// Re-reads the totals after entries were removed behind the journal's back (project deletion).
     public func recount() async throws {
         let row = try await database.read { try $0.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal") }
-        totals.withLock { $0 = (row?.int("n") ?? 0, row?.int("bytes") ?? 0) }
+        let counted: (Int, Int) = try row.map { (try $0.decode("n"), try $0.decode("bytes")) } ?? (0, 0)
+        totals.withLock { $0 = counted }
     }
 
     private static func relativePath(_ path: String, platform: String) -> String {
@@ -316,17 +320,22 @@ public final class Journal: Sendable {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
-    private static func entry(_ row: Row) -> JournalEntry {
-        func headers(_ name: String) -> [String: String] {
-            (try? JSONDecoder().decode([String: String].self, from: row.data(name) ?? Data())) ?? [:]
+    /// A body column as text: stored as TEXT or BLOB (both read as UTF-8), NULL when not captured.
+    private static func text(_ row: Row, _ column: String) throws -> String? {
+        try row.decodeIfPresent(column, as: Data.self).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static func entry(_ row: Row) throws -> JournalEntry {
+        func headers(_ name: String) throws -> [String: String] {
+            try JSONDecoder().decode([String: String].self, from: try row.decode(name, as: Data.self))
         }
-        return JournalEntry(id: row.int("id") ?? 0, time: row.string("time") ?? "", projectID: row.string("project_id"),
-                            platform: row.string("platform") ?? "", method: row.string("method") ?? "", path: row.string("path") ?? "",
-                            route: row.string("route"), query: row.string("query") ?? "", status: row.int("status") ?? 0,
-                            durationMs: row.double("duration_ms") ?? 0, requestHeaders: headers("request_headers"),
-                            requestBody: row.string("request_body"), requestBodySize: row.int("request_body_size") ?? 0,
-                            responseHeaders: headers("response_headers"), responseBody: row.string("response_body"),
-                            responseBodySize: row.int("response_body_size") ?? 0, fault: row.string("fault"))
+        return JournalEntry(id: try row.decode("id"), time: try row.decode("time"), projectID: try row.decodeIfPresent("project_id"),
+                            platform: try row.decode("platform"), method: try row.decode("method"), path: try row.decode("path"),
+                            route: try row.decodeIfPresent("route"), query: try row.decode("query"), status: try row.decode("status"),
+                            durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
+                            requestBody: try Self.text(row, "request_body"), requestBodySize: try row.decode("request_body_size"),
+                            responseHeaders: try headers("response_headers"), responseBody: try Self.text(row, "response_body"),
+                            responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"))
     }
 
 }

@@ -52,7 +52,7 @@ public struct Outbox: Sendable {
         try await database.read { connection in
             try connection.query("""
                 SELECT * FROM outbox WHERE project_id = ? AND (? IS NULL OR platform = ?) AND (? IS NULL OR kind = ?) ORDER BY id
-                """, project, platform?.rawValue, platform?.rawValue, kind, kind).map(Self.message)
+                """, project, platform?.rawValue, platform?.rawValue, kind, kind).map { try Self.message($0) }
         }
     }
 
@@ -62,12 +62,12 @@ public struct Outbox: Sendable {
                            status, error, Timestamp.format(now), id)
     }
 
-    /// Builds a message from a row.
-    public static func message(_ row: Row) -> OutboxMessage {
-        OutboxMessage(id: row.int("id") ?? 0, projectID: row.string("project_id") ?? "", platform: row.string("platform") ?? "",
-                      kind: row.string("kind") ?? "", recipient: row.string("recipient"), subject: row.string("subject"),
-                      payload: (try? JSONValue.parse(row.data("payload") ?? Data())) ?? .null,
-                      status: row.string("status") ?? "", attempts: row.int("attempts") ?? 0, lastError: row.string("last_error"),
-                      createdAt: row.string("created_at") ?? "", updatedAt: row.string("updated_at") ?? "")
+    /// Builds a message from a row; a missing or mistyped column, or a payload that is not JSON, throws.
+    public static func message(_ row: Row) throws -> OutboxMessage {
+        OutboxMessage(id: try row.decode("id"), projectID: try row.decode("project_id"), platform: try row.decode("platform"),
+                      kind: try row.decode("kind"), recipient: try row.decodeIfPresent("recipient"), subject: try row.decodeIfPresent("subject"),
+                      payload: try JSONValue.parse(try row.decode("payload", as: Data.self)),
+                      status: try row.decode("status"), attempts: try row.decode("attempts"), lastError: try row.decodeIfPresent("last_error"),
+                      createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }
 }

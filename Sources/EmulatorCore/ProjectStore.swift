@@ -42,7 +42,7 @@ public final class ProjectStore: Sendable {
         for row in rows {
             guard let id = row.string("id") else { continue }
             known.withLock { _ = $0.insert(id) }
-            services.clocks.update(id, ClockStore.settings(from: row))
+            services.clocks.update(id, try ClockStore.settings(from: row))
             if let seed = row[ "seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
         }
     }
@@ -114,15 +114,18 @@ public final class ProjectStore: Sendable {
     }
 
     private static func record(_ row: Row, connection: SQLiteConnection) throws -> ProjectRecord {
-        let id = row.string("id") ?? ""
+        let id: String = try row.decode("id")
         var credentials: [PlatformID: [String: String]] = [:]
         for credential in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
-            let platform = PlatformID(credential.string("platform") ?? "")
-            credentials[platform, default: [:]][credential.string("name") ?? ""] = credential.string("value")
+            let platform = PlatformID(try credential.decode("platform", as: String.self))
+            credentials[platform, default: [:]][try credential.decode("name", as: String.self)] = try credential.decode("value", as: String.self)
         }
-        return ProjectRecord(id: id, name: row.string("name") ?? id, seed: row["seed"].int.map { UInt64(bitPattern: Int64($0)) },
-                             createdAt: Timestamp.parse(row.string("created_at") ?? "") ?? Date(),
-                             clock: ClockStore.settings(from: row), credentials: credentials, isDemo: row.bool("is_demo") ?? false)
+        let createdText: String = try row.decode("created_at")
+        guard let createdAt = Timestamp.parse(createdText) else {
+            throw RowDecodingError.wrongType(column: "created_at", expected: "an ISO 8601 time", found: createdText)
+        }
+        return ProjectRecord(id: id, name: try row.decode("name"), seed: try row.decodeIfPresent("seed", as: Int64.self).map { UInt64(bitPattern: $0) },
+                             createdAt: createdAt, clock: try ClockStore.settings(from: row), credentials: credentials, isDemo: try row.decode("is_demo"))
     }
 
     /// Deletes a project and everything it owns. Returns false when it did not exist.
@@ -164,8 +167,8 @@ public final class ProjectStore: Sendable {
     static func reprovision(_ id: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
         var credentials: [PlatformID: [String: String]] = [:]
         for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
-            let platform = PlatformID(row.string("platform") ?? "")
-            credentials[platform, default: [:]][row.string("name") ?? ""] = row.string("value")
+            let platform = PlatformID(try row.decode("platform", as: String.self))
+            credentials[platform, default: [:]][try row.decode("name", as: String.self)] = try row.decode("value", as: String.self)
         }
         for platform in platforms {
             try platform.provision(project: id, credentials: credentials[platform.id] ?? [:], connection: connection, now: now)

@@ -41,7 +41,7 @@ public final class SnapshotStore: Sendable {
         return try await services.database.write { connection in
             var payload = Payload(tables: [:], clock: .real, rowCount: 0)
             if let row = try connection.queryOne("SELECT * FROM projects WHERE id = ?", project) {
-                payload.clock = ClockStore.settings(from: row)
+                payload.clock = try ClockStore.settings(from: row)
             }
             for table in tables {
                 let rows = try connection.query("SELECT * FROM \(table) WHERE project_id = ?", project)

@@ -106,7 +106,7 @@ public struct Migrator: Sendable {
             )
             """)
         let applied = Dictionary(uniqueKeysWithValues: try connection.query("SELECT id, checksum FROM schema_migrations").map {
-            ($0.string("id") ?? "", $0.string("checksum") ?? "")
+            (try $0.decode("id", as: String.self), try $0.decode("checksum", as: String.self))
         })
         for migration in migrations {
             if let checksum = applied[migration.id], checksum != migration.checksum {
