@@ -1,5 +1,5 @@
 # Build stage: the Swift toolchain image compiles a release binary.
-FROM swift:6.0-bookworm AS build
+FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libssl-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
