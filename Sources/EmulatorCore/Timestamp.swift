@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// ISO 8601 formatting and parsing with `Date.ISO8601FormatStyle` (fast; never `ISO8601DateFormatter`).
 public enum Timestamp {

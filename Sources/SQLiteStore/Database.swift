@@ -1,6 +1,10 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// A SQLite database file in WAL mode: one writer connection on its own serial queue, and a small
