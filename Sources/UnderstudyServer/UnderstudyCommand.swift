@@ -1,7 +1,11 @@
 import Dispatch
 import EmulatorCore
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPServer
 import SQLiteStore
 
