@@ -1,6 +1,6 @@
 #if os(Linux)
-import Foundation
 import Glibc
+import Foundation
 
 /// One client connection: feeds what happens on the socket to its `ConnectionStateMachine` and
 /// carries out the machine's actions (run the handler, write, watch, close) on its event loop.

@@ -1,7 +1,7 @@
 #if os(Linux)
+import Glibc
 import CEpoll
 import Foundation
-import Glibc
 import Synchronization
 
 /// An epoll loop on a thread of its own that owns a set of connections: it reads, parses, runs

@@ -1,7 +1,7 @@
 #if os(Linux)
+import Glibc
 import CEpoll
 import Foundation
-import Glibc
 import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets and a few epoll loops.
