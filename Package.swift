@@ -45,7 +45,7 @@ let package = Package(
         ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),
-        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient"]),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),

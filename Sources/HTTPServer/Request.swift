@@ -27,6 +27,8 @@ public struct Request: Sendable {
     /// The scheme (`http` or `https`, lower-cased) when the request line carried an absolute-form
     /// target, as clients send to a proxy; nil for origin form. `Host` then holds the URL's authority.
     public var absoluteFormScheme: String?
+    /// How the connection this request arrived on was reached (listener, TLS, proxy tunnel).
+    public var connection = ConnectionInfo.plain
 
     /// Creates a request; used by the parser and by in-process tests.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,

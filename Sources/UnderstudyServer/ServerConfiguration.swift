@@ -37,6 +37,19 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var journal = JournalLimits()
     /// Each platform's configuration section.
     public var platforms: [PlatformID: JSONValue] = [:]
+    /// HTTPS listen port (0 picks a free one); nil turns the TLS listener off.
+    public var httpsPort: Int? = 8443
+    /// Intercepting HTTP proxy port (0 picks a free one); nil turns the proxy off.
+    public var proxyPort: Int? = 8888
+    /// What the proxy does with `CONNECT` to a host no platform emulates.
+    public var proxyMode = ProxyMode.passthrough
+    /// The base URL devices and containers reach Understudy under (`http://192.168.1.50:8080`);
+    /// nil derives it from the `Host` of each control-plane request, or the listen address.
+    public var publicURL: String?
+    /// Folder holding the local certificate authority; nil is the database's folder.
+    public var caDirectory: String?
+    /// Which event loop serves connections.
+    public var eventLoop = EventLoopKind.platformDefault
 
     /// The defaults.
     public init() {}
@@ -44,6 +57,23 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether the listen address is a loopback address.
     public var isLoopback: Bool {
         ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) || host.hasPrefix("127.")
+    }
+}
+
+/// What the intercepting proxy does with a `CONNECT` to a host that no platform emulates.
+public enum ProxyMode: String, Sendable, Equatable, CaseIterable {
+    /// Tunnel the bytes unchanged to the real destination, so the app's other traffic works.
+    case passthrough
+    /// Answer `403` naming the host: nothing leaves the machine (hermetic CI).
+    case refuse
+}
+
+extension ServerConfiguration {
+    /// The folder the local certificate authority lives in: `caDirectory`, else beside the database.
+    public var resolvedCADirectory: String {
+        if let caDirectory { return caDirectory }
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 }
 
@@ -69,6 +99,12 @@ extension ServerConfiguration {
             case "headerTimeoutSeconds": headerTimeout = try double(value, key)
             case "idleTimeoutSeconds": idleTimeout = try double(value, key)
             case "maxBodyBytes": maxBodyBytes = try int(value, key)
+            case "httpsPort": httpsPort = value == .null ? nil : try int(value, key)
+            case "proxyPort": proxyPort = value == .null ? nil : try int(value, key)
+            case "proxyMode": proxyMode = try proxyModeValue(try string(value, key))
+            case "publicURL": publicURL = value == .null ? nil : try string(value, key)
+            case "caDirectory": caDirectory = try string(value, key)
+            case "eventLoop": eventLoop = try eventLoopValue(try string(value, key))
             case "admin":
                 if let token = value["token"], token != .null { adminToken = try string(token, "admin.token") }
             case "journal":
@@ -106,6 +142,12 @@ extension ServerConfiguration {
             case "UNDERSTUDY_HEADER_TIMEOUT": headerTimeout = try parseDouble(value, key)
             case "UNDERSTUDY_IDLE_TIMEOUT": idleTimeout = try parseDouble(value, key)
             case "UNDERSTUDY_MAX_BODY_BYTES": maxBodyBytes = try parseInt(value, key)
+            case "UNDERSTUDY_HTTPS_PORT": httpsPort = try parseInt(value, key)
+            case "UNDERSTUDY_PROXY_PORT": proxyPort = try parseInt(value, key)
+            case "UNDERSTUDY_PROXY_MODE": proxyMode = try proxyModeValue(value)
+            case "UNDERSTUDY_PUBLIC_URL": publicURL = value.isEmpty ? nil : value
+            case "UNDERSTUDY_CA_DIR": caDirectory = value
+            case "UNDERSTUDY_EVENT_LOOP": eventLoop = try eventLoopValue(value)
             case "UNDERSTUDY_JOURNAL": journal.enabled = try parseBool(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_ENTRIES": journal.maxEntries = try parseInt(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_BYTES": journal.maxBytes = try parseInt(value, key)
@@ -118,6 +160,15 @@ extension ServerConfiguration {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ConfigurationError(description: "port must be 0–65535") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ConfigurationError(description: "timeouts must be positive") }
+        for (name, value) in [("httpsPort", httpsPort), ("proxyPort", proxyPort)] {
+            if let value, !(0...65535).contains(value) { throw ConfigurationError(description: "\(name) must be 0–65535") }
+        }
+        if let publicURL {
+            guard let url = URL(string: publicURL), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  let host = url.host, !host.isEmpty, url.query == nil, url.path.isEmpty || url.path == "/" else {
+                throw ConfigurationError(description: "public URL must be an http or https URL with a host and no path, like http://192.168.1.50:8080; got `\(publicURL)`")
+            }
+        }
         guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }
         if let token = adminToken, !token.isEmpty, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ConfigurationError(description: "the admin token is blank (white space only); give a real token or none")
@@ -157,6 +208,19 @@ extension ServerConfiguration {
         case "0", "false", "no", "off": return false
         default: throw ConfigurationError(description: "\(key) must be true or false, got `\(value)`")
         }
+    }
+    func proxyModeValue(_ value: String) throws -> ProxyMode {
+        guard let mode = ProxyMode(rawValue: value) else {
+            throw ConfigurationError(description: "proxy mode must be \(ProxyMode.allCases.map(\.rawValue).joined(separator: " or ")), got `\(value)`")
+        }
+        return mode
+    }
+    func eventLoopValue(_ value: String) throws -> EventLoopKind {
+        guard let kind = EventLoopKind(rawValue: value), EventLoopKind.available.contains(kind) else {
+            let names = EventLoopKind.available.map(\.rawValue).joined(separator: ", ")
+            throw ConfigurationError(description: "unknown event loop `\(value)`; this build supports: \(names)")
+        }
+        return kind
     }
     func logFormatValue(_ value: String) throws -> Logger.Format {
         guard let format = Logger.Format(rawValue: value) else { throw ConfigurationError(description: "log format must be text or json, got `\(value)`") }

@@ -36,6 +36,14 @@ public enum UnderstudyCommand {
           --idle-timeout SECS      idle keep-alive time (default 75)                    UNDERSTUDY_IDLE_TIMEOUT
           --max-body-bytes N       largest request body (default 33554432)              UNDERSTUDY_MAX_BODY_BYTES
           --no-journal             do not record requests                               UNDERSTUDY_JOURNAL=false
+          --https-port PORT        TLS listener port, 0 for any free port (default 8443) UNDERSTUDY_HTTPS_PORT
+          --no-https               no TLS listener
+          --proxy-port PORT        intercepting proxy port (default 8888)                UNDERSTUDY_PROXY_PORT
+          --no-proxy               no proxy listener
+          --proxy-mode MODE        passthrough|refuse for hosts not emulated             UNDERSTUDY_PROXY_MODE
+          --public-url URL         base URL devices reach Understudy under               UNDERSTUDY_PUBLIC_URL
+          --ca-dir PATH            local CA folder (default: the database's folder)      UNDERSTUDY_CA_DIR
+          --event-loop NAME        epoll|dispatch (default epoll on Linux)               UNDERSTUDY_EVENT_LOOP
         """
 
     /// Runs the command line and returns the process exit code.
@@ -117,6 +125,14 @@ public enum UnderstudyCommand {
             case "--idle-timeout": configuration.idleTimeout = try configuration.parseDouble(try value(flag), flag)
             case "--max-body-bytes": configuration.maxBodyBytes = try configuration.parseInt(try value(flag), flag)
             case "--no-journal": configuration.journal.enabled = false
+            case "--https-port": configuration.httpsPort = try configuration.parseInt(try value(flag), flag)
+            case "--no-https": configuration.httpsPort = nil
+            case "--proxy-port": configuration.proxyPort = try configuration.parseInt(try value(flag), flag)
+            case "--no-proxy": configuration.proxyPort = nil
+            case "--proxy-mode": configuration.proxyMode = try configuration.proxyModeValue(try value(flag))
+            case "--public-url": configuration.publicURL = try value(flag)
+            case "--ca-dir": configuration.caDirectory = try value(flag)
+            case "--event-loop": configuration.eventLoop = try configuration.eventLoopValue(try value(flag))
             default: throw ConfigurationError(description: "unknown option \(flag)")
             }
             index += 1

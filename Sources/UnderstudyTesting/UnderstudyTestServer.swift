@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 import UnderstudyClient
 import UnderstudyServer
 
@@ -73,11 +74,20 @@ public final class UnderstudyTestServer: Sendable {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
+        // Free ports for TLS and the proxy too: parallel suites must not fight over 8443 and 8888.
+        configuration.httpsPort = 0
+        configuration.proxyPort = 0
+        configuration.eventLoop = testEventLoop
         configuration.databasePath = folder.appendingPathComponent("understudy.sqlite").path
         configuration.logRequests = false
         if !demo { configuration.fixturesPath = "" }
         configure(&configuration)
         return configuration
+    }
+
+    /// The loop tests run on: `UNDERSTUDY_EVENT_LOOP` when set (CI runs the suites once per loop), else the default.
+    public static var testEventLoop: EventLoopKind {
+        ProcessInfo.processInfo.environment["UNDERSTUDY_EVENT_LOOP"].flatMap(EventLoopKind.init(rawValue:)) ?? .platformDefault
     }
 
     private static func launch(_ configuration: ServerConfiguration, folder: URL) async throws -> UnderstudyTestServer {
