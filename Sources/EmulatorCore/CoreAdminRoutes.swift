@@ -190,17 +190,25 @@ enum CoreAdminRoutes {
 
         // MARK: Journal
 
-        routes.append(Route(.get, "/__admin/projects/{id}/requests") { request, context in
+        @Sendable func listJournal(_ request: Request, project: ProjectID?) async throws -> Response {
             var (filter, waitMs) = try journalFilter(request)
             if waitMs > 0 {
                 // Long poll: answers as soon as anything newer than `after` matches, else empty at the deadline.
                 filter.limit = filter.limit ?? 100
-                let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: 1,
+                let result = try await journal.wait(project: project, filter: filter, count: 1,
                                                     timeout: Double(waitMs) / 1000, pollNanoseconds: 10_000_000)
                 return .json(JournalPage(requests: result.entries, evicted: result.evicted))
             }
-            let result = try await journal.query(project: context.parameter("id"), filter: filter)
+            let result = try await journal.query(project: project, filter: filter)
             return .json(JournalPage(requests: result.entries, evicted: result.evicted))
+        }
+        routes.append(Route(.get, "/__admin/projects/{id}/requests") { request, context in
+            try await listJournal(request, project: context.parameter("id"))
+        })
+        // Every project's entries and those with none: what the proxy answered itself (CONNECTs,
+        // refusals, forwarded requests) belongs to no project.
+        routes.append(Route(.get, "/__admin/requests") { request, _ in
+            try await listJournal(request, project: nil)
         })
         routes.append(Route(.post, "/__admin/projects/{id}/requests/wait") { request, context in
             let body = request.body.isEmpty ? WaitBody() : try decodeAdmin(WaitBody.self, request)
@@ -296,13 +304,18 @@ enum CoreAdminRoutes {
                     throw AdminError.badRequest("`limit` must be 1–\(maxJournalPage).")
                 }
                 filter.limit = limit
+            case "via":
+                guard value == "proxy" || value == "direct" else { throw AdminError.badRequest("`via` must be `proxy` or `direct`.") }
+                filter.via = value
+            case "proxyHost":
+                filter.proxyHost = value.lowercased()
             case "waitMs":
                 guard let wait = Int(value), (0...maxJournalWaitMs).contains(wait) else {
                     throw AdminError.badRequest("`waitMs` must be 0–\(maxJournalWaitMs).")
                 }
                 waitMs = wait
             default:
-                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, after (or since), before, limit, waitMs.")
+                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, after (or since), before, limit, waitMs.")
             }
         }
         if waitMs > 0, filter.since == nil { throw AdminError.badRequest("`waitMs` needs `after`: the newest journal id the caller has seen.") }

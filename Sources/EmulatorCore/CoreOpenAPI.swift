@@ -51,6 +51,18 @@ enum CoreOpenAPI {
         let described: (String, String, String) -> JSONValue = { name, type, text in
             ["name": .string(name), "in": "query", "description": .string(text), "schema": ["type": .string(type)]]
         }
+        let journalParameters: [JSONValue] = [
+            query("platform", "string"), query("method", "string"),
+            described("path", "string", "Exact path or glob (`*` within a segment, `**` across)."),
+            described("status", "string", "An exact status (`404`) or a class (`2xx`…`5xx`; `0xx` is no response sent)."),
+            described("via", "string", "`proxy`: only requests that came to the proxy port; `direct`: only those that did not."),
+            described("proxyHost", "string", "Only requests that asked the proxy for this host."),
+            described("after", "integer", "Only entries with a larger id (the live cursor). `since` is the same parameter."),
+            query("since", "integer"),
+            described("before", "integer", "Only entries with a smaller id (the cursor for older pages)."),
+            described("limit", "integer", "Entries per page, 1–1000 (default 100). When more than `limit` are newer than `after`, the newest come back."),
+            described("waitMs", "integer", "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
+        ]
         return [
             "/__admin/health": ["get": operation("Liveness", responses: ["200": json(ref("Health"), "The server is up.")])],
             "/__admin/ready": ["get": operation("Readiness: database open and migrated, projects and fixtures loaded", responses: [
@@ -93,17 +105,15 @@ enum CoreOpenAPI {
             "/__admin/faults": .object(faultRoutes(false)),
             "/__admin/faults/{rule}": ["delete": operation("Remove one global rule", parameters: [ruleParameter], responses: ["204": noContent, "404": error])],
             "/__admin/projects/{id}/requests": [
-                "get": operation("Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones", parameters: [
-                    projectID, query("platform", "string"), query("method", "string"),
-                    described("path", "string", "Exact path or glob (`*` within a segment, `**` across)."),
-                    described("status", "string", "An exact status (`404`) or a class (`2xx`…`5xx`; `0xx` is no response sent)."),
-                    described("after", "integer", "Only entries with a larger id (the live cursor). `since` is the same parameter."),
-                    query("since", "integer"),
-                    described("before", "integer", "Only entries with a smaller id (the cursor for older pages)."),
-                    described("limit", "integer", "Entries per page, 1–1000 (default 100). When more than `limit` are newer than `after`, the newest come back."),
-                    described("waitMs", "integer", "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
-                ], responses: ["200": json(ref("JournalPage"), "Entries and the eviction count."), "400": error, "404": error]),
+                "get": operation("Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones",
+                                 parameters: [projectID] + journalParameters,
+                                 responses: ["200": json(ref("JournalPage"), "Entries and the eviction count."), "400": error, "404": error]),
                 "delete": operation("Clear the project's journal", parameters: [projectID], responses: ["204": noContent, "404": error]),
+            ],
+            "/__admin/requests": [
+                "get": operation("Every project's journalled requests and those with no project (what the proxy answered itself: CONNECTs, refusals, forwarded requests), newest first",
+                                 parameters: journalParameters,
+                                 responses: ["200": json(ref("JournalPage"), "Entries and the eviction count over all projects."), "400": error]),
             ],
             "/__admin/projects/{id}/requests/wait": [
                 "post": operation("Wait until `count` matching requests exist", body: ref("WaitForRequests"), parameters: [projectID], responses: [
@@ -194,12 +204,15 @@ enum CoreOpenAPI {
                 "responseHeaders", "responseBodySize",
             ], "properties": [
                 "id": ["type": "integer"], "time": ["type": "string"], "projectID": ["type": "string"],
-                "platform": ["enum": .array(["admin"] + names)],
+                "platform": ["enum": .array(["admin", .string(Journal.proxyPlatform)] + names),
+                             "description": "`admin` for the control plane; `proxy` for what the proxy answered itself (a CONNECT, a forwarded request)."],
                 "method": ["type": "string"], "path": ["type": "string"], "route": ["type": "string"], "query": ["type": "string"],
                 "status": ["type": "integer", "description": "0 when a fault sent no response (reset, hang)."],
                 "durationMs": ["type": "number"], "requestHeaders": stringMap, "requestBody": ["type": "string"],
                 "requestBodySize": ["type": "integer"], "responseHeaders": stringMap, "responseBody": ["type": "string"],
                 "responseBodySize": ["type": "integer"], "fault": ["type": "string"],
+                "via": ["enum": ["proxy"], "description": "`proxy` when the request came to the proxy port (through a tunnel, in absolute form, or sent there directly); absent otherwise."],
+                "proxyHost": ["type": "string", "description": "The host the client asked the proxy for: the CONNECT target's host (for the CONNECT and every request inside its tunnel) or an absolute-form URL's host."],
             ]],
             "JournalPage": ["type": "object", "required": ["requests", "evicted"], "properties": [
                 "requests": ["type": "array", "items": ref("JournalEntry")],

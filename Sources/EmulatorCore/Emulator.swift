@@ -6,7 +6,7 @@ import Synchronization
 /// The application the HTTP server runs: a fixed pipeline of named stages, because their order
 /// is part of the semantics (faults must see the project; the journal must see the fault):
 ///
-/// platform resolution → routing → project resolution (SDK) or admin guard (control plane) →
+/// proxy decisions (CONNECT, other hosts) → platform resolution → routing → project resolution (SDK) or admin guard (control plane) →
 /// fault stage (SDK only) → handler → journal recorder.
 ///
 /// `respond(to:)` is also the in-process test seam: hand it a `Request`, get the `Response`.
@@ -23,6 +23,8 @@ public final class Emulator: HTTPApplication {
     public let snapshots: SnapshotStore
     /// The platforms, in registration order.
     public let platforms: [any Platform]
+    /// Opens the proxy's connections to hosts no platform emulates.
+    public let upstreams: UpstreamConnector
 
     private let router: Router<RouteTarget>
     private let readiness: ReadinessFlag
@@ -31,6 +33,7 @@ public final class Emulator: HTTPApplication {
     private let adminGuard: AdminGuard
     private let faultStage: FaultStage
     private let recorder: JournalRecorder
+    private let proxyStage: ProxyStage
 
     /// Builds the emulator; `load()` must run before serving. `additionalRoutes` are core-level
     /// routes (absolute paths, control-plane rules) contributed by modules above the core.
@@ -66,7 +69,17 @@ public final class Emulator: HTTPApplication {
         adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) })
         faultStage = FaultStage(engine: faults)
         recorder = JournalRecorder(journal: journal, logger: services.logger)
+        upstreams = UpstreamConnector(connectTimeout: services.settings.proxy.connectTimeout)
+        proxyStage = ProxyStage(platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger)
     }
+
+    /// Whether some platform serves `host` (its real host names, custom domains, configured hosts):
+    /// the proxy intercepts exactly these.
+    public func emulates(host: String) -> Bool { proxyStage.emulates(host: host) }
+
+    /// Whether `request` is the proxy's to answer (a CONNECT, or an absolute-form request on the
+    /// proxy port for a host nobody emulates); front ends such as the dashboard leave these alone.
+    public func answersAsProxy(_ request: Request) -> Bool { proxyStage.claims(request) }
 
     /// Loads projects, clocks and fault rules, creates the demo project if configured, and starts
     /// the platforms' background work.
@@ -88,6 +101,12 @@ public final class Emulator: HTTPApplication {
     /// Answers a request.
     public func respond(to request: Request) async -> Response {
         var exchange = JournalRecorder.Exchange(requestID: journal.reserveID())
+        if let proxied = await proxyStage.answer(request) {
+            exchange.routedPath = proxied.journalPath
+            exchange.isProxyAnswer = true
+            recorder.record(request, proxied.response, exchange)
+            return proxied.response
+        }
         let destination = platformResolver.resolve(request)
         exchange.routedPath = destination.routedPath
         var platform = destination.platform

@@ -12,14 +12,17 @@ public struct EmulatorSettings: Sendable {
     public var platformConfiguration: [PlatformID: JSONValue]
     /// Folder with `project.json` and `<platform>.json` demo fixtures; nil loads no demo project.
     public var fixturesDirectory: String?
+    /// What the intercepting proxy does with hosts no platform emulates.
+    public var proxy: ProxySettings
 
     /// Creates settings with defaults.
     public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,
-                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil) {
+                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil, proxy: ProxySettings = ProxySettings()) {
         self.journal = journal
         self.adminToken = adminToken
         self.platformConfiguration = platformConfiguration
         self.fixturesDirectory = fixturesDirectory
+        self.proxy = proxy
     }
 
     /// The configuration section of `platform` (null when absent).

@@ -81,6 +81,9 @@ public final class Journal: Sendable {
         totals.withLock { $0 = (count, bytes) }
     }
 
+    /// The platform name of what the proxy answered itself (a CONNECT, a forwarded request).
+    public static let proxyPlatform = "proxy"
+
     /// Reserves the id of a request about to be answered.
     public func reserveID() -> Int { nextIDValue.wrappingAdd(1, ordering: .relaxed).oldValue }
 
@@ -161,7 +164,8 @@ public final class Journal: Sendable {
             status: exchange.status, durationMs: (exchange.durationMs * 1000).rounded() / 1000,
             requestHeaders: redactedHeaders(exchange.request.headers), requestBody: bodyText(exchange.request.body, cap: cap),
             requestBodySize: exchange.request.body.count, responseHeaders: responseHeaders,
-            responseBody: bodyText(exchange.responseBody, cap: cap), responseBodySize: exchange.responseBody.count, fault: exchange.fault)
+            responseBody: bodyText(exchange.responseBody, cap: cap), responseBodySize: exchange.responseBody.count, fault: exchange.fault,
+            via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost)
     }
 
     /// `{"a":"b"}` with sorted keys.
@@ -172,13 +176,15 @@ public final class Journal: Sendable {
     private static func insert(_ entry: JournalEntry, connection: SQLiteConnection) throws {
         try connection.run("""
             INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
-                request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes,
+                via, proxy_host)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, bindings: [
                 entry.id, entry.projectID, entry.time, entry.platform, entry.method, entry.path, entry.route, entry.query,
                 entry.status, entry.durationMs, headerJSON(entry.requestHeaders),
                 entry.requestBody, entry.requestBodySize, headerJSON(entry.responseHeaders),
                 entry.responseBody, entry.responseBodySize, entry.fault, storedBytes(entry),
+                entry.via, entry.proxyHost,
             ])
     }
 
@@ -227,6 +233,8 @@ public final class Journal: Sendable {
             if let platform = filter.platform { sql += " AND platform = ?"; bindings.append(platform) }
             if let method = filter.method { sql += " AND method = ?"; bindings.append(method.uppercased()) }
             if let status = filter.status { sql += " AND status = ?"; bindings.append(status) }
+            if let via = filter.via { sql += via == "direct" ? " AND via IS NULL" : " AND via = ?"; if via != "direct" { bindings.append(via) } }
+            if let proxyHost = filter.proxyHost { sql += " AND proxy_host = ?"; bindings.append(proxyHost.lowercased()) }
             if let since = filter.since { sql += " AND id > ?"; bindings.append(since) }
             if let before = filter.before { sql += " AND id < ?"; bindings.append(before) }
             if let statusClass = filter.statusClass {
@@ -335,7 +343,8 @@ public final class Journal: Sendable {
                             durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
                             requestBody: try Self.text(row, "request_body"), requestBodySize: try row.decode("request_body_size"),
                             responseHeaders: try headers("response_headers"), responseBody: try Self.text(row, "response_body"),
-                            responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"))
+                            responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
+                            via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"))
     }
 
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// One journalled request and its response.
 public struct JournalEntry: Sendable, Codable, Equatable {
@@ -8,7 +9,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var time: String
     /// Owning project, when one was identified.
     public var projectID: String?
-    /// The platform's name, or `admin` for the control plane.
+    /// The platform's name, `admin` for the control plane, or `proxy` for what the proxy answered
+    /// itself (a CONNECT, a request forwarded to a host nobody emulates).
     public var platform: String
     /// Method.
     public var method: String
@@ -36,4 +38,23 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var responseBodySize: Int
     /// The fault applied (`rule flt_…: status 503`, `header: reset`), if any.
     public var fault: String?
+    /// `proxy` when the request arrived on the proxy port (through a tunnel, in absolute form, or
+    /// sent there directly); nil for the plain and TLS ports.
+    public var via: String? = nil
+    /// The host the client asked the proxy for: the CONNECT target's host (also for every request
+    /// inside that tunnel) or an absolute-form URL's host; nil otherwise.
+    public var proxyHost: String? = nil
+}
+
+extension Request {
+    /// `proxy` for requests that arrived on the proxy port, for the journal.
+    var journalVia: String? { connection.viaProxy ? "proxy" : nil }
+
+    /// The host this request asked the proxy for, for the journal.
+    var journalProxyHost: String? {
+        guard connection.viaProxy else { return nil }
+        if let tunnel = connection.tunnelAuthority { return ProxyAuthority(authorityForm: tunnel)?.host ?? tunnel }
+        if let authority = connectAuthority { return authority.host }
+        return absoluteFormScheme != nil ? hostName : nil
+    }
 }

@@ -18,6 +18,10 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public var before: Int?
     /// Only statuses of this class: 1…5 for 1xx…5xx, 0 for "no response sent".
     public var statusClass: Int?
+    /// `proxy`: only requests that came through the proxy port; `direct`: only those that did not.
+    public var via: String?
+    /// Only requests that asked the proxy for this host (lower-case).
+    public var proxyHost: String?
 
     /// Creates a filter.
     public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,

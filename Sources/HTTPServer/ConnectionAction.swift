@@ -13,6 +13,10 @@ enum ConnectionAction {
     case closeWriteSide
     /// Close the socket; nothing follows.
     case close(ConnectionCloseMode)
+    /// Stop speaking HTTP on this socket and carry out `plan`; `leftover` is what the client sent
+    /// after the request that asked for it (a pipelined TLS ClientHello, say), unconsumed. The
+    /// machine is done: nothing follows, and the socket is the plan's now.
+    case startTunnel(TunnelPlan, leftover: [UInt8])
 }
 
 /// What the application is asked to answer.

@@ -19,6 +19,8 @@ extension ConnectionStateMachine {
         case lingering(discarded: Int)
         /// Closed; nothing follows.
         case closed
+        /// The socket was handed to a tunnel plan (`.startTunnel`); nothing follows here.
+        case handedOff
     }
 
     /// What the handler in progress answers, and how its response may leave.
@@ -30,7 +32,7 @@ extension ConnectionStateMachine {
     }
 
     /// What follows once a queued response is written.
-    enum AfterWrite { case nextRequest, close, linger }
+    enum AfterWrite { case nextRequest, close, linger, tunnel(TunnelPlan) }
 
     /// How much of the peer is still there.
     enum PeerState {

@@ -51,6 +51,14 @@ struct ConnectionStateMachine {
         return false
     }
 
+    /// Whether the socket was handed to a tunnel plan; the machine does nothing more.
+    var isHandedOff: Bool {
+        if case .handedOff = state { return true }
+        return false
+    }
+
+    private var isFinished: Bool { isClosed || isHandedOff }
+
     /// Bytes received but not yet consumed by a request.
     var bufferedByteCount: Int { reader.bufferedByteCount }
 
@@ -73,6 +81,7 @@ struct ConnectionStateMachine {
     /// The peer closed its side (or the connection broke).
     mutating func peerClosed(_ closure: PeerClosure, now: UInt64) -> [ConnectionAction] {
         begin(now)
+        if isHandedOff { return end() }
         if closure == .hangUp {
             peer = .gone
             switch state {
@@ -135,6 +144,16 @@ struct ConnectionStateMachine {
         case .hang(let seconds):
             state = .hanging
             deadline = now + ConnectionConfiguration.nanoseconds(seconds)
+        case .tunnel(let plan) where job.error == nil && !shutdownRequested:
+            if plan.writesResponseHead {
+                write(.response(response, method: job.method, version: job.version, keepAlive: true, portion: .whole))
+                state = .writing(then: .tunnel(plan))
+            } else {
+                handOff(plan)
+            }
+        case .tunnel:
+            // Shutting down, or an unreadable request: no tunnel starts (the plan's upstream closes with it).
+            close(.orderly)
         }
         return end()
     }
@@ -163,6 +182,12 @@ struct ConnectionStateMachine {
             actions.append(.closeWriteSide)
             state = .lingering(discarded: 0)
             deadline = now + configuration.lingerTimeout
+        case .tunnel(let plan):
+            if shutdownRequested || peer == .gone {
+                close(.orderly)
+            } else {
+                handOff(plan)
+            }
         case .nextRequest:
             if shutdownRequested || peer != .open && !reader.isMidRequest && reader.bufferedByteCount == 0 {
                 close(.orderly)
@@ -208,6 +233,7 @@ struct ConnectionStateMachine {
         begin(now)
         shutdownRequested = true
         switch state {
+        case .handedOff: break
         case .awaitingRequest, .hanging, .lingering: close(.orderly)
         case .readingRequest where !reader.isMidRequest: close(.orderly) // blank lines only
         default: break
@@ -218,7 +244,7 @@ struct ConnectionStateMachine {
     /// Close at once (the grace period is over).
     mutating func forceClose(now: UInt64) -> [ConnectionAction] {
         begin(now)
-        close(.orderly)
+        if !isHandedOff { close(.orderly) }
         return end()
     }
 
@@ -226,7 +252,7 @@ struct ConnectionStateMachine {
 
     private mutating func receive(_ count: Int, _ feed: (inout HTTPRequestReader) -> Void) {
         switch state {
-        case .closed:
+        case .closed, .handedOff:
             return
         case .hanging:
             return // held: what the client sends is never answered
@@ -282,7 +308,9 @@ struct ConnectionStateMachine {
                     startFailure(.serverBusy, head: request)
                     return
                 }
-                let keepAlive = request.wantsKeepAlive && !shutdownRequested
+                // A CONNECT is the last request either way: after a 2xx the bytes are the
+                // tunnel's; after a refusal the client may already have sent them.
+                let keepAlive = request.wantsKeepAlive && !shutdownRequested && request.method != .connect
                 state = .handling(Job(error: nil, method: request.method, version: request.version, keepAlive: keepAlive))
                 deadline = nil
                 actions.append(.startHandler(.request(request)))
@@ -316,8 +344,18 @@ struct ConnectionStateMachine {
         actions.append(.write(output))
     }
 
+    /// Gives the socket, and what the client sent after its request, to the tunnel plan.
+    private mutating func handOff(_ plan: TunnelPlan) {
+        let leftover = reader.takeUnconsumedBytes()
+        state = .handedOff
+        deadline = nil
+        handlerBodyBytes = 0
+        charge.releaseAll()
+        actions.append(.startTunnel(plan, leftover: leftover))
+    }
+
     private mutating func close(_ mode: ConnectionCloseMode) {
-        guard !isClosed else { return }
+        guard !isFinished else { return }
         state = .closed
         deadline = nil
         handlerBodyBytes = 0
@@ -335,7 +373,7 @@ struct ConnectionStateMachine {
     /// Adds the interest and deadline changes the step caused, and hands the actions over.
     private mutating func end() -> [ConnectionAction] {
         defer { actions = [] }
-        guard !isClosed else { return actions }
+        guard !isFinished else { return actions }
         interest = ConnectionInterest(read: readingAllowed, write: outputBlocked)
         if interest != announcedInterest {
             announcedInterest = interest
@@ -358,7 +396,7 @@ struct ConnectionStateMachine {
             // Pipelined requests are read ahead only up to the read limit, as nginx does: a
             // client that sends and never reads would otherwise make us buffer without end.
             return reader.bufferedByteCount < configuration.readLimit
-        case .closed:
+        case .closed, .handedOff:
             return false
         default:
             return true

@@ -22,6 +22,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let delete = HTTPMethod("DELETE")
     /// `OPTIONS`: ask which methods a resource allows (also the only method for target `*`).
     public static let options = HTTPMethod("OPTIONS")
+    /// `CONNECT`: ask a proxy for a tunnel to `host:port` (the only method with an authority-form target).
+    public static let connect = HTTPMethod("CONNECT")
 
     /// The token, for logs and `Allow` headers.
     public var description: String { rawValue }

@@ -5,7 +5,8 @@ import Foundation
 /// A pure value type with no I/O and no clock (the caller says when bytes arrived), so every
 /// framing rule is tested without sockets. It removes the chunked transfer coding but leaves
 /// content codings to `RequestBodyDecoder`. After a `.failure` the parser yields nothing more:
-/// the connection must close.
+/// the connection must close. After a `CONNECT` request it yields nothing more either: what
+/// follows is the tunnel's, kept for `takeUnconsumedBytes()`.
 public struct HTTPRequestParser: Sendable {
     private enum State: Sendable {
         case head
@@ -16,6 +17,8 @@ public struct HTTPRequestParser: Sendable {
         case trailers
         /// The request is complete; `.end` is next.
         case complete
+        /// A CONNECT was read: the bytes after it are not HTTP to this parser.
+        case tunnel
         case failed
     }
 
@@ -49,17 +52,25 @@ public struct HTTPRequestParser: Sendable {
 
     /// Whether a request has begun arriving (some bytes of it buffered) but is not complete.
     public var isMidRequest: Bool {
-        if case .head = state { return buffer[start...].contains { $0 != 13 && $0 != 10 } }
-        if case .failed = state { return false }
-        return true
+        switch state {
+        case .head: return buffer[start...].contains { $0 != 13 && $0 != 10 }
+        case .failed, .tunnel: return false
+        default: return true
+        }
     }
 
     /// Whether the head of the current request is complete (the body may still be arriving).
     public var isReadingBody: Bool {
         switch state {
-        case .head, .failed: return false
+        case .head, .failed, .tunnel: return false
         default: return true
         }
+    }
+
+    /// Whether a `CONNECT` request was read, so the parser yields nothing more.
+    public var isTunnel: Bool {
+        if case .tunnel = state { return true }
+        return false
     }
 
     /// Whether the parser has failed and yields nothing more.
@@ -90,7 +101,7 @@ public struct HTTPRequestParser: Sendable {
     public mutating func next() -> HTTPRequestPart? {
         while true {
             switch state {
-            case .failed:
+            case .failed, .tunnel:
                 return nil
 
             case .head:
@@ -192,7 +203,7 @@ public struct HTTPRequestParser: Sendable {
                 trailers.add(field.name, field.value)
 
             case .complete:
-                state = .head
+                state = head?.method == .connect ? .tunnel : .head
                 head = nil
                 headStartedAt = buffer.count > start ? lastFeedAt : nil
                 defer { trailers = HTTPHeaders() }
@@ -219,6 +230,14 @@ public struct HTTPRequestParser: Sendable {
     private mutating func fail(_ error: HTTPRequestError, head: Request?) -> HTTPRequestPart {
         abandon()
         return .failure(error, head: head)
+    }
+
+    /// Hands over the bytes not consumed yet (after a `CONNECT` head: what the client sent before
+    /// our answer, such as its TLS ClientHello) and stops parsing for good.
+    public mutating func takeUnconsumedBytes() -> [UInt8] {
+        let rest = Array(buffer[start...])
+        abandon()
+        return rest
     }
 
     /// Stops parsing for good (the caller refused the request): drops what is buffered, yields nothing more.

@@ -66,6 +66,17 @@ public struct HTTPRequestReader {
         return nil
     }
 
+    /// Whether a `CONNECT` request was read: nothing more is parsed; the rest is the tunnel's.
+    public var isTunnel: Bool { parser.isTunnel }
+
+    /// The bytes not consumed by a request (after a `CONNECT`: the tunnel's first bytes); the
+    /// reader yields nothing more.
+    public mutating func takeUnconsumedBytes() -> [UInt8] {
+        request = nil
+        decoder = nil
+        return parser.takeUnconsumedBytes()
+    }
+
     /// Gives up on the stream (the caller refused the request for a reason of its own); the
     /// reader yields nothing more.
     public mutating func abandon() {

@@ -38,6 +38,11 @@ enum RequestHeadParser {
             guard let field = parseField(line) else { return .failure(.malformedHeader) }
             headers.add(field.name, field.value)
         }
+        if line.method == .connect {
+            // §3.2.3: CONNECT names `host:port` and nothing else; that authority is the host.
+            guard line.absolute == nil, ProxyAuthority(authorityForm: line.target) != nil else { return .failure(.invalidTarget) }
+            headers.replaceFirst("Host", with: line.target)
+        }
         // RFC 9112 §3.2: a 400 for no Host in 1.1, for more than one, and for an invalid one.
         let hosts = headers.values(for: "host")
         if hosts.count > 1 { return .failure(.invalidHost) }
@@ -62,6 +67,8 @@ enum RequestHeadParser {
 
     /// The body framing the headers declare (RFC 9112 §6.3).
     private static func framing(of request: Request) -> Result<BodyFraming, HTTPRequestError> {
+        // What follows a CONNECT head is the tunnel's, whatever framing headers it carries.
+        if request.method == .connect { return .success(.none) }
         let transferEncodings = request.headers.values(for: "transfer-encoding")
         let lengths = request.headers.values(for: "content-length")
         if !transferEncodings.isEmpty {
@@ -93,7 +100,8 @@ enum RequestHeadParser {
     /// The parts of a request line; `version` is nil for a well-formed but unsupported version.
     struct RequestLine {
         var method: HTTPMethod
-        /// Origin form (`/path?query`) or `*`; an absolute-form target is reduced to its path and query.
+        /// Origin form (`/path?query`), `*`, or a CONNECT's authority form (`host:port`); an
+        /// absolute-form target is reduced to its path and query.
         var target: String
         var version: HTTPVersion?
         /// The scheme (lower-cased) and authority of an absolute-form target.
@@ -127,10 +135,11 @@ enum RequestHeadParser {
             absolute = (scheme, String(afterScheme[..<authorityEnd]))
             let rest = afterScheme[authorityEnd...]
             target = rest.isEmpty ? "/" : rest.hasPrefix("?") ? "/" + rest : String(rest)
-        } else if !(target.hasPrefix("/") || target == "*") {
-            return nil
         }
-        return RequestLine(method: HTTPMethod(String(decoding: methodBytes, as: UTF8.self)), target: target, version: version, absolute: absolute)
+        let method = HTTPMethod(String(decoding: methodBytes, as: UTF8.self))
+        // Authority form (`host:port`) belongs to CONNECT alone; `parse` checks it names a port.
+        if absolute == nil && !(target.hasPrefix("/") || target == "*") && method != .connect { return nil }
+        return RequestLine(method: method, target: target, version: version, absolute: absolute)
     }
 
     /// Parses `name: value` (no obs-fold, no whitespace before the colon, no control bytes).

@@ -23,6 +23,9 @@ public struct Response: Sendable {
         case truncateBody(bytes: Int)
         /// Write nothing and hold the connection until the client leaves or `seconds` pass, then close.
         case hang(seconds: Double)
+        /// The proxy's answer to a `CONNECT` (or a forwarded request): write the head unless the
+        /// plan relays the upstream's own, then stop speaking HTTP and carry out the plan.
+        case tunnel(TunnelPlan)
     }
 
     /// Creates a response.

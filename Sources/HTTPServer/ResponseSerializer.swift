@@ -13,14 +13,16 @@ public enum ResponseSerializer {
     /// Serializes `response` for a request with `method` (HEAD gets no body) on `version`.
     /// `keepAlive` decides the `Connection` header.
     public static func serialize(_ response: Response, method: HTTPMethod?, version: HTTPVersion, keepAlive: Bool) -> Output {
-        let suppressBody = HTTPStatus.hasNoBody(status: response.status, method: method)
+        // RFC 9110 §9.3.6: a 2xx to CONNECT starts the tunnel; it has no body and no framing headers.
+        let opensTunnel = method == .connect && (200..<300).contains(response.status)
+        let suppressBody = opensTunnel || HTTPStatus.hasNoBody(status: response.status, method: method)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(192 + response.headers.count * 32 + (suppressBody ? 0 : response.body.count))
         bytes.append(contentsOf: version.text.utf8)
         bytes.append(32)
         bytes.append(contentsOf: String(response.status).utf8)
         bytes.append(32)
-        bytes.append(contentsOf: HTTPStatus.reason(response.status).utf8)
+        bytes.append(contentsOf: (opensTunnel && response.status == 200 ? "Connection Established" : HTTPStatus.reason(response.status)).utf8)
         bytes.append(contentsOf: [13, 10])
         var hasDate = false, hasServer = false
         for field in response.headers.fields {
@@ -36,10 +38,12 @@ public enum ResponseSerializer {
             bytes.append(contentsOf: [13, 10])
         }
         if !hasServer { appendField(&bytes, "Server", "Understudy") }
-        if !(100..<200).contains(response.status) && response.status != 204 {
+        if !(100..<200).contains(response.status) && response.status != 204 && !opensTunnel {
             appendField(&bytes, "Content-Length", String(response.body.count))
         }
-        if !keepAlive {
+        if opensTunnel {
+            // The connection is the tunnel's now; whether it stays open is not ours to say.
+        } else if !keepAlive {
             appendField(&bytes, "Connection", "close")
         } else if version == .http10 {
             appendField(&bytes, "Connection", "keep-alive")

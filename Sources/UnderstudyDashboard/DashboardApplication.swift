@@ -18,6 +18,8 @@ public final class DashboardApplication: HTTPApplication {
 
     /// The dashboard's answer, or the emulator's.
     public func respond(to request: Request) async -> Response {
+        // CONNECTs and requests the proxy forwards elsewhere are never dashboard pages.
+        if emulator.answersAsProxy(request) { return await emulator.respond(to: request) }
         let claimed = request.hostName.map { host in emulator.platforms.contains { $0.pathPrefix(forHost: host) != nil } } ?? false
         if let response = pages.response(to: request, hostBelongsToPlatform: claimed) { return response }
         return await emulator.respond(to: request)

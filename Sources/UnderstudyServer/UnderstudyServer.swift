@@ -29,7 +29,8 @@ public final class UnderstudyServer: Sendable {
         let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
         let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
                                         platformConfiguration: configuration.platforms,
-                                        fixturesDirectory: Self.locateFixtures(configuration.fixturesPath))
+                                        fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
+                                        proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse))
         let services = EmulatorServices(database: database, logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)

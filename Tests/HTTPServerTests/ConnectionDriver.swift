@@ -25,6 +25,8 @@ struct ConnectionDriver {
     private(set) var interest = ConnectionInterest(read: true, write: false)
     private(set) var closed: ConnectionCloseMode?
     private(set) var writeSideClosed = false
+    /// The plan and leftover input of `.startTunnel`, once the machine handed the socket over.
+    private(set) var tunnel: (plan: TunnelPlan, leftover: [UInt8])?
     /// While true, writes block (`outputBlocked`) until `drain()`.
     var socketFull = false
     private var blocked = false
@@ -97,6 +99,7 @@ struct ConnectionDriver {
         var wrote = false
         for action in actions {
             precondition(closed == nil, "an action after close")
+            precondition(tunnel == nil, "an action after the socket was handed to a tunnel")
             switch action {
             case .startHandler(let input):
                 handlers.append(input)
@@ -112,6 +115,9 @@ struct ConnectionDriver {
                 writeSideClosed = true
             case .close(let mode):
                 closed = mode
+            case .startTunnel(let plan, let leftover):
+                precondition(tunnel == nil, "two tunnels on one connection")
+                tunnel = (plan, leftover)
             }
         }
         if wrote {

@@ -12,6 +12,8 @@ struct JournalRecorder: Sendable {
         var routedPath: String = ""
         var route: String? = nil
         var fault: String? = nil
+        /// The proxy answered itself (a CONNECT, a forwarded request): journalled as platform `proxy`.
+        var isProxyAnswer = false
     }
 
     let journal: Journal
@@ -20,7 +22,7 @@ struct JournalRecorder: Sendable {
     /// Records `request` answered with `response`.
     func record(_ request: Request, _ response: Response, _ exchange: Exchange) {
         let durationMs = MonotonicClock.millisecondsSince(request.receivedAt)
-        let platformName = exchange.platform?.rawValue ?? "admin"
+        let platformName = exchange.isProxyAnswer ? Journal.proxyPlatform : exchange.platform?.rawValue ?? "admin"
         if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {
             journal.record(Journal.Exchange(
                 id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
