@@ -8,13 +8,18 @@ import Foundation
 /// `@unchecked Sendable`.
 final class Connection: @unchecked Sendable {
     let id: Int
-    private let transport: ByteTransport
+    private var transport: ByteTransport
     private let loop: any EventLoop
     /// The listener this connection came from; requests carry it with the transport's TLS facts.
     private let listener: ConnectionInfo.Listener
+    /// For the proxy port's intercepted `CONNECT host:443` tunnels.
+    private let intercept: (any InterceptTransportFactory)?
+    /// The `host:port` of the CONNECT whose tunnel this connection now serves, once intercepted.
+    private var tunnelAuthority: String?
     // Strong: a connection keeps its server alive until it closes (the registry drops it then).
     private let server: HTTPServer
     private var machine: ConnectionStateMachine
+    private let remoteAddress: String
     private var pending: [UInt8] = []
     private var pendingOffset = 0
     private var interest = ConnectionInterest(read: true, write: false)
@@ -23,10 +28,13 @@ final class Connection: @unchecked Sendable {
     /// When the machine wants `tick`, in monotonic ns; nil for never. Read by the loop's sweep.
     private(set) var deadline: UInt64?
 
-    init(id: Int, transport: ByteTransport, listener: ConnectionInfo.Listener, loop: any EventLoop, server: HTTPServer, remoteAddress: String) {
+    init(id: Int, transport: ByteTransport, listener: ConnectionInfo.Listener, loop: any EventLoop, server: HTTPServer, remoteAddress: String,
+         intercept: (any InterceptTransportFactory)? = nil) {
         self.id = id
         self.transport = transport
         self.listener = listener
+        self.intercept = intercept
+        self.remoteAddress = remoteAddress
         self.loop = loop
         self.server = server
         machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
@@ -106,6 +114,9 @@ final class Connection: @unchecked Sendable {
                 transport.shutdownWrite()
             case .close(let mode):
                 close(reset: mode == .reset)
+            case .startTunnel(let plan, let leftover):
+                startTunnel(plan, leftover: leftover)
+                return // a new machine, or no connection at all: nothing of this batch is left to do
             }
         }
         reportBufferedBytes()
@@ -116,7 +127,7 @@ final class Connection: @unchecked Sendable {
 
     /// What requests on this connection are told about how it was reached.
     private var connectionInfo: ConnectionInfo {
-        ConnectionInfo(listener: listener, isSecure: transport.isSecure, serverName: transport.serverName)
+        ConnectionInfo(listener: listener, isSecure: transport.isSecure, serverName: transport.serverName, tunnelAuthority: tunnelAuthority)
     }
 
     private func startHandler(_ input: HandlerInput) {
@@ -197,6 +208,49 @@ final class Connection: @unchecked Sendable {
         if buffered != reportedBufferedBytes {
             server.bufferedInputChanged(by: buffered - reportedBufferedBytes)
             reportedBufferedBytes = buffered
+        }
+    }
+
+    // MARK: - Tunnels (the proxy port)
+
+    private func startTunnel(_ plan: TunnelPlan, leftover: [UInt8]) {
+        reportBufferedBytes()
+        switch plan {
+        case .intercept(let tls, let authority):
+            if tls {
+                guard let intercept, !transport.isSecure else {
+                    close(reset: false)
+                    return
+                }
+                // The socket moves to a TLS transport; a duplicate descriptor keeps it open while
+                // the plain transport lets go of the old one.
+                let fd = Socket.duplicate(transport.fileDescriptor)
+                loop.unregister(self)
+                transport.close(reset: false)
+                guard fd >= 0 else {
+                    closed = true
+                    server.connectionClosed(self)
+                    return
+                }
+                transport = intercept.makeInterceptTransport(socket: fd, prefix: leftover)
+                loop.register(self, sweepInterval: min(server.configuration.headerTimeout, server.configuration.idleTimeout) / 4)
+            } else {
+                loop.watch(self, read: true, write: false)
+            }
+            tunnelAuthority = authority.description
+            interest = ConnectionInterest(read: true, write: false)
+            machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration), remoteAddress: remoteAddress,
+                                             now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
+            perform(machine.start())
+            if !tls && !leftover.isEmpty { perform(machine.bytesReceived(leftover, now: MonotonicClock.nanoseconds())) }
+            // Replayed bytes (the ClientHello inside the TLS transport) announce no readiness of their own.
+            if tls { readable(hangUp: false) }
+        case .passthrough(let upstream), .relay(let upstream):
+            let owed = Array(pending[pendingOffset...]) + upstream.receivedBytes
+            let fd = transport.isSecure ? -1 : Socket.duplicate(transport.fileDescriptor)
+            close(reset: false)
+            guard fd >= 0 else { return }
+            server.startTunnel(client: fd, upstream: upstream, toUpstream: leftover, toClient: owed)
         }
     }
 

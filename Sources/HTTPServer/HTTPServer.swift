@@ -45,6 +45,8 @@ public final class HTTPServer: Sendable {
         var boundPort = 0
         var listenerPorts: [ConnectionInfo.Listener: Int] = [:]
         var connections: [Int: Connection] = [:]
+        var tunnels: [Int: PassthroughTunnel] = [:]
+        var nextTunnelID = 0
         var nextConnectionID = 0
         var nextQueue = 0
         var drained: [CheckedContinuation<Void, Never>] = []
@@ -85,8 +87,14 @@ public final class HTTPServer: Sendable {
     /// Whether a shutdown has begun.
     public var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
 
-    /// Number of open client connections.
+    /// Number of open client connections (passthrough tunnels not included).
     public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Passthrough tunnels open now (the proxy splicing a client to a real destination).
+    public var tunnelCount: Int { state.withLock { $0.tunnels.count } }
+
+    /// Seconds a passthrough tunnel may carry nothing either way before it is closed as abandoned.
+    public static let tunnelIdleTimeout = 600.0
 
     /// Binds the main (plain HTTP) port, listens and starts accepting. Returns the bound port.
     @discardableResult
@@ -127,14 +135,16 @@ public final class HTTPServer: Sendable {
         for loop in loops {
             loop.execute { loop.ownedConnections.forEach { $0.beginShutdown() } }
         }
+        // A tunnel has no request to finish: it is a byte copy, closed at once.
+        state.withLock { Array($0.tunnels.values) }.forEach { $0.close() }
         let deadline = MonotonicClock.nanoseconds() + UInt64(gracePeriod * 1e9)
-        while connectionCount > 0 && MonotonicClock.nanoseconds() < deadline {
+        while connectionCount + tunnelCount > 0 && MonotonicClock.nanoseconds() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         for loop in loops {
             loop.execute { loop.ownedConnections.forEach { $0.forceClose() } }
         }
-        while connectionCount > 0 {
+        while connectionCount + tunnelCount > 0 {
             try? await Task.sleep(nanoseconds: 2_000_000)
         }
         // Handlers still running after the grace period cannot be cancelled; their loops stay
@@ -165,6 +175,25 @@ public final class HTTPServer: Sendable {
         _ = state.withLock { $0.connections.removeValue(forKey: connection.id) }
     }
 
+    /// Splices `client` (a descriptor the caller gave up) with `upstream` on a tunnel thread.
+    func startTunnel(client: Int32, upstream: UpstreamSocket, toUpstream: [UInt8], toClient: [UInt8]) {
+        let tunnel = state.withLock { registry -> PassthroughTunnel? in
+            guard !isShuttingDown else { return nil }
+            registry.nextTunnelID += 1
+            let tunnel = PassthroughTunnel(id: registry.nextTunnelID, client: client, upstream: upstream, toUpstream: toUpstream, toClient: toClient,
+                                           idleTimeout: Self.tunnelIdleTimeout) { [self] finished in
+                _ = state.withLock { $0.tunnels.removeValue(forKey: finished.id) }
+            }
+            registry.tunnels[tunnel.id] = tunnel
+            return tunnel
+        }
+        guard let tunnel else {
+            Socket.close(client) // shutting down; `upstream` closes when dropped
+            return
+        }
+        tunnel.start()
+    }
+
     // MARK: - Accepting
 
     /// Accepts every pending connection of one listener. Runs on the first loop.
@@ -193,7 +222,8 @@ public final class HTTPServer: Sendable {
                 return (state.nextConnectionID, loops[state.nextConnectionID % loops.count])
             }
             let transport = listener.transport.makeTransport(socket: fd)
-            let connection = Connection(id: id, transport: transport, listener: listener.kind, loop: loop, server: self, remoteAddress: remote)
+            let connection = Connection(id: id, transport: transport, listener: listener.kind, loop: loop, server: self, remoteAddress: remote,
+                                        intercept: listener.intercept)
             state.withLock { $0.connections[id] = connection }
             if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
         }

@@ -55,12 +55,17 @@ public struct ListenerConfiguration: Sendable {
     public var kind: ConnectionInfo.Listener
     /// Wraps each accepted socket (plain TCP, or TLS for the HTTPS port).
     public var transport: any TransportFactory
+    /// For the proxy port: the TLS transport of intercepted `CONNECT host:443` tunnels; nil
+    /// closes such tunnels instead (a server without TLS).
+    public var intercept: (any InterceptTransportFactory)?
 
     /// Creates a listener configuration; plain HTTP by default.
-    public init(host: String, port: Int, kind: ConnectionInfo.Listener = .http, transport: any TransportFactory = SocketTransportFactory()) {
+    public init(host: String, port: Int, kind: ConnectionInfo.Listener = .http, transport: any TransportFactory = SocketTransportFactory(),
+                intercept: (any InterceptTransportFactory)? = nil) {
         self.host = host
         self.port = port
         self.kind = kind
         self.transport = transport
+        self.intercept = intercept
     }
 }

@@ -78,6 +78,11 @@ enum Socket {
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
     }
 
+    /// A second, close-on-exec descriptor for the same socket (closing one leaves it open), or -1.
+    static func duplicate(_ fd: Int32) -> Int32 {
+        fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    }
+
     /// Turns off Nagle: a head and body written separately would otherwise wait ~40 ms for a delayed ACK.
     static func setNoDelay(_ fd: Int32) {
         var one: Int32 = 1

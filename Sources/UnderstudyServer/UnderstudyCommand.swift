@@ -159,6 +159,9 @@ public enum UnderstudyCommand {
             ("url", .string(server.url)), ("database", .string(configuration.databasePath)),
             ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
         ])
+        if let proxyPort = server.proxyPort {
+            logger.log(.info, "proxy listening", values: [("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue))])
+        }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
 

@@ -47,6 +47,10 @@ public final class UnderstudyServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         let port = try http.start()
+        if let proxyPort = configuration.proxyPort {
+            // The proxy shares the loops, limits and application; requests know it by their listener.
+            try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy))
+        }
         let advertisedHost = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
         emulator.services.serverURL = "http://\(advertisedHost.contains(":") ? "[\(advertisedHost)]" : advertisedHost):\(port)"
         try await emulator.load()
@@ -55,6 +59,9 @@ public final class UnderstudyServer: Sendable {
 
     /// The URL clients use.
     public var url: String { emulator.services.serverURL }
+
+    /// The bound port of the intercepting proxy, or nil when it is off (or before `start()`).
+    public var proxyPort: Int? { http.port(of: .proxy) }
 
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {
