@@ -38,7 +38,9 @@ class Server:
         self.log_path = os.path.join(self.directory, "server.log")
         args = [binary, "serve", "--port", "0", "--database", os.path.join(self.directory, "db.sqlite"),
                 "--fixtures", "", "--no-request-log", "--no-journal", "--log-format", "json",
-                "--header-timeout", str(header_timeout), "--idle-timeout", str(idle_timeout), *extra_args]
+                "--header-timeout", str(header_timeout), "--idle-timeout", str(idle_timeout),
+                # Free ports for TLS and the proxy: servers run side by side and must not fight over 8443 and 8888.
+                "--https-port", "0", "--proxy-port", "0", *extra_args]
 
         def limit_files():
             if nofile is not None:
@@ -70,6 +72,22 @@ class Server:
                         return int(entry["url"].rsplit(":", 1)[1].strip("/"))
             time.sleep(0.05)
         raise RuntimeError(f"server {self.name} did not report its port: {self.log_text()[-2000:]}")
+
+    def proxy_port(self, timeout=10):
+        """The proxy listener's port, from the `proxy listening` log line."""
+        import json
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with open(self.log_path, "rb") as handle:
+                for line in handle:
+                    try:
+                        entry = json.loads(line)
+                    except ValueError:
+                        continue
+                    if entry.get("message") == "proxy listening" and "port" in entry:
+                        return int(entry["port"])
+            time.sleep(0.05)
+        raise RuntimeError(f"server {self.name} did not report a proxy port: {self.log_text()[-2000:]}")
 
     def log_text(self):
         with open(self.log_path, "rb") as handle:
