@@ -3,45 +3,17 @@ import Foundation
 import Glibc
 @testable import HTTPServer
 
-/// A certificate and key made with the openssl command line for one test process (a throwaway
-/// self-signed identity valid for `localhost` and 127.0.0.1), presented for every name.
-final class ThrowawayCertificates: TLSCertificateSource, @unchecked Sendable { // immutable after init; OpenSSL handles are refcounted
-    static let shared = ThrowawayCertificates()
+/// One local CA for this test process, made in a temporary folder that is deleted at once (the
+/// CA stays in memory), so each handshake test gets a leaf minted for its SNI name.
+enum TestAuthority {
+    static let shared: LocalCertificateAuthority = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-tls-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) } // litter in /tmp at worst
+        return try! LocalCertificateAuthority(directory: folder) // a machine that cannot write /tmp cannot run these tests
+    }()
 
-    let certificate: OpaquePointer
-    let privateKey: OpaquePointer
-    /// The certificate in PEM, for a client's trust store.
-    let certificatePEM: String
-
-    private init() {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-tls-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) // a test machine without /tmp cannot run these tests
-        defer { try? FileManager.default.removeItem(at: folder) } // litter in /tmp at worst
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                             "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-days", "2",
-                             "-keyout", folder.appendingPathComponent("key.pem").path, "-out", folder.appendingPathComponent("cert.pem").path]
-        process.standardError = FileHandle.nullDevice
-        try! process.run() // the openssl command is part of the test environment
-        process.waitUntilExit()
-        certificatePEM = try! String(contentsOf: folder.appendingPathComponent("cert.pem"), encoding: .utf8)
-        let keyPEM = try! String(contentsOf: folder.appendingPathComponent("key.pem"), encoding: .utf8)
-        certificate = Self.read(certificatePEM) { PEM_read_bio_X509($0, nil, nil, nil) }
-        privateKey = Self.read(keyPEM) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
-    }
-
-    private static func read(_ pem: String, _ parse: (OpaquePointer) -> OpaquePointer?) -> OpaquePointer {
-        let bio = BIO_new(BIO_s_mem())!
-        defer { BIO_free(bio) }
-        _ = pem.withCString { BIO_puts(bio, $0) }
-        return parse(bio)!
-    }
-
-
-    func installCertificate(forServerName serverName: String?, on ssl: OpaquePointer) -> Bool {
-        TLSCertificateInstaller.install(certificate: certificate, privateKey: privateKey, on: ssl)
-    }
+    /// The CA certificate in PEM, for a client's trust store.
+    static let certificatePEM: String = String(decoding: try! shared.exportCertificate(as: .pem), as: UTF8.self) // exporting a loaded CA cannot fail
 }
 
 /// A non-blocking OpenSSL client on one end of a socket pair, stepped by the test on the same
@@ -51,7 +23,7 @@ final class TLSTestPeer {
     private let context: OpaquePointer
     let ssl: OpaquePointer
 
-    init(fd: Int32, serverName: String? = "localhost", alpn: [String] = ["http/1.1"], trusting pem: String? = ThrowawayCertificates.shared.certificatePEM,
+    init(fd: Int32, serverName: String? = "localhost", alpn: [String] = ["http/1.1"], trusting pem: String? = TestAuthority.certificatePEM,
          maxVersion: Int32 = TLS1_3_VERSION, minVersion: Int32 = TLS1_2_VERSION) {
         self.fd = fd
         context = SSL_CTX_new(TLS_client_method())!

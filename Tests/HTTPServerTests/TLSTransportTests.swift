@@ -13,7 +13,7 @@ private struct TLSPair {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(context: TLSServerContext? = nil, prefixBytes: Int? = nil, client makeClient: (Int32) -> TLSTestPeer = { TLSTestPeer(fd: $0) }) {
-        let context = context ?? (try! TLSServerContext(certificates: ThrowawayCertificates.shared)) // setup of a fixed configuration
+        let context = context ?? (try! TLSServerContext(certificates: TestAuthority.shared)) // setup of a fixed configuration
         let (serverFD, clientFD) = makeSocketPair()
         client = makeClient(clientFD)
         self.context = context
@@ -55,7 +55,7 @@ private struct TLSPair {
     }
 }
 
-/// Asks the throwaway source, and remembers which names it was asked for; refuses `refused`.
+/// Asks the test CA, and remembers which names it was asked for; refuses `refused`.
 private final class RecordingCertificates: TLSCertificateSource, @unchecked Sendable { // the Mutex guards `asked`
     private let asked = Mutex<[String?]>([])
     let refused: String?
@@ -63,7 +63,7 @@ private final class RecordingCertificates: TLSCertificateSource, @unchecked Send
     var names: [String?] { asked.withLock { $0 } }
     func installCertificate(forServerName serverName: String?, on ssl: OpaquePointer) -> Bool {
         asked.withLock { $0.append(serverName) }
-        return serverName != refused && ThrowawayCertificates.shared.installCertificate(forServerName: serverName, on: ssl)
+        return serverName != refused && TestAuthority.shared.installCertificate(forServerName: serverName, on: ssl)
     }
 }
 
@@ -106,7 +106,7 @@ struct TLSTransportTests {
             pair.handshake()
             #expect(pair.server.isHandshakeComplete && SSL_version(pair.client.ssl) == version)
         }
-        let context = try! TLSServerContext(certificates: ThrowawayCertificates.shared) // fixed configuration
+        let context = try! TLSServerContext(certificates: TestAuthority.shared) // fixed configuration
         let old = TLSPair(context: context, client: { TLSTestPeer(fd: $0, maxVersion: TLS1_1_VERSION, minVersion: TLS1_VERSION) })
         #expect(old.handshake() == .failed(EPROTO))
         #expect(context.failedHandshakeCount == 1 && !old.server.isHandshakeComplete)
@@ -126,7 +126,7 @@ struct TLSTransportTests {
         for bytes in [[0x16, 0x03, 0x01, 0x00, 0x05, 0x02, 0x00, 0x00, 0x01, 0x00], Array(repeating: 0, count: 64), Array("hello there\r\n".utf8)] as [[UInt8]] {
             let (serverFD, clientFD) = makeSocketPair()
             defer { close(clientFD) }
-            let context = try! TLSServerContext(certificates: ThrowawayCertificates.shared) // fixed configuration
+            let context = try! TLSServerContext(certificates: TestAuthority.shared) // fixed configuration
             let server = TLSTransport(socket: serverFD, context: context)
             defer { server.close(reset: false) }
             rawWrite(clientFD, bytes)
@@ -147,7 +147,7 @@ struct TLSTransportTests {
         #expect(bytes.count > 100)
 
         let (serverFD, clientFD) = makeSocketPair()
-        let context = try! TLSServerContext(certificates: ThrowawayCertificates.shared) // fixed configuration
+        let context = try! TLSServerContext(certificates: TestAuthority.shared) // fixed configuration
         let server = TLSTransport(socket: serverFD, context: context)
         defer { server.close(reset: false) }
         rawWrite(clientFD, Array(bytes[0..<bytes.count / 2]))
@@ -163,7 +163,7 @@ struct TLSTransportTests {
     func plainHTTP() {
         let (serverFD, clientFD) = makeSocketPair()
         defer { close(clientFD) }
-        let context = try! TLSServerContext(certificates: ThrowawayCertificates.shared) // fixed configuration
+        let context = try! TLSServerContext(certificates: TestAuthority.shared) // fixed configuration
         let server = TLSTransport(socket: serverFD, context: context)
         defer { server.close(reset: false) }
         rawWrite(clientFD, Array("GET / HTTP/1.1\r\nHost: localhost:8443\r\n\r\n".utf8))
@@ -219,7 +219,7 @@ struct TLSTransportTests {
     @Test("sessions resume: a second connection that offers the first one's ticket skips the full handshake")
     func resumption() {
         for version in [TLS1_2_VERSION, TLS1_3_VERSION] {
-            let context = try! TLSServerContext(certificates: ThrowawayCertificates.shared) // fixed configuration
+            let context = try! TLSServerContext(certificates: TestAuthority.shared) // fixed configuration
             let first = TLSPair(context: context, client: { TLSTestPeer(fd: $0, maxVersion: version) })
             first.handshake()
             first.client.write("x")

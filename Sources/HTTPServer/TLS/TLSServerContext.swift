@@ -11,7 +11,7 @@ import Synchronization
 /// `@unchecked Sendable`: the `SSL_CTX` is configured in `init` and never changed afterwards, and
 /// OpenSSL makes creating connections from it (and its session cache) thread-safe; the counters
 /// are atomics.
-public final class TLSServerContext: @unchecked Sendable {
+public final class TLSServerContext: TransportFactory, @unchecked Sendable {
     /// Why a context could not be made.
     public enum SetupError: Error, CustomStringConvertible {
         /// An OpenSSL call failed; carries the call and OpenSSL's error text.
@@ -94,8 +94,8 @@ public final class TLSServerContext: @unchecked Sendable {
         return SSL_TLSEXT_ERR_ALERT_FATAL
     }
 
-    /// A transport for a connection accepted on a TLS port (the handshake starts with its first read).
-    public func makeTransport(socket: Int32) -> TLSTransport {
+    /// A `TLSTransport` for a connection accepted on a TLS port (the handshake starts with its first read).
+    public func makeTransport(socket: Int32) -> any ByteTransport {
         TLSTransport(socket: socket, context: self)
     }
 

@@ -285,11 +285,7 @@ public final class TLSTransport: ByteTransport {
     private func rawSend(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         while offset < bytes.count {
-            #if canImport(Glibc)
-            let count = Glibc.send(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            #else
-            let count = Darwin.send(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset, 0)
-            #endif
+            let count = Socket.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             if count > 0 {
                 offset += count
             } else if count < 0 && errno == EINTR {
@@ -344,15 +340,8 @@ public final class TLSTransport: ByteTransport {
             SSL_free(ssl)
             self.ssl = nil
         }
-        if reset {
-            var abort = linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(fileDescriptor, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
-        }
-        #if canImport(Glibc)
-        _ = Glibc.close(fileDescriptor)
-        #else
-        _ = Darwin.close(fileDescriptor)
-        #endif
+        if reset { Socket.setResetOnClose(fileDescriptor) }
+        Socket.close(fileDescriptor)
     }
 
     private func sendCloseNotify() {
