@@ -37,7 +37,10 @@ final class Connection: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         self.loop = loop
         self.server = server
-        machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
+        var configuration = ConnectionConfiguration(server.configuration)
+        // A transport that is secure from the start begins with a handshake: header timeout first.
+        configuration.startsWithHandshake = transport.isSecure
+        machine = ConnectionStateMachine(configuration: configuration,
                                          remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
     }
 
