@@ -9,7 +9,7 @@ import Darwin
 import HTTPServer
 import SQLiteStore
 
-/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `--help`, `--version`.
+/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, `--help`, `--version`.
 public enum UnderstudyCommand {
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -18,6 +18,7 @@ public enum UnderstudyCommand {
         Usage: understudy [serve] [options]
                understudy migrate [--database PATH] [--migrations PATH]
                understudy healthcheck [--host HOST] [--port PORT] [--admin-token TOKEN]
+               understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
                understudy --help | --version
 
         Serves local stand-ins for the WarpLink, Asleep, WarrantyLife and Sentilant Telematics backends.
@@ -62,6 +63,8 @@ public enum UnderstudyCommand {
             print("understudy \(version)")
             return 0
         }
+        // `ca` has verbs and flags of its own before the shared ones.
+        if command == "ca" { return CertificateAuthorityCommand.run(arguments, environment: environment) }
         let configuration: ServerConfiguration
         do {
             configuration = try parse(arguments, environment: environment)
