@@ -18,6 +18,10 @@ public final class UnderstudyServer: Sendable {
     public let http: HTTPServer
     /// Migrations applied at start (empty when the database was current).
     public let appliedMigrations: [String]
+    /// The local certificate authority (in `resolvedCADirectory`) whose leaves intercepted proxy
+    /// tunnels present; nil when the proxy is off.
+    public let certificateAuthority: LocalCertificateAuthority?
+    private let interceptTLS: TLSServerContext?
 
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
@@ -41,6 +45,14 @@ public final class UnderstudyServer: Sendable {
             eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
         http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
+        if configuration.proxyPort != nil {
+            let authority = try LocalCertificateAuthority(directory: configuration.resolvedCADirectory)
+            certificateAuthority = authority
+            interceptTLS = try TLSServerContext(certificates: authority)
+        } else {
+            certificateAuthority = nil
+            interceptTLS = nil
+        }
     }
 
     /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
@@ -49,7 +61,7 @@ public final class UnderstudyServer: Sendable {
         let port = try http.start()
         if let proxyPort = configuration.proxyPort {
             // The proxy shares the loops, limits and application; requests know it by their listener.
-            try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy))
+            try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy, intercept: interceptTLS))
         }
         let advertisedHost = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
         emulator.services.serverURL = "http://\(advertisedHost.contains(":") ? "[\(advertisedHost)]" : advertisedHost):\(port)"

@@ -46,6 +46,7 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: configuration.databasePath))
         configuration.adminToken = "t0ken"
         configuration.port = 0
+        configuration.proxyPort = nil // nothing here listens; and no CA in the shared temporary folder
         #expect(throws: Never.self) { _ = try UnderstudyServer(configuration: configuration) }
     }
 
@@ -72,6 +73,8 @@ enum UnderstudyTestServerHandle {
     static func start() async throws -> UnderstudyServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.httpsPort = nil
+        configuration.proxyPort = nil // parallel tests must not fight over 8888
         configuration.fixturesPath = ""
         configuration.logRequests = false
         configuration.databasePath = FileManager.default.temporaryDirectory.appendingPathComponent("hc-\(UUID().uuidString)/db.sqlite").path

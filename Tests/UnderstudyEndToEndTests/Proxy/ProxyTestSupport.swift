@@ -116,6 +116,19 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
         }
     }
 
+    /// Hands over what was read past the last response (a TLS client takes the tunnel's bytes from here).
+    func takeBuffered() -> [UInt8] {
+        defer { buffer = [] }
+        return buffer
+    }
+
+    /// The next bytes from the socket, whatever they are.
+    func receiveSome() throws -> [UInt8] {
+        if !buffer.isEmpty { return takeBuffered() }
+        try fill()
+        return takeBuffered()
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let received = recv(fd, &chunk, chunk.count, 0)
