@@ -25,7 +25,7 @@ public struct JournalFilter: Sendable, Codable, Equatable {
 
     /// Creates a filter.
     public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-                before: Int? = nil, statusClass: Int? = nil) {
+                before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil) {
         self.platform = platform
         self.method = method
         self.path = path
@@ -34,5 +34,7 @@ public struct JournalFilter: Sendable, Codable, Equatable {
         self.limit = limit
         self.before = before
         self.statusClass = statusClass
+        self.via = via
+        self.proxyHost = proxyHost
     }
 }

@@ -58,6 +58,8 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["platform": "admin", "count": 1, "timeoutMs": 1000], expect: 200)
         _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["method": "PATCH", "count": 1, "timeoutMs": 10], expect: 408)
         _ = try await check("DELETE", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests", expect: 204)
+        _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=direct&limit=5", expect: 200)
+        _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=elsewhere", expect: 400)
         _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "s1"], expect: 201)
         _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "bad name!"], expect: 400)
         _ = try await check("GET", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", expect: 200)
