@@ -2,6 +2,9 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A request as the proxy port hands it over: CONNECT in authority form, or absolute form.
 private func proxied(_ method: HTTPMethod, _ target: String, host: String, absolute: Bool = false,
@@ -13,6 +16,28 @@ private func proxied(_ method: HTTPMethod, _ target: String, host: String, absol
 }
 
 private func body(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+
+/// A loopback port bound but not listening: connecting to it is refused, and no other test can
+/// take it while it is held (a closed port could be reused by a parallel test's server).
+struct BoundPort {
+    let fd: Int32
+    let port: Int
+
+    init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func release() { close(fd) }
+}
 
 @Suite("Proxy stage")
 struct ProxyStageTests {
@@ -66,10 +91,9 @@ struct ProxyStageTests {
     func passthroughFailure() async throws {
         let harness = try await Harness()
         defer { Task { await harness.stop() } }
-        // The harness's own port, once it is closed, is a port nothing listens on.
-        let closed = try await Harness()
-        let port = Int(closed.baseURL.split(separator: ":").last ?? "") ?? 0
-        await closed.stop()
+        let unused = BoundPort()
+        defer { unused.release() }
+        let port = unused.port
         let reply = await harness.emulator.respond(to: proxied(.connect, "127.0.0.1:\(port)", host: "127.0.0.1:\(port)"))
         #expect(reply.status == 502 && body(reply).contains("127.0.0.1:\(port)"))
         #expect(harness.emulator.upstreams.upstreamCount == 0)

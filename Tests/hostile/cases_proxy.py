@@ -118,11 +118,13 @@ def connect_other_port(ctx):
 
 @case("proxy: CONNECT to a closed local port gets 502 naming it")
 def connect_closed_port(ctx):
-    probe = socket.socket()
+    probe = socket.socket()  # bound, never listening: refused, and nobody else can take the port meanwhile
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
-    probe.close()
-    response = refused(proxy(ctx), f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n", 502)
+    try:
+        response = refused(proxy(ctx), f"CONNECT 127.0.0.1:{port} HTTP/1.1\r\n\r\n", 502)
+    finally:
+        probe.close()
     check(f"127.0.0.1:{port}" in response.body.decode("utf-8", "replace"), f"502 body does not name the host: {response.body!r}")
 
 
