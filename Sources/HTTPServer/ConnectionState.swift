@@ -1,5 +1,20 @@
 /// The states a `ConnectionStateMachine` moves through, and what it remembers about the peer.
 extension ConnectionStateMachine {
+    /// Whether the connection is closed.
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Whether the socket was handed to a tunnel plan; the machine does nothing more.
+    var isHandedOff: Bool {
+        if case .handedOff = state { return true }
+        return false
+    }
+
+    /// Closed or handed off: either way, no more actions.
+    var isFinished: Bool { isClosed || isHandedOff }
+
     /// Where the connection is in its request/response cycle.
     enum State {
         /// Nothing of a request yet (the idle timeout applies).

@@ -12,7 +12,7 @@ struct ConnectionStateMachine {
     let configuration: ConnectionConfiguration
     private var charge: BodyBudgetCharge
     private var reader: HTTPRequestReader
-    private var state: State = .awaitingRequest
+    private(set) var state: State = .awaitingRequest
     private var peer = PeerState.open
     private var shutdownRequested = false
     private var outputBlocked = false
@@ -44,20 +44,6 @@ struct ConnectionStateMachine {
 
     /// Whether the caller should keep reading from the socket now.
     var wantsInput: Bool { interest.read }
-
-    /// Whether the connection is closed.
-    var isClosed: Bool {
-        if case .closed = state { return true }
-        return false
-    }
-
-    /// Whether the socket was handed to a tunnel plan; the machine does nothing more.
-    var isHandedOff: Bool {
-        if case .handedOff = state { return true }
-        return false
-    }
-
-    private var isFinished: Bool { isClosed || isHandedOff }
 
     /// Bytes received but not yet consumed by a request.
     var bufferedByteCount: Int { reader.bufferedByteCount }

@@ -8,7 +8,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var time: String
     /// The project the request was identified as, if any.
     public var projectID: String?
-    /// `warplink`, `asleep`, `warrantylife`, `telematics` or `admin`.
+    /// `warplink`, `asleep`, `warrantylife`, `telematics`, `admin`, or `proxy` for what the proxy answered itself.
     public var platform: String
     /// The request method, e.g. `POST`.
     public var method: String
@@ -36,6 +36,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var responseBodySize: Int
     /// The fault applied, e.g. `rule flt_…: status 503` or `header: reset`; nil when none was.
     public var fault: String?
+    /// `proxy` when the request came to the proxy port; nil for the plain and HTTPS ports.
+    public var via: String?
+    /// The host the client asked the proxy for (a CONNECT target's or an absolute-form URL's host), if any.
+    public var proxyHost: String?
 
     /// The request body parsed as JSON; nil when there is none or it is not JSON (a form, an upload, a capped body).
     public var requestJSON: AnyJSON? { requestBody.flatMap(Self.parse) }
