@@ -86,9 +86,14 @@ public final class SocketTransport: ByteTransport {
         guard !isClosed else { return }
         isClosed = true
         if reset {
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(fileDescriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            var option = linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fileDescriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         }
+        // Qualified because this method's own name hides the C function.
+        #if canImport(Glibc)
         _ = Glibc.close(fileDescriptor)
+        #else
+        _ = Darwin.close(fileDescriptor)
+        #endif
     }
 }
