@@ -33,8 +33,14 @@ fi
 case "$work" in "$root"/*) echo "consumer: $work is inside the checkout"; echo "0 passed, 1 failed"; exit 1 ;; esac
 
 # The URL's last path component is the package identity; a link named `understudy` makes it the
-# same whatever the checkout's folder is called. SwiftPM still clones it with git.
-ln -sfn "$root" "$work/understudy"
+# same whatever the checkout's folder is called. SwiftPM still clones it with git. It refuses a
+# git worktree (whose .git is a file), so a worktree is first cloned bare, with all its commits.
+rm -rf "$work/understudy"
+if [ "$(git rev-parse --git-dir)" = ".git" ]; then
+  ln -s "$root" "$work/understudy"
+else
+  git clone --quiet --bare "$root" "$work/understudy"
+fi
 mkdir -p "$work/consumer/Tests/ConsumerTests"
 cat >"$work/consumer/Package.swift" <<EOF
 // swift-tools-version:6.0
@@ -118,7 +124,7 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 # Swift Testing and XCTest report separately; both count.
-testing=$(grep -oE 'Test run with [0-9]+ tests? passed' "$log" | tail -1 | grep -oE '[0-9]+' || true)
+testing=$(grep -oE 'Test run with [0-9]+ tests?( in [0-9]+ suites?)? passed' "$log" | tail -1 | grep -oE '[0-9]+' | head -1 || true)
 xctest=$(grep -oE 'Executed [0-9]+ tests?, with 0 failures' "$log" | tail -1 | grep -oE '[0-9]+' | head -1 || true)
 ran=$(( ${testing:-0} + ${xctest:-0} ))
 [ "$ran" -gt 0 ] || ran=
