@@ -36,7 +36,8 @@ public final class UnderstudyServer: Sendable {
         let httpConfiguration = HTTPServerConfiguration(
             host: configuration.host, port: configuration.port,
             limits: HTTPParserLimits(maxBodyBytes: configuration.maxBodyBytes),
-            headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout)
+            headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout,
+            eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
         http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
     }
