@@ -23,7 +23,7 @@ let package = Package(
 
         // Transport and storage: know nothing of platforms.
         // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
-        .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "COpenSSL"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
 
         // Control plane and what the platforms share.
@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "UnderstudyClient"),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
