@@ -6,7 +6,8 @@
 # HEAD commit); CI runs on a clean clone, so that is everything.
 #
 # Each block becomes one file of the consumer's test target:
-#   - a block with its own `import` lines is a complete file, copied as is (the README example);
+#   - a block with its own `import` lines is a complete file, copied as is (the README example;
+#     one that declares no test, like a helper function, is compiled only);
 #   - any other block is the body of an `async throws` Swift Testing test, with Foundation,
 #     Testing, UnderstudyClient and UnderstudyTesting imported;
 #   - a block whose first line is `// fragment` (an SDK's own code, a protocol outline) is skipped.
@@ -81,7 +82,7 @@ for source in sources:
     else:
         files.append(source)
 
-written = skipped = 0
+written = skipped = tests = 0
 for path in files:
     lines = open(path, encoding="utf-8").read().split("\n")
     index = 0
@@ -102,19 +103,22 @@ for path in files:
         header = f"// Extracted by .ci/consumer.sh from {path}, line {start + 1}.\n"
         if any(re.match(r"import\s+\w", line) for line in body):
             text = header + "\n".join(body) + "\n"
+            # A complete file runs as many tests as it declares; one with none is only compiled.
+            tests += sum(1 for line in body if re.search(r"@Test\b|\bfunc test\w*\(", line))
         else:
             indented = "\n".join(("    " + line) if line.strip() else "" for line in body)
             text = (header + "import Foundation\nimport Testing\nimport UnderstudyClient\nimport UnderstudyTesting\n\n"
                     f"@Test(\"{path}:{start + 1}\")\nfunc snippet_{name}() async throws {{\n{indented}\n}}\n")
+            tests += 1
         with open(os.path.join(out, f"Snippet_{name}.swift"), "w", encoding="utf-8") as handle:
             handle.write(text)
         written += 1
         print(f"{path}:{start + 1}", file=sys.stderr)
-print(f"{written} {skipped}")
+print(f"{written} {skipped} {tests}")
 PYTHON
 )
-read -r written skipped <<<"$snippets"
-echo "consumer: $written Swift blocks compiled and run, $skipped marked as fragments"
+read -r written skipped tests <<<"$snippets"
+echo "consumer: $written Swift blocks compiled ($tests tests among them), $skipped marked as fragments"
 if [ "$written" -eq 0 ]; then echo "consumer: no Swift blocks found"; echo "0 passed, 1 failed"; exit 1; fi
 
 cd "$work/consumer"
@@ -129,8 +133,8 @@ xctest=$(grep -oE 'Executed [0-9]+ tests?, with 0 failures' "$log" | tail -1 | g
 ran=$(( ${testing:-0} + ${xctest:-0} ))
 [ "$ran" -gt 0 ] || ran=
 echo "consumer: debug build and test run took $(( $(date +%s) - started )) s"
-if [ "$status" -ne 0 ] || [ -z "$ran" ] || [ "$ran" -lt "$written" ]; then
-  echo "consumer: the package did not build or its tests failed (exit $status, ${ran:-0} of $written tests passed)"
+if [ "$status" -ne 0 ] || [ -z "$ran" ] || [ "$ran" -lt "$tests" ]; then
+  echo "consumer: the package did not build or its tests failed (exit $status, ${ran:-0} of $tests tests passed)"
   echo "0 passed, 1 failed"
   exit 1
 fi
