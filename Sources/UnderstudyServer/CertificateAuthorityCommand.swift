@@ -1,10 +1,11 @@
 import Foundation
+import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPServer
 
 /// `understudy ca export|path|reset`: the local CA's certificate for devices to trust, where it
 /// lives, and a fresh one. `export` and `path` make the CA when there is none yet, so it can be
@@ -58,12 +59,14 @@ public enum CertificateAuthorityCommand {
                 return 0
             case "reset":
                 let path = try LocalCertificateAuthority.resetFiles(in: directory)
-                standardOutput.write(Data("""
-                    Made a new local CA: \(path)
-                    Certificates issued by the old CA are no longer trusted. Install the new certificate on \
-                    each device (`understudy ca export`), and restart a running server so it signs with the new CA.
+                standardOutput.write(
+                    Data(
+                        """
+                        Made a new local CA: \(path)
+                        Certificates issued by the old CA are no longer trusted. Install the new certificate on \
+                        each device (`understudy ca export`), and restart a running server so it signs with the new CA.
 
-                    """.utf8))
+                        """.utf8))
                 return 0
             default:
                 return usageError("unknown `ca` verb `\(verb)`")

@@ -68,6 +68,8 @@ public enum UnderstudyCommand {
         let configuration: ServerConfiguration
         do {
             configuration = try parse(arguments, environment: environment)
+            // A value that cannot work (a bad public URL, say) is a usage error, not a failed start.
+            if command == "serve" { try configuration.validate() }
         } catch let error as ConfigurationError {
             printError("understudy: \(error.description)\n\n\(usage)")
             return 2
@@ -193,7 +195,9 @@ public enum UnderstudyCommand {
     private static func printDemo(_ server: UnderstudyServer, logger: Logger) async {
         // The banner is a convenience: a failed read only leaves the demo credentials out of it.
         guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
-        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, serverURL: server.url)
+        let addresses = server.emulator.services.addresses
+        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, addresses: addresses,
+                                   lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
         if logger.format == .json {
             // JSON logs stay machine-readable: the banner is one object, not a text block.
             logger.log(.info, "demo project ready", values: banner.fields)

@@ -59,17 +59,25 @@ public final class UnderstudyServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         let port = try http.start()
+        let services = emulator.services
+        services.setListening(host: configuration.host, port: port)
+        // Validated at init, so a configured URL always parses here.
+        services.setPublicURL(configuration.publicURL.flatMap(PublicURL.init))
+        // The HTTPS port, the proxy port and the CA path are advertised once those listeners are
+        // bound: whoever starts them calls `setBoundHTTPSPort`, `setBoundProxyPort` and
+        // `setCACertificatePath` on `emulator.services` (nothing is advertised that does not listen).
         if let proxyPort = configuration.proxyPort {
             // The proxy shares the loops, limits and application; requests know it by their listener.
-            try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy, intercept: interceptTLS))
+            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy, intercept: interceptTLS))
+            services.setBoundProxyPort(bound)
+            services.setCACertificatePath(certificateAuthority?.certificatePath)
         }
-        let advertisedHost = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
-        emulator.services.serverURL = "http://\(advertisedHost.contains(":") ? "[\(advertisedHost)]" : advertisedHost):\(port)"
         try await emulator.load()
         return port
     }
 
-    /// The URL clients use.
+    /// The plain-HTTP URL a client on this machine uses (`http://127.0.0.1:<port>`); devices are
+    /// told `emulator.services.advertisedEndpoints(for:)` instead, which honours the public URL.
     public var url: String { emulator.services.serverURL }
 
     /// The bound port of the intercepting proxy, or nil when it is off (or before `start()`).

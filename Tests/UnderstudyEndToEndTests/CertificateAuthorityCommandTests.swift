@@ -1,12 +1,13 @@
 import Foundation
+import HTTPServer
+import Testing
+import UnderstudyServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HTTPServer
-import Testing
-import UnderstudyServer
 
 /// `understudy ca …` as a user runs it: the real binary, its standard output and exit status.
 @Suite("understudy ca")
@@ -123,9 +124,11 @@ struct CertificateAuthorityCommandTests {
     @Test("usage errors exit 2: no verb, an unknown verb, a bad format, export's flags on another verb, a missing value")
     func usageErrors() async throws {
         let directory = folder()
-        for arguments in [["ca"], ["ca", "explode"], ["ca", "--ca-dir", directory], ["ca", "export", "--format", "jpeg"],
-                          ["ca", "path", "--format", "der"], ["ca", "reset", "--output", "x"], ["ca", "export", "--output"],
-                          ["ca", "path", "--frobnicate"]] {
+        for arguments in [
+            ["ca"], ["ca", "explode"], ["ca", "--ca-dir", directory], ["ca", "export", "--format", "jpeg"],
+            ["ca", "path", "--format", "der"], ["ca", "reset", "--output", "x"], ["ca", "export", "--output"],
+            ["ca", "path", "--frobnicate"],
+        ] {
             #expect(await UnderstudyCommand.main(["understudy"] + arguments + ["--ca-dir", directory], environment: [:]) == 2, "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory), "a usage error makes no CA")
@@ -139,8 +142,10 @@ struct CertificateAuthorityCommandTests {
         defer { terminal.close() }
         #expect(isatty(terminal.follower.fileDescriptor) == 1)
         let directory = folder()
-        #expect(CertificateAuthorityCommand.run(["export", "--format", "der", "--ca-dir", directory], environment: [:],
-                                                standardOutput: terminal.follower) == 2)
+        #expect(
+            CertificateAuthorityCommand.run(
+                ["export", "--format", "der", "--ca-dir", directory], environment: [:],
+                standardOutput: terminal.follower) == 2)
         #expect(!FileManager.default.fileExists(atPath: directory), "refused before any CA was made")
         #expect(CertificateAuthorityCommand.run(["export", "--ca-dir", directory], environment: [:], standardOutput: terminal.follower) == 0)
         // What reached the terminal is the PEM text.
@@ -167,8 +172,9 @@ private struct PseudoTerminal {
         typealias Step = @convention(c) (Int32) -> Int32
         typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
         guard let library = dlopen(nil, RTLD_NOW),
-              let openSymbol = dlsym(library, "posix_openpt"), let grantSymbol = dlsym(library, "grantpt"),
-              let unlockSymbol = dlsym(library, "unlockpt"), let nameSymbol = dlsym(library, "ptsname") else { return nil }
+            let openSymbol = dlsym(library, "posix_openpt"), let grantSymbol = dlsym(library, "grantpt"),
+            let unlockSymbol = dlsym(library, "unlockpt"), let nameSymbol = dlsym(library, "ptsname")
+        else { return nil }
         let openpt = unsafeBitCast(openSymbol, to: Open.self), grant = unsafeBitCast(grantSymbol, to: Step.self)
         let unlock = unsafeBitCast(unlockSymbol, to: Step.self), name = unsafeBitCast(nameSymbol, to: Name.self)
         #endif
@@ -176,7 +182,8 @@ private struct PseudoTerminal {
         guard descriptor >= 0 else { return nil }
         let controller = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard grant(descriptor) == 0, unlock(descriptor) == 0, let path = name(descriptor).map({ String(cString: $0) }),
-              let follower = FileHandle(forUpdatingAtPath: path) else { return nil }
+            let follower = FileHandle(forUpdatingAtPath: path)
+        else { return nil }
         return PseudoTerminal(controller: controller, follower: follower)
     }
 

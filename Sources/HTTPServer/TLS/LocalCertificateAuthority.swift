@@ -75,8 +75,10 @@ public final class LocalCertificateAuthority: Sendable {
             try SigningAuthority.loadOrCreate(certificatePath: certificatePath, keyPath: keyPath)
         }
         let defaultIdentity = try Self.mint(names, by: authority)
-        state = Mutex(State(authority: authority, defaultIdentity: defaultIdentity,
-                            leaves: LeastRecentlyUsedCache(capacity: self.cacheCapacity)))
+        state = Mutex(
+            State(
+                authority: authority, defaultIdentity: defaultIdentity,
+                leaves: LeastRecentlyUsedCache(capacity: self.cacheCapacity)))
     }
 
     /// The identity served to clients that send no SNI, and to names no certificate can carry.
