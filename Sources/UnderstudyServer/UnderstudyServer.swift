@@ -62,17 +62,23 @@ public final class UnderstudyServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         let port = try http.start()
+        let services = emulator.services
+        services.setListening(host: configuration.host, port: port)
+        // Validated at init, so a configured URL always parses here.
+        services.setPublicURL(configuration.publicURL.flatMap(PublicURL.init))
         if let tls, let httpsPort = configuration.httpsPort {
             // Same loops, limits, timeouts and application as the plain port; only the transport differs.
-            try http.addListener(ListenerConfiguration(host: configuration.host, port: httpsPort, kind: .https, transport: tls))
+            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: httpsPort, kind: .https, transport: tls))
+            services.setBoundHTTPSPort(bound)
         }
-        let advertisedHost = ["0.0.0.0", "::", "[::]"].contains(configuration.host) ? "127.0.0.1" : configuration.host
-        emulator.services.serverURL = "http://\(advertisedHost.contains(":") ? "[\(advertisedHost)]" : advertisedHost):\(port)"
+        // The proxy port is advertised by whoever starts the proxy listener (`setBoundProxyPort`).
+        services.setCACertificatePath(certificateAuthority?.certificatePath)
         try await emulator.load()
         return port
     }
 
-    /// The URL clients use.
+    /// The plain-HTTP URL a client on this machine uses (`http://127.0.0.1:<port>`); devices are
+    /// told `emulator.services.advertisedEndpoints(for:)` instead, which honours the public URL.
     public var url: String { emulator.services.serverURL }
 
     /// The bound HTTPS port (useful with port 0); nil when the TLS listener is off or not started.

@@ -42,8 +42,9 @@ struct CertificateInspection {
         guard X509_STORE_add_cert(store, authority) == 1, let context = X509_STORE_CTX_new() else { return false }
         defer { X509_STORE_CTX_free(context); ERR_clear_error() }
         guard X509_STORE_CTX_init(context, store, leaf.certificate, nil) == 1,
-              X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1,
-              X509_verify_cert(context) == 1 else { return false }
+            X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER) == 1,
+            X509_verify_cert(context) == 1
+        else { return false }
         if let host, X509_check_host(leaf.certificate, host, host.utf8.count, 0, nil) != 1 { return false }
         if let address, X509_check_ip_asc(leaf.certificate, address, 0) != 1 { return false }
         return true

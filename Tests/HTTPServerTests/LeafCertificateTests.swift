@@ -1,7 +1,8 @@
 import COpenSSL
 import Foundation
-@testable import HTTPServer
 import Testing
+
+@testable import HTTPServer
 
 /// Leaves minted by the local CA: what they contain, whom they verify for, the default identity,
 /// garbage names and the cache.
@@ -11,8 +12,9 @@ struct LeafCertificateTests {
         try LocalCertificateAuthority(directory: CertificateInspection.temporaryFolder("leaf"), defaultNames: defaultNames, cacheCapacity: cacheCapacity)
     }
 
-    @Test("every platform host gets a leaf that verifies against the exported CA with the hostname check on",
-          arguments: ["api.warplink.app", "aplnk.to", "api.asleep.ai", "test-api.asleep.ai", "www.warrantylife.com", "telematics.example.com"])
+    @Test(
+        "every platform host gets a leaf that verifies against the exported CA with the hostname check on",
+        arguments: ["api.warplink.app", "aplnk.to", "api.asleep.ai", "test-api.asleep.ai", "www.warrantylife.com", "telematics.example.com"])
     func platformHosts(host: String) throws {
         let authority = try Self.authority()
         let leaf = authority.leaf(for: host)
@@ -99,7 +101,8 @@ struct LeafCertificateTests {
     func defaultIdentity() throws {
         let authority = try Self.authority(defaultNames: ["192.168.1.50", "Dev.Example.Test", "not a name", "localhost"])
         let identity = authority.defaultIdentity
-        #expect(CertificateInspection(certificate: identity.certificate).subjectAltNames
+        #expect(
+            CertificateInspection(certificate: identity.certificate).subjectAltNames
                 == ["DNS:localhost", "IP:127.0.0.1", "IP:::1", "IP:192.168.1.50", "DNS:dev.example.test"])
         let ca = try authority.exportCertificate(as: .pem)
         #expect(CertificateInspection.verifies(identity, against: ca, host: "localhost"))
@@ -112,11 +115,14 @@ struct LeafCertificateTests {
         #expect(authority.cachedLeafCount == 0)
     }
 
-    @Test("garbage names get the default identity and are never minted or cached",
-          arguments: ["", ".", "..", "a b", "exa mple.com", "-bad.example", "bad-.example", "x..y", "*", "*.com", "a.*.example",
-                      "*x.example.com", "1.2.3", "999.1.1.1", "fe80::1%eth0", "[::1", "ex\u{0}ample.com", "exämple.com",
-                      "under_score.example", "a,DNS:evil.example", "a:b", String(repeating: "a", count: 64) + ".example",
-                      String(repeating: "abcdefgh.", count: 29) + "com"])
+    @Test(
+        "garbage names get the default identity and are never minted or cached",
+        arguments: [
+            "", ".", "..", "a b", "exa mple.com", "-bad.example", "bad-.example", "x..y", "*", "*.com", "a.*.example",
+            "*x.example.com", "1.2.3", "999.1.1.1", "fe80::1%eth0", "[::1", "ex\u{0}ample.com", "exämple.com",
+            "under_score.example", "a,DNS:evil.example", "a:b", String(repeating: "a", count: 64) + ".example",
+            String(repeating: "abcdefgh.", count: 29) + "com",
+        ])
     func garbage(name: String) throws {
         let authority = try Self.authority()
         #expect(authority.leaf(for: name) === authority.defaultIdentity)

@@ -1,8 +1,9 @@
 import COpenSSL
 import Foundation
-@testable import HTTPServer
 import Synchronization
 import Testing
+
+@testable import HTTPServer
 
 /// The CA on disk: its files, their modes, reuse, reset, export and what a damaged file gives.
 @Suite("Local certificate authority: files")

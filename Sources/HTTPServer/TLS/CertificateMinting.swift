@@ -70,7 +70,8 @@ enum CertificateMinting {
             try setRandomSerial(certificate)
             try name(X509_get_subject_name(certificate), commonName: commonName)
             guard X509_gmtime_adj(X509_getm_notBefore(certificate), -backdatedDays * day) != nil,
-                  X509_gmtime_adj(X509_getm_notAfter(certificate), validityDays * day) != nil else {
+                X509_gmtime_adj(X509_getm_notAfter(certificate), validityDays * day) != nil
+            else {
                 throw CertificateAuthorityError.openSSL("set the validity")
             }
             guard X509_set_pubkey(certificate, publicKey) == 1 else { throw CertificateAuthorityError.openSSL("set the public key") }

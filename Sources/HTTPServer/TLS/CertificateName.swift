@@ -61,8 +61,9 @@ public enum CertificateName: Hashable, Sendable, CustomStringConvertible {
                 continue
             }
             guard (1...63).contains(label.count),
-                  label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-"),
-                  label.allSatisfy(isLabelByte) else { return false }
+                label.first != UInt8(ascii: "-"), label.last != UInt8(ascii: "-"),
+                label.allSatisfy(isLabelByte)
+            else { return false }
         }
         guard let last = labels.last, !last.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
         return true

@@ -36,7 +36,8 @@ struct LeastRecentlyUsedCache<Key: Hashable, Value> {
     mutating func insert(_ value: Value, for key: Key) {
         clock += 1
         if entries[key] == nil, entries.count >= capacity,
-           let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+        {
             entries[oldest] = nil
         }
         entries[key] = Entry(value: value, lastUse: clock)

@@ -20,7 +20,8 @@ import Synchronization
 ///   SSL_use_PrivateKey, the CA as chain), or `install(onContext: ctx)` for a context's default.
 ///   Raw `certificate`, `chain` and `privateKey` pointers are there for anything else.
 /// - `exportCertificate(as: .pem / .der)`: the CA certificate only; the key never leaves its file.
-/// - `certificatePath`, `keyPath`; `reset()` replaces the CA (files and memory, cache emptied).
+/// - `certificatePath`, `keyPath`; `reset()` replaces the CA (files and memory, cache emptied);
+///   `LocalCertificateAuthority.resetFiles(in:)` replaces a CA on disk without loading it first.
 ///
 /// OpenSSL errors are cleared on the thread that caused them, so none leaks into a handshake's
 /// error queue.
@@ -74,8 +75,10 @@ public final class LocalCertificateAuthority: Sendable {
             try SigningAuthority.loadOrCreate(certificatePath: certificatePath, keyPath: keyPath)
         }
         let defaultIdentity = try Self.mint(names, by: authority)
-        state = Mutex(State(authority: authority, defaultIdentity: defaultIdentity,
-                            leaves: LeastRecentlyUsedCache(capacity: self.cacheCapacity)))
+        state = Mutex(
+            State(
+                authority: authority, defaultIdentity: defaultIdentity,
+                leaves: LeastRecentlyUsedCache(capacity: self.cacheCapacity)))
     }
 
     /// The identity served to clients that send no SNI, and to names no certificate can carry.
@@ -112,15 +115,28 @@ public final class LocalCertificateAuthority: Sendable {
     /// Replaces the CA with a new one, on disk and here: leaves it minted before no longer verify,
     /// and devices must trust the new certificate.
     public func reset() throws(CertificateAuthorityError) {
-        try CertificateAuthorityFiles.createFolder(directory)
-        let authority = try CertificateAuthorityFiles.withFolderLock(directory) { () throws(CertificateAuthorityError) in
-            try SigningAuthority.create(certificatePath: certificatePath, keyPath: keyPath)
-        }
+        let authority = try Self.replaceFiles(in: directory)
         let defaultIdentity = try Self.mint(defaultNames, by: authority)
         state.withLock { state in
             state.authority = authority
             state.defaultIdentity = defaultIdentity
             state.leaves.removeAll()
+        }
+    }
+
+    /// Writes a new CA into `directory` without reading what is there, so a damaged CA can be
+    /// replaced (`understudy ca reset`). Returns the new certificate's path.
+    @discardableResult
+    public static func resetFiles(in directory: String) throws(CertificateAuthorityError) -> String {
+        _ = try replaceFiles(in: directory)
+        return certificatePath(in: directory)
+    }
+
+    private static func replaceFiles(in directory: String) throws(CertificateAuthorityError) -> SigningAuthority {
+        try CertificateAuthorityFiles.createFolder(directory)
+        let (certificatePath, keyPath) = (path(directory, certificateFileName), path(directory, keyFileName))
+        return try CertificateAuthorityFiles.withFolderLock(directory) { () throws(CertificateAuthorityError) in
+            try SigningAuthority.create(certificatePath: certificatePath, keyPath: keyPath)
         }
     }
 

@@ -28,7 +28,7 @@ public final class TLSIdentity: @unchecked Sendable {
 
     deinit {
         X509_free(certificate)
-        chain.forEach { X509_free($0) }
+        for issuer in chain { X509_free(issuer) }
         EVP_PKEY_free(privateKey)
     }
 

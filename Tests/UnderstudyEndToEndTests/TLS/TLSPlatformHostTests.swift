@@ -54,6 +54,18 @@ struct TLSPlatformHostTests {
         }
     }
 
+    @Test("project answers advertise the bound HTTPS port and the CA path, and the advertised HTTPS URL works")
+    func advertised() async throws {
+        try await withTLSServer { server, port, context in
+            let project = try await server.client.admin.project("demo").get()
+            let warpLink = try #require(project.httpsBaseURLs["warplink"])
+            #expect(warpLink == "https://127.0.0.1:\(port)/warplink" && project.proxy.caCertificatePath == server.caCertificatePath)
+            let client = try TLSTestClient(port: port, context: context, serverName: nil) // what a client of that URL does
+            let request = Self.platformRequests[0]
+            #expect(try client.exchange(httpRequest("/warplink" + request.path, host: "127.0.0.1:\(port)", headers: request.headers)).status == 200)
+        }
+    }
+
     @Test("TLS 1.2 and TLS 1.3 both negotiate, and ALPN says http/1.1")
     func versionsAndALPN() async throws {
         for version in [TLS1_2_VERSION, TLS1_3_VERSION] {
