@@ -111,8 +111,12 @@ final class Connection: @unchecked Sendable {
             case .setDeadline(let deadline):
                 self.deadline = deadline
             case .setInterest(let interest):
+                let resumesReading = interest.read && !self.interest.read
                 self.interest = interest
                 loop.watch(self, read: interest.read, write: interest.write)
+                // Reading stopped (read limit) while the transport held records read ahead, which
+                // no readiness event will announce: read them now.
+                if resumesReading && transport.hasBufferedInput { loop.execute { [self] in readable(hangUp: false) } }
             case .closeWriteSide:
                 transport.shutdownWrite()
             case .close(let mode):

@@ -18,10 +18,12 @@ public final class UnderstudyServer: Sendable {
     public let http: HTTPServer
     /// Migrations applied at start (empty when the database was current).
     public let appliedMigrations: [String]
-    /// The local certificate authority (in `resolvedCADirectory`) whose leaves intercepted proxy
-    /// tunnels present; nil when the proxy is off.
+    /// The local certificate authority whose leaves the TLS listeners present; nil when neither
+    /// the HTTPS port nor the proxy is on.
     public let certificateAuthority: LocalCertificateAuthority?
-    private let interceptTLS: TLSServerContext?
+    /// The TLS settings (and handshake counters) of the HTTPS port and of tunnels the proxy
+    /// intercepts; nil when `certificateAuthority` is.
+    public let tls: TLSServerContext?
 
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
@@ -45,13 +47,15 @@ public final class UnderstudyServer: Sendable {
             eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
         http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
-        if configuration.proxyPort != nil {
-            let authority = try LocalCertificateAuthority(directory: configuration.resolvedCADirectory)
+        if configuration.httpsPort != nil || configuration.proxyPort != nil {
+            // The public URL's host is on the no-SNI certificate: a device that dials its address gets a name that matches.
+            let publicHost = configuration.publicURL.flatMap { URL(string: $0)?.host }
+            let authority = try LocalCertificateAuthority(directory: configuration.resolvedCADirectory, defaultNames: publicHost.map { [$0] } ?? [])
             certificateAuthority = authority
-            interceptTLS = try TLSServerContext(certificates: authority)
+            tls = try TLSServerContext(certificates: authority)
         } else {
             certificateAuthority = nil
-            interceptTLS = nil
+            tls = nil
         }
     }
 
@@ -63,15 +67,17 @@ public final class UnderstudyServer: Sendable {
         services.setListening(host: configuration.host, port: port)
         // Validated at init, so a configured URL always parses here.
         services.setPublicURL(configuration.publicURL.flatMap(PublicURL.init))
-        // The HTTPS port, the proxy port and the CA path are advertised once those listeners are
-        // bound: whoever starts them calls `setBoundHTTPSPort`, `setBoundProxyPort` and
-        // `setCACertificatePath` on `emulator.services` (nothing is advertised that does not listen).
-        if let proxyPort = configuration.proxyPort {
-            // The proxy shares the loops, limits and application; requests know it by their listener.
-            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy, intercept: interceptTLS))
-            services.setBoundProxyPort(bound)
-            services.setCACertificatePath(certificateAuthority?.certificatePath)
+        if let tls, let httpsPort = configuration.httpsPort {
+            // Same loops, limits, timeouts and application as the plain port; only the transport differs.
+            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: httpsPort, kind: .https, transport: tls))
+            services.setBoundHTTPSPort(bound)
         }
+        if let proxyPort = configuration.proxyPort {
+            // The proxy shares the loops, limits and application; intercepted :443 tunnels use the same TLS settings.
+            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: proxyPort, kind: .proxy, intercept: tls))
+            services.setBoundProxyPort(bound)
+        }
+        services.setCACertificatePath(certificateAuthority?.certificatePath)
         try await emulator.load()
         return port
     }
@@ -82,6 +88,18 @@ public final class UnderstudyServer: Sendable {
 
     /// The bound port of the intercepting proxy, or nil when it is off (or before `start()`).
     public var proxyPort: Int? { http.port(of: .proxy) }
+
+    /// The bound HTTPS port (useful with port 0); nil when the TLS listener is off or not started.
+    public var httpsPort: Int? { http.port(of: .https) }
+
+    /// The HTTPS URL a client on this machine uses (`https://127.0.0.1:<port>`); nil without HTTPS.
+    public var httpsURL: String? {
+        guard let httpsPort, let plain = URL(string: url), let host = plain.host else { return nil }
+        return "https://\(host.contains(":") ? "[\(host)]" : host):\(httpsPort)"
+    }
+
+    /// The path of the CA certificate clients must trust; nil when no TLS listener is on.
+    public var caCertificatePath: String? { certificateAuthority?.certificatePath }
 
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {

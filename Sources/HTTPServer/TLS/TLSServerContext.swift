@@ -69,7 +69,9 @@ public final class TLSServerContext: TransportFactory, @unchecked Sendable {
         // per record; `TLSTransport.hasBufferedInput` tells the connection about what was read ahead.
         understudy_ssl_ctx_set_read_ahead(context, 1)
         _ = understudy_ssl_ctx_set_session_cache_mode(context, Int(SSL_SESS_CACHE_SERVER))
-        _ = understudy_ssl_ctx_sess_set_cache_size(context, 20_000)
+        // Stateless tickets carry most resumptions; the cache (TLS 1.2 session ids) is bounded
+        // so that clients that never resume cannot grow it past a few MiB.
+        _ = understudy_ssl_ctx_sess_set_cache_size(context, 4_096)
         let sessionContext: [UInt8] = Array("understudy".utf8)
         guard SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count)) == 1 else {
             throw SetupError.openSSL("SSL_CTX_set_session_id_context", Self.lastError())

@@ -232,8 +232,10 @@ public final class TLSTransport: ByteTransport {
         return Array((head + body).utf8)
     }()
 
-    /// Most plain input dropped after the 400 before closing anyway (one large request head).
-    static let plaintextDiscardLimit = 64 * 1024
+    /// Most plain input dropped after the 400 before closing anyway: a request body behind the
+    /// head is read and dropped (no memory held) so the close does not reset the answer away;
+    /// the connection's header timeout bounds the time.
+    static let plaintextDiscardLimit = 1024 * 1024
 
     private func refusePlaintext() {
         context.recordPlaintextRequest()
