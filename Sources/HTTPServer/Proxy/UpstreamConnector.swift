@@ -140,7 +140,8 @@ public final class UpstreamConnector: Sendable {
             var one: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             if systemConnect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
-            if errno != EINPROGRESS { lastError = errno; _ = closeSocket(fd); continue }
+            // EINTR: the connect goes on in the background, exactly as with EINPROGRESS.
+            if errno != EINPROGRESS && errno != EINTR { lastError = errno; _ = closeSocket(fd); continue }
             switch waitFor(fd, events: Int16(POLLOUT), deadline: deadline) {
             case .ready:
                 var code: Int32 = 0

@@ -50,6 +50,7 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { return }
             offset += sent
         }
@@ -131,7 +132,9 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
 
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let received = recv(fd, &chunk, chunk.count, 0)
+        var received = recv(fd, &chunk, chunk.count, 0)
+        // Another test's child process exiting (SIGCHLD) interrupts a blocked read: not an answer.
+        while received < 0 && errno == EINTR { received = recv(fd, &chunk, chunk.count, 0) }
         if received == 0 { throw Failure.closed }
         if received < 0 { throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timeout : Failure.closed }
         buffer.append(contentsOf: chunk[0..<received])
@@ -214,6 +217,7 @@ final class LoopbackUpstream: Sendable {
         var received: [UInt8] = []
         while true {
             let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             switch mode {
             case .echo:
@@ -234,6 +238,7 @@ final class LoopbackUpstream: Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { return }
             offset += sent
         }
