@@ -4,6 +4,8 @@ import HTTPServer
 import Testing
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A request as the proxy port hands it over: CONNECT in authority form, or absolute form.
@@ -24,7 +26,11 @@ struct BoundPort {
     let port: Int
 
     init() {
+        #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

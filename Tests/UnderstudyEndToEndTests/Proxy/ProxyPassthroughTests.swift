@@ -1,6 +1,10 @@
 import Foundation
-import Glibc
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import UnderstudyServer
 import UnderstudyTesting
 
@@ -94,17 +98,8 @@ struct ProxyPassthroughTests {
     func unreachable() async throws {
         try await UnderstudyTestServer.with { server in
             let proxyPort = try #require(server.server.proxyPort)
-            // A port bound but not listening: refused, and no parallel test can take it meanwhile.
-            let unused = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let (unused, closedPort) = TestSocket.unusedPort()
             defer { close(unused) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(unused, $0, length) == 0 ? getsockname(unused, $0, &length) : -1 }
-            }
-            let closedPort = Int(UInt16(bigEndian: address.sin_port))
             // A 70-character label: the resolver refuses it locally, so no DNS query leaves the machine.
             let badName = String(repeating: "a", count: 70) + ".example"
             let (refused, unresolved, forwarded) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in

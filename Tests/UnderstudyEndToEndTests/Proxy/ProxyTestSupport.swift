@@ -1,6 +1,50 @@
 import Foundation
-import Glibc
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The socket calls a test spells differently on Linux and Darwin.
+enum TestSocket {
+    /// A blocking TCP socket that never raises SIGPIPE.
+    static func stream() -> Int32 {
+        #if os(Linux)
+        return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        var one: Int32 = 1 // no MSG_NOSIGNAL on Darwin: the socket itself says no SIGPIPE
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        return fd
+        #endif
+    }
+
+    /// `send(2)`; a vanished peer is an error, not a signal.
+    static func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.withUnsafeBytes { raw in
+            #if os(Linux)
+            return Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+            #else
+            return Darwin.send(fd, raw.baseAddress, raw.count, 0)
+            #endif
+        }
+    }
+
+    /// A loopback port bound but not listening: connecting to it is refused, and no parallel test
+    /// can take it while `fd` stays open (a closed port could be reused at once).
+    static func unusedPort() -> (fd: Int32, port: Int) {
+        let fd = stream()
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
 
 /// Runs blocking socket work on a thread of its own: a blocked thread of Swift's small
 /// cooperative pool would stall the server's own tasks while the test waits.
@@ -29,7 +73,7 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
     private var buffer: [UInt8] = []
 
     init(port: Int, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = TestSocket.stream()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -49,7 +93,7 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = TestSocket.send(fd, bytes[offset...])
             if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { return }
             offset += sent
@@ -164,7 +208,7 @@ final class LoopbackUpstream: Sendable {
 
     init(_ mode: Mode) throws {
         self.mode = mode
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.stream()
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -237,7 +281,7 @@ final class LoopbackUpstream: Sendable {
     private func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = TestSocket.send(fd, bytes[offset...])
             if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { return }
             offset += sent

@@ -1,6 +1,5 @@
 import COpenSSL
 import Foundation
-import Glibc
 
 /// The TLS client an app's HTTP stack runs inside a CONNECT tunnel, over the proxy connection's
 /// socket, trusting only the CA given, with SNI and the hostname check on, ALPN http/1.1.
