@@ -246,7 +246,10 @@ final class Connection: @unchecked Sendable {
             }
             tunnelAuthority = authority.description
             interest = ConnectionInterest(read: true, write: false)
-            machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration), remoteAddress: remoteAddress,
+            var configuration = ConnectionConfiguration(server.configuration)
+            // A stalled handshake inside the tunnel is a slow header, as on the HTTPS port.
+            configuration.startsWithHandshake = tls
+            machine = ConnectionStateMachine(configuration: configuration, remoteAddress: remoteAddress,
                                              now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
             perform(machine.start())
             if !tls && !leftover.isEmpty { perform(machine.bytesReceived(leftover, now: MonotonicClock.nanoseconds())) }

@@ -235,3 +235,43 @@ def refuse_mode(ctx):
         check(upstream.open == 0, "refuse mode connected upstream")
     finally:
         upstream.close()
+
+
+# MARK: - Intercepted TLS
+
+@case("proxy: garbage instead of a ClientHello inside an intercepted tunnel is closed cleanly")
+def intercept_tls_garbage(ctx):
+    client, response = connect_tunnel(proxy(ctx), f"{WARPLINK}:443")
+    try:
+        check(response.status == 200, f"tunnel refused: {response!r}")
+        client.send(b"\x16\x03\x01\x00\x10" + b"\xff" * 16 + b"GET / HTTP/1.1\r\n\r\n")
+        ending = client.ending(timeout=5)
+        if ending == "data":  # a TLS alert at most, then the end
+            client.buffer = b""
+            ending = client.ending(timeout=5)
+        check(ending in ("eof", "reset"), f"connection {ending} after a garbage ClientHello")
+    finally:
+        client.close()
+
+
+@case("proxy: 50 intercepted tunnels that stall mid-handshake are closed at the header timeout")
+def intercept_tls_stalled(ctx):
+    port = proxy(ctx)
+    clients = []
+    try:
+        for _ in range(50):
+            client, response = connect_tunnel(port, f"{WARPLINK}:443", timeout=10)
+            check(response.status == 200, f"tunnel refused: {response!r}")
+            client.send(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03")  # the first bytes of a ClientHello, no more
+            clients.append(client)
+        started = time.monotonic()
+        for client in clients:
+            ending = client.ending(timeout=max(0.1, 8 - (time.monotonic() - started)))
+            if ending == "data":
+                client.buffer = b""
+                ending = client.ending(timeout=2)
+            check(ending in ("eof", "reset"), f"a stalled handshake is still {ending} after {time.monotonic() - started:.1f} s (header timeout 3 s)")
+        ctx.note(f"all closed within {time.monotonic() - started:.1f} s")
+    finally:
+        for client in clients:
+            client.close()
