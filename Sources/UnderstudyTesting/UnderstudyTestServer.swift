@@ -134,6 +134,9 @@ public final class UnderstudyTestServer: Sendable {
     /// The bound HTTPS port (a free one); nil when the configuration turned HTTPS off.
     public var httpsPort: Int? { server.httpsPort }
 
+    /// The bound port of the intercepting proxy (`http://127.0.0.1:<port>` as an app's proxy); nil when it is off.
+    public var proxyPort: Int? { server.proxyPort }
+
     /// The local CA certificate (a PEM file in the server's temporary folder) that TLS clients must
     /// trust to reach `httpsPort`; nil when neither HTTPS nor the proxy is on.
     public var caCertificatePath: String? { server.caCertificatePath }
