@@ -20,8 +20,9 @@ public enum OpenAPISchema {
     public static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
 
     /// `schema` or null: a type list for plain types (with `null` added to an `enum`, which
-    /// JSON Schema checks apart from `type`), `oneOf` otherwise.
+    /// JSON Schema checks apart from `type`), `any` itself, `oneOf` otherwise.
     public static func nullable(_ schema: JSONValue) -> JSONValue {
+        if schema == any { return schema } // already allows null; a oneOf with it would match null twice
         if case .object(var members) = schema, let type = members["type"], members["$ref"] == nil, members["const"] == nil {
             switch type {
             case .string(let name): members["type"] = [.string(name), "null"]

@@ -71,9 +71,10 @@ struct OpenAPINullableTests {
         #expect(!problems(old, #"{"state": null}"#).isEmpty)
     }
 
-    @Test("nullable leaves an enum that already has null alone, and wraps references and constants in oneOf")
+    @Test("nullable leaves an enum that already has null and an open schema alone, and wraps references and constants in oneOf")
     func otherShapes() {
         #expect(OpenAPISchema.nullable(["type": "string", "enum": ["a", nil]]) == ["type": ["string", "null"], "enum": ["a", nil]])
+        #expect(OpenAPISchema.nullable(OpenAPISchema.any) == OpenAPISchema.any)
         #expect(OpenAPISchema.nullable(OpenAPISchema.ref("X")) == ["oneOf": [["$ref": "#/components/schemas/X"], ["type": "null"]]])
         let constant: JSONValue = ["type": "string", "const": "only"]
         let nullableConstant = OpenAPISchema.nullable(constant)
