@@ -20,7 +20,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Transport and storage: know nothing of platforms.
-        .target(name: "HTTPServer", dependencies: ["CZlib", "CEpoll"]),
+        .target(name: "HTTPServer", dependencies: ["CZlib", "CEpoll", "COpenSSL"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
 
         // Control plane and what the platforms share.
@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "UnderstudyClient"),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),

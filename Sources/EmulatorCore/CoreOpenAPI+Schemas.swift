@@ -62,13 +62,40 @@ extension CoreOpenAPI {
                                                     optional: Set(platforms.map(\.rawValue))),
                                            "Per-platform overrides: platform name → credential name → value."),
             ], optional: ["id", "name", "seed", "credentials"]),
-            "Project": ["type": "object", "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "sdkSettings"], "properties": [
+            "Project": ["type": "object", "additionalProperties": false,
+                        "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "httpsBaseURLs", "sdkSettings", "connections", "proxy"],
+                        "description": "URLs are the public URL's when the server has one, else the `Host` this request was sent to (else the listen address).",
+                        "properties": [
                 "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
                 "isDemo": ["type": "boolean"], "clock": S.ref("Clock"),
                 "credentials": ["type": "object", "additionalProperties": stringMap,
                                 "description": "Platform name → the credentials that platform issued (names are the platform's own)."],
-                "baseURLs": stringMap,
-                "sdkSettings": ["type": "object", "additionalProperties": stringMap],
+                "baseURLs": ["type": "object", "additionalProperties": ["type": "string"], "description": "Platform name → its plain-HTTP base URL."],
+                "httpsBaseURLs": ["type": "object", "additionalProperties": ["type": "string"],
+                                  "description": "Platform name → its base URL on the HTTPS port; empty while no TLS listener runs."],
+                "sdkSettings": ["type": "object", "additionalProperties": stringMap,
+                                "description": "Platform name → the SDK's own parameters, by the SDK's names, ready to paste."],
+                "connections": ["type": "object", "additionalProperties": S.ref("SDKConnection"),
+                                "description": "Platform name → how the unmodified SDK reaches Understudy."],
+                "proxy": S.ref("ProxyEndpoint"),
+            ]],
+            "SDKConnection": ["oneOf": [
+                ["type": "object", "additionalProperties": false, "required": ["mode", "setting", "value"],
+                 "description": "The SDK takes a base URL: set `setting` to `value` (also in `sdkSettings`).",
+                 "properties": ["mode": ["const": "baseURL"], "setting": ["type": "string"], "value": ["type": ["string", "null"]]]],
+                ["type": "object", "additionalProperties": false, "required": ["mode", "realHosts", "proxy", "caCertificate", "caCertificateURL"],
+                 "description": "The SDK has no base-URL setting and calls its real hosts over HTTPS: set the device's proxy to `proxy` and trust the CA.",
+                 "properties": [
+                     "mode": ["const": "proxy"], "realHosts": ["type": "array", "items": ["type": "string"]],
+                     "proxy": ["type": ["string", "null"], "description": "`host:port`; null while the proxy is off."],
+                     "caCertificate": ["type": ["string", "null"], "description": "The CA certificate file on the server's machine."],
+                     "caCertificateURL": ["type": ["string", "null"], "description": "Where a device downloads the CA certificate."],
+                 ]],
+            ]],
+            "ProxyEndpoint": ["type": "object", "additionalProperties": false, "required": ["address", "caCertificatePath", "caCertificateURL"], "properties": [
+                "address": ["type": ["string", "null"], "description": "The intercepting proxy as `host:port`; null while it is off."],
+                "caCertificatePath": ["type": ["string", "null"], "description": "The local CA certificate (PEM) on the server's machine; null without a CA."],
+                "caCertificateURL": ["type": ["string", "null"], "description": "`GET /__admin/ca.pem` on the advertised base URL; null without a CA."],
             ]],
             "ProjectList": ["type": "object", "required": ["projects"], "properties": ["projects": ["type": "array", "items": S.ref("Project")]]],
             "Clock": ["type": "object", "required": ["mode", "now", "offsetSeconds"], "properties": [
@@ -135,7 +162,11 @@ extension CoreOpenAPI {
         "clock": ["mode": "real", "now": "2026-06-01T12:00:00.000Z", "offsetSeconds": 0],
         "credentials": ["warplink": ["sdkKey": "wl_live_0123456789abcdefghijklmnopqrstuv", "apiKey": "wl_live_abcdefghijklmnopqrstuv0123456789"]],
         "baseURLs": ["warplink": "http://localhost:8080/warplink"],
+        "httpsBaseURLs": ["warplink": "https://localhost:8443/warplink"],
         "sdkSettings": ["warplink": ["apiEndpoint": "http://localhost:8080/warplink/v1", "apiKey": "wl_live_0123456789abcdefghijklmnopqrstuv"]],
+        "connections": ["warplink": ["mode": "baseURL", "setting": "apiEndpoint", "value": "http://localhost:8080/warplink/v1"]],
+        "proxy": ["address": "localhost:8888", "caCertificatePath": "/var/lib/understudy/ca/ca.pem",
+                  "caCertificateURL": "http://localhost:8080/__admin/ca.pem"],
     ]
 
     static let faultExample: JSONValue = [

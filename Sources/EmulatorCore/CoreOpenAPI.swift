@@ -6,8 +6,8 @@ enum CoreOpenAPI {
     private typealias P = OpenAPIParameter
     private typealias C = OpenAPIContent
 
-    /// The document, for a server at `serverURL` emulating `platforms`.
-    static func document(serverURL: String, platforms: [PlatformID]) -> JSONValue {
+    /// The document, for a server reached at `servers` (its OpenAPI `servers` list) emulating `platforms`.
+    static func document(servers: JSONValue, platforms: [PlatformID]) -> JSONValue {
         var document = OpenAPIDocument(
             title: "Understudy control plane",
             description: "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase; "
@@ -19,7 +19,9 @@ enum CoreOpenAPI {
         addFaultRoutes(to: &document)
         addJournalRoutes(to: &document)
         addSnapshotAndOutboxRoutes(to: &document)
-        return document.json(serverURL: serverURL)
+        guard case .object(var members) = document.json() else { return document.json() }
+        members["servers"] = servers
+        return .object(members)
     }
 
     // MARK: Building blocks
@@ -70,6 +72,14 @@ enum CoreOpenAPI {
         document.add("options", "/__admin/openapi/{document}", operation(
             "platformDocumentPreflight", "CORS preflight", "Allows GET from any origin.",
             parameters: [documentName], responses: ["204": C.empty("Allowed.")], tag: "server"))
+        document.add("get", "/__admin/ca.pem", operation(
+            "caCertificate", "The local CA certificate (PEM; public) that devices trust for the HTTPS port and the proxy",
+            "Served without the admin token, as a download (`understudy-ca.pem`).",
+            responses: [
+                "200": ["description": "The certificate.", "content": ["application/x-pem-file": ["schema": S.string]]],
+                "404": C.json("This server has no local CA (no TLS listener or proxy).", S.ref("Error")),
+                "503": C.json("The certificate file cannot be read.", S.ref("Error")),
+            ], tag: "server"))
     }
 
     private static func addProjectRoutes(to document: inout OpenAPIDocument) {

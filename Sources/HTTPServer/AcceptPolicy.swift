@@ -41,7 +41,6 @@ public struct OpenFileLimit: Sendable, Equatable {
     public var hard: UInt64
 }
 
-#if os(Linux)
 extension HTTPServer {
     /// Raises this process's soft RLIMIT_NOFILE to its hard limit (each connection costs a
     /// descriptor; the default soft limit of 1,024 is a few hundred keep-alive clients) and
@@ -51,14 +50,23 @@ extension HTTPServer {
         var limit = rlimit()
         guard getrlimit(resourceNoFile, &limit) == 0 else { return OpenFileLimit(previous: 0, current: 0, hard: 0) }
         let previous = UInt64(limit.rlim_cur)
-        if limit.rlim_cur < limit.rlim_max {
+        // Darwin reports an unlimited hard limit that setrlimit refuses; OPEN_MAX is its real ceiling.
+        #if canImport(Darwin)
+        let target = min(limit.rlim_max, rlim_t(OPEN_MAX))
+        #else
+        let target = limit.rlim_max
+        #endif
+        if limit.rlim_cur < target {
             var raised = limit
-            raised.rlim_cur = limit.rlim_max
+            raised.rlim_cur = target
             if setrlimit(resourceNoFile, &raised) == 0 { limit = raised }
         }
         return OpenFileLimit(previous: previous, current: UInt64(limit.rlim_cur), hard: UInt64(limit.rlim_max))
     }
 
+    #if os(Linux)
     private static var resourceNoFile: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
+    #else
+    private static var resourceNoFile: Int32 { RLIMIT_NOFILE }
+    #endif
 }
-#endif

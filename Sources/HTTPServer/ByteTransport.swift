@@ -30,6 +30,36 @@ public protocol ByteTransport: AnyObject {
     func close(reset: Bool)
     /// Ends the outgoing direction (FIN) while still reading, for a lingering close.
     func shutdownWrite()
+    /// Whether input is already held inside the transport (decrypted TLS records), which no
+    /// socket readiness event will announce; the connection keeps reading while it is true.
+    var hasBufferedInput: Bool { get }
+    /// Whether the bytes are encrypted on the wire.
+    var isSecure: Bool { get }
+    /// The TLS server name the client asked for, once known.
+    var serverName: String? { get }
+}
+
+extension ByteTransport {
+    /// Plain transports hold nothing back.
+    public var hasBufferedInput: Bool { false }
+    /// Plain transports are not encrypted.
+    public var isSecure: Bool { false }
+    /// Plain transports have no server name.
+    public var serverName: String? { nil }
+}
+
+/// Makes the transport for each socket a listener accepts (plain TCP unless a listener says otherwise).
+public protocol TransportFactory: Sendable {
+    /// Wraps a newly accepted, connected, non-blocking socket; the transport owns it from now on.
+    func makeTransport(socket: Int32) -> any ByteTransport
+}
+
+/// The plain TCP transport factory.
+public struct SocketTransportFactory: TransportFactory {
+    /// Creates the factory.
+    public init() {}
+    /// A `SocketTransport` over `socket`.
+    public func makeTransport(socket: Int32) -> any ByteTransport { SocketTransport(fileDescriptor: socket) }
 }
 
 /// A plain, non-blocking TCP socket.
@@ -57,14 +87,10 @@ public final class SocketTransport: ByteTransport {
         }
     }
 
-    /// Writes with `send(MSG_NOSIGNAL)`, so a vanished peer is an error, not a SIGPIPE.
+    /// Writes with `send` (MSG_NOSIGNAL, or SO_NOSIGPIPE on Darwin), so a vanished peer is an error, not a SIGPIPE.
     public func send(_ bytes: UnsafeRawBufferPointer) -> TransportIO {
         while true {
-            #if canImport(Glibc)
-            let count = Glibc.send(fileDescriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-            #else
-            let count = Darwin.send(fileDescriptor, bytes.baseAddress, bytes.count, 0)
-            #endif
+            let count = Socket.send(fileDescriptor, bytes)
             if count >= 0 { return .done(count) }
             switch errno {
             case EINTR: continue
@@ -85,10 +111,7 @@ public final class SocketTransport: ByteTransport {
     public func close(reset: Bool) {
         guard !isClosed else { return }
         isClosed = true
-        if reset {
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            _ = setsockopt(fileDescriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        }
-        _ = Glibc.close(fileDescriptor)
+        if reset { Socket.setResetOnClose(fileDescriptor) }
+        Socket.close(fileDescriptor)
     }
 }

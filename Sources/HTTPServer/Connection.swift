@@ -1,5 +1,3 @@
-#if os(Linux)
-import Glibc
 import Foundation
 
 /// One client connection: feeds what happens on the socket to its `ConnectionStateMachine` and
@@ -11,7 +9,9 @@ import Foundation
 final class Connection: @unchecked Sendable {
     let id: Int
     private let transport: ByteTransport
-    private let loop: EventLoop
+    private let loop: any EventLoop
+    /// The listener this connection came from; requests carry it with the transport's TLS facts.
+    private let listener: ConnectionInfo.Listener
     // Strong: a connection keeps its server alive until it closes (the registry drops it then).
     private let server: HTTPServer
     private var machine: ConnectionStateMachine
@@ -23,9 +23,10 @@ final class Connection: @unchecked Sendable {
     /// When the machine wants `tick`, in monotonic ns; nil for never. Read by the loop's sweep.
     private(set) var deadline: UInt64?
 
-    init(id: Int, transport: ByteTransport, loop: EventLoop, server: HTTPServer, remoteAddress: String) {
+    init(id: Int, transport: ByteTransport, listener: ConnectionInfo.Listener, loop: any EventLoop, server: HTTPServer, remoteAddress: String) {
         self.id = id
         self.transport = transport
+        self.listener = listener
         self.loop = loop
         self.server = server
         machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
@@ -62,7 +63,8 @@ final class Connection: @unchecked Sendable {
             switch transport.receive(into: buffer) {
             case .done(let count):
                 perform(machine.bytesReceived(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), now: now))
-                if count < buffer.count { return }
+                // A short read drained the socket, unless the transport holds more (TLS records).
+                if count < buffer.count && !transport.hasBufferedInput { return }
             case .wouldBlock:
                 return
             case .closed:
@@ -112,14 +114,24 @@ final class Connection: @unchecked Sendable {
         if wrote && !closed { flush() }
     }
 
+    /// What requests on this connection are told about how it was reached.
+    private var connectionInfo: ConnectionInfo {
+        ConnectionInfo(listener: listener, isSecure: transport.isSecure, serverName: transport.serverName)
+    }
+
     private func startHandler(_ input: HandlerInput) {
         let application = server.application
+        let info = connectionInfo
         server.requestStarted()
         Task(executorPreference: loop) {
             let response: Response
             switch input {
-            case .request(let request): response = await application.respond(to: request)
-            case .failure(let error, let head): response = await application.respond(to: error, head: head)
+            case .request(var request):
+                request.connection = info
+                response = await application.respond(to: request)
+            case .failure(let error, var head):
+                head?.connection = info
+                response = await application.respond(to: error, head: head)
             }
             // Back on the loop: the task prefers it as its executor.
             self.handlerFinished(response)
@@ -198,4 +210,3 @@ final class Connection: @unchecked Sendable {
         server.connectionClosed(self)
     }
 }
-#endif

@@ -1,14 +1,17 @@
-#if os(Linux)
+#if canImport(Glibc)
 import Glibc
-import CEpoll
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server on non-blocking POSIX sockets and a few epoll loops.
+/// An HTTP/1.1 server on non-blocking POSIX sockets and a few event loops (epoll or Dispatch).
 ///
 /// No thread per connection: one event loop per core owns its connections, reads and parses
 /// them, runs their handlers as Swift tasks that prefer the loop as executor, and writes each
-/// response back in one `send`. The first loop also accepts.
+/// response back in one `send`. The first loop also accepts, on every listener: the main port
+/// from `start()`, and any added with `addListener` (TLS, the proxy).
 public final class HTTPServer: Sendable {
     /// Why the server could not start.
     public enum StartError: Error, CustomStringConvertible {
@@ -38,9 +41,9 @@ public final class HTTPServer: Sendable {
     public let application: any HTTPApplication
 
     private struct State: ~Copyable {
-        var listenSocket: Int32 = -1
         var listening = false
         var boundPort = 0
+        var listenerPorts: [ConnectionInfo.Listener: Int] = [:]
         var connections: [Int: Connection] = [:]
         var nextConnectionID = 0
         var nextQueue = 0
@@ -52,7 +55,7 @@ public final class HTTPServer: Sendable {
     private let shuttingDown = Atomic<Bool>(false)
     private let inFlight = Atomic<Int>(0)
     private let bufferedInput = Atomic<Int>(0)
-    private let loops: [EventLoop]
+    private let loops: [any EventLoop]
     /// The allowance for request body bytes held in memory, shared by all connections.
     let bodyBudget: RequestBodyBudget
 
@@ -61,7 +64,7 @@ public final class HTTPServer: Sendable {
     public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
         self.configuration = configuration
         self.application = application
-        self.loops = (0..<max(1, configuration.eventLoopCount)).map { EventLoop(index: $0) }
+        self.loops = EventLoopFactory.makeLoops(configuration.eventLoop, count: configuration.eventLoopCount)
         self.bodyBudget = RequestBodyBudget(limit: configuration.maxBufferedBodyBytes)
         // A vanished client must surface as EPIPE on send, never kill the process.
         signal(SIGPIPE, SIG_IGN)
@@ -69,6 +72,12 @@ public final class HTTPServer: Sendable {
 
     /// The bound port (useful with port 0), or 0 before `start()`.
     public var port: Int { state.withLock { $0.boundPort } }
+
+    /// The bound port of the listener of `kind`, or nil when there is none.
+    public func port(of kind: ConnectionInfo.Listener) -> Int? { state.withLock { $0.listenerPorts[kind] } }
+
+    /// Which event loop implementation serves connections.
+    public var eventLoopKind: EventLoopKind { loops[0].kind }
 
     /// What `start()` did to the open-file limit (it raises the soft limit to the hard one), for the log; nil before `start()`.
     public var openFileLimit: OpenFileLimit? { state.withLock { $0.openFileLimit } }
@@ -79,19 +88,30 @@ public final class HTTPServer: Sendable {
     /// Number of open client connections.
     public var connectionCount: Int { state.withLock { $0.connections.count } }
 
-    /// Binds, listens and starts accepting. Returns the bound port.
+    /// Binds the main (plain HTTP) port, listens and starts accepting. Returns the bound port.
     @discardableResult
     public func start() throws -> Int {
         let fileLimit = Self.raiseOpenFileLimit()
-        let (socketFD, boundPort) = try Self.openListener(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+        state.withLock { $0.openFileLimit = fileLimit }
+        let boundPort = try addListener(ListenerConfiguration(host: configuration.host, port: configuration.port))
+        state.withLock { $0.boundPort = boundPort }
+        return boundPort
+    }
+
+    /// Binds one more port (TLS, the proxy) whose connections share the loops, limits and
+    /// application; `listener.transport` wraps each accepted socket. Returns the bound port.
+    @discardableResult
+    public func addListener(_ listener: ListenerConfiguration) throws -> Int {
+        precondition(!isShuttingDown, "a listener added during shutdown")
+        let (socketFD, boundPort) = try Self.openListener(host: listener.host, port: listener.port, backlog: configuration.backlog)
         state.withLock {
-            $0.listenSocket = socketFD
             $0.listening = true
-            $0.boundPort = boundPort
-            $0.openFileLimit = fileLimit
+            $0.listenerPorts[listener.kind] = boundPort
         }
         let acceptor = loops[0]
-        acceptor.execute { [self] in acceptor.registerListener(socketFD) { [unowned self] in self.acceptAll(socketFD) } }
+        acceptor.execute { [self] in
+            acceptor.registerListener(socketFD) { [unowned self] in self.acceptAll(socketFD, listener) }
+        }
         return boundPort
     }
 
@@ -103,7 +123,7 @@ public final class HTTPServer: Sendable {
             defer { state.listening = false }
             return state.listening
         }
-        if listening { loops[0].execute { [loops] in loops[0].closeListener() } }
+        if listening { loops[0].execute { [loops] in loops[0].closeListeners() } }
         for loop in loops {
             loop.execute { loop.ownedConnections.forEach { $0.beginShutdown() } }
         }
@@ -147,34 +167,33 @@ public final class HTTPServer: Sendable {
 
     // MARK: - Accepting
 
-    /// Accepts every pending connection. Runs on the first loop.
-    private func acceptAll(_ listenFD: Int32) {
+    /// Accepts every pending connection of one listener. Runs on the first loop.
+    private func acceptAll(_ listenFD: Int32, _ listener: ListenerConfiguration) {
         while true {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = cepoll_accept(listenFD, &address, &length)
+            let fd = Socket.accept(listenFD, &address, &length)
             if fd < 0 {
                 switch AcceptPolicy.reaction(toErrno: errno) {
                 case .retry: continue
                 case .wait: return
                 case .pause(let nanoseconds):
-                    loops[0].pauseListener(for: nanoseconds)
+                    loops[0].pauseListener(listenFD, for: nanoseconds)
                     return
                 }
             }
             if isShuttingDown {
-                _ = Glibc.close(fd)
+                Socket.close(fd)
                 continue
             }
-            var one: Int32 = 1
-            // Without NODELAY, a head and body written separately wait ~40 ms for a delayed ACK.
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            Socket.setNoDelay(fd)
             let remote = Self.addressText(&address)
-            let (id, loop) = state.withLock { state -> (Int, EventLoop) in
+            let (id, loop) = state.withLock { state -> (Int, any EventLoop) in
                 state.nextConnectionID += 1
                 return (state.nextConnectionID, loops[state.nextConnectionID % loops.count])
             }
-            let connection = Connection(id: id, transport: SocketTransport(fileDescriptor: fd), loop: loop, server: self, remoteAddress: remote)
+            let transport = listener.transport.makeTransport(socket: fd)
+            let connection = Connection(id: id, transport: transport, listener: listener.kind, loop: loop, server: self, remoteAddress: remote)
             state.withLock { $0.connections[id] = connection }
             if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
         }
@@ -212,7 +231,7 @@ public final class HTTPServer: Sendable {
     private static func openListener(host: String, port: Int, backlog: Int32) throws -> (Int32, Int) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Socket.streamType
         hints.ai_flags = AI_PASSIVE
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else {
@@ -223,18 +242,18 @@ public final class HTTPServer: Sendable {
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let info = cursor {
             cursor = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            let fd = Socket.makeStreamSocket(family: info.pointee.ai_family)
             if fd < 0 { lastError = errno; continue }
             var one: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
             if bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
                 lastError = errno
-                _ = Glibc.close(fd)
+                Socket.close(fd)
                 continue
             }
             guard listen(fd, backlog) == 0 else {
                 lastError = errno
-                _ = Glibc.close(fd)
+                Socket.close(fd)
                 throw StartError.listen(lastError)
             }
             var storage = sockaddr_storage()
@@ -257,4 +276,3 @@ public final class HTTPServer: Sendable {
         throw StartError.bind(host, port, lastError)
     }
 }
-#endif

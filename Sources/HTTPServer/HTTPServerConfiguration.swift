@@ -17,11 +17,14 @@ public struct HTTPServerConfiguration: Sendable {
     /// Request body bytes all connections together may hold in memory (buffered or decoded);
     /// beyond it requests get 503 with `Retry-After`.
     public var maxBufferedBodyBytes: Int
+    /// Which event loop implementation serves connections.
+    public var eventLoop: EventLoopKind
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
                 headerTimeout: Double = 10, idleTimeout: Double = 75, backlog: Int32 = 1024,
-                eventLoopCount: Int = max(2, ProcessInfoCores.count), maxBufferedBodyBytes: Int = 256 * 1024 * 1024) {
+                eventLoopCount: Int = max(2, ProcessInfoCores.count), maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
+                eventLoop: EventLoopKind = .platformDefault) {
         self.host = host
         self.port = port
         self.limits = limits
@@ -30,6 +33,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.backlog = backlog
         self.eventLoopCount = eventLoopCount
         self.maxBufferedBodyBytes = maxBufferedBodyBytes
+        self.eventLoop = eventLoop
     }
 }
 
@@ -39,4 +43,24 @@ import Foundation
 public enum ProcessInfoCores {
     /// Active cores, at least 1.
     public static var count: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// One port a server listens on besides (or as) its main one.
+public struct ListenerConfiguration: Sendable {
+    /// Address to bind.
+    public var host: String
+    /// Port to bind; 0 picks a free one.
+    public var port: Int
+    /// What requests arriving here are told (`Request.connection.listener`).
+    public var kind: ConnectionInfo.Listener
+    /// Wraps each accepted socket (plain TCP, or TLS for the HTTPS port).
+    public var transport: any TransportFactory
+
+    /// Creates a listener configuration; plain HTTP by default.
+    public init(host: String, port: Int, kind: ConnectionInfo.Listener = .http, transport: any TransportFactory = SocketTransportFactory()) {
+        self.host = host
+        self.port = port
+        self.kind = kind
+        self.transport = transport
+    }
 }

@@ -10,8 +10,8 @@ import Synchronization
 /// Measured against Dispatch read sources, which cost two thread wake-ups per request (Dispatch's
 /// manager thread, then a worker): here a keep-alive request is one `epoll_wait` wake-up, and a
 /// handler that awaits nothing runs to completion without leaving the thread.
-final class EventLoop: TaskExecutor, @unchecked Sendable {
-    // Confined to the loop thread: `connections`, `unwatched`, `listener`, `local`, `readBuffer`, `nextSweep`.
+final class EpollEventLoop: EventLoop, @unchecked Sendable {
+    // Confined to the loop thread: `connections`, `unwatched`, `listeners`, `local`, `readBuffer`, `nextSweep`.
     // Shared: `inbox` (behind its Mutex), `stopped` and `watched`.
     private enum Work: @unchecked Sendable { // UnownedJob is a token the runtime hands out for exactly this use
         case job(UnownedJob)
@@ -23,7 +23,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         var sleeping = false
     }
 
-    let index: Int
+    private let index: Int
     let readBuffer: UnsafeMutableRawBufferPointer
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -34,13 +34,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var connections: [Int32: Connection] = [:]
     private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
     private let watched = Atomic<Int>(0)
-    private var listener: (fd: Int32, handler: () -> Void)?
-    private var listenerResumesAt: UInt64? // set while accepting is paused
+    private var listeners: [Int32: () -> Void] = [:]
+    private var pausedListeners: [Int32: UInt64] = [:] // fd → when accepting resumes
     private var sweepNanoseconds: UInt64 = 250_000_000
     private var nextSweep: UInt64 = 0
 
     private static let wakeToken: UInt64 = UInt64.max
-    private static let listenerToken: UInt64 = UInt64.max - 1
+    private static let listenerFlag: UInt64 = 1 << 40 // tokens of listening sockets: fd | flag
+
+    /// epoll.
+    var kind: EventLoopKind { .epoll }
 
     init(index: Int, readBufferSize: Int = 64 * 1024) {
         self.index = index
@@ -146,32 +149,35 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     /// Watches a listening socket; `handler` runs on the loop when it is readable.
     func registerListener(_ fd: Int32, handler: @escaping () -> Void) {
-        listener = (fd, handler)
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, fd, cepoll_in(), Self.listenerToken)
+        listeners[fd] = handler
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, fd, cepoll_in(), UInt64(fd) | Self.listenerFlag)
     }
 
-    /// Stops watching and closes the listening socket.
-    func closeListener() {
-        guard let listener else { return }
-        if listenerResumesAt == nil { _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0) }
-        listenerResumesAt = nil
-        close(listener.fd)
-        self.listener = nil
+    /// Stops watching and closes every listening socket.
+    func closeListeners() {
+        for fd in listeners.keys {
+            if pausedListeners[fd] == nil { _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0) }
+            close(fd)
+        }
+        listeners = [:]
+        pausedListeners = [:]
     }
 
-    /// Stops watching the listener for `nanoseconds` (accept ran out of descriptors); the loop
+    /// Stops watching a listener for `nanoseconds` (accept ran out of descriptors); the loop
     /// watches it again, and tries to accept, once the time is up.
-    func pauseListener(for nanoseconds: UInt64) {
-        guard let listener, listenerResumesAt == nil else { return }
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, listener.fd, 0, 0)
-        listenerResumesAt = MonotonicClock.nanoseconds() + nanoseconds
+    func pauseListener(_ fd: Int32, for nanoseconds: UInt64) {
+        guard listeners[fd] != nil, pausedListeners[fd] == nil else { return }
+        _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
+        pausedListeners[fd] = MonotonicClock.nanoseconds() + nanoseconds
     }
 
-    private func resumeListenerIfDue(now: UInt64) {
-        guard let resumesAt = listenerResumesAt, resumesAt <= now, let listener else { return }
-        listenerResumesAt = nil
-        _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, listener.fd, cepoll_in(), Self.listenerToken)
-        listener.handler()
+    private func resumeListenersIfDue(now: UInt64) {
+        for (fd, resumesAt) in pausedListeners where resumesAt <= now {
+            pausedListeners[fd] = nil
+            guard let handler = listeners[fd] else { continue }
+            _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, fd, cepoll_in(), UInt64(fd) | Self.listenerFlag)
+            handler()
+        }
     }
 
     /// Every connection this loop owns (loop thread only).
@@ -187,7 +193,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             drainWork()
             if stopped.load(ordering: .acquiring) && inbox.withLock({ $0.work.isEmpty }) { break }
             let now = MonotonicClock.nanoseconds()
-            let wakeAt = min(nextSweep, listenerResumesAt ?? .max)
+            let wakeAt = min(nextSweep, pausedListeners.values.min() ?? .max)
             var timeout = Int32(clamping: wakeAt > now ? (wakeAt - now) / 1_000_000 + 1 : 0)
             let mustNotSleep = inbox.withLock { inbox -> Bool in
                 if !inbox.work.isEmpty { return true }
@@ -204,8 +210,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                     case Self.wakeToken:
                         var value: UInt64 = 0
                         _ = read(wakeFD, &value, 8)
-                    case Self.listenerToken:
-                        listener?.handler()
+                    case let token where token & Self.listenerFlag != 0:
+                        listeners[Int32(truncatingIfNeeded: token & ~Self.listenerFlag)]?()
                     default:
                         guard let connection = connections[Int32(truncatingIfNeeded: event.token)] else { continue }
                         if event.events & cepoll_out() != 0 { connection.writable() }
@@ -215,7 +221,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                 }
             }
             let after = MonotonicClock.nanoseconds()
-            resumeListenerIfDue(now: after)
+            resumeListenersIfDue(now: after)
             if after >= nextSweep {
                 sweep(now: after)
                 nextSweep = after + sweepNanoseconds

@@ -1,0 +1,56 @@
+/// A thread (or serial queue) that owns a set of connections: it watches their sockets, runs their
+/// handler tasks as their preferred executor, and sweeps their deadlines.
+///
+/// `Connection` talks to its loop only through this protocol, so the epoll loop (Linux) and the
+/// Dispatch loop (everywhere) serve the same connections. Every method except `execute`, `enqueue`,
+/// `inLoop`, `watchedCount` and `stop` is called on the loop itself.
+protocol EventLoop: TaskExecutor, AnyObject, Sendable {
+    /// Which implementation this is.
+    var kind: EventLoopKind { get }
+    /// Scratch space connections read into (one per loop: reads never overlap on a loop).
+    var readBuffer: UnsafeMutableRawBufferPointer { get }
+    /// Whether the caller is running on this loop.
+    var inLoop: Bool { get }
+    /// Runs `work` on the loop (soon, in order).
+    func execute(_ work: @escaping @Sendable () -> Void)
+
+    /// Starts watching a connection's socket for reads; `sweepInterval` (seconds) bounds deadline slack.
+    func register(_ connection: Connection, sweepInterval: Double)
+    /// Changes which readiness a connection waits for; with neither, its socket is not watched at all.
+    func watch(_ connection: Connection, read: Bool, write: Bool)
+    /// Stops watching a connection; the caller closes (or hands off) the descriptor right after.
+    func unregister(_ connection: Connection)
+    /// Connections whose sockets are watched right now (safe from any thread).
+    var watchedCount: Int { get }
+    /// Every connection this loop owns.
+    var ownedConnections: [Connection] { get }
+
+    /// Watches a listening socket; `handler` runs on the loop whenever it is readable.
+    func registerListener(_ fd: Int32, handler: @escaping () -> Void)
+    /// Stops watching `fd` for `nanoseconds` (accept ran out of descriptors), then runs its handler again.
+    func pauseListener(_ fd: Int32, for nanoseconds: UInt64)
+    /// Stops watching and closes every listening socket of this loop.
+    func closeListeners()
+
+    /// Asks the loop to exit once its queued work is done; it is unusable afterwards.
+    func stop()
+}
+
+/// Creates the loops a server runs on.
+enum EventLoopFactory {
+    /// `count` loops of `kind`.
+    static func makeLoops(_ kind: EventLoopKind, count: Int) -> [any EventLoop] {
+        (0..<max(1, count)).map { index in
+            switch kind {
+            case .epoll:
+                #if os(Linux)
+                return EpollEventLoop(index: index)
+                #else
+                preconditionFailure("the epoll loop exists only on Linux; EventLoopKind.available says so")
+                #endif
+            case .dispatch:
+                preconditionFailure("the Dispatch loop is not built yet")
+            }
+        }
+    }
+}
