@@ -157,34 +157,47 @@ extension CoreOpenAPI {
 
     // MARK: Examples
 
-    static let projectExample: JSONValue = [
-        "id": "prj_k2v9x0a1b2c3", "name": "checkout-tests", "createdAt": "2026-06-01T12:00:00.000Z", "isDemo": false,
-        "clock": ["mode": "real", "now": "2026-06-01T12:00:00.000Z", "offsetSeconds": 0],
-        "credentials": ["warplink": ["sdkKey": "wl_live_0123456789abcdefghijklmnopqrstuv", "apiKey": "wl_live_abcdefghijklmnopqrstuv0123456789"]],
-        "baseURLs": ["warplink": "http://localhost:8080/warplink"],
-        "httpsBaseURLs": ["warplink": "https://localhost:8443/warplink"],
-        "sdkSettings": ["warplink": ["apiEndpoint": "http://localhost:8080/warplink/v1", "apiKey": "wl_live_0123456789abcdefghijklmnopqrstuv"]],
-        "connections": ["warplink": ["mode": "baseURL", "setting": "apiEndpoint", "value": "http://localhost:8080/warplink/v1"]],
-        "proxy": ["address": "localhost:8888", "caCertificatePath": "/var/lib/understudy/ca/ca.pem",
-                  "caCertificateURL": "http://localhost:8080/__admin/ca.pem"],
-    ]
+    /// A project, with `name` as its one platform.
+    static func projectExample(_ name: String) -> JSONValue {
+        let base = JSONValue.string("http://localhost:8080/" + name)
+        return [
+            "id": "prj_k2v9x0a1b2c3", "name": "checkout-tests", "createdAt": "2026-06-01T12:00:00.000Z", "isDemo": false,
+            "clock": ["mode": "real", "now": "2026-06-01T12:00:00.000Z", "offsetSeconds": 0],
+            "credentials": .object([name: ["apiKey": "k0123456789abcdefghijklmnopqrstu"]]),
+            "baseURLs": .object([name: base]),
+            "httpsBaseURLs": .object([name: .string("https://localhost:8443/" + name)]),
+            "sdkSettings": .object([name: ["baseURL": base, "apiKey": "k0123456789abcdefghijklmnopqrstu"]]),
+            "connections": .object([name: ["mode": "baseURL", "setting": "baseURL", "value": base]]),
+            "proxy": ["address": "localhost:8888", "caCertificatePath": "/var/lib/understudy/ca/ca.pem",
+                      "caCertificateURL": "http://localhost:8080/__admin/ca.pem"],
+        ]
+    }
 
-    static let faultExample: JSONValue = [
-        "id": "flt_a1b2c3d4e5f6", "projectID": "prj_k2v9x0a1b2c3", "match": ["platform": "asleep", "path": "/ai/v1/products"],
-        "action": ["type": "status", "status": 503], "times": 4, "ttlSeconds": 600, "expiresAt": "2026-06-01T12:10:00.000Z",
-        "matched": 0, "hits": 0,
-    ]
+    /// A stored fault rule for `name`'s routes.
+    static func faultExample(_ name: String) -> JSONValue {
+        [
+            "id": "flt_a1b2c3d4e5f6", "projectID": "prj_k2v9x0a1b2c3", "match": ["platform": .string(name), "path": "/v1/orders"],
+            "action": ["type": "status", "status": 503], "times": 4, "ttlSeconds": 600, "expiresAt": "2026-06-01T12:10:00.000Z",
+            "matched": 0, "hits": 0,
+        ]
+    }
 
-    static let journalExample: JSONValue = [
-        "id": 17, "time": "2026-06-01T12:00:00.120Z", "projectID": "prj_k2v9x0a1b2c3", "platform": "warplink", "method": "POST",
-        "path": "/warplink/v1/attribution/match", "route": "/v1/attribution/match", "query": "", "status": 200, "durationMs": 1.8,
-        "requestHeaders": ["content-type": "application/json"], "requestBodySize": 212,
-        "responseHeaders": ["content-type": "application/json"], "responseBodySize": 164,
-    ]
+    /// A journal entry of a request to `name`.
+    static func journalExample(_ name: String) -> JSONValue {
+        [
+            "id": 17, "time": "2026-06-01T12:00:00.120Z", "projectID": "prj_k2v9x0a1b2c3", "platform": .string(name), "method": "POST",
+            "path": .string("/\(name)/v1/orders"), "route": "/v1/orders", "query": "", "status": 200, "durationMs": 1.8,
+            "requestHeaders": ["content-type": "application/json"], "requestBodySize": 212,
+            "responseHeaders": ["content-type": "application/json"], "responseBodySize": 164,
+        ]
+    }
 
-    static let outboxExample: JSONValue = [
-        "id": 3, "projectID": "prj_k2v9x0a1b2c3", "platform": "warrantylife", "kind": "email", "recipient": "jane@example.com",
-        "subject": "Reset your password", "payload": ["token": "…"], "status": "sent", "attempts": 1,
-        "createdAt": "2026-06-01T12:00:00.000Z", "updatedAt": "2026-06-01T12:00:00.000Z",
-    ]
+    /// A mail `name` sent.
+    static func outboxExample(_ name: String) -> JSONValue {
+        [
+            "id": 3, "projectID": "prj_k2v9x0a1b2c3", "platform": .string(name), "kind": "email", "recipient": "jane@example.com",
+            "subject": "Reset your password", "payload": ["token": "…"], "status": "sent", "attempts": 1,
+            "createdAt": "2026-06-01T12:00:00.000Z", "updatedAt": "2026-06-01T12:00:00.000Z",
+        ]
+    }
 }

@@ -14,11 +14,13 @@ enum CoreOpenAPI {
                 + "bodies are strict (an unknown key is a 400 `unknown_field`, even with a null value); errors are "
                 + "`{\"error\": {\"code\", \"message\", \"details\"}}`.",
             schemas: schemas(platforms))
+        // Examples name the first platform: the core knows no platform by name.
+        let sample = platforms.first?.rawValue ?? "platform"
         addServerRoutes(to: &document, platforms: platforms)
-        addProjectRoutes(to: &document)
-        addFaultRoutes(to: &document)
-        addJournalRoutes(to: &document)
-        addSnapshotAndOutboxRoutes(to: &document)
+        addProjectRoutes(to: &document, sample: sample)
+        addFaultRoutes(to: &document, sample: sample)
+        addJournalRoutes(to: &document, sample: sample)
+        addSnapshotAndOutboxRoutes(to: &document, sample: sample)
         guard case .object(var members) = document.json() else { return document.json() }
         members["servers"] = servers
         return .object(members)
@@ -82,8 +84,8 @@ enum CoreOpenAPI {
             ], tag: "server"))
     }
 
-    private static func addProjectRoutes(to document: inout OpenAPIDocument) {
-        let project = C.json("The project.", S.ref("Project"), example: projectExample)
+    private static func addProjectRoutes(to document: inout OpenAPIDocument, sample: String) {
+        let project = C.json("The project.", S.ref("Project"), example: projectExample(sample))
         let clock = C.json("The clock.", S.ref("Clock"), example: ["mode": "frozen", "now": "2026-06-01T12:00:00.000Z", "offsetSeconds": 0,
                                                                     "frozenAt": "2026-06-01T12:00:00.000Z"])
         document.add("post", "/__admin/projects", operation(
@@ -93,7 +95,7 @@ enum CoreOpenAPI {
             responses: ["201": project, "400": error, "409": error], tag: "projects"))
         document.add("get", "/__admin/projects", operation(
             "listProjects", "List projects", "Every project, the demo project included.",
-            responses: ["200": C.json("Every project.", S.ref("ProjectList"), example: ["projects": [projectExample]])], tag: "projects"))
+            responses: ["200": C.json("Every project.", S.ref("ProjectList"), example: ["projects": [projectExample(sample)]])], tag: "projects"))
         document.add("get", "/__admin/projects/{id}", operation(
             "getProject", "One project", "Its credentials, base URLs and the settings to give each SDK.",
             parameters: [projectID], responses: ["200": project, "404": error], tag: "projects"))
@@ -117,23 +119,23 @@ enum CoreOpenAPI {
             parameters: [projectID], responses: ["200": clock, "400": error, "404": error], tag: "clock"))
     }
 
-    private static func addFaultRoutes(to document: inout OpenAPIDocument) {
+    private static func addFaultRoutes(to document: inout OpenAPIDocument, sample: String) {
         for scoped in [true, false] {
             let path = scoped ? "/__admin/projects/{id}/faults" : "/__admin/faults"
             let parameters = scoped ? [projectID] : []
             let scope = scoped ? "this project" : "every project"
             let suffix = scoped ? "" : "Global"
-            let rule = C.json("The stored rule with its id.", S.ref("FaultRule"), example: faultExample)
+            let rule = C.json("The stored rule with its id.", S.ref("FaultRule"), example: faultExample(sample))
             document.add("post", path, operation(
                 "addFault" + suffix, "Add a fault rule for \(scope)",
                 "Rules apply to SDK routes only (never to the control plane), newest first; each disappears after `ttlSeconds` (default 600).",
-                body: body("NewFaultRule", example: ["match": ["platform": "asleep", "path": "/ai/v1/products"],
+                body: body("NewFaultRule", example: ["match": ["platform": .string(sample), "path": "/v1/orders"],
                                                      "action": ["type": "status", "status": 503], "times": 4]),
                 parameters: parameters, responses: ["201": rule, "400": error, "404": error], tag: "faults"))
             document.add("get", path, operation(
                 "listFaults" + suffix, "List fault rules of \(scope) with hit counts", "`matched` counts matching requests, `hits` the faults applied.",
                 parameters: parameters,
-                responses: ["200": C.json("The rules.", S.ref("FaultRuleList"), example: ["rules": [faultExample]]), "404": error], tag: "faults"))
+                responses: ["200": C.json("The rules.", S.ref("FaultRuleList"), example: ["rules": [faultExample(sample)]]), "404": error], tag: "faults"))
             document.add("delete", path, operation(
                 "clearFaults" + suffix, "Remove every fault rule of \(scope)", "Rules of other scopes stay.",
                 parameters: parameters, responses: ["204": C.empty("Removed."), "404": error], tag: "faults"))
@@ -143,8 +145,8 @@ enum CoreOpenAPI {
         }
     }
 
-    private static func addJournalRoutes(to document: inout OpenAPIDocument) {
-        let page = C.json("Entries and the eviction count.", S.ref("JournalPage"), example: ["requests": [journalExample], "evicted": 0])
+    private static func addJournalRoutes(to document: inout OpenAPIDocument, sample: String) {
+        let page = C.json("Entries and the eviction count.", S.ref("JournalPage"), example: ["requests": [journalExample(sample)], "evicted": 0])
         let integer = { (minimum: Int, maximum: Int?) -> JSONValue in
             var members: [String: JSONValue] = ["type": "integer", "minimum": .int(Int64(minimum))]
             if let maximum { members["maximum"] = .int(Int64(maximum)) }
@@ -170,9 +172,9 @@ enum CoreOpenAPI {
         document.add("post", "/__admin/projects/{id}/requests/wait", operation(
             "waitForRequests", "Wait until `count` matching requests exist",
             "The body is optional (`count` 1, `timeoutMs` 5000). A 408 carries what was seen in `error.details`.",
-            body: body("WaitForRequests", example: ["platform": "warplink", "path": "/v1/attribution/match", "count": 1, "timeoutMs": 2000], required: false),
+            body: body("WaitForRequests", example: ["platform": .string(sample), "path": "/v1/orders", "count": 1, "timeoutMs": 2000], required: false),
             parameters: [projectID], responses: [
-                "200": C.json("Enough requests arrived.", S.ref("JournalPage"), example: ["requests": [journalExample], "evicted": 0]),
+                "200": C.json("Enough requests arrived.", S.ref("JournalPage"), example: ["requests": [journalExample(sample)], "evicted": 0]),
                 "408": C.json("Timed out; `error.details` holds what was seen.", S.ref("Error"),
                               example: ["error": ["code": "wait_timeout", "message": "Saw 0 of 1 matching requests within 2000 ms.",
                                                   "details": ["requests": [], "evicted": 0]]]),
@@ -180,7 +182,7 @@ enum CoreOpenAPI {
             ], tag: "journal"))
     }
 
-    private static func addSnapshotAndOutboxRoutes(to document: inout OpenAPIDocument) {
+    private static func addSnapshotAndOutboxRoutes(to document: inout OpenAPIDocument, sample: String) {
         let snapshot: JSONValue = ["name": "before-checkout", "createdAt": "2026-06-01T12:00:00.000Z", "rows": 42]
         document.add("post", "/__admin/projects/{id}/snapshots", operation(
             "createSnapshot", "Save the project's state", "Every platform table of the project; a name used again replaces that snapshot.",
@@ -203,7 +205,7 @@ enum CoreOpenAPI {
             "listOutbox", "Side effects the platforms produced (mail, pushes, webhooks), oldest first",
             "An unknown platform is a 400; an empty `platform` or `kind` is no filter.",
             parameters: [projectID, P.query("platform", S.string, "A platform name."), P.query("kind", S.string, "E.g. `webhook`, `mail`.")],
-            responses: ["200": C.json("The messages.", S.ref("OutboxList"), example: ["messages": [outboxExample]]), "400": error, "404": error],
+            responses: ["200": C.json("The messages.", S.ref("OutboxList"), example: ["messages": [outboxExample(sample)]]), "400": error, "404": error],
             tag: "outbox"))
     }
 }
