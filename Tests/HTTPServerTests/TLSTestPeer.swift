@@ -1,3 +1,5 @@
+// The TLS test clients use Glibc sockets (socket pairs, SOCK_STREAM, MSG_NOSIGNAL); the server side is portable.
+#if os(Linux)
 import COpenSSL
 import Foundation
 import Glibc
@@ -119,3 +121,4 @@ func rawRead(_ fd: Int32) -> (bytes: [UInt8], ended: Bool) {
         return (collected, count == 0)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The TLS test clients use Glibc sockets (socket pairs, SOCK_STREAM, MSG_NOSIGNAL); the server side is portable.
+#if os(Linux)
 import COpenSSL
 import Foundation
 import Glibc
@@ -205,3 +207,4 @@ final class TLSTestClient {
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+#endif
