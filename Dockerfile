@@ -27,7 +27,8 @@ ENV UNDERSTUDY_HOST=0.0.0.0 \
     UNDERSTUDY_MIGRATIONS=/opt/understudy/Migrations \
     UNDERSTUDY_FIXTURES=/opt/understudy/Config/fixtures \
     UNDERSTUDY_CONFIG=/opt/understudy/Config/understudy.json
-EXPOSE 8080
+# The CA lives beside the database on the volume, so devices keep trusting it across restarts.
+EXPOSE 8080 8443 8888
 VOLUME ["/var/lib/understudy"]
 HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["understudy", "healthcheck"]
 ENTRYPOINT ["understudy"]

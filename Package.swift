@@ -5,7 +5,7 @@ import PackageDescription
 /// WarpLink and Asleep backends. Module layering is described in DESIGN.md; arrows point down only.
 let package = Package(
     name: "Understudy",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)], // Synchronization's Mutex and Atomic need macOS 15
     products: [
         .executable(name: "understudy", targets: ["understudy"]),
         .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
@@ -15,12 +15,15 @@ let package = Package(
     targets: [
         // System libraries, reached through module maps only.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // macOS ships no OpenSSL headers: Homebrew's keg-only openssl@3 is found through its pkg-config file.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.brew(["openssl@3"]), .apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Transport and storage: know nothing of platforms.
-        .target(name: "HTTPServer", dependencies: ["CZlib", "CEpoll"]),
+        // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
+        .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "COpenSSL"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
 
         // Control plane and what the platforms share.
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "UnderstudyClient"),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),

@@ -111,17 +111,20 @@ public struct AsleepPlatform: Platform {
         try store.insertApp(app, project: project, secret: secret, customer: "app:" + app, now: now, ignoringDuplicates: true)
     }
 
-    /// SDK settings to paste, named as the SDK's `setup` / `initAsleepConfig` parameters, plus the
-    /// plain-HTTP `baseUrl` for tests calling routes directly (the SDK itself has no base-URL
-    /// setting and reaches Understudy as `api.asleep.ai` through the intercepting proxy).
-    public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        var settings = ["baseUrl": serverURL + "/asleep", "apiKey": credentials["apiKey"] ?? ""]
+    /// SDK settings to paste, named as the `setup` / `initAsleepConfig` parameters: `apiKey`, the
+    /// 3.3 `appId` / `appSecret` pair, and `baseUrl`, the documented optional override (whether the
+    /// SDK keeps its `/asleep` path is not known, so `sdkConnection` advises the proxy instead).
+    public func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] {
+        var settings = ["baseUrl": endpoints.baseURL + "/asleep", "apiKey": credentials["apiKey"] ?? ""]
         if let app = credentials["appId"], let secret = credentials["appSecret"] {
             settings["appId"] = app
             settings["appSecret"] = secret
         }
         return settings
     }
+
+    /// The 3.3.0 `setup(apiKey:productInfo:delegate:)` shows no base URL: the SDK calls `api.asleep.ai`.
+    public var sdkConnection: SDKConnection { .proxy(realHosts: ["api.asleep.ai", "test-api.asleep.ai"]) }
 
     /// Per-project tables, parents first.
     public var projectTables: [String] {

@@ -1,3 +1,4 @@
+#include "certificate_authority.h"
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>

@@ -60,17 +60,18 @@ enum CoreAdminRoutes {
 
         // The documents are public and answer CORS, so Swagger UI or Redoc in a browser can load
         // them straight from the server (AdminGuard lets them through without the admin token).
-        routes.append(Route(.get, "/__admin/openapi.json") { _, context in
-            CORS.allowingAnyOrigin(.json(status: 200, bytes: CoreOpenAPI.document(serverURL: context.services.serverURL, platforms: platforms.map(\.id)).encoded()))
+        routes.append(Route(.get, "/__admin/openapi.json") { request, context in
+            let endpoints = context.services.advertisedEndpoints(for: request)
+            return CORS.allowingAnyOrigin(.json(status: 200, bytes: CoreOpenAPI.document(servers: servers(endpoints, path: ""), platforms: platforms.map(\.id)).encoded()))
         })
-        routes.append(Route(.get, "/__admin/openapi/{document}") { _, context in
+        routes.append(Route(.get, "/__admin/openapi/{document}") { request, context in
             let name = context.parameter("document").replacingOccurrences(of: ".json", with: "")
             guard let platform = platforms.first(where: { $0.id.rawValue == name }) else {
                 throw AdminError.notFound("OpenAPI document `\(name)`")
             }
             var document = platform.openAPIDocument()
             if case .object(var members) = document {
-                members["servers"] = [["url": .string(context.services.serverURL + platform.id.pathPrefix)]]
+                members["servers"] = servers(context.services.advertisedEndpoints(for: request), path: platform.id.pathPrefix)
                 document = .object(members)
             }
             return CORS.allowingAnyOrigin(.json(status: 200, bytes: document.encoded()))
@@ -78,6 +79,19 @@ enum CoreAdminRoutes {
         for path in ["/__admin/openapi.json", "/__admin/openapi/{document}"] {
             routes.append(Route(.options, path) { _, _ in CORS.preflight() })
         }
+        // Public too: a phone's browser downloads it to install the CA, and a certificate is no secret.
+        routes.append(Route(.get, AdvertisedEndpoints.caCertificateRoute) { _, context in
+            guard let path = context.services.addresses.caCertificatePath else {
+                throw AdminError.notFound("A local CA (this server runs no TLS listener or proxy)")
+            }
+            guard let pem = FileManager.default.contents(atPath: path) else {
+                throw AdminError(status: 503, code: "ca_unreadable", message: "The CA certificate file \(path) cannot be read.")
+            }
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", "application/x-pem-file")
+            headers.set("Content-Disposition", "attachment; filename=\"understudy-ca.pem\"")
+            return Response(status: 200, headers: headers, body: pem)
+        })
 
         // MARK: Projects
 
@@ -92,15 +106,15 @@ enum CoreAdminRoutes {
                 overrides[platform] = values
             }
             let record = try await projects.create(id: body.id, name: body.name, seed: body.seed, credentialOverrides: overrides)
-            return .json(status: 201, bytes: render(record, services: context.services, platforms: platforms).encoded())
+            return .json(status: 201, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())
         })
-        routes.append(Route(.get, "/__admin/projects") { _, context in
+        routes.append(Route(.get, "/__admin/projects") { request, context in
             let all = try await projects.list()
-            return .json(status: 200, bytes: JSONValue.object(["projects": .array(all.map { render($0, services: context.services, platforms: platforms) })]).encoded())
+            return .json(status: 200, bytes: JSONValue.object(["projects": .array(all.map { ProjectAnswer.render($0, for: request, services: context.services, platforms: platforms) })]).encoded())
         })
-        routes.append(Route(.get, "/__admin/projects/{id}") { _, context in
+        routes.append(Route(.get, "/__admin/projects/{id}") { request, context in
             guard let record = try await projects.get(context.parameter("id")) else { throw AdminError.notFound("Project `\(context.parameter("id"))`") }
-            return .json(status: 200, bytes: render(record, services: context.services, platforms: platforms).encoded())
+            return .json(status: 200, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())
         })
         routes.append(Route(.delete, "/__admin/projects/{id}") { _, context in
             let id = context.parameter("id")
@@ -111,7 +125,7 @@ enum CoreAdminRoutes {
             for platform in platforms { await platform.projectStateDidChange(id) }
             return .empty(204)
         })
-        routes.append(Route(.post, "/__admin/projects/{id}/reset") { _, context in
+        routes.append(Route(.post, "/__admin/projects/{id}/reset") { request, context in
             let id = context.parameter("id")
             try await journal.flush()
             try await projects.reset(id)
@@ -119,7 +133,7 @@ enum CoreAdminRoutes {
             try await journal.recount()
             for platform in platforms { await platform.projectStateDidChange(id) }
             guard let record = try await projects.get(id) else { throw AdminError.notFound("Project `\(id)`") }
-            return .json(status: 200, bytes: render(record, services: context.services, platforms: platforms).encoded())
+            return .json(status: 200, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())
         })
 
         // MARK: Clock
@@ -314,6 +328,15 @@ enum CoreAdminRoutes {
         try AdminBody.decode(type, from: request)
     }
 
+    /// OpenAPI `servers`: the plain base URL, then the HTTPS one when a TLS listener runs.
+    static func servers(_ endpoints: AdvertisedEndpoints, path: String) -> JSONValue {
+        var servers: [JSONValue] = [["url": .string(endpoints.baseURL + path)]]
+        if let https = endpoints.httpsBaseURL, https != endpoints.baseURL {
+            servers.append(["url": .string(https + path), "description": "The HTTPS port (trust the local CA)."])
+        }
+        return .array(servers)
+    }
+
     static func renderClock(_ settings: ClockSettings) -> JSONValue {
         var members: [String: JSONValue] = [
             "mode": .string(settings.mode.rawValue),
@@ -321,26 +344,6 @@ enum CoreAdminRoutes {
             "offsetSeconds": .double(settings.mode == .offset ? settings.offsetSeconds : 0),
         ]
         if let frozen = settings.frozenAt, settings.mode == .frozen { members["frozenAt"] = .string(Timestamp.format(frozen)) }
-        return .object(members)
-    }
-
-    static func render(_ record: ProjectRecord, services: EmulatorServices, platforms: [any Platform]) -> JSONValue {
-        var credentials: [String: JSONValue] = [:]
-        var baseURLs: [String: JSONValue] = [:]
-        var sdkSettings: [String: JSONValue] = [:]
-        let serverURL = services.serverURL
-        for platform in platforms {
-            let values = record.credentials[platform.id] ?? [:]
-            credentials[platform.id.rawValue] = .object(values.mapValues(JSONValue.string))
-            baseURLs[platform.id.rawValue] = .string(serverURL + platform.id.pathPrefix)
-            sdkSettings[platform.id.rawValue] = .object(platform.sdkSettings(serverURL: serverURL, credentials: values).mapValues(JSONValue.string))
-        }
-        var members: [String: JSONValue] = [
-            "id": .string(record.id), "name": .string(record.name), "createdAt": .string(Timestamp.format(record.createdAt)),
-            "isDemo": .bool(record.isDemo), "clock": renderClock(services.clocks.settings(for: record.id)),
-            "credentials": .object(credentials), "baseURLs": .object(baseURLs), "sdkSettings": .object(sdkSettings),
-        ]
-        if let seed = record.seed { members["seed"] = .int(Int64(bitPattern: seed)) }
         return .object(members)
     }
 }

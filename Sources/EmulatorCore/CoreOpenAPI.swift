@@ -1,8 +1,8 @@
 /// The control plane's OpenAPI 3.1 document, served at `/__admin/openapi.json`. A test sends a
 /// request to every operation and checks each real response against this document.
 enum CoreOpenAPI {
-    /// The document, for a server at `serverURL` emulating `platforms`.
-    static func document(serverURL: String, platforms: [PlatformID]) -> JSONValue {
+    /// The document, for a server reached at `servers` (its OpenAPI `servers` list) emulating `platforms`.
+    static func document(servers: JSONValue, platforms: [PlatformID]) -> JSONValue {
         [
             "openapi": "3.1.0",
             "info": [
@@ -10,7 +10,7 @@ enum CoreOpenAPI {
                 "version": "1.0.0",
                 "description": "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase.",
             ],
-            "servers": [["url": .string(serverURL)]],
+            "servers": servers,
             "paths": .object(paths(platforms)),
             "components": ["schemas": .object(schemas(platforms))],
         ]
@@ -64,6 +64,11 @@ enum CoreOpenAPI {
                                                              responses: ["200": json(["type": "object"], "OpenAPI 3.1."), "404": error]),
                                            "options": operation("CORS preflight", parameters: [["name": "document", "in": "path", "required": true, "schema": ["type": "string"]]],
                                                                 responses: ["204": noContent])],
+            "/__admin/ca.pem": ["get": operation("The local CA certificate (PEM; public) that devices trust for the HTTPS port and the proxy", responses: [
+                "200": ["description": "The certificate.", "content": ["application/x-pem-file": ["schema": ["type": "string"]]]],
+                "404": json(ref("Error"), "This server has no local CA (no TLS listener or proxy)."),
+                "503": json(ref("Error"), "The certificate file cannot be read."),
+            ])],
             "/__admin/projects": [
                 "post": operation("Create a project with fresh credentials for every platform", body: ref("CreateProject"),
                                   responses: ["201": json(ref("Project"), "The project."), "400": error, "409": error]),
@@ -153,13 +158,40 @@ enum CoreOpenAPI {
                 "credentials": ["type": "object", "description": "Per-platform overrides: platform name → credential name → value.",
                                 "additionalProperties": stringMap],
             ]],
-            "Project": ["type": "object", "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "sdkSettings"], "properties": [
+            "Project": ["type": "object", "additionalProperties": false,
+                        "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "httpsBaseURLs", "sdkSettings", "connections", "proxy"],
+                        "description": "URLs are the public URL's when the server has one, else the `Host` this request was sent to (else the listen address).",
+                        "properties": [
                 "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
                 "isDemo": ["type": "boolean"], "clock": ref("Clock"),
                 "credentials": ["type": "object", "additionalProperties": stringMap,
                                 "description": "Platform name → the credentials that platform issued (names are the platform's own)."],
-                "baseURLs": stringMap,
-                "sdkSettings": ["type": "object", "additionalProperties": stringMap],
+                "baseURLs": ["type": "object", "additionalProperties": ["type": "string"], "description": "Platform name → its plain-HTTP base URL."],
+                "httpsBaseURLs": ["type": "object", "additionalProperties": ["type": "string"],
+                                  "description": "Platform name → its base URL on the HTTPS port; empty while no TLS listener runs."],
+                "sdkSettings": ["type": "object", "additionalProperties": stringMap,
+                                "description": "Platform name → the SDK's own parameters, by the SDK's names, ready to paste."],
+                "connections": ["type": "object", "additionalProperties": ref("SDKConnection"),
+                                "description": "Platform name → how the unmodified SDK reaches Understudy."],
+                "proxy": ref("ProxyEndpoint"),
+            ]],
+            "SDKConnection": ["oneOf": [
+                ["type": "object", "additionalProperties": false, "required": ["mode", "setting", "value"],
+                 "description": "The SDK takes a base URL: set `setting` to `value` (also in `sdkSettings`).",
+                 "properties": ["mode": ["const": "baseURL"], "setting": ["type": "string"], "value": ["type": ["string", "null"]]]],
+                ["type": "object", "additionalProperties": false, "required": ["mode", "realHosts", "proxy", "caCertificate", "caCertificateURL"],
+                 "description": "The SDK has no base-URL setting and calls its real hosts over HTTPS: set the device's proxy to `proxy` and trust the CA.",
+                 "properties": [
+                     "mode": ["const": "proxy"], "realHosts": ["type": "array", "items": ["type": "string"]],
+                     "proxy": ["type": ["string", "null"], "description": "`host:port`; null while the proxy is off."],
+                     "caCertificate": ["type": ["string", "null"], "description": "The CA certificate file on the server's machine."],
+                     "caCertificateURL": ["type": ["string", "null"], "description": "Where a device downloads the CA certificate."],
+                 ]],
+            ]],
+            "ProxyEndpoint": ["type": "object", "additionalProperties": false, "required": ["address", "caCertificatePath", "caCertificateURL"], "properties": [
+                "address": ["type": ["string", "null"], "description": "The intercepting proxy as `host:port`; null while it is off."],
+                "caCertificatePath": ["type": ["string", "null"], "description": "The local CA certificate (PEM) on the server's machine; null without a CA."],
+                "caCertificateURL": ["type": ["string", "null"], "description": "`GET /__admin/ca.pem` on the advertised base URL; null without a CA."],
             ]],
             "ProjectList": ["type": "object", "required": ["projects"], "properties": ["projects": ["type": "array", "items": ref("Project")]]],
             "Clock": ["type": "object", "required": ["mode", "now", "offsetSeconds"], "properties": [

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import SQLiteStore
 import Synchronization
 
@@ -60,7 +61,7 @@ public final class EmulatorServices: Sendable {
     public let outbox: Outbox
     /// Every platform's credential → project cache, with its one invalidation rule.
     public let credentials: CredentialIndex
-    private let serverURLValue = Mutex<String>("http://127.0.0.1:8080")
+    private let addressesValue = Mutex(ServerAddresses())
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
 
     /// Creates the services.
@@ -74,10 +75,39 @@ public final class EmulatorServices: Sendable {
         self.credentials = CredentialIndex()
     }
 
-    /// The URL clients reach this server at, e.g. `http://127.0.0.1:8080` (set once the port is bound).
-    public var serverURL: String {
-        get { serverURLValue.withLock { $0 } }
-        set { serverURLValue.withLock { $0 = newValue } }
+    /// Where the server listens, its other ports, the CA and the public URL (see the setters below).
+    public var addresses: ServerAddresses {
+        get { addressesValue.withLock { $0 } }
+        set { addressesValue.withLock { $0 = newValue } }
+    }
+
+    /// The plain-HTTP URL a client on this machine uses, e.g. `http://127.0.0.1:8080` (not what
+    /// is advertised to devices: see `advertisedEndpoints(for:)`).
+    public var serverURL: String { addresses.localURL }
+
+    /// Records the listen address and the bound plain-HTTP port (the server calls this once bound).
+    public func setListening(host: String, port: Int) {
+        addressesValue.withLock { $0.listenHost = host; $0.httpPort = port }
+    }
+
+    /// Records the bound HTTPS port, or nil when no TLS listener runs.
+    public func setBoundHTTPSPort(_ port: Int?) { addressesValue.withLock { $0.httpsPort = port } }
+
+    /// Records the bound intercepting-proxy port, or nil when the proxy is off.
+    public func setBoundProxyPort(_ port: Int?) { addressesValue.withLock { $0.proxyPort = port } }
+
+    /// Records the local CA's certificate file (PEM), or nil when there is none; also served at `/__admin/ca.pem`.
+    public func setCACertificatePath(_ path: String?) { addressesValue.withLock { $0.caCertificatePath = path } }
+
+    /// Records the configured public URL (nil: advertise what each request's `Host` says).
+    public func setPublicURL(_ url: PublicURL?) { addressesValue.withLock { $0.publicURL = url } }
+
+    /// What to advertise to the client of `request` (its `Host` and listener), or — with no
+    /// request — what the banner prints: the public URL, else the listen address.
+    public func advertisedEndpoints(for request: Request?) -> AdvertisedEndpoints {
+        let addresses = self.addresses
+        guard let request else { return addresses.advertised }
+        return addresses.advertised(forHost: request.headers["host"], listener: request.connection.listener)
     }
 
     /// The project's current time.

@@ -44,8 +44,12 @@ public protocol Platform: Sendable {
     /// like). Runs inside the project-creation (or reset/restore) transaction.
     func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws
 
-    /// Settings a developer pastes into the SDK, named as the SDK names them.
-    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String]
+    /// Settings a developer pastes into the SDK: exactly the SDK's own parameters, by its own
+    /// names, with URLs from `endpoints` (what the asking client reaches Understudy under).
+    func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String]
+
+    /// How the unmodified SDK reaches Understudy: its base-URL setting, or the proxy for its real hosts.
+    var sdkConnection: SDKConnection { get }
 
     /// Tables with a `project_id` column holding this platform's per-project state, parents
     /// first. The core clears them on reset and copies them for snapshots.

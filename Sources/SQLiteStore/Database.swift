@@ -104,7 +104,11 @@ public final class Database: Sendable {
     }
 
     private func threadReader() throws -> SQLiteConnection {
+        #if canImport(Glibc)
         let thread = UInt(pthread_self())
+        #else
+        let thread = UInt(bitPattern: pthread_self()) // a pointer on Darwin
+        #endif
         if let existing = threadReaders.withLock({ $0[thread] }) { return existing.connection }
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA query_only = 1")

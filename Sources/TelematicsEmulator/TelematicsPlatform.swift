@@ -86,11 +86,14 @@ public struct TelematicsPlatform: Platform {
     /// `baseURL`, and `token` / `refreshToken` when the project has a session pair recorded as
     /// credentials (the demo project's fixtures do); other projects mint pairs with
     /// `POST /__admin/projects/{id}/telematics/tokens`. The tenant key is not an SDK setting.
-    public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        var settings = ["baseURL": serverURL + "/telematics", "serviceCode": credentials["serviceCode"] ?? ""]
+    public func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] {
+        var settings = ["baseURL": endpoints.baseURL + "/telematics", "serviceCode": credentials["serviceCode"] ?? ""]
         for name in TelematicsFixtures.sessionCredentialNames { settings[name] = credentials[name] }
         return settings
     }
+
+    /// `TelematicsTokenInitOptions.baseURL` takes a full URL (a bare host would mean HTTPS to it).
+    public var sdkConnection: SDKConnection { .baseURL(setting: "baseURL") }
 
     /// Per-project tables, parents first.
     public var projectTables: [String] { TelematicsStore.tables }

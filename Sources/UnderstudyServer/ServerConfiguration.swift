@@ -164,9 +164,9 @@ extension ServerConfiguration {
             if let value, !(0...65535).contains(value) { throw ConfigurationError(description: "\(name) must be 0–65535") }
         }
         if let publicURL {
-            guard let url = URL(string: publicURL), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  let host = url.host, !host.isEmpty, url.query == nil, url.path.isEmpty || url.path == "/" else {
-                throw ConfigurationError(description: "public URL must be an http or https URL with a host and no path, like http://192.168.1.50:8080; got `\(publicURL)`")
+            // The same parser that builds every advertised URL, so what validates is what is advertised.
+            guard PublicURL(publicURL) != nil else {
+                throw ConfigurationError(description: "public URL must be http:// or https:// with a host (a name, an IPv4 address or an [IPv6] address), an optional port, and no path, query or user info, like http://192.168.1.50:8080; got `\(publicURL)`")
             }
         }
         guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }

@@ -9,7 +9,7 @@ import Darwin
 import HTTPServer
 import SQLiteStore
 
-/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `--help`, `--version`.
+/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, `--help`, `--version`.
 public enum UnderstudyCommand {
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -18,6 +18,7 @@ public enum UnderstudyCommand {
         Usage: understudy [serve] [options]
                understudy migrate [--database PATH] [--migrations PATH]
                understudy healthcheck [--host HOST] [--port PORT] [--admin-token TOKEN]
+               understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
                understudy --help | --version
 
         Serves local stand-ins for the WarpLink, Asleep, WarrantyLife and Sentilant Telematics backends.
@@ -62,9 +63,13 @@ public enum UnderstudyCommand {
             print("understudy \(version)")
             return 0
         }
+        // `ca` has verbs and flags of its own before the shared ones.
+        if command == "ca" { return CertificateAuthorityCommand.run(arguments, environment: environment) }
         let configuration: ServerConfiguration
         do {
             configuration = try parse(arguments, environment: environment)
+            // A value that cannot work (a bad public URL, say) is a usage error, not a failed start.
+            if command == "serve" { try configuration.validate() }
         } catch let error as ConfigurationError {
             printError("understudy: \(error.description)\n\n\(usage)")
             return 2
@@ -187,7 +192,9 @@ public enum UnderstudyCommand {
     private static func printDemo(_ server: UnderstudyServer, logger: Logger) async {
         // The banner is a convenience: a failed read only leaves the demo credentials out of it.
         guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
-        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, serverURL: server.url)
+        let addresses = server.emulator.services.addresses
+        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, addresses: addresses,
+                                   lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
         if logger.format == .json {
             // JSON logs stay machine-readable: the banner is one object, not a text block.
             logger.log(.info, "demo project ready", values: banner.fields)

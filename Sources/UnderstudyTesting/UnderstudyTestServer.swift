@@ -80,9 +80,24 @@ public final class UnderstudyTestServer: Sendable {
         configuration.eventLoop = testEventLoop
         configuration.databasePath = folder.appendingPathComponent("understudy.sqlite").path
         configuration.logRequests = false
+        // The working directory of a consumer's tests is the consumer's own package, which may
+        // have a Migrations/ or Config/ of its own: use this package's, unless `configure` says otherwise.
+        if let root = packageRoot {
+            configuration.migrationsPath = root.appendingPathComponent("Migrations").path
+            if demo { configuration.fixturesPath = root.appendingPathComponent("Config/fixtures").path }
+        }
         if !demo { configuration.fixturesPath = "" }
         configure(&configuration)
         return configuration
+    }
+
+    /// This package's root as it was built (this file is Sources/UnderstudyTesting/…; a package
+    /// reached by URL lives in the consumer's .build/checkouts), when its Migrations/ is still there.
+    private static var packageRoot: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        let found = FileManager.default.fileExists(atPath: root.appendingPathComponent("Migrations").path, isDirectory: &isDirectory)
+        return found && isDirectory.boolValue ? root : nil
     }
 
     /// The loop tests run on: `UNDERSTUDY_EVENT_LOOP` when set (CI runs the suites once per loop), else the default.

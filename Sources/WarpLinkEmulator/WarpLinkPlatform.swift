@@ -142,10 +142,14 @@ public struct WarpLinkPlatform: Platform {
         }
     }
 
-    /// What a developer sets in the WarpLink SDKs.
-    public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        ["apiEndpoint": serverURL + "/warplink/v1", "apiKey": credentials["sdkKey"] ?? ""]
+    /// What a developer sets in the WarpLink SDKs: `WarpLinkOptions.apiEndpoint` and
+    /// `configure(apiKey:)` (the SDK key; the API key is no SDK setting).
+    public func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] {
+        ["apiEndpoint": endpoints.baseURL + "/warplink/v1", "apiKey": credentials["sdkKey"] ?? ""]
     }
+
+    /// `WarpLinkOptions.apiEndpoint` takes any URL, plain HTTP to an IP literal included.
+    public var sdkConnection: SDKConnection { .baseURL(setting: "apiEndpoint") }
 
     /// Per-project tables, parents first.
     public var projectTables: [String] {

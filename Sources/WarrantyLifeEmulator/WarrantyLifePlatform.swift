@@ -78,9 +78,16 @@ public struct WarrantyLifePlatform: Platform {
         try WarrantyLifeStore(connection: connection).provisionKey(project, key: key, now: now)
     }
 
-    /// SDK settings to paste (`WarrantyLifeSDK.build(clientCode:apiKey:…)`).
-    public func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] {
-        ["baseURL": serverURL + "/warrantylife/mapi/wi/100", "apiKey": credentials["developerKey"] ?? "", "clientCode": "wi"]
+    /// SDK settings to paste: the two parameters of `WarrantyLifeSDK.build(clientCode:apiKey:…)`.
+    /// The SDK has no base-URL setting (see `sdkConnection`).
+    public func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] {
+        ["apiKey": credentials["developerKey"] ?? "", "clientCode": "wi"]
+    }
+
+    /// A production SDK build always calls `www.warrantylife.com` (and the configured extra hosts) over HTTPS.
+    public var sdkConnection: SDKConnection {
+        let extra = configuration["hosts"]?.arrayValue?.compactMap(\.stringValue).map { $0.lowercased() } ?? []
+        return .proxy(realHosts: ["www.warrantylife.com"] + extra)
     }
 
     /// Per-project tables, parents first.

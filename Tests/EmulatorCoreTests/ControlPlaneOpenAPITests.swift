@@ -30,6 +30,16 @@ struct ControlPlaneOpenAPITests {
         #expect(preflight.headers["access-control-allow-origin"] == "*" && preflight.headers["access-control-allow-methods"] == "GET, OPTIONS")
         _ = try await check("OPTIONS", "/__admin/openapi/{document}", "/__admin/openapi/testing.json", expect: 204)
         #expect(try await harness.call("GET", "/__admin/openapi/testing.json").headers["access-control-allow-origin"] == "*")
+        _ = try await check("GET", "/__admin/ca.pem", "/__admin/ca.pem", expect: 404)
+        harness.emulator.services.setCACertificatePath("/nonexistent/understudy-ca.pem")
+        _ = try await check("GET", "/__admin/ca.pem", "/__admin/ca.pem", expect: 503)
+        let pem = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
+        try Data("-----BEGIN CERTIFICATE-----\nTUlJ\n-----END CERTIFICATE-----\n".utf8).write(to: pem)
+        defer { try? FileManager.default.removeItem(at: pem) }
+        harness.emulator.services.setCACertificatePath(pem.path)
+        let served = try await check("GET", "/__admin/ca.pem", "/__admin/ca.pem", expect: 200)
+        let written = try Data(contentsOf: pem)
+        #expect(served.headers["content-type"] == "application/x-pem-file" && served.body == written)
         let created = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": "doc", "seed": 9], expect: 201)
         let id = created.json?["id"]?.stringValue ?? ""
         _ = try await check("POST", "/__admin/projects", "/__admin/projects", json: ["name": 1], expect: 400)

@@ -56,7 +56,8 @@ struct TestPlatform: Platform {
 
     func makeCredentials(using generator: inout IDGenerator) -> [String: String] { ["key": "tk_" + generator.alphanumeric(16)] }
     func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
-    func sdkSettings(serverURL: String, credentials: [String: String]) -> [String: String] { ["endpoint": serverURL + "/testing"] }
+    func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] { ["endpoint": endpoints.baseURL + "/testing"] }
+    var sdkConnection: SDKConnection { .baseURL(setting: "endpoint") }
     var projectTables: [String] { [] }
     func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
     func openAPIDocument() -> JSONValue { ["openapi": "3.1.0", "paths": [:]] }
@@ -86,7 +87,7 @@ final class Harness: Sendable {
         http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: emulator)
         let port = try http.start()
         baseURL = "http://127.0.0.1:\(port)"
-        services.serverURL = baseURL
+        services.setListening(host: "127.0.0.1", port: port)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         session = URLSession(configuration: configuration)

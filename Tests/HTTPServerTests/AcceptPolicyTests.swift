@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 @testable import HTTPServer
 
@@ -18,7 +22,11 @@ struct AcceptPolicyTests {
     func raisesOpenFileLimit() {
         let change = HTTPServer.raiseOpenFileLimit()
         var limit = rlimit()
+        #if os(Linux)
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #else
+        #expect(getrlimit(RLIMIT_NOFILE, &limit) == 0)
+        #endif
         #expect(change.current == UInt64(limit.rlim_cur) && change.hard == UInt64(limit.rlim_max))
         #expect(limit.rlim_cur == limit.rlim_max && change.previous <= change.current)
     }

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A blocking test client on a raw socket, for what URLSession hides: pipelining, exact bytes,
 /// half-sent requests, and whether the server closed the connection.
@@ -17,12 +21,18 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
     private var buffer: [UInt8] = []
 
     init(port: Int, timeout: Double = 5) throws {
+        #if os(Linux)
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        var one: Int32 = 1 // no MSG_NOSIGNAL on Darwin: a vanished server must not SIGPIPE the test run
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1_000_000))
+        var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - floor(timeout)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -47,7 +57,7 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
 
     /// Makes a blocked `send` give up after `seconds` (it returns what it managed to send).
     func setSendTimeout(_ seconds: Double) {
-        var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - floor(seconds)) * 1_000_000))
+        var time = timeval(tv_sec: Int(seconds), tv_usec: .init((seconds - floor(seconds)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -56,7 +66,11 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
     func send(_ bytes: [UInt8]) -> Int {
         var offset = 0
         while offset < bytes.count {
+            #if os(Linux)
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
+            let sent = bytes[offset...].withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+            #endif
             if sent <= 0 { return offset }
             offset += sent
         }

@@ -44,10 +44,11 @@ struct KeyFormatAndErrorTests {
 
     @Test("sdkSettings names only SDK settings: apiEndpoint and the SDK key as apiKey, never the API key")
     func sdkSettings() {
-        let settings = WarpLinkPlatform().sdkSettings(serverURL: "http://127.0.0.1:8080",
+        let settings = WarpLinkPlatform().sdkSettings(endpoints: AdvertisedEndpoints(baseURL: "http://127.0.0.1:8080"),
                                                       credentials: ["sdkKey": "wl_live_" + String(repeating: "s", count: 32),
                                                                     "apiKey": "wl_live_" + String(repeating: "a", count: 32)])
         #expect(settings == ["apiEndpoint": "http://127.0.0.1:8080/warplink/v1", "apiKey": "wl_live_" + String(repeating: "s", count: 32)])
+        #expect(WarpLinkPlatform().sdkConnection == .baseURL(setting: "apiEndpoint"))
     }
 
     /// SQLite's own words and table names in any case, statement keywords in upper case.

@@ -7,10 +7,11 @@ struct AdminGuard: Sendable {
     /// Paths answered without a token: orchestrators probe them.
     static let probes: Set<String> = ["/__admin/health", "/__admin/ready"]
 
-    /// Whether `path` is readable without the token: the probes and the OpenAPI documents, which
-    /// hold no secrets and which browser tools fetch without credentials.
+    /// Whether `path` is readable without the token: the probes, the OpenAPI documents and the CA
+    /// certificate, which hold no secrets and which browsers and phones fetch without credentials.
     static func isPublic(_ path: String) -> Bool {
         probes.contains(path) || path == "/__admin/openapi.json" || path.hasPrefix("/__admin/openapi/")
+            || path == AdvertisedEndpoints.caCertificateRoute
     }
 
     let token: String?

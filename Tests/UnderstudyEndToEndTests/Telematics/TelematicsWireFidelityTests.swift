@@ -81,10 +81,14 @@ struct TelematicsWireFidelityTests {
             try await sdk.renewTokens() // the refresh token works too
 
             let record = try #require(try await server.server.emulator.projects.list().first(where: \.isDemo))
-            let banner = StartupBanner(project: record, platforms: server.server.emulator.platforms, serverURL: server.server.url).text
-            let line = try #require(banner.split(separator: "\n").first { $0.contains("telematics ") })
-            #expect(line.contains("token=\(token)") && line.contains("refreshToken=\(refreshToken)") && !line.contains("tenantKey"))
-            #expect(banner.contains("other credentials (not SDK settings): tenantKey="))
+            let banner = StartupBanner(project: record, platforms: server.server.emulator.platforms, addresses: server.server.emulator.services.addresses).text
+            // The telematics section: its first line names it, the next lines are indented under it.
+            let lines = banner.split(separator: "\n")
+            let start = try #require(lines.firstIndex { $0.hasPrefix("  telematics ") })
+            let section = [lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("                ") }
+            #expect(section.contains { $0.hasSuffix("token=\(token)") } && section.contains { $0.hasSuffix("refreshToken=\(refreshToken)") })
+            #expect(section.contains { $0.contains("not an SDK setting: tenantKey=") })
+            #expect(!section.contains { $0.contains("tenantKey") && !$0.contains("not an SDK setting") })
 
             // A reset reloads the fixtures over the kept credentials: the same pair works again.
             let reset = try await server.client.admin.project("demo").reset()

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPServer
+import Testing
+import UnderstudyServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `understudy ca …` as a user runs it: the real binary, its standard output and exit status.
+@Suite("understudy ca")
+struct CertificateAuthorityCommandTests {
+    private static let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy")
+
+    private struct Outcome {
+        var status: Int32
+        var output: Data
+        var errors: String
+        var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    /// Runs the binary with `arguments` and an empty UNDERSTUDY_* environment (the developer's own
+    /// variables must not steer the test), from the repository folder.
+    private func understudy(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first: \(Self.binary.path)")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.currentDirectoryURL = LogFormatTests.repository
+        process.arguments = arguments
+        var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        inherited.merge(environment) { $1 }
+        process.environment = inherited
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read before waiting: a full pipe would block the child forever.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: outputData, errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    private func folder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ca-cli-\(UUID().uuidString)").path
+    }
+
+    @Test("`ca path` makes the CA beside the database when there is none and prints its certificate's path")
+    func path() throws {
+        let data = folder()
+        let outcome = try understudy(["ca", "path", "--database", data + "/db.sqlite"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.text == data + "/understudy-ca.pem\n")
+        #expect(FileManager.default.fileExists(atPath: data + "/understudy-ca.pem"))
+        #expect(FileManager.default.fileExists(atPath: data + "/understudy-ca.key"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/db.sqlite"), "the CA commands never touch the database")
+        // --ca-dir beats the database's folder, as for `serve`; so does UNDERSTUDY_CA_DIR.
+        let elsewhere = folder()
+        let flagged = try understudy(["ca", "path", "--database", data + "/db.sqlite", "--ca-dir", elsewhere])
+        #expect(flagged.text == elsewhere + "/understudy-ca.pem\n")
+        let fromEnvironment = try understudy(["ca", "path"], environment: ["UNDERSTUDY_CA_DIR": elsewhere])
+        #expect(fromEnvironment.text == elsewhere + "/understudy-ca.pem\n")
+    }
+
+    @Test("`ca export` writes the PEM certificate to standard output: the file's bytes, no key")
+    func exportPEM() throws {
+        let directory = folder()
+        let outcome = try understudy(["ca", "export", "--ca-dir", directory])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.text.hasPrefix("-----BEGIN CERTIFICATE-----\n") && outcome.text.hasSuffix("-----END CERTIFICATE-----\n"))
+        #expect(!outcome.text.contains("PRIVATE KEY"))
+        #expect(FileManager.default.contents(atPath: directory + "/understudy-ca.pem") == outcome.output)
+        // Exporting again reuses the CA.
+        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output == outcome.output)
+    }
+
+    @Test("`ca export --format der` to a pipe is the DER encoding of the same certificate; --output writes a file")
+    func exportDER() throws {
+        let directory = folder()
+        let pem = try understudy(["ca", "export", "--ca-dir", directory, "--format", "pem"]).output
+        let der = try understudy(["ca", "export", "--format", "der", "--ca-dir", directory])
+        #expect(der.status == 0, "\(der.errors)")
+        #expect(der.output.first == 0x30, "an ASN.1 SEQUENCE")
+        let authority = try LocalCertificateAuthority(directory: directory)
+        #expect(try [UInt8](der.output) == authority.exportCertificate(as: .der))
+        #expect(try [UInt8](pem) == authority.exportCertificate(as: .pem))
+
+        let file = directory + "/exported.cer"
+        let written = try understudy(["ca", "export", "--format", "der", "--output", file, "--ca-dir", directory])
+        #expect(written.status == 0 && written.output.isEmpty, "\(written.errors)")
+        #expect(written.errors.contains(file))
+        #expect(FileManager.default.contents(atPath: file) == der.output)
+        let pemFile = directory + "/exported.pem"
+        #expect(try understudy(["ca", "export", "--output", pemFile, "--ca-dir", directory]).status == 0)
+        #expect(FileManager.default.contents(atPath: pemFile) == pem)
+    }
+
+    @Test("`ca reset` makes a new CA, says old certificates are untrusted and a running server must restart")
+    func reset() throws {
+        let directory = folder()
+        let before = try understudy(["ca", "export", "--ca-dir", directory]).output
+        let outcome = try understudy(["ca", "reset", "--ca-dir", directory])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.text.contains(directory + "/understudy-ca.pem"))
+        #expect(outcome.text.contains("no longer trusted") && outcome.text.contains("restart"))
+        let after = try understudy(["ca", "export", "--ca-dir", directory]).output
+        #expect(!after.isEmpty && after != before)
+    }
+
+    @Test("`ca reset` replaces a damaged CA that `ca export` refuses with exit 1 and the file's name")
+    func resetRepairs() throws {
+        let directory = folder()
+        #expect(try understudy(["ca", "path", "--ca-dir", directory]).status == 0)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: directory + "/understudy-ca.key"))
+        let refused = try understudy(["ca", "export", "--ca-dir", directory])
+        #expect(refused.status == 1 && refused.output.isEmpty)
+        #expect(refused.errors.contains("understudy-ca.key") && refused.errors.contains("understudy ca reset"))
+        #expect(try understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
+        #expect(try understudy(["ca", "export", "--ca-dir", directory]).status == 0)
+    }
+
+    @Test("usage errors exit 2: no verb, an unknown verb, a bad format, export's flags on another verb, a missing value")
+    func usageErrors() async throws {
+        let directory = folder()
+        for arguments in [
+            ["ca"], ["ca", "explode"], ["ca", "--ca-dir", directory], ["ca", "export", "--format", "jpeg"],
+            ["ca", "path", "--format", "der"], ["ca", "reset", "--output", "x"], ["ca", "export", "--output"],
+            ["ca", "path", "--frobnicate"],
+        ] {
+            #expect(await UnderstudyCommand.main(["understudy"] + arguments + ["--ca-dir", directory], environment: [:]) == 2, "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory), "a usage error makes no CA")
+        let outcome = try understudy(["ca", "explode"])
+        #expect(outcome.status == 2 && outcome.errors.contains("unknown `ca` verb") && outcome.errors.contains("ca export"))
+    }
+
+    @Test("DER to a terminal is refused with exit 2 and nothing written; PEM to a terminal is fine")
+    func derToTerminal() throws {
+        let terminal = try #require(PseudoTerminal.open())
+        defer { terminal.close() }
+        #expect(isatty(terminal.follower.fileDescriptor) == 1)
+        let directory = folder()
+        #expect(
+            CertificateAuthorityCommand.run(
+                ["export", "--format", "der", "--ca-dir", directory], environment: [:],
+                standardOutput: terminal.follower) == 2)
+        #expect(!FileManager.default.fileExists(atPath: directory), "refused before any CA was made")
+        #expect(CertificateAuthorityCommand.run(["export", "--ca-dir", directory], environment: [:], standardOutput: terminal.follower) == 0)
+        // What reached the terminal is the PEM text.
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = read(terminal.controller.fileDescriptor, &buffer, buffer.count)
+        #expect(count > 0 && String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).contains("BEGIN CERTIFICATE"))
+    }
+}
+
+/// A pseudo-terminal pair, so a test can hand the command a standard output that is a terminal.
+private struct PseudoTerminal {
+    /// The controlling side: what the "terminal" shows is read here.
+    let controller: FileHandle
+    /// The side a program writes to, as to its terminal.
+    let follower: FileHandle
+
+    static func open() -> PseudoTerminal? {
+        #if canImport(Darwin)
+        let (openpt, grant, unlock, name) = (posix_openpt, grantpt, unlockpt, ptsname)
+        #else
+        // Glibc's Swift module leaves out the XSI pty calls (they sit behind _XOPEN_SOURCE), so they
+        // are looked up in the C library that is already loaded.
+        typealias Open = @convention(c) (Int32) -> Int32
+        typealias Step = @convention(c) (Int32) -> Int32
+        typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        guard let library = dlopen(nil, RTLD_NOW),
+            let openSymbol = dlsym(library, "posix_openpt"), let grantSymbol = dlsym(library, "grantpt"),
+            let unlockSymbol = dlsym(library, "unlockpt"), let nameSymbol = dlsym(library, "ptsname")
+        else { return nil }
+        let openpt = unsafeBitCast(openSymbol, to: Open.self), grant = unsafeBitCast(grantSymbol, to: Step.self)
+        let unlock = unsafeBitCast(unlockSymbol, to: Step.self), name = unsafeBitCast(nameSymbol, to: Name.self)
+        #endif
+        let descriptor = openpt(O_RDWR | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        let controller = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard grant(descriptor) == 0, unlock(descriptor) == 0, let path = name(descriptor).map({ String(cString: $0) }),
+            let follower = FileHandle(forUpdatingAtPath: path)
+        else { return nil }
+        return PseudoTerminal(controller: controller, follower: follower)
+    }
+
+    func close() {
+        try? follower.close()
+        try? controller.close()
+    }
+}
