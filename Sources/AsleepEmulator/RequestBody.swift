@@ -11,8 +11,8 @@ enum RequestBody {
     /// Whether `body` is empty or only white space (routes whose body is optional read it as absent).
     static func isBlank(_ body: Data) -> Bool { body.allSatisfy { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 } }
 
-    /// Throws the 400 when `body` is not valid UTF-8. The core's JSON parser replaces invalid bytes
-    /// inside strings instead of refusing them, so this check comes first.
+    /// Throws the 400 when `body` is not valid UTF-8. The core's JSON parser refuses such bytes too,
+    /// but as unreadable JSON, which some routes answer differently; this check comes first.
     static func requireUTF8(_ body: Data) throws(AsleepError) {
         guard String(validating: body, as: UTF8.self) != nil else { throw undecodable }
     }

@@ -1,257 +1,211 @@
-/// The control plane's OpenAPI 3.1 document, served at `/__admin/openapi.json`. A test sends a
-/// request to every operation and checks each real response against this document.
+/// The control plane's OpenAPI 3.1 document, served at `/__admin/openapi.json`, written with the
+/// shared builder. A test sends a request to every operation and checks each real response
+/// against this document; schemathesis fuzzes it in CI.
 enum CoreOpenAPI {
+    private typealias S = OpenAPISchema
+    private typealias P = OpenAPIParameter
+    private typealias C = OpenAPIContent
+
     /// The document, for a server reached at `servers` (its OpenAPI `servers` list) emulating `platforms`.
     static func document(servers: JSONValue, platforms: [PlatformID]) -> JSONValue {
-        [
-            "openapi": "3.1.0",
-            "info": [
-                "title": "Understudy control plane",
-                "version": "1.0.0",
-                "description": "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase.",
-            ],
-            "servers": servers,
-            "paths": .object(paths(platforms)),
-            "components": ["schemas": .object(schemas(platforms))],
-        ]
-    }
-
-    private static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
-
-    private static func json(_ schema: JSONValue, _ description: String) -> JSONValue {
-        ["description": .string(description), "content": ["application/json": ["schema": schema]]]
-    }
-
-    private static let error: JSONValue = json(ref("Error"), "An error in the control plane's format.")
-    private static let noContent: JSONValue = ["description": "Done; no body."]
-    private static let projectID: JSONValue = ["name": "id", "in": "path", "required": true, "schema": ["type": "string"]]
-
-    private static func operation(_ summary: String, body: JSONValue? = nil, parameters: [JSONValue] = [], responses: [String: JSONValue]) -> JSONValue {
-        var members: [String: JSONValue] = ["summary": .string(summary), "responses": .object(responses)]
-        if !parameters.isEmpty { members["parameters"] = .array(parameters) }
-        if let body { members["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]] }
+        var document = OpenAPIDocument(
+            title: "Understudy control plane",
+            description: "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase; "
+                + "bodies are strict (an unknown key is a 400 `unknown_field`, even with a null value); errors are "
+                + "`{\"error\": {\"code\", \"message\", \"details\"}}`.",
+            schemas: schemas(platforms))
+        // Examples name the first platform: the core knows no platform by name.
+        let sample = platforms.first?.rawValue ?? "platform"
+        addServerRoutes(to: &document, platforms: platforms)
+        addProjectRoutes(to: &document, sample: sample)
+        addFaultRoutes(to: &document, sample: sample)
+        addJournalRoutes(to: &document, sample: sample)
+        addSnapshotAndOutboxRoutes(to: &document, sample: sample)
+        guard case .object(var members) = document.json() else { return document.json() }
+        members["servers"] = servers
         return .object(members)
     }
 
-    private static func paths(_ platforms: [PlatformID]) -> [String: JSONValue] {
-        let faultRoutes: (Bool) -> [String: JSONValue] = { scoped in
-            let parameters = scoped ? [projectID] : []
-            let scope = scoped ? "this project" : "every project"
-            return [
-                "post": operation("Add a fault rule for \(scope)", body: ref("FaultRule"), parameters: parameters,
-                                  responses: ["201": json(ref("FaultRule"), "The stored rule with its id."), "400": error, "404": error]),
-                "get": operation("List fault rules of \(scope) with hit counts", parameters: parameters,
-                                 responses: ["200": json(ref("FaultRuleList"), "The rules."), "404": error]),
-                "delete": operation("Remove every fault rule of \(scope)", parameters: parameters, responses: ["204": noContent, "404": error]),
-            ]
-        }
-        let ruleParameter: JSONValue = ["name": "rule", "in": "path", "required": true, "schema": ["type": "string"]]
-        let snapshotParameter: JSONValue = ["name": "name", "in": "path", "required": true, "schema": ["type": "string"]]
-        let query: (String, String) -> JSONValue = { name, type in ["name": .string(name), "in": "query", "schema": ["type": .string(type)]] }
-        let described: (String, String, String) -> JSONValue = { name, type, text in
-            ["name": .string(name), "in": "query", "description": .string(text), "schema": ["type": .string(type)]]
-        }
-        return [
-            "/__admin/health": ["get": operation("Liveness", responses: ["200": json(ref("Health"), "The server is up.")])],
-            "/__admin/ready": ["get": operation("Readiness: database open and migrated, projects and fixtures loaded", responses: [
-                "200": json(ref("Ready"), "Ready to serve."),
-                "503": json(["type": "object", "required": ["status"], "properties": ["status": ["const": "starting"]]], "Still starting."),
-            ])],
-            "/__admin/openapi.json": ["get": operation("This document (public, CORS-enabled)", responses: ["200": json(["type": "object"], "OpenAPI 3.1.")]),
-                                      "options": operation("CORS preflight", responses: ["204": noContent])],
-            "/__admin/openapi/{document}": ["get": operation("A platform's OpenAPI document: " + platforms.map { "`\($0.rawValue).json`" }.joined(separator: ", "),
-                                                             parameters: [["name": "document", "in": "path", "required": true, "schema": ["type": "string"]]],
-                                                             responses: ["200": json(["type": "object"], "OpenAPI 3.1."), "404": error]),
-                                           "options": operation("CORS preflight", parameters: [["name": "document", "in": "path", "required": true, "schema": ["type": "string"]]],
-                                                                responses: ["204": noContent])],
-            "/__admin/ca.pem": ["get": operation("The local CA certificate (PEM; public) that devices trust for the HTTPS port and the proxy", responses: [
-                "200": ["description": "The certificate.", "content": ["application/x-pem-file": ["schema": ["type": "string"]]]],
-                "404": json(ref("Error"), "This server has no local CA (no TLS listener or proxy)."),
-                "503": json(ref("Error"), "The certificate file cannot be read."),
-            ])],
-            "/__admin/projects": [
-                "post": operation("Create a project with fresh credentials for every platform", body: ref("CreateProject"),
-                                  responses: ["201": json(ref("Project"), "The project."), "400": error, "409": error]),
-                "get": operation("List projects", responses: ["200": json(ref("ProjectList"), "Every project.")]),
-            ],
-            "/__admin/projects/{id}": [
-                "get": operation("One project", parameters: [projectID], responses: ["200": json(ref("Project"), "The project."), "404": error]),
-                "delete": operation("Delete a project and all its state", parameters: [projectID], responses: ["204": noContent, "404": error]),
-            ],
-            "/__admin/projects/{id}/reset": [
-                "post": operation("Clear the project's state, journal, faults and clock; keep its credentials", parameters: [projectID],
-                                  responses: ["200": json(ref("Project"), "The project."), "404": error]),
-            ],
-            "/__admin/projects/{id}/clock": [
-                "get": operation("The project's clock", parameters: [projectID], responses: ["200": json(ref("Clock"), "The clock."), "404": error]),
-                "put": operation("Set the clock: real, frozen at `now`, or offset by `offsetSeconds` (or to `now`)", body: ref("SetClock"),
-                                 parameters: [projectID], responses: ["200": json(ref("Clock"), "The clock."), "400": error, "404": error]),
-            ],
-            "/__admin/projects/{id}/clock/advance": [
-                "post": operation("Move the clock forward", body: ref("AdvanceClock"), parameters: [projectID],
-                                  responses: ["200": json(ref("Clock"), "The clock."), "400": error, "404": error]),
-            ],
-            "/__admin/projects/{id}/faults": .object(faultRoutes(true)),
-            "/__admin/projects/{id}/faults/{rule}": [
-                "delete": operation("Remove one rule", parameters: [projectID, ruleParameter], responses: ["204": noContent, "404": error]),
-            ],
-            "/__admin/faults": .object(faultRoutes(false)),
-            "/__admin/faults/{rule}": ["delete": operation("Remove one global rule", parameters: [ruleParameter], responses: ["204": noContent, "404": error])],
-            "/__admin/projects/{id}/requests": [
-                "get": operation("Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones", parameters: [
-                    projectID, query("platform", "string"), query("method", "string"),
-                    described("path", "string", "Exact path or glob (`*` within a segment, `**` across)."),
-                    described("status", "string", "An exact status (`404`) or a class (`2xx`…`5xx`; `0xx` is no response sent)."),
-                    described("after", "integer", "Only entries with a larger id (the live cursor). `since` is the same parameter."),
-                    query("since", "integer"),
-                    described("before", "integer", "Only entries with a smaller id (the cursor for older pages)."),
-                    described("limit", "integer", "Entries per page, 1–1000 (default 100). When more than `limit` are newer than `after`, the newest come back."),
-                    described("waitMs", "integer", "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
-                ], responses: ["200": json(ref("JournalPage"), "Entries and the eviction count."), "400": error, "404": error]),
-                "delete": operation("Clear the project's journal", parameters: [projectID], responses: ["204": noContent, "404": error]),
-            ],
-            "/__admin/projects/{id}/requests/wait": [
-                "post": operation("Wait until `count` matching requests exist", body: ref("WaitForRequests"), parameters: [projectID], responses: [
-                    "200": json(ref("JournalPage"), "Enough requests arrived."), "408": json(ref("Error"), "Timed out; `error.details` holds what was seen."),
-                    "400": error, "404": error,
-                ]),
-            ],
-            "/__admin/projects/{id}/snapshots": [
-                "post": operation("Save the project's state", body: ref("CreateSnapshot"), parameters: [projectID],
-                                  responses: ["201": json(ref("Snapshot"), "The snapshot."), "400": error, "404": error]),
-                "get": operation("List snapshots", parameters: [projectID], responses: ["200": json(ref("SnapshotList"), "The snapshots."), "404": error]),
-            ],
-            "/__admin/projects/{id}/snapshots/{name}/restore": [
-                "post": operation("Restore a snapshot atomically", parameters: [projectID, snapshotParameter],
-                                  responses: ["200": json(["type": "object", "required": ["restored"], "properties": ["restored": ["type": "string"]]], "Restored."), "404": error]),
-            ],
-            "/__admin/projects/{id}/snapshots/{name}": [
-                "delete": operation("Delete a snapshot", parameters: [projectID, snapshotParameter], responses: ["204": noContent, "404": error]),
-            ],
-            "/__admin/projects/{id}/outbox": [
-                "get": operation("Side effects the platforms produced (mail, pushes, webhooks), oldest first",
-                                 parameters: [projectID, query("platform", "string"), query("kind", "string")],
-                                 responses: ["200": json(ref("OutboxList"), "The messages."), "400": error, "404": error]),
-            ],
-        ]
+    // MARK: Building blocks
+
+    private static let error = C.json("An error in the control plane's format.", S.ref("Error"),
+                                      example: ["error": ["code": "not_found", "message": "Project `prj_nope` not found."]])
+    private static let projectID = P.path("id", S.string, "The project id (`demo` for the demo project).")
+    private static let ruleID = P.path("rule", S.string, "The rule id (`flt_…`).")
+    private static let snapshotName = P.path("name", S.string, "The snapshot's name.")
+
+    private static func body(_ name: String, example: JSONValue, required: Bool = true) -> JSONValue {
+        C.jsonBody(S.ref(name), required: required, example: example)
     }
 
-    private static let stringMap: JSONValue = ["type": "object", "additionalProperties": ["type": "string"]]
+    private static func operation(_ id: String, _ summary: String, _ description: String, body: JSONValue? = nil,
+                                  parameters: [JSONValue] = [], responses: [String: JSONValue], tag: String) -> OpenAPIOperation {
+        OpenAPIOperation(id: id, summary: summary, description: description, parameters: parameters, requestBody: body,
+                         responses: responses, tags: [tag])
+    }
 
-    private static func schemas(_ platforms: [PlatformID]) -> [String: JSONValue] {
-        let names = platforms.map { JSONValue.string($0.rawValue) }
-        return [
-            "Error": [
-                "type": "object", "required": ["error"],
-                "properties": ["error": [
-                    "type": "object", "required": ["code", "message"],
-                    "properties": ["code": ["type": "string"], "message": ["type": "string"], "details": [:]],
-                ]],
-            ],
-            "Health": ["type": "object", "required": ["status"], "properties": ["status": ["const": "ok"]]],
-            "Ready": ["type": "object", "required": ["status", "database"],
-                      "properties": ["status": ["const": "ready"], "database": ["type": "string"], "projects": ["type": "integer"]]],
-            "CreateProject": ["type": "object", "additionalProperties": false, "properties": [
-                "id": ["type": "string", "description": "Optional fixed id (1–64 of a–z, A–Z, 0–9, _ and -)."],
-                "name": ["type": "string"],
-                "seed": ["type": "integer", "description": "Makes the project's id, credentials and generated ids repeatable."],
-                "credentials": ["type": "object", "description": "Per-platform overrides: platform name → credential name → value.",
-                                "additionalProperties": stringMap],
-            ]],
-            "Project": ["type": "object", "additionalProperties": false,
-                        "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "httpsBaseURLs", "sdkSettings", "connections", "proxy"],
-                        "description": "URLs are the public URL's when the server has one, else the `Host` this request was sent to (else the listen address).",
-                        "properties": [
-                "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
-                "isDemo": ["type": "boolean"], "clock": ref("Clock"),
-                "credentials": ["type": "object", "additionalProperties": stringMap,
-                                "description": "Platform name → the credentials that platform issued (names are the platform's own)."],
-                "baseURLs": ["type": "object", "additionalProperties": ["type": "string"], "description": "Platform name → its plain-HTTP base URL."],
-                "httpsBaseURLs": ["type": "object", "additionalProperties": ["type": "string"],
-                                  "description": "Platform name → its base URL on the HTTPS port; empty while no TLS listener runs."],
-                "sdkSettings": ["type": "object", "additionalProperties": stringMap,
-                                "description": "Platform name → the SDK's own parameters, by the SDK's names, ready to paste."],
-                "connections": ["type": "object", "additionalProperties": ref("SDKConnection"),
-                                "description": "Platform name → how the unmodified SDK reaches Understudy."],
-                "proxy": ref("ProxyEndpoint"),
-            ]],
-            "SDKConnection": ["oneOf": [
-                ["type": "object", "additionalProperties": false, "required": ["mode", "setting", "value"],
-                 "description": "The SDK takes a base URL: set `setting` to `value` (also in `sdkSettings`).",
-                 "properties": ["mode": ["const": "baseURL"], "setting": ["type": "string"], "value": ["type": ["string", "null"]]]],
-                ["type": "object", "additionalProperties": false, "required": ["mode", "realHosts", "proxy", "caCertificate", "caCertificateURL"],
-                 "description": "The SDK has no base-URL setting and calls its real hosts over HTTPS: set the device's proxy to `proxy` and trust the CA.",
-                 "properties": [
-                     "mode": ["const": "proxy"], "realHosts": ["type": "array", "items": ["type": "string"]],
-                     "proxy": ["type": ["string", "null"], "description": "`host:port`; null while the proxy is off."],
-                     "caCertificate": ["type": ["string", "null"], "description": "The CA certificate file on the server's machine."],
-                     "caCertificateURL": ["type": ["string", "null"], "description": "Where a device downloads the CA certificate."],
-                 ]],
-            ]],
-            "ProxyEndpoint": ["type": "object", "additionalProperties": false, "required": ["address", "caCertificatePath", "caCertificateURL"], "properties": [
-                "address": ["type": ["string", "null"], "description": "The intercepting proxy as `host:port`; null while it is off."],
-                "caCertificatePath": ["type": ["string", "null"], "description": "The local CA certificate (PEM) on the server's machine; null without a CA."],
-                "caCertificateURL": ["type": ["string", "null"], "description": "`GET /__admin/ca.pem` on the advertised base URL; null without a CA."],
-            ]],
-            "ProjectList": ["type": "object", "required": ["projects"], "properties": ["projects": ["type": "array", "items": ref("Project")]]],
-            "Clock": ["type": "object", "required": ["mode", "now", "offsetSeconds"], "properties": [
-                "mode": ["enum": ["real", "frozen", "offset"]], "now": ["type": "string", "format": "date-time"],
-                "offsetSeconds": ["type": "number"], "frozenAt": ["type": "string", "format": "date-time"],
-            ]],
-            "SetClock": ["type": "object", "required": ["mode"], "additionalProperties": false, "properties": [
-                "mode": ["enum": ["real", "frozen", "offset"]], "now": ["type": "string", "format": "date-time"], "offsetSeconds": ["type": "number"],
-            ]],
-            "AdvanceClock": ["type": "object", "required": ["seconds"], "additionalProperties": false,
-                             "properties": ["seconds": ["type": "number", "minimum": 0]]],
-            "FaultRule": ["type": "object", "required": ["match", "action"], "properties": [
-                "id": ["type": "string", "readOnly": true], "projectID": ["type": ["string", "null"], "readOnly": true],
-                "match": ["type": "object", "properties": [
-                    "platform": ["enum": .array(names)], "method": ["type": "string"],
-                    "path": ["type": "string", "description": "Glob: * within a segment, ** across segments; full path or below the platform prefix."],
-                    "headers": stringMap,
-                ]],
-                "action": ["type": "object", "required": ["type"], "properties": [
-                    "type": ["enum": ["status", "delay", "hang", "reset", "closeAfterHeaders", "truncate", "malformedJSON"]],
-                    "status": ["type": "integer", "minimum": 100, "maximum": 599], "body": [:], "delayMs": ["type": "integer"],
-                    "retryAfter": ["type": "integer"], "bytes": ["type": "integer"],
-                ]],
-                "times": ["type": "integer", "minimum": 1], "after": ["type": "integer", "minimum": 0],
-                "probability": ["type": "number", "minimum": 0, "maximum": 1], "seed": ["type": "integer"],
-                "ttlSeconds": ["type": "number", "description": "Default 600; the rule disappears by itself."],
-                "expiresAt": ["type": "string", "readOnly": true], "matched": ["type": "integer", "readOnly": true], "hits": ["type": "integer", "readOnly": true],
-            ]],
-            "FaultRuleList": ["type": "object", "required": ["rules"], "properties": ["rules": ["type": "array", "items": ref("FaultRule")]]],
-            "JournalEntry": ["type": "object", "required": [
-                "id", "time", "platform", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBodySize",
-                "responseHeaders", "responseBodySize",
-            ], "properties": [
-                "id": ["type": "integer"], "time": ["type": "string"], "projectID": ["type": "string"],
-                "platform": ["enum": .array(["admin"] + names)],
-                "method": ["type": "string"], "path": ["type": "string"], "route": ["type": "string"], "query": ["type": "string"],
-                "status": ["type": "integer", "description": "0 when a fault sent no response (reset, hang)."],
-                "durationMs": ["type": "number"], "requestHeaders": stringMap, "requestBody": ["type": "string"],
-                "requestBodySize": ["type": "integer"], "responseHeaders": stringMap, "responseBody": ["type": "string"],
-                "responseBodySize": ["type": "integer"], "fault": ["type": "string"],
-            ]],
-            "JournalPage": ["type": "object", "required": ["requests", "evicted"], "properties": [
-                "requests": ["type": "array", "items": ref("JournalEntry")],
-                "evicted": ["type": "integer", "description": "Entries of this project dropped by the journal bounds so far."],
-            ]],
-            "WaitForRequests": ["type": "object", "additionalProperties": false, "properties": [
-                "platform": ["type": "string"], "method": ["type": "string"], "path": ["type": "string"], "status": ["type": "integer"],
-                "since": ["type": "integer"], "count": ["type": "integer", "minimum": 1, "maximum": 10_000], "timeoutMs": ["type": "integer", "minimum": 0, "maximum": 120_000, "description": "How long to wait (default 5000, at most 120000)."],
-            ]],
-            "CreateSnapshot": ["type": "object", "required": ["name"], "additionalProperties": false, "properties": ["name": ["type": "string"]]],
-            "Snapshot": ["type": "object", "required": ["name", "createdAt", "rows"],
-                         "properties": ["name": ["type": "string"], "createdAt": ["type": "string"], "rows": ["type": "integer"]]],
-            "SnapshotList": ["type": "object", "required": ["snapshots"], "properties": ["snapshots": ["type": "array", "items": ref("Snapshot")]]],
-            "OutboxMessage": ["type": "object", "required": ["id", "projectID", "platform", "kind", "payload", "status", "attempts", "createdAt", "updatedAt"],
-                              "properties": [
-                                  "id": ["type": "integer"], "projectID": ["type": "string"], "platform": ["type": "string"], "kind": ["type": "string"],
-                                  "recipient": ["type": "string"], "subject": ["type": "string"], "payload": [:], "status": ["type": "string"],
-                                  "attempts": ["type": "integer"], "lastError": ["type": "string"], "createdAt": ["type": "string"], "updatedAt": ["type": "string"],
-                              ]],
-            "OutboxList": ["type": "object", "required": ["messages"], "properties": ["messages": ["type": "array", "items": ref("OutboxMessage")]]],
-        ]
+    // MARK: Paths
+
+    private static func addServerRoutes(to document: inout OpenAPIDocument, platforms: [PlatformID]) {
+        let documentName = P.path("document", S.string, "`<platform>.json`.")
+        document.add("get", "/__admin/health", operation(
+            "health", "Liveness", "Answers as long as the process serves HTTP; no database access.",
+            responses: ["200": C.json("The server is up.", S.ref("Health"), example: ["status": "ok"])], tag: "server"))
+        document.add("get", "/__admin/ready", operation(
+            "ready", "Readiness: database open and migrated, projects and fixtures loaded",
+            "503 while the server is still starting; use it as the container's readiness probe.",
+            responses: [
+                "200": C.json("Ready to serve.", S.ref("Ready"), example: ["status": "ready", "database": "ok", "projects": 1]),
+                "503": C.json("Still starting.", S.object(["status": ["const": "starting"]]), example: ["status": "starting"]),
+            ], tag: "server"))
+        document.add("get", "/__admin/openapi.json", operation(
+            "controlPlaneDocument", "This document (public, CORS-enabled)",
+            "Served without the admin token and with `Access-Control-Allow-Origin: *`, so Swagger UI or Redoc can load it.",
+            responses: ["200": C.json("OpenAPI 3.1.", ["type": "object"], example: ["openapi": "3.1.0"])], tag: "server"))
+        document.add("options", "/__admin/openapi.json", operation(
+            "controlPlaneDocumentPreflight", "CORS preflight", "Allows GET from any origin.",
+            responses: ["204": C.empty("Allowed.")], tag: "server"))
+        // .ci/openapi.sh reads the platform list from this summary's `<name>.json` items.
+        document.add("get", "/__admin/openapi/{document}", operation(
+            "platformDocument", "A platform's OpenAPI document: " + platforms.map { "`\($0.rawValue).json`" }.joined(separator: ", "),
+            "Public and CORS-enabled like this one; its `servers` entry is the platform's base URL on this server.",
+            parameters: [documentName],
+            responses: ["200": C.json("OpenAPI 3.1.", ["type": "object"], example: ["openapi": "3.1.0"]), "404": error], tag: "server"))
+        document.add("options", "/__admin/openapi/{document}", operation(
+            "platformDocumentPreflight", "CORS preflight", "Allows GET from any origin.",
+            parameters: [documentName], responses: ["204": C.empty("Allowed.")], tag: "server"))
+        document.add("get", "/__admin/ca.pem", operation(
+            "caCertificate", "The local CA certificate (PEM; public) that devices trust for the HTTPS port and the proxy",
+            "Served without the admin token, as a download (`understudy-ca.pem`).",
+            responses: [
+                "200": ["description": "The certificate.", "content": ["application/x-pem-file": ["schema": S.string]]],
+                "404": C.json("This server has no local CA (no TLS listener or proxy).", S.ref("Error")),
+                "503": C.json("The certificate file cannot be read.", S.ref("Error")),
+            ], tag: "server"))
+    }
+
+    private static func addProjectRoutes(to document: inout OpenAPIDocument, sample: String) {
+        let project = C.json("The project.", S.ref("Project"), example: projectExample(sample))
+        let clock = C.json("The clock.", S.ref("Clock"), example: ["mode": "frozen", "now": "2026-06-01T12:00:00.000Z", "offsetSeconds": 0,
+                                                                    "frozenAt": "2026-06-01T12:00:00.000Z"])
+        document.add("post", "/__admin/projects", operation(
+            "createProject", "Create a project with fresh credentials for every platform",
+            "The body is optional. A `seed` makes the id, the credentials and every generated id repeatable; the same seed twice is a 409.",
+            body: body("CreateProject", example: ["name": "checkout-tests", "seed": 42], required: false),
+            responses: ["201": project, "400": error, "409": error], tag: "projects"))
+        document.add("get", "/__admin/projects", operation(
+            "listProjects", "List projects", "Every project, the demo project included.",
+            responses: ["200": C.json("Every project.", S.ref("ProjectList"), example: ["projects": [projectExample(sample)]])], tag: "projects"))
+        document.add("get", "/__admin/projects/{id}", operation(
+            "getProject", "One project", "Its credentials, base URLs and the settings to give each SDK.",
+            parameters: [projectID], responses: ["200": project, "404": error], tag: "projects"))
+        document.add("delete", "/__admin/projects/{id}", operation(
+            "deleteProject", "Delete a project and all its state", "Its credentials stop working at once.",
+            parameters: [projectID], responses: ["204": C.empty("Deleted."), "404": error], tag: "projects"))
+        document.add("post", "/__admin/projects/{id}/reset", operation(
+            "resetProject", "Clear the project's state, journal, faults and clock; keep its credentials",
+            "The demo project gets its fixtures back.", parameters: [projectID], responses: ["200": project, "404": error], tag: "projects"))
+        document.add("get", "/__admin/projects/{id}/clock", operation(
+            "getClock", "The project's clock", "Every platform reads the project's time from it.",
+            parameters: [projectID], responses: ["200": clock, "404": error], tag: "clock"))
+        document.add("put", "/__admin/projects/{id}/clock", operation(
+            "setClock", "Set the clock: real, frozen at `now`, or offset by `offsetSeconds` (or to `now`)",
+            "`now` applies to `frozen` (default: this instant) and `offset` (the offset that makes it now); `real` ignores both.",
+            body: body("SetClock", example: ["mode": "frozen", "now": "2026-06-01T12:00:00Z"]),
+            parameters: [projectID], responses: ["200": clock, "400": error, "404": error], tag: "clock"))
+        document.add("post", "/__admin/projects/{id}/clock/advance", operation(
+            "advanceClock", "Move the clock forward", "A frozen clock moves its instant; a real or offset clock grows its offset. At most ten years.",
+            body: body("AdvanceClock", example: ["seconds": 3600]),
+            parameters: [projectID], responses: ["200": clock, "400": error, "404": error], tag: "clock"))
+    }
+
+    private static func addFaultRoutes(to document: inout OpenAPIDocument, sample: String) {
+        for scoped in [true, false] {
+            let path = scoped ? "/__admin/projects/{id}/faults" : "/__admin/faults"
+            let parameters = scoped ? [projectID] : []
+            let scope = scoped ? "this project" : "every project"
+            let suffix = scoped ? "" : "Global"
+            let rule = C.json("The stored rule with its id.", S.ref("FaultRule"), example: faultExample(sample))
+            document.add("post", path, operation(
+                "addFault" + suffix, "Add a fault rule for \(scope)",
+                "Rules apply to SDK routes only (never to the control plane), newest first; each disappears after `ttlSeconds` (default 600).",
+                body: body("NewFaultRule", example: ["match": ["platform": .string(sample), "path": "/v1/orders"],
+                                                     "action": ["type": "status", "status": 503], "times": 4]),
+                parameters: parameters, responses: ["201": rule, "400": error, "404": error], tag: "faults"))
+            document.add("get", path, operation(
+                "listFaults" + suffix, "List fault rules of \(scope) with hit counts", "`matched` counts matching requests, `hits` the faults applied.",
+                parameters: parameters,
+                responses: ["200": C.json("The rules.", S.ref("FaultRuleList"), example: ["rules": [faultExample(sample)]]), "404": error], tag: "faults"))
+            document.add("delete", path, operation(
+                "clearFaults" + suffix, "Remove every fault rule of \(scope)", "Rules of other scopes stay.",
+                parameters: parameters, responses: ["204": C.empty("Removed."), "404": error], tag: "faults"))
+            document.add("delete", path + "/{rule}", operation(
+                "removeFault" + suffix, "Remove one rule of \(scope)", "404 when no such rule exists in this scope.",
+                parameters: parameters + [ruleID], responses: ["204": C.empty("Removed."), "404": error], tag: "faults"))
+        }
+    }
+
+    private static func addJournalRoutes(to document: inout OpenAPIDocument, sample: String) {
+        let page = C.json("Entries and the eviction count.", S.ref("JournalPage"), example: ["requests": [journalExample(sample)], "evicted": 0])
+        let integer = { (minimum: Int, maximum: Int?) -> JSONValue in
+            var members: [String: JSONValue] = ["type": "integer", "minimum": .int(Int64(minimum))]
+            if let maximum { members["maximum"] = .int(Int64(maximum)) }
+            return .object(members)
+        }
+        document.add("get", "/__admin/projects/{id}/requests", operation(
+            "listRequests", "Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones",
+            "Any other query parameter is a 400. `waitMs` needs `after`.",
+            parameters: [
+                projectID, P.query("platform", S.string, "A platform name, or `admin`."), P.query("method", S.string, "E.g. `POST`."),
+                P.query("path", S.string, "Exact path or glob (`*` within a segment, `**` across)."),
+                P.query("status", ["type": "string", "pattern": "^([0-9]+|[0-5][xX][xX])$"],
+                        "An exact status (`404`) or a class (`2xx`…`5xx`; `0xx` is no response sent)."),
+                // `since` is accepted as another name for `after` (not both); documenting one keeps the pair out of generated requests.
+                P.query("after", integer(0, nil), "Only entries with a larger id (the live cursor); `since` is another name for it."),
+                P.query("before", integer(0, nil), "Only entries with a smaller id (the cursor for older pages)."),
+                P.query("limit", integer(1, 1000), "Entries per page, 1–1000 (default 100). When more than `limit` are newer than `after`, the newest come back."),
+                P.query("waitMs", integer(0, 60_000), "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
+            ], responses: ["200": page, "400": error, "404": error], tag: "journal"))
+        document.add("delete", "/__admin/projects/{id}/requests", operation(
+            "clearRequests", "Clear the project's journal", "Ids keep counting up.",
+            parameters: [projectID], responses: ["204": C.empty("Cleared."), "404": error], tag: "journal"))
+        document.add("post", "/__admin/projects/{id}/requests/wait", operation(
+            "waitForRequests", "Wait until `count` matching requests exist",
+            "The body is optional (`count` 1, `timeoutMs` 5000). A 408 carries what was seen in `error.details`.",
+            body: body("WaitForRequests", example: ["platform": .string(sample), "path": "/v1/orders", "count": 1, "timeoutMs": 2000], required: false),
+            parameters: [projectID], responses: [
+                "200": C.json("Enough requests arrived.", S.ref("JournalPage"), example: ["requests": [journalExample(sample)], "evicted": 0]),
+                "408": C.json("Timed out; `error.details` holds what was seen.", S.ref("Error"),
+                              example: ["error": ["code": "wait_timeout", "message": "Saw 0 of 1 matching requests within 2000 ms.",
+                                                  "details": ["requests": [], "evicted": 0]]]),
+                "400": error, "404": error,
+            ], tag: "journal"))
+    }
+
+    private static func addSnapshotAndOutboxRoutes(to document: inout OpenAPIDocument, sample: String) {
+        let snapshot: JSONValue = ["name": "before-checkout", "createdAt": "2026-06-01T12:00:00.000Z", "rows": 42]
+        document.add("post", "/__admin/projects/{id}/snapshots", operation(
+            "createSnapshot", "Save the project's state", "Every platform table of the project; a name used again replaces that snapshot.",
+            body: body("CreateSnapshot", example: ["name": "before-checkout"]),
+            parameters: [projectID], responses: ["201": C.json("The snapshot.", S.ref("Snapshot"), example: snapshot), "400": error, "404": error],
+            tag: "snapshots"))
+        document.add("get", "/__admin/projects/{id}/snapshots", operation(
+            "listSnapshots", "List snapshots", "Oldest first.",
+            parameters: [projectID],
+            responses: ["200": C.json("The snapshots.", S.ref("SnapshotList"), example: ["snapshots": [snapshot]]), "404": error], tag: "snapshots"))
+        document.add("post", "/__admin/projects/{id}/snapshots/{name}/restore", operation(
+            "restoreSnapshot", "Restore a snapshot atomically", "The project's state becomes the snapshot's; the snapshot stays.",
+            parameters: [projectID, snapshotName],
+            responses: ["200": C.json("Restored.", S.object(["restored": S.string]), example: ["restored": "before-checkout"]), "404": error],
+            tag: "snapshots"))
+        document.add("delete", "/__admin/projects/{id}/snapshots/{name}", operation(
+            "deleteSnapshot", "Delete a snapshot", "The project's state is untouched.",
+            parameters: [projectID, snapshotName], responses: ["204": C.empty("Deleted."), "404": error], tag: "snapshots"))
+        document.add("get", "/__admin/projects/{id}/outbox", operation(
+            "listOutbox", "Side effects the platforms produced (mail, pushes, webhooks), oldest first",
+            "An unknown platform is a 400; an empty `platform` or `kind` is no filter.",
+            parameters: [projectID, P.query("platform", S.string, "A platform name."), P.query("kind", S.string, "E.g. `webhook`, `mail`.")],
+            responses: ["200": C.json("The messages.", S.ref("OutboxList"), example: ["messages": [outboxExample(sample)]]), "400": error, "404": error],
+            tag: "outbox"))
     }
 }

@@ -33,7 +33,8 @@ public enum JSONBody {
         do {
             raw = try JSONValue.parse(data)
         } catch {
-            throw BodyError(code: "invalid_json", message: "The request body is not valid JSON.")
+            // The parser's reason says which rule broke (invalid UTF-8 in a string, a trailing comma).
+            throw BodyError(code: "invalid_json", message: "The request body is not valid JSON (\(error)).")
         }
         let value: T
         do {
@@ -43,10 +44,57 @@ public enum JSONBody {
         } catch {
             throw BodyError(code: "invalid_json", message: "The request body could not be decoded.")
         }
-        if rejectUnknownKeys, let encoded = try? JSONValue.from(value), let unknown = firstUnknownKey(raw, known: encoded, path: "") {
+        if rejectUnknownKeys, let encoded = try? JSONValue.from(value), let unknown = firstUnknownKey(T.self, raw, known: encoded) {
             throw BodyError(status: 400, code: "unknown_field", field: unknown, message: "Unknown field `\(unknown)`.")
         }
         return value
+    }
+
+    /// The first key of `raw` that `T` does not read, dotted. Keys absent from `known` (the decoded
+    /// value encoded again) are unknown, except for explicit nulls: an optional field that is nil
+    /// encodes as absent too, so each such null is probed (see `isRead`).
+    private static func firstUnknownKey<T: Codable>(_ type: T.Type, _ raw: JSONValue, known: JSONValue) -> String? {
+        var nulls: [[JSONPathStep]] = []
+        if let unknown = firstUnknownKey(raw, known: known, path: [], nulls: &nulls) { return dotted(unknown) }
+        return nulls.first { !isRead(T.self, raw, at: $0, known: known) }.map(dotted)
+    }
+
+    /// Whether decoding `T` reads the member at `path`: with the null there replaced by `{}`,
+    /// decoding fails or gives another value. A key the type does not know is never looked at,
+    /// so replacing its value can change nothing.
+    private static func isRead<T: Codable>(_ type: T.Type, _ raw: JSONValue, at path: [JSONPathStep], known: JSONValue) -> Bool {
+        guard let probe = try? JSONDecoder().decode(T.self, from: replacing(path, in: raw, with: .object([:])).encoded()) else { return true }
+        return (try? JSONValue.from(probe)) != known
+    }
+
+    /// One step into a JSON document: a member name or an array index.
+    private enum JSONPathStep {
+        case key(String)
+        case index(Int)
+    }
+
+    private static func dotted(_ path: [JSONPathStep]) -> String {
+        path.map { step in
+            switch step {
+            case .key(let name): return name
+            case .index(let index): return String(index)
+            }
+        }.joined(separator: ".")
+    }
+
+    private static func replacing(_ path: [JSONPathStep], in value: JSONValue, with replacement: JSONValue) -> JSONValue {
+        guard let step = path.first else { return replacement }
+        let rest = Array(path.dropFirst())
+        switch (step, value) {
+        case (.key(let name), .object(var members)):
+            members[name] = replacing(rest, in: members[name] ?? .null, with: replacement)
+            return .object(members)
+        case (.index(let index), .array(var elements)) where elements.indices.contains(index):
+            elements[index] = replacing(rest, in: elements[index], with: replacement)
+            return .array(elements)
+        default:
+            return value
+        }
     }
 
     /// Decodes `T` from the request body; see `decode(_:from:rejectUnknownKeys:)`.
@@ -92,23 +140,26 @@ public enum JSONBody {
         }
     }
 
-    private static func firstUnknownKey(_ raw: JSONValue, known: JSONValue, path: String) -> String? {
+    private static func firstUnknownKey(_ raw: JSONValue, known: JSONValue, path: [JSONPathStep], nulls: inout [[JSONPathStep]]) -> [JSONPathStep]? {
         switch (raw, known) {
         case (.object(let rawMembers), .object(let knownMembers)):
             for (key, value) in rawMembers.sorted(by: { $0.key < $1.key }) {
-                let childPath = path.isEmpty ? key : path + "." + key
+                let childPath = path + [.key(key)]
                 guard let knownValue = knownMembers[key] else {
-                    if value == .null { continue } // an explicit null for an optional field encodes as absent
+                    if value == .null {
+                        nulls.append(childPath)
+                        continue
+                    }
                     // Free-form members (JSONValue dictionaries) re-encode with the same keys, so
                     // a key missing here really is unknown to the type.
                     return childPath
                 }
-                if let unknown = firstUnknownKey(value, known: knownValue, path: childPath) { return unknown }
+                if let unknown = firstUnknownKey(value, known: knownValue, path: childPath, nulls: &nulls) { return unknown }
             }
             return nil
         case (.array(let rawElements), .array(let knownElements)):
             for (index, element) in rawElements.enumerated() where index < knownElements.count {
-                if let unknown = firstUnknownKey(element, known: knownElements[index], path: path + ".\(index)") { return unknown }
+                if let unknown = firstUnknownKey(element, known: knownElements[index], path: path + [.index(index)], nulls: &nulls) { return unknown }
             }
             return nil
         default:

@@ -15,7 +15,8 @@ extension JSONValue {
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
-    /// Parses JSON bytes (RFC 8259; one value, surrounded by optional whitespace).
+    /// Parses JSON bytes (RFC 8259; one value, surrounded by optional whitespace). Text that is
+    /// not UTF-8 is refused (RFC 8259 §8.1), never repaired.
     public static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
@@ -182,7 +183,11 @@ private struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                // Validating, not decoding: invalid bytes are refused rather than replaced with
+                // U+FFFD, so a body that is not UTF-8 is a 400 on every route that reads JSON.
+                guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else {
+                    throw fail("invalid UTF-8 in string")
+                }
                 index += 1
                 return text
             }

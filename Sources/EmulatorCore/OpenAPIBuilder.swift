@@ -19,14 +19,17 @@ public enum OpenAPISchema {
     /// A reference to `#/components/schemas/<name>`.
     public static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
 
-    /// `schema` or null: a type list for plain types, `oneOf` otherwise.
+    /// `schema` or null: a type list for plain types (with `null` added to an `enum`, which
+    /// JSON Schema checks apart from `type`), `any` itself, `oneOf` otherwise.
     public static func nullable(_ schema: JSONValue) -> JSONValue {
-        if case .object(var members) = schema, let type = members["type"], members["$ref"] == nil {
+        if schema == any { return schema } // already allows null; a oneOf with it would match null twice
+        if case .object(var members) = schema, let type = members["type"], members["$ref"] == nil, members["const"] == nil {
             switch type {
             case .string(let name): members["type"] = [.string(name), "null"]
             case .array(let names): members["type"] = .array(names.contains("null") ? names : names + ["null"])
             default: return ["oneOf": [schema, ["type": "null"]]]
             }
+            if case .array(let values)? = members["enum"], !values.contains(.null) { members["enum"] = .array(values + [.null]) }
             return .object(members)
         }
         return ["oneOf": [schema, ["type": "null"]]]

@@ -18,21 +18,25 @@ enum TelematicsOpenAPI {
     private static func sdk(_ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue?], body: JSONValue? = nil,
                             parameters: [JSONValue] = [], bearer: Bool = true) -> OpenAPIOperation {
         var all = responses.reduce(into: [String: JSONValue]()) { all, entry in
-            all[String(entry.key)] = entry.value.map { Content.json(entry.key < 300 ? "Success" : "Error", $0) } ?? Content.empty("Success")
+            all[String(entry.key)] = entry.value.map {
+                Content.json(entry.key < 300 ? "Success" : "Error", $0, example: entry.key < 300 ? TelematicsExamples.response(id) : nil)
+            } ?? Content.empty("Success")
         }
         all["4XX"] = Content.json("Telematics error", Schema.ref("Error"))
         all["5XX"] = Content.json("Injected failure", Schema.ref("Error"))
         return OpenAPIOperation(id: id, summary: summary, description: description, parameters: parameters,
-                                requestBody: body.map { Content.jsonBody($0) }, responses: all, security: bearer ? [["bearer": []]] : nil)
+                                requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all,
+                                security: bearer ? [["bearer": []]] : nil)
     }
 
     /// A control-plane operation: 4xx are the control plane's error body; the project id is a parameter.
     static func admin(_ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue], body: JSONValue? = nil,
                               parameters: [JSONValue] = []) -> OpenAPIOperation {
-        var all = responses.reduce(into: [String: JSONValue]()) { $0[String($1.key)] = Content.json("Success", $1.value) }
+        var all = responses.reduce(into: [String: JSONValue]()) { $0[String($1.key)] = Content.json("Success", $1.value, example: TelematicsExamples.response(id)) }
         all["4XX"] = Content.json("Control-plane error", Schema.ref("AdminError"))
         return OpenAPIOperation(id: id, summary: summary, description: description,
-                                parameters: [Parameter.path("id", Schema.string, "The project id.")] + parameters, requestBody: body.map { Content.jsonBody($0) }, responses: all)
+                                parameters: [Parameter.path("id", Schema.string, "The project id.")] + parameters,
+                                requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all)
     }
 
     static func list(_ key: String, _ item: String) -> JSONValue { Schema.object([key: Schema.array(Schema.ref(item))]) }

@@ -15,12 +15,19 @@ extension WarpLinkOpenAPI {
         let missing = C.json("Project or item not found.", S.ref("AdminError"))
         let conflict = C.json("Already exists (`conflict`).", S.ref("AdminError"))
         let done = C.empty("Done.")
-        func one(_ schema: String) -> JSONValue { C.json(schema + ".", S.ref(schema)) }
-        func list(_ key: String, _ schema: String) -> JSONValue { C.json(key.capitalized + ".", S.object([key: S.array(S.ref(schema))])) }
+        func one(_ schema: String) -> JSONValue { C.json(schema + ".", S.ref(schema), example: examples[schema]) }
+        func list(_ key: String, _ schema: String) -> JSONValue {
+            C.json(key.capitalized + ".", S.object([key: S.array(S.ref(schema))]), example: [key: [examples[schema] ?? [:]]])
+        }
+        func storedLink() -> JSONValue { C.json("Link.", S.ref("StoredLink"), example: examples["StoredLink"]) }
+        // A body's example is its schema's, or the one given by name for the free-form bodies.
+        func body(_ schema: JSONValue, _ example: String) -> JSONValue { C.jsonBody(schema, example: examples[example]) }
         func add(_ method: String, _ path: String, _ parameters: [JSONValue], _ id: String, _ summary: String, _ description: String,
                  body: JSONValue? = nil, query: [JSONValue] = [], _ responses: [String: JSONValue]) {
+            let example = body?["$ref"]?.stringValue.map { String($0.split(separator: "/").last ?? "") }
             document.addControlPlane(method, base + path, OpenAPIOperation(id: id, summary: summary, description: description, parameters: query,
-                                                                           requestBody: body.map { C.jsonBody($0) }, responses: responses),
+                                                                           requestBody: body.map { $0["$ref"] == nil ? $0 : C.jsonBody($0, example: example.flatMap { examples[$0] }) },
+                                                                           responses: responses),
                                      pathParameters: [project] + parameters)
         }
         let appID = P.path("appId", S.string, "App id.")
@@ -32,7 +39,7 @@ extension WarpLinkOpenAPI {
         add("get", "/settings", [], "getSettings", "Matching settings.", "The project's effective settings: its own over the configuration's over the contract's defaults.",
             ["200": one("Settings"), "404": missing])
         add("put", "/settings", [], "updateSettings", "Change some settings.", "Members given replace the project's values; null returns a member to the server default.",
-            body: ["type": "object"], ["200": one("Settings"), "400": bad, "404": missing])
+            body: body(["type": "object"], "SettingsInput"), ["200": one("Settings"), "400": bad, "404": missing])
         add("post", "/apps", [], "createApp", "Create an app.", "Its handle gives it `<handle>.aplnk.to`; handles are unique server-wide.",
             body: S.ref("AppInput"), ["201": one("App"), "400": bad, "404": missing, "409": conflict])
         add("get", "/apps", [], "listApps", "Apps.", "The project's apps, oldest first.", ["200": list("apps", "App"), "404": missing])
@@ -54,18 +61,19 @@ extension WarpLinkOpenAPI {
         add("post", "/domains/{hostname}/suspend", [hostname], "suspendDomain", "Suspend.", "Its links answer 404 until verified.",
             ["200": one("Domain"), "404": missing])
         add("post", "/links", [], "createLink", "Create a link.", "Validated like the real service; slugs are unique per domain.",
-            body: S.ref("LinkInput"), ["201": C.json("Link.", S.ref("StoredLink")), "400": bad, "404": missing, "409": conflict])
+            body: S.ref("LinkInput"), ["201": storedLink(), "400": bad, "404": missing, "409": conflict])
         add("get", "/links", [], "listLinks", "Links.", "The project's links, oldest first: every link unless `limit` or `offset` is given, and always the total.",
             query: [P.query("limit", S.integer, "1–10000 (500 when only `offset` is given)."), P.query("offset", S.integer, "Links to skip.")],
-            ["200": C.json("Links and how many the project has.", S.object(["links": S.array(S.ref("StoredLink")), "total": S.integer])), "400": bad, "404": missing])
+            ["200": C.json("Links and how many the project has.", S.object(["links": S.array(S.ref("StoredLink")), "total": S.integer]),
+                           example: ["links": [examples["StoredLink"] ?? [:]], "total": 1]), "400": bad, "404": missing])
         add("get", "/links/{linkId}", [linkID], "getLink", "One link.", "The stored link (the password only as `password_protected`).",
-            ["200": C.json("Link.", S.ref("StoredLink")), "404": missing])
+            ["200": storedLink(), "404": missing])
         add("patch", "/links/{linkId}", [linkID], "updateLink", "Change fields; null clears.", "The changed link is validated as a whole again.",
-            body: ["type": "object"], ["200": C.json("Link.", S.ref("StoredLink")), "400": bad, "404": missing, "409": conflict])
+            body: body(["type": "object"], "LinkPatch"), ["200": storedLink(), "400": bad, "404": missing, "409": conflict])
         add("delete", "/links/{linkId}", [linkID], "deleteLink", "Delete (installs attributed to it then match routeless).",
             "Clicks and installs keep its id.", ["204": done, "404": missing])
         add("post", "/links/{linkId}/expire", [linkID], "expireLink", "Expire now (project clock).", "Resolving it then answers 410.",
-            ["200": C.json("Link.", S.ref("StoredLink")), "404": missing])
+            ["200": storedLink(), "404": missing])
         add("post", "/clicks", [], "seedClick", "Seed a click (deferred-match input).", "Filed under the same match buckets as a browser's click.",
             body: S.ref("ClickInput"), ["201": one("Click"), "400": bad, "404": missing])
         add("get", "/clicks", [], "listClicks", "Clicks, newest first, with claim state.", "Filter by link or source.",

@@ -37,7 +37,8 @@ enum WarpLinkOpenAPI {
 
     /// A 200 in WarpLink's envelope, with the rate-limit headers.
     private static func ok(_ description: String, _ schema: String) -> JSONValue {
-        guard case .object(var members) = C.json(description, S.ref(schema)) else { return C.json(description, S.ref(schema)) }
+        let response = C.json(description, S.ref(schema), example: examples[schema])
+        guard case .object(var members) = response else { return response }
         members["headers"] = rateLimitHeaders
         return .object(members)
     }
@@ -77,7 +78,7 @@ enum WarpLinkOpenAPI {
             document.add("post", base + "/attribution/match", OpenAPIOperation(
                 id: "matchAttribution" + suffix, summary: "Deferred deep link / install attribution.",
                 description: "Runs the match cascade (Play referrer, device id, fingerprint, raw signals), claims what it matched and stores an install record.",
-                parameters: [tapIDHeader], requestBody: C.jsonBody(S.ref("AttributionRequest")),
+                parameters: [tapIDHeader], requestBody: C.jsonBody(S.ref("AttributionRequest"), example: examples["AttributionRequest"]),
                 responses: sdkErrors.merging([
                     "200": ok("A match, a routeless match, or a no-match.", "AttributionMatch"),
                     "400": error("`VALIDATION_ERROR` with `details.fields`."),

@@ -16,8 +16,8 @@ struct WireBody: Sendable {
         return WireBody(fields: fields)
     }
 
-    /// `data` parsed as JSON: text that is not UTF-8 (which the parser would let through with
-    /// replacement characters) or not JSON is a 400 saying which `what` was wrong.
+    /// `data` parsed as JSON: text that is not UTF-8 or not JSON is a 400 saying which `what` was
+    /// wrong (checked apart, so the message can say it was the encoding).
     static func json(_ data: Data, what: String) throws(WarrantyLifeError) -> JSONValue {
         guard String(validating: data, as: UTF8.self) != nil else { throw .validation("\(what) is not valid UTF-8.") }
         // The parser's own error text names positions, not fields; the 400 says what was wrong instead.

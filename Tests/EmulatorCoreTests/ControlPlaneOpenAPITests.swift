@@ -86,6 +86,30 @@ struct ControlPlaneOpenAPITests {
         await harness.stop()
     }
 
+    @Test("every operation has a unique id, a description, and examples for its body and its JSON successes")
+    func operationsAreComplete() async throws {
+        let harness = try await Harness()
+        let document = try #require(try await harness.call("GET", "/__admin/openapi.json").json)
+        await harness.stop()
+        var ids: [String] = []
+        for (path, item) in document["paths"]?.objectValue ?? [:] {
+            for (method, operation) in item.objectValue ?? [:] where ["get", "put", "post", "delete", "patch", "options"].contains(method) {
+                let label = "\(method.uppercased()) \(path)"
+                if let id = operation["operationId"]?.stringValue { ids.append(id) } else { Issue.record("\(label) has no operationId") }
+                #expect((operation["description"]?.stringValue ?? "").count > 10, "\(label) has no description")
+                if let body = operation["requestBody"] {
+                    #expect(body["content"]?["application/json"]?["example"] != nil, "\(label) body has no example")
+                }
+                for (status, response) in operation["responses"]?.objectValue ?? [:] where status.hasPrefix("2") {
+                    guard let media = response["content"]?["application/json"] else { continue } // 204: no body
+                    #expect(media["example"] != nil, "\(label) \(status) has no example")
+                }
+            }
+        }
+        #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
+        #expect(ids.count == 31)
+    }
+
     @Test("the validator catches a response that does not fit")
     func validatorFails() {
         let document: JSONValue = [

@@ -34,6 +34,25 @@ struct JSONValueTests {
         #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(text.utf8)) }
     }
 
+    @Test("bytes that are not UTF-8 are refused inside strings, with or without escapes, and outside them", arguments: [
+        [0x22, 0xFF, 0x22], // a lone byte no UTF-8 sequence starts with
+        [0x22, 0x61, 0xC3, 0x22], // a sequence cut short by the closing quote
+        [0x22, 0xED, 0xA0, 0x80, 0x22], // an encoded surrogate
+        [0x22, 0xC0, 0xAF, 0x22], // an overlong '/'
+        [0x22, 0x5C, 0x6E, 0xFE, 0x22], // after an escape (the slow path)
+        [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], // a member name
+        [0x5B, 0xFF, 0x5D], // outside any string
+    ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(bytes)) }
+    }
+
+    @Test("valid multi-byte UTF-8 reads as the same text on both paths")
+    func validUTF8() throws {
+        #expect(try JSONValue.parse(Data(#""é✓😀""#.utf8)) == "é✓😀")
+        #expect(try JSONValue.parse(Data(#""é\n😀""#.utf8)) == "é\n😀")
+    }
+
     @Test("writing is compact, sorted and escapes what JSON requires")
     func writing() {
         let value: JSONValue = ["b": 1, "a": ["x": "q\"uote/\u{0007}"], "c": 2.5, "d": .double(3), "e": .double(.nan)]

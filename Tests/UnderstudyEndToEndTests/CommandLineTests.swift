@@ -49,6 +49,18 @@ struct CommandLineTests {
         #expect(throws: Never.self) { _ = try UnderstudyServer(configuration: configuration) }
     }
 
+    @Test("an admin token of white space only is refused at start, like an empty one off loopback")
+    func blankAdminToken() throws {
+        for blank in [" ", "\t", "  \n "] {
+            var configuration = ServerConfiguration()
+            configuration.adminToken = blank
+            configuration.port = 0
+            configuration.databasePath = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).sqlite").path
+            #expect(throws: ConfigurationError.self) { _ = try UnderstudyServer(configuration: configuration) }
+            #expect(!FileManager.default.fileExists(atPath: configuration.databasePath))
+        }
+    }
+
     @Test("`understudy migrate` applies migrations to a fresh file and is idempotent")
     func migrate() async throws {
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)/db.sqlite").path

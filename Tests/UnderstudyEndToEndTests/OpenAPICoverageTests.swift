@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+import UnderstudyClient
 import UnderstudyTesting
 
 /// Every route a platform registers is described in that platform's OpenAPI document, so the
@@ -38,6 +39,37 @@ struct OpenAPICoverageTests {
                     if !documented(route.method, [full, route.path]) { missing.append("\(route.method.rawValue) \(full)") }
                 }
                 #expect(missing.isEmpty, "\(platform.id.rawValue) routes missing from its OpenAPI document: \(missing)")
+            }
+        }
+    }
+
+    @Test("every operation of every served document has a unique id, a description, and examples that fit its schemas")
+    func operationsAreComplete() async throws {
+        try await UnderstudyTestServer.with { server in
+            var documents = ["openapi.json"]
+            documents += server.server.emulator.platforms.map { "openapi/\($0.id.rawValue).json" }
+            for name in documents {
+                let response = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/" + name))
+                let document = try JSONValue.parse(response.body)
+                let validator = OpenAPIValidator(document: document)
+                var ids: [String] = []
+                for (path, item) in document["paths"]?.objectValue ?? [:] {
+                    for (method, operation) in item.objectValue ?? [:] where ["get", "put", "post", "delete", "patch"].contains(method) {
+                        let label = "\(name) \(method.uppercased()) \(path)"
+                        if let id = operation["operationId"]?.stringValue { ids.append(id) } else { Issue.record("\(label) has no operationId") }
+                        #expect((operation["description"]?.stringValue ?? "").count > 5, "\(label) has no description")
+                        if let media = operation["requestBody"]?["content"]?["application/json"] {
+                            #expect(media["example"] != nil, "\(label) body has no example")
+                        }
+                        for (status, response) in operation["responses"]?.objectValue ?? [:] where status.hasPrefix("2") {
+                            guard let media = response["content"]?["application/json"] else { continue } // no JSON body (204, HTML)
+                            guard let example = media["example"] else { Issue.record("\(label) \(status) has no example"); continue }
+                            let problems = validator.problems(method: method, path: path, status: Int(status) ?? 200, body: example.encoded())
+                            #expect(problems.isEmpty, "\(label) \(status) example: \(problems)")
+                        }
+                    }
+                }
+                #expect(!ids.isEmpty && ids.count == Set(ids).count, "\(name): operationIds repeat or are missing")
             }
         }
     }
