@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "UnderstudyDashboardTests", dependencies: [
             "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
         ]),
-        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib"]),
+        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL"]),
     ],
     swiftLanguageModes: [.v6]
 )

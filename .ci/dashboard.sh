@@ -30,7 +30,7 @@ artifacts=${UNDERSTUDY_ARTIFACTS:-.build/dashboard-artifacts}
 mkdir -p "$artifacts"
 work=$(mktemp -d)
 port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$binary" serve --port "$port" --database "$work/dashboard.sqlite" --no-request-log >"$work/server.log" 2>&1 &
+"$binary" serve --port "$port" --https-port 0 --proxy-port 0 --database "$work/dashboard.sqlite" --no-request-log >"$work/server.log" 2>&1 &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true

@@ -13,7 +13,7 @@ if [ ! -x "$venv/bin/openapi-spec-validator" ]; then
 fi
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$binary" serve --port "$port" --database "$work/openapi.sqlite" --no-request-log >"$work/server.log" 2>&1 &
+"$binary" serve --port "$port" --https-port 0 --proxy-port 0 --database "$work/openapi.sqlite" --no-request-log >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do

@@ -43,7 +43,7 @@ BIN="$(swift build -c release --show-bin-path)/understudy"
 [ -x "$BIN" ] || fail "no release binary at $BIN (run without SKIP_BUILD)"
 STARTED=$(date +%s)
 
-"$BIN" --port "$PORT" --database "$WORK/bench.sqlite" --no-request-log 2> "$WORK/understudy.log" &
+"$BIN" --port "$PORT" --https-port 0 --proxy-port 0 --database "$WORK/bench.sqlite" --no-request-log 2> "$WORK/understudy.log" &
 UPID=$!
 for _ in $(seq 400); do curl -sf "$BASE/__admin/ready" >/dev/null 2>&1 && break; kill -0 "$UPID" 2>/dev/null || break; sleep 0.025; done
 curl -sf "$BASE/__admin/ready" >/dev/null || { cat "$WORK/understudy.log" >&2; fail "understudy did not become ready on port $PORT"; }

@@ -98,7 +98,7 @@ NGINX_PIDS="$(cat "$WORK/nginx/nginx.pid") $(pgrep -P "$(cat "$WORK/nginx/nginx.
 
 start_understudy() { # $1: extra flags
   local started=$(date +%s%N)
-  "$BIN" --port "$PORT" --no-https --no-proxy --database "$WORK/db-$RANDOM.sqlite" --no-request-log $1 2> "$WORK/understudy.log" &
+  "$BIN" --port "$PORT" --https-port 0 --proxy-port 0 --database "$WORK/db-$RANDOM.sqlite" --no-request-log $1 2> "$WORK/understudy.log" &
   UPID=$!
   PIDS+=("$UPID")
   until curl -sf "http://127.0.0.1:$PORT/__admin/ready" >/dev/null 2>&1; do sleep 0.005; done

@@ -29,7 +29,10 @@ final class Connection: @unchecked Sendable {
         self.listener = listener
         self.loop = loop
         self.server = server
-        machine = ConnectionStateMachine(configuration: ConnectionConfiguration(server.configuration),
+        var configuration = ConnectionConfiguration(server.configuration)
+        // A transport that is secure from the start begins with a handshake: header timeout first.
+        configuration.startsWithHandshake = transport.isSecure
+        machine = ConnectionStateMachine(configuration: configuration,
                                          remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
     }
 
@@ -100,8 +103,12 @@ final class Connection: @unchecked Sendable {
             case .setDeadline(let deadline):
                 self.deadline = deadline
             case .setInterest(let interest):
+                let resumesReading = interest.read && !self.interest.read
                 self.interest = interest
                 loop.watch(self, read: interest.read, write: interest.write)
+                // Reading stopped (read limit) while the transport held records read ahead, which
+                // no readiness event will announce: read them now.
+                if resumesReading && transport.hasBufferedInput { loop.execute { [self] in readable(hangUp: false) } }
             case .closeWriteSide:
                 transport.shutdownWrite()
             case .close(let mode):

@@ -82,6 +82,10 @@ struct ConnectionConfiguration: Sendable {
     /// a client that writes its body before reading (most do) still sees the 413 or 503 instead of
     /// a reset. Dropping input holds no memory; the time bound is what limits the cost.
     var lingerBytes: Int
+    /// The connection starts with a TLS handshake: until its first request byte the deadline is
+    /// the header timeout, so a client that stalls in the handshake is a slow header, not an idle
+    /// keep-alive connection.
+    var startsWithHandshake = false
 
     /// Converts a server configuration.
     init(_ configuration: HTTPServerConfiguration) {

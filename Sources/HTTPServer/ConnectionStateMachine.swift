@@ -31,7 +31,7 @@ struct ConnectionStateMachine {
         charge = BodyBudgetCharge(budget: budget)
         reader = HTTPRequestReader(limits: configuration.limits, remoteAddress: remoteAddress)
         self.now = now
-        deadline = now + configuration.idleTimeout
+        deadline = now + (configuration.startsWithHandshake ? configuration.headerTimeout : configuration.idleTimeout)
     }
 
     /// The actions that set up a new connection (its first deadline).

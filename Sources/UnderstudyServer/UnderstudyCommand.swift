@@ -164,6 +164,8 @@ public enum UnderstudyCommand {
             ("url", .string(server.url)), ("database", .string(configuration.databasePath)),
             ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
         ])
+        if let httpsURL = server.httpsURL { logger.log(.info, "HTTPS listening", values: [("url", .string(httpsURL))]) }
+        if let caPath = server.caCertificatePath { logger.log(.info, "local CA", values: [("certificate", .string(caPath))]) }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
 

@@ -18,6 +18,12 @@ public final class UnderstudyServer: Sendable {
     public let http: HTTPServer
     /// Migrations applied at start (empty when the database was current).
     public let appliedMigrations: [String]
+    /// The local certificate authority whose leaves the TLS listeners present; nil when neither
+    /// the HTTPS port nor the proxy is on.
+    public let certificateAuthority: LocalCertificateAuthority?
+    /// The TLS settings (and handshake counters) of the HTTPS port and of tunnels the proxy
+    /// intercepts; nil when `certificateAuthority` is.
+    public let tls: TLSServerContext?
 
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
@@ -40,6 +46,16 @@ public final class UnderstudyServer: Sendable {
             eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
         http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
+        if configuration.httpsPort != nil || configuration.proxyPort != nil {
+            // The public URL's host is on the no-SNI certificate: a device that dials its address gets a name that matches.
+            let publicHost = configuration.publicURL.flatMap { URL(string: $0)?.host }
+            let authority = try LocalCertificateAuthority(directory: configuration.resolvedCADirectory, defaultNames: publicHost.map { [$0] } ?? [])
+            certificateAuthority = authority
+            tls = try TLSServerContext(certificates: authority)
+        } else {
+            certificateAuthority = nil
+            tls = nil
+        }
     }
 
     /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
@@ -50,9 +66,13 @@ public final class UnderstudyServer: Sendable {
         services.setListening(host: configuration.host, port: port)
         // Validated at init, so a configured URL always parses here.
         services.setPublicURL(configuration.publicURL.flatMap(PublicURL.init))
-        // The HTTPS port, the proxy port and the CA path are advertised once those listeners are
-        // bound: whoever starts them calls `setBoundHTTPSPort`, `setBoundProxyPort` and
-        // `setCACertificatePath` on `emulator.services` (nothing is advertised that does not listen).
+        if let tls, let httpsPort = configuration.httpsPort {
+            // Same loops, limits, timeouts and application as the plain port; only the transport differs.
+            let bound = try http.addListener(ListenerConfiguration(host: configuration.host, port: httpsPort, kind: .https, transport: tls))
+            services.setBoundHTTPSPort(bound)
+        }
+        // The proxy port is advertised by whoever starts the proxy listener (`setBoundProxyPort`).
+        services.setCACertificatePath(certificateAuthority?.certificatePath)
         try await emulator.load()
         return port
     }
@@ -60,6 +80,18 @@ public final class UnderstudyServer: Sendable {
     /// The plain-HTTP URL a client on this machine uses (`http://127.0.0.1:<port>`); devices are
     /// told `emulator.services.advertisedEndpoints(for:)` instead, which honours the public URL.
     public var url: String { emulator.services.serverURL }
+
+    /// The bound HTTPS port (useful with port 0); nil when the TLS listener is off or not started.
+    public var httpsPort: Int? { http.port(of: .https) }
+
+    /// The HTTPS URL a client on this machine uses (`https://127.0.0.1:<port>`); nil without HTTPS.
+    public var httpsURL: String? {
+        guard let httpsPort, let plain = URL(string: url), let host = plain.host else { return nil }
+        return "https://\(host.contains(":") ? "[\(host)]" : host):\(httpsPort)"
+    }
+
+    /// The path of the CA certificate clients must trust; nil when no TLS listener is on.
+    public var caCertificatePath: String? { certificateAuthority?.certificatePath }
 
     /// Stops accepting, finishes in-flight requests and flushes the journal.
     public func stop(gracePeriod: Double = 10) async {

@@ -131,6 +131,13 @@ public final class UnderstudyTestServer: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// The bound HTTPS port (a free one); nil when the configuration turned HTTPS off.
+    public var httpsPort: Int? { server.httpsPort }
+
+    /// The local CA certificate (a PEM file in the server's temporary folder) that TLS clients must
+    /// trust to reach `httpsPort`; nil when neither HTTPS nor the proxy is on.
+    public var caCertificatePath: String? { server.caCertificatePath }
+
     /// Creates a project and returns it.
     public func makeProject(name: String = "test") async throws -> Project {
         try await client.admin.createProject(name: name)

@@ -29,7 +29,8 @@ struct LogFormatTests {
         let process = Process()
         process.executableURL = binary
         process.currentDirectoryURL = Self.repository
-        process.arguments = ["serve", "--port", String(port), "--log-format", "json", "--database", folder.appendingPathComponent("db.sqlite").path]
+        process.arguments = ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
+                             "--database", folder.appendingPathComponent("db.sqlite").path]
         let errors = Pipe(), output = Pipe()
         process.standardError = errors
         process.standardOutput = output
@@ -62,6 +63,7 @@ struct LogFormatTests {
             if let readyMs = members["readyMs"] { #expect(readyMs.doubleValue != nil && readyMs.stringValue == nil) }
         }
         #expect(messages.contains("demo project ready"))
+        #expect(messages.contains("HTTPS listening") && messages.contains("local CA"))
         #expect(messages.contains("request"))
     }
 }

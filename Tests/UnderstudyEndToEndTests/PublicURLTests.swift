@@ -91,7 +91,8 @@ struct PublicURLTests {
 
     @Test("each SDK is told how it reaches Understudy: its base-URL setting, or the proxy and the CA")
     func connections() async throws {
-        try await UnderstudyTestServer.with { server in
+        // Nothing but the plain port listens at first (the test binds the others by hand).
+        try await UnderstudyTestServer.with(configure: { $0.httpsPort = nil; $0.proxyPort = nil }) { server in
             let before = try await server.client.admin.createProject(name: "off")
             #expect(before.httpsBaseURLs.isEmpty && before.proxy == Project.Proxy(address: nil, caCertificatePath: nil, caCertificateURL: nil))
             #expect(before.connections["warrantylife"]?.usesProxy == true && before.connections["warrantylife"]?.proxy == nil)
@@ -157,7 +158,8 @@ struct PublicURLTests {
 
     @Test("the CA certificate is served publicly at /__admin/ca.pem, even when the control plane needs a token")
     func caCertificate() async throws {
-        try await UnderstudyTestServer.with(configure: { $0.adminToken = "s3cret" }) { server in
+        // No TLS listener, so no CA until the test sets a path.
+        try await UnderstudyTestServer.with(configure: { $0.adminToken = "s3cret"; $0.httpsPort = nil; $0.proxyPort = nil }) { server in
             let port = server.server.http.port
             #expect(try RawHTTP.send(port: port, "GET", "/__admin/ca.pem", host: "127.0.0.1").status == 404)
             let pem = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString).pem")

@@ -38,7 +38,8 @@ class Server:
         self.log_path = os.path.join(self.directory, "server.log")
         args = [binary, "serve", "--port", "0", "--database", os.path.join(self.directory, "db.sqlite"),
                 "--fixtures", "", "--no-request-log", "--no-journal", "--log-format", "json",
-                "--header-timeout", str(header_timeout), "--idle-timeout", str(idle_timeout), *extra_args]
+                "--header-timeout", str(header_timeout), "--idle-timeout", str(idle_timeout),
+                "--https-port", "0", "--proxy-port", "0", *extra_args]
 
         def limit_files():
             if nofile is not None:
@@ -48,16 +49,21 @@ class Server:
         # its arenas: hundreds of MiB stay resident after a burst although nothing leaks. A fixed
         # threshold makes "RSS returns to baseline" a leak check rather than an allocator one.
         environment = dict(os.environ, MALLOC_MMAP_THRESHOLD_="131072")
+        self.args = args
         self.log = open(self.log_path, "wb")
         # The repository as working directory: the server finds its migrations and config there.
         self.process = subprocess.Popen(args, cwd=repo, stdout=self.log, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, env=environment, preexec_fn=limit_files)
         self.pid = self.process.pid
+        self.https_port = None
         self.port = self._wait_for_port(deadline=time.monotonic() + 30)
+        # The CA lives beside the database; TLS cases trust it.
+        self.ca_path = os.path.join(self.directory, "understudy-ca.pem")
 
     def _wait_for_port(self, deadline):
         import json
         while time.monotonic() < deadline:
+            port = None
             if self.process.poll() is not None:
                 raise RuntimeError(f"server {self.name} exited with {self.process.returncode}: {self.log_text()[-2000:]}")
             with open(self.log_path, "rb") as handle:
@@ -66,8 +72,13 @@ class Server:
                         entry = json.loads(line)
                     except ValueError:
                         continue
-                    if entry.get("message", "").endswith("listening") and "url" in entry:
-                        return int(entry["url"].rsplit(":", 1)[1].strip("/"))
+                    if entry.get("message") == "HTTPS listening" and "url" in entry:
+                        self.https_port = int(entry["url"].rsplit(":", 1)[1].strip("/"))
+                    elif entry.get("message", "").endswith("listening") and "url" in entry:
+                        port = int(entry["url"].rsplit(":", 1)[1].strip("/"))
+                # The HTTPS line follows the main one; a server started with --no-https has none.
+                if port is not None and (self.https_port is not None or "--no-https" in self.args):
+                    return port
             time.sleep(0.05)
         raise RuntimeError(f"server {self.name} did not report its port: {self.log_text()[-2000:]}")
 

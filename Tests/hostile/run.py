@@ -22,6 +22,7 @@ import harness  # noqa: E402
 import cases_defects  # noqa: E402,F401  (registers cases)
 import cases_holding  # noqa: E402,F401
 import cases_load  # noqa: E402,F401
+import cases_tls  # noqa: E402,F401
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIB = 1024 * 1024
