@@ -269,8 +269,8 @@ final class Connection: @unchecked Sendable {
         closed = true
         deadline = nil
         pending = []
-        loop.unregister(self)
-        transport.close(reset: reset)
+        let transport = self.transport
+        loop.unregister(self) { transport.close(reset: reset) } // the loop says when the descriptor may go
         server.connectionClosed(self)
     }
 }

@@ -71,20 +71,22 @@ private func eventually(within seconds: Double = 5, _ condition: () -> Bool) asy
     return true
 }
 
-private func startServer(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil,
+private func startServer(_ loop: EventLoopKind, headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil,
                          bodyBudget: Int = 256 * 1024 * 1024) throws -> HTTPServer {
     let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
-                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxBufferedBodyBytes: bodyBudget)
+                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxBufferedBodyBytes: bodyBudget,
+                                                eventLoop: loop)
     let server = HTTPServer(configuration: configuration, application: EchoApplication(gate: gate))
     try server.start()
     return server
 }
 
+/// Every test runs once per event loop this build has (epoll and Dispatch on Linux).
 @Suite("Live server on real sockets")
 struct LiveServerTests {
-    @Test("keep-alive: several requests share one connection")
-    func keepAlive() async throws {
-        let server = try startServer()
+    @Test("keep-alive: several requests share one connection", arguments: EventLoopKind.available)
+    func keepAlive(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         let client = try RawClient(port: server.port)
         for index in 0..<3 {
             client.send("GET /k\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -96,9 +98,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("pipelined requests in one write are answered in order")
-    func pipelining() async throws {
-        let server = try startServer()
+    @Test("pipelined requests in one write are answered in order", arguments: EventLoopKind.available)
+    func pipelining(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         let client = try RawClient(port: server.port)
         client.send("GET /1 HTTP/1.1\r\nHost: t\r\n\r\nPOST /2 HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(try await read(client).text == "GET /1 0 ")
@@ -107,9 +109,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("chunked and gzip uploads arrive decoded")
-    func uploads() async throws {
-        let server = try startServer()
+    @Test("chunked and gzip uploads arrive decoded", arguments: EventLoopKind.available)
+    func uploads(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         let client = try RawClient(port: server.port)
         client.send("POST /c HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n")
         #expect(try await read(client).text == "POST /c 11 hello world")
@@ -120,9 +122,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("Expect: 100-continue gets an interim 100 before the body is sent")
-    func continueExpected() async throws {
-        let server = try startServer()
+    @Test("Expect: 100-continue gets an interim 100 before the body is sent", arguments: EventLoopKind.available)
+    func continueExpected(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         let client = try RawClient(port: server.port)
         client.send("PUT /e HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
         #expect(try await read(client).status == 100)
@@ -131,27 +133,27 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("oversized and malformed requests get 431/413/400 and the connection closes", arguments: [
+    @Test("oversized and malformed requests get 431/413/400 and the connection closes", arguments: EventLoopKind.available, [
         ("GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "a", count: 20_000) + "\r\n\r\n", 431),
         ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n", 413),
         ("GET / HTTP/1.1\r\nHost: t\r\nBad Header: x\r\n\r\n", 400),
         ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
         ("GET / HTTP/1.1\r\n\r\n", 400),
     ])
-    func rejects(input: String, status: Int) async throws {
-        let server = try startServer(maxBody: 1000)
+    func rejects(loop: EventLoopKind, rejected: (input: String, status: Int)) async throws {
+        let server = try startServer(loop, maxBody: 1000)
         let client = try RawClient(port: server.port)
-        client.send(input)
+        client.send(rejected.input)
         let reply = try await read(client)
-        #expect(reply.status == status)
+        #expect(reply.status == rejected.status)
         #expect(reply.headers["connection"] == "close")
         #expect(await closed(client))
         await server.shutdown()
     }
 
-    @Test("HEAD is answered without a body; a large body survives partial writes")
-    func headAndBig() async throws {
-        let server = try startServer()
+    @Test("HEAD is answered without a body; a large body survives partial writes", arguments: EventLoopKind.available)
+    func headAndBig(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         let client = try RawClient(port: server.port)
         client.send("HEAD /big HTTP/1.1\r\nHost: t\r\n\r\n")
         let head = try await read(client, head: true)
@@ -162,10 +164,10 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("graceful shutdown finishes the request in flight, then refuses new connections")
-    func gracefulShutdown() async throws {
+    @Test("graceful shutdown finishes the request in flight, then refuses new connections", arguments: EventLoopKind.available)
+    func gracefulShutdown(loop: EventLoopKind) async throws {
         let gate = Gate()
-        let server = try startServer(gate: gate)
+        let server = try startServer(loop, gate: gate)
         let port = server.port
         let idleClient = try RawClient(port: port)
         idleClient.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -186,9 +188,9 @@ struct LiveServerTests {
 
     // Timeouts and the hang fault are clock-driven unit tests of ConnectionStateMachine; what
     // needs the socket is that a damaged response really reaches the client damaged.
-    @Test("fault deliveries: reset, close after headers, truncated body")
-    func deliveries() async throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
+    @Test("fault deliveries: reset, close after headers, truncated body", arguments: EventLoopKind.available)
+    func deliveries(loop: EventLoopKind) async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop), application: ClosureApplication { request in
             var response = Response.text("0123456789")
             switch request.path {
             case "/reset": response.delivery = .reset
@@ -207,9 +209,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("a client that pipelines and never reads cannot make the server buffer more than the read limit")
-    func pipelinerThatNeverReads() async throws {
-        let server = try startServer()
+    @Test("a client that pipelines and never reads cannot make the server buffer more than the read limit", arguments: EventLoopKind.available)
+    func pipelinerThatNeverReads(loop: EventLoopKind) async throws {
+        let server = try startServer(loop)
         do {
             let client = try RawClient(port: server.port)
             // The first answer is 8 MiB, more than the socket buffers hold, so output blocks at once.
@@ -222,10 +224,10 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("a client that resets while its handler runs is no longer watched, and is closed when the handler ends")
-    func resetDuringHandler() async throws {
+    @Test("a client that resets while its handler runs is no longer watched, and is closed when the handler ends", arguments: EventLoopKind.available)
+    func resetDuringHandler(loop: EventLoopKind) async throws {
         let gate = Gate()
-        let server = try startServer(gate: gate)
+        let server = try startServer(loop, gate: gate)
         let client = try RawClient(port: server.port)
         client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(await eventually { gate.entered == 1 })
@@ -239,9 +241,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("past the server-wide body budget a request gets 503 with Retry-After")
-    func bodyBudget() async throws {
-        let server = try startServer(bodyBudget: 1000)
+    @Test("past the server-wide body budget a request gets 503 with Retry-After", arguments: EventLoopKind.available)
+    func bodyBudget(loop: EventLoopKind) async throws {
+        let server = try startServer(loop, bodyBudget: 1000)
         let holder = try RawClient(port: server.port)
         holder.send("POST /held HTTP/1.1\r\nHost: t\r\nContent-Length: 900\r\n\r\n" + String(repeating: "h", count: 800))
         #expect(await eventually { server.bufferedBodyBytes == 800 })
@@ -255,9 +257,9 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("a client sending an oversized body reads the 413 and an orderly close, not a reset")
-    func lingeringCloseAfter413() async throws {
-        let server = try startServer(maxBody: 1000)
+    @Test("a client sending an oversized body reads the 413 and an orderly close, not a reset", arguments: EventLoopKind.available)
+    func lingeringCloseAfter413(loop: EventLoopKind) async throws {
+        let server = try startServer(loop, maxBody: 1000)
         let client = try RawClient(port: server.port)
         let body = [UInt8](repeating: UInt8(ascii: "b"), count: 300_000)
         let request = Array("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body

@@ -134,14 +134,15 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
         }
     }
 
-    /// Stops watching a connection; the caller closes the descriptor right after.
-    func unregister(_ connection: Connection) {
+    /// Stops watching a connection and releases (closes) its descriptor at once: epoll forgets it on DEL.
+    func unregister(_ connection: Connection, then release: @escaping () -> Void) {
         let fd = connection.fileDescriptor
         if unwatched.remove(fd) == nil {
             _ = cepoll_ctl(epollFD, EPOLL_CTL_DEL, fd, 0, 0)
             watched.subtract(1, ordering: .relaxed)
         }
         connections.removeValue(forKey: fd)
+        release()
     }
 
     /// Connections this loop has in epoll right now.

@@ -18,8 +18,10 @@ protocol EventLoop: TaskExecutor, AnyObject, Sendable {
     func register(_ connection: Connection, sweepInterval: Double)
     /// Changes which readiness a connection waits for; with neither, its socket is not watched at all.
     func watch(_ connection: Connection, read: Bool, write: Bool)
-    /// Stops watching a connection; the caller closes (or hands off) the descriptor right after.
-    func unregister(_ connection: Connection)
+    /// Stops watching a connection, then runs `release` (which closes or hands off the descriptor)
+    /// once the loop no longer refers to it: at once on epoll, after the sources' cancel handlers on
+    /// Dispatch. Closing any earlier lets a new socket reuse the number while it is still watched.
+    func unregister(_ connection: Connection, then release: @escaping () -> Void)
     /// Connections whose sockets are watched right now (safe from any thread).
     var watchedCount: Int { get }
     /// Every connection this loop owns.
@@ -49,7 +51,7 @@ enum EventLoopFactory {
                 preconditionFailure("the epoll loop exists only on Linux; EventLoopKind.available says so")
                 #endif
             case .dispatch:
-                preconditionFailure("the Dispatch loop is not built yet")
+                return DispatchEventLoop(index: index)
             }
         }
     }

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// Runs `body` on a thread of its own (blocking socket calls must not hold the cooperative pool).
+private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// What ran where, recorded from the loop.
+private final class Record: Sendable {
+    let entries = Mutex<[(index: Int, inLoop: Bool)]>([])
+}
+
+/// What every loop implementation must do, run once per loop this build has.
+@Suite("Event loops")
+struct EventLoopTests {
+    @Test("a server runs the loop its configuration names", arguments: EventLoopKind.available)
+    func serverRunsNamedLoop(loop: EventLoopKind) async throws {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop),
+                                application: ClosureApplication { _ in .text("ok") })
+        try server.start()
+        #expect(server.eventLoopKind == loop)
+        let client = try RawClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        let reply = try await onThread { try client.readResponse() }
+        #expect(reply.status == 200 && reply.text == "ok")
+        await server.shutdown()
+    }
+
+    @Test("work and handler tasks run on the loop, in the order they were given", arguments: EventLoopKind.available)
+    func workRunsOnTheLoop(kind: EventLoopKind) async throws {
+        let loop = try #require(EventLoopFactory.makeLoops(kind, count: 1).first)
+        #expect(!loop.inLoop)
+        let record = Record()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            for index in 0..<100 {
+                loop.execute {
+                    record.entries.withLock { $0.append((index, loop.inLoop)) }
+                    if index == 99 { done.resume() }
+                }
+            }
+        }
+        #expect(record.entries.withLock { $0.map(\.index) } == Array(0..<100))
+        #expect(record.entries.withLock { $0.allSatisfy(\.inLoop) })
+        // A task that prefers the loop runs its jobs there, before and after a suspension.
+        let task = Task(executorPreference: loop) { () -> [Bool] in
+            let before = loop.inLoop
+            await Task.yield()
+            return [before, loop.inLoop]
+        }
+        #expect(await task.value == [true, true])
+        loop.stop()
+    }
+
+    /// Descriptor numbers are reused as soon as a socket closes. A loop that let the number go
+    /// while it still watched it (a Dispatch source not yet cancelled) would attach the next
+    /// client's events to the old connection, and that client would wait in vain.
+    @Test("connections opened and closed in quick succession, in parallel, are all answered", arguments: EventLoopKind.available)
+    func descriptorReuse(loop: EventLoopKind) async throws {
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 4, eventLoop: loop)
+        let server = HTTPServer(configuration: configuration, application: ClosureApplication { request in .text(request.path) })
+        try server.start()
+        let port = server.port
+        let failures = try await withThrowingTaskGroup(of: [String].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    try await onThread {
+                        var failures: [String] = []
+                        for index in 0..<150 {
+                            let path = "/\(worker)/\(index)"
+                            do {
+                                let client = try RawClient(port: port)
+                                client.send("GET \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                                let reply = try client.readResponse()
+                                if reply.text != path { failures.append("\(path): got \(reply.text)") }
+                                if !client.isClosedByServer() { failures.append("\(path): not closed") }
+                            } catch {
+                                failures.append("\(path): \(error)")
+                            }
+                        }
+                        return failures
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        await server.shutdown()
+        #expect(server.connectionCount == 0)
+    }
+}
