@@ -232,8 +232,8 @@ final class Connection: @unchecked Sendable {
                 // The socket moves to a TLS transport; a duplicate descriptor keeps it open while
                 // the plain transport lets go of the old one.
                 let fd = Socket.duplicate(transport.fileDescriptor)
-                loop.unregister(self)
-                transport.close(reset: false)
+                let plain = transport
+                loop.unregister(self) { plain.close(reset: false) } // the loop says when the old descriptor may go
                 guard fd >= 0 else {
                     closed = true
                     server.connectionClosed(self)
