@@ -25,11 +25,21 @@ def short_waits(context, case, kwargs):
         body["timeoutMs"] = WAIT_CAP_MS
 
 
-# `GET /__admin/projects/{id}/requests` with `after` and `waitMs` (documented maximum 60000) is
-# the same kind of long poll, answered with an empty page at the deadline. Valid waits are cut to
-# 50 ms for the same reason; out-of-range and non-numeric values are sent as generated.
+# `GET /__admin/projects/{id}/requests` and the journal across projects, `GET /__admin/requests`,
+# with `after` and `waitMs` (documented maximum 60000) are the same kind of long poll, answered
+# with an empty page at the deadline. Valid waits are cut to 50 ms for the same reason;
+# out-of-range and non-numeric values are sent as generated.
 @schemathesis.hook("before_call").apply_to(path="/__admin/projects/{id}/requests", method="GET")
 def short_polls(context, case, kwargs):
+    cut_wait(case)
+
+
+@schemathesis.hook("before_call").apply_to(path="/__admin/requests", method="GET")
+def short_global_polls(context, case, kwargs):
+    cut_wait(case)
+
+
+def cut_wait(case):
     query = case.query
     if not isinstance(query, dict):
         return
