@@ -12,8 +12,8 @@ mapfile -t sources < <(find Sources/HTTPServer -name '*.swift' | sort)
 # -O: libFuzzer's value is executions per second; -g keeps crash stacks readable.
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g \
   -module-name HTTPServer \
-  -I Sources/CZlib -I Sources/CEpoll \
+  -I Sources/CZlib -I Sources/CEpoll -I Sources/COpenSSL \
   -module-cache-path .build/fuzz/module-cache \
   "${sources[@]}" Fuzz/FuzzHTTPParser.swift \
-  -lz -o "$out" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
+  -lz -lssl -lcrypto -o "$out" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 echo "built $out"
