@@ -111,6 +111,10 @@ public final class UnderstudyServer: Sendable {
         } catch {
             emulator.services.logger.error("journal entries could not be written at shutdown", [("error", String(describing: error))])
         }
+        // How well writes were grouped into transactions: the group commit's one figure of merit.
+        let commits = emulator.services.database.groupCommitCounts
+        emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                                                          ("checkpoints", String(emulator.services.database.checkpointsRun))])
     }
 
     private static func locateFixtures(_ configured: String?) -> String? {
