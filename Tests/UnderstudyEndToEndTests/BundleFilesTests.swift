@@ -127,6 +127,23 @@ struct BundleFilesTests {
         #expect(!partial.isEmpty && (try? JSONValue.parse(partial)) == nil)
     }
 
+    @Test("--seed-dir, --seed-skip-invalid, --export-on-exit, their variables and config keys; bundles record `understudy --version`")
+    func configuration() throws {
+        let empty = try folder("config").appendingPathComponent("understudy.json")
+        try Data(#"{"seedDir": "from-file", "exportOnExit": "out-file"}"#.utf8).write(to: empty)
+        let file = try UnderstudyCommand.parse(["--config", empty.path], environment: [:])
+        #expect(file.seedDirectory == "from-file" && file.exportOnExitDirectory == "out-file" && !file.seedSkipInvalid)
+        let environment = try UnderstudyCommand.parse(["--config", empty.path], environment: [
+            "UNDERSTUDY_SEED_DIR": "from-env", "UNDERSTUDY_SEED_SKIP_INVALID": "true", "UNDERSTUDY_EXPORT_ON_EXIT": "out-env",
+        ])
+        #expect(environment.seedDirectory == "from-env" && environment.seedSkipInvalid && environment.exportOnExitDirectory == "out-env")
+        let flags = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir", "seeds", "--seed-skip-invalid", "--export-on-exit", "out"],
+                                                environment: ["UNDERSTUDY_SEED_DIR": "from-env"])
+        #expect(flags.seedDirectory == "seeds" && flags.seedSkipInvalid && flags.exportOnExitDirectory == "out")
+        #expect(throws: ConfigurationError.self) { _ = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir"], environment: [:]) }
+        #expect(ProjectBundle.serverVersion == UnderstudyCommand.version)
+    }
+
     /// A port that was free a moment ago.
     private static func freePort() async throws -> Int {
         let server = try await UnderstudyTestServer.start()
