@@ -36,8 +36,10 @@ struct BundleFilesTests {
         try bundle.write(to: seeds.appendingPathComponent("10-shop.json")) // the bundle names its project: `demo`
         try Self.hand.write(to: seeds.appendingPathComponent("team.json"))
         try Data("ignored".utf8).write(to: seeds.appendingPathComponent("notes.txt"))
-        try await UnderstudyTestServer.with(configure: { $0.seedDirectory = seeds.path }) { server in
+        // With the demo fixtures on: the seed bundle for `demo` takes their place.
+        try await UnderstudyTestServer.with(demo: true, configure: { $0.seedDirectory = seeds.path }) { server in
             #expect(try await server.client.admin.projects().map(\.id).sorted() == ["demo", "team"])
+            #expect(try await server.client.admin.project("demo").get().isDemo == false)
             #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: []))
             #expect(try await server.client.admin.project("team").get().name == "From a file")
             let repository = server.client.warrantyLife.repository(apiKey: key, deviceID: "DEMO-OLD-DEVICE")
