@@ -30,7 +30,7 @@ extension CoreOpenAPI {
         ]
     }
 
-    static func addBundleRoutes(to document: inout OpenAPIDocument) {
+    static func addBundleRoutes(to document: inout OpenAPIDocument, sample: String) {
         let example: JSONValue = ["format": .string(ProjectBundle.format), "version": .int(Int64(ProjectBundle.currentVersion)), "project": ["name": "checkout-tests"]]
         document.add("get", "/__admin/projects/{id}/export", operation(
             "exportProject", "The project's whole state as a bundle",
@@ -44,10 +44,10 @@ extension CoreOpenAPI {
             body: body("ProjectBundle", example: example),
             parameters: [P.query("id", S.string, "The new project's id."), P.query("replace", S.string, "The id of the project to replace.")],
             responses: [
-                "201": C.json("The imported project.", S.ref("Project"), example: projectExample("warplink")),
+                "201": C.json("The imported project.", S.ref("Project"), example: projectExample(sample)),
                 "400": error, "404": error,
                 "409": C.json("The project id exists, or a credential or key belongs to another project.", S.ref("Error"),
-                              example: ["error": ["code": "credential_conflict", "message": "Credential `warplink.sdkKey` belongs to project `demo`."]]),
+                              example: ["error": ["code": "credential_conflict", "message": .string("Credential `\(sample).apiKey` belongs to project `prj_k2v9x0a1b2c3`.")]]),
                 "413": error,
             ], tag: "projects"))
     }

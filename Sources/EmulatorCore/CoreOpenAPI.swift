@@ -21,7 +21,7 @@ enum CoreOpenAPI {
         addFaultRoutes(to: &document, sample: sample)
         addJournalRoutes(to: &document, sample: sample)
         addSnapshotAndOutboxRoutes(to: &document, sample: sample)
-        addBundleRoutes(to: &document)
+        addBundleRoutes(to: &document, sample: sample)
         guard case .object(var members) = document.json() else { return document.json() }
         members["servers"] = servers
         return .object(members)
