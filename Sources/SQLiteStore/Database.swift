@@ -58,9 +58,10 @@ public final class Database: Sendable {
         }
         try writerConnection.execute("PRAGMA synchronous = NORMAL")
         writer = Lane(label: "understudy.sqlite.writer", connection: writerConnection)
-        commits = GroupCommit(queue: writer.queue, connection: writerConnection)
-        checkpointer = try Checkpointer(path: path)
+        let checkpointer = try Checkpointer(path: path)
         checkpointer.watch(writerConnection)
+        self.checkpointer = checkpointer
+        commits = GroupCommit(queue: writer.queue, connection: writerConnection) { checkpointer.writerIsIdle($0) }
         var readers: [Lane] = []
         for index in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path)

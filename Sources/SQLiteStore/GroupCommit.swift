@@ -38,10 +38,15 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used on `
     private let batches = Atomic<Int>(0)
     private let jobsRun = Atomic<Int>(0)
 
+    private let betweenBatches: @Sendable (SQLiteConnection) -> Void
+
+    /// Commits on `connection`, confined to `queue`; `betweenBatches` runs on the writer after
+    /// each transaction, when nothing is being written (the checkpointer's turn).
     @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (docs/notes)
-    init(queue: DispatchQueue, connection: SQLiteConnection) {
+    init(queue: DispatchQueue, connection: SQLiteConnection, betweenBatches: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }) {
         self.queue = queue
         self.connection = connection
+        self.betweenBatches = betweenBatches
     }
 
     /// Transactions committed and writes run so far (tests, metrics).
@@ -72,6 +77,7 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used on `
             }
             if batch.isEmpty { return }
             run(batch)
+            betweenBatches(connection)
         }
     }
 
