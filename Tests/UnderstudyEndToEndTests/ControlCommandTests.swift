@@ -134,6 +134,45 @@ struct ControlCommandTests {
         }
     }
 
+    @Test("projects export to a file or stdout, import as new, colliding (exit 1), in place with --replace, or from a missing file")
+    func exportImport() async throws {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-bundles-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("bundle.json").path
+            let exported = await Self.run(["projects", "export", project.id, "--output", file], on: server)
+            #expect(exported.status == 0 && exported.standard.isEmpty && exported.error.contains(file), "\(exported.error)")
+            let bundle = try #require(FileManager.default.contents(atPath: file))
+            #expect(try JSONDecoder().decode(AnyJSON.self, from: bundle).object != nil)
+            let printed = await Self.run(["projects", "export", project.id], on: server)
+            // The same document on stdout, apart from when it was exported (and the clock, which runs).
+            func comparable(_ data: Data) throws -> AnyJSON? {
+                guard case .object(var members) = try JSONDecoder().decode(AnyJSON.self, from: data) else { return nil }
+                members["exportedAt"] = nil
+                members["clock"] = nil
+                return .object(members)
+            }
+            #expect(try comparable(Data(printed.standard.utf8)) == comparable(bundle))
+            #expect(try comparable(bundle)?["project"]?["id"] == .string(project.id))
+            #expect(await Self.run(["projects", "export", "prj_missing"], on: server).status == 3)
+            // Its credentials are still in use by the project it came from: a 409, nothing imported.
+            let colliding = await Self.run(["projects", "import", file, "--id", "copy"], on: server)
+            #expect(colliding.status == 1 && colliding.error.contains("409"))
+            let replaced = await Self.run(["projects", "import", file, "--replace", project.id], on: server)
+            #expect(replaced.status == 0 && replaced.standard == "replaced project \(project.id)\n", "\(replaced.error)")
+            try await server.client.admin.project(project.id).delete()
+            let imported = await Self.run(["projects", "import", file, "--json"], on: server)
+            #expect(imported.status == 0, "\(imported.error)")
+            let again = try imported.decode(Project.self)
+            #expect(again.credentials == project.credentials)
+            #expect(try await server.client.admin.project(again.id).get().credentials == project.credentials)
+            let unreadable = await Self.run(["projects", "import", folder.appendingPathComponent("none.json").path], on: server)
+            #expect(unreadable.status == 1 && unreadable.error.hasPrefix("understudy: cannot read "))
+        }
+    }
+
     @Test("a server with an admin token: without one it is exit 4 naming the flag and the variable; with it the command runs")
     func adminToken() async throws {
         try await UnderstudyTestServer.with(configure: { $0.adminToken = "s3cret" }) { server in
