@@ -16,23 +16,17 @@ struct ControlCommandProcessTests {
 
     /// A started `understudy` process with its output read line by line as it comes.
     private struct Child {
-        let process: Process
+        let process: SpawnedProcess
         let standard: AsyncStream<String>
         let error: AsyncStream<String>
     }
 
     private static func launch(_ arguments: [String]) throws -> Child {
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first: \(binary.path)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         // The developer's own UNDERSTUDY_* variables must not steer the test.
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
-        let standard = Pipe(), error = Pipe()
-        process.standardOutput = standard
-        process.standardError = error
-        try process.run()
-        return Child(process: process, standard: lines(standard.fileHandleForReading), error: lines(error.fileHandleForReading))
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        let process = try SpawnedProcess.start(binary.path, arguments, environment: environment)
+        return Child(process: process, standard: lines(process.standard), error: lines(process.error))
     }
 
     /// The lines written to `handle`, each as soon as its newline arrives; the stream ends at end of file.
@@ -60,8 +54,8 @@ struct ControlCommandProcessTests {
         var standard: [String] = [], error: [String] = []
         for await line in child.standard { standard.append(line) }
         for await line in child.error { error.append(line) }
-        child.process.waitUntilExit()
-        return (child.process.terminationStatus, standard, error)
+        guard case .exited(let status) = child.process.wait() else { return (-1, standard, error) }
+        return (status, standard, error)
     }
 
     @Test("exit codes: 0 with JSON on stdout, 2 with the usage on stderr, 1 with one line naming the URL, 3 for a missing project")
@@ -96,7 +90,7 @@ struct ControlCommandProcessTests {
             // A safety net only: a child that never prints must not hang the suite.
             let watchdog = Task {
                 try await Task.sleep(for: .seconds(60))
-                child.process.terminate()
+                child.process.send(SIGTERM)
             }
             defer { watchdog.cancel() }
             var errors = child.error.makeAsyncIterator()
@@ -113,9 +107,8 @@ struct ControlCommandProcessTests {
             } else {
                 #expect(line.hasSuffix("GET     /asleep/ai/v1/users/late") && line.contains(project.id))
             }
-            child.process.interrupt()
-            child.process.waitUntilExit()
-            #expect(child.process.terminationReason == .uncaughtSignal && child.process.terminationStatus == SIGINT)
+            child.process.send(SIGINT)
+            #expect(child.process.wait() == .signalled(SIGINT))
         }
     }
 }
