@@ -83,12 +83,14 @@ public final class UnderstudyServer: Sendable {
             services.setBoundProxyPort(bound)
         }
         services.setCACertificatePath(certificateAuthority?.certificatePath)
-        try await emulator.load()
+        // Seeds go in before `load()` marks the server ready, so a readiness probe never answers 200
+        // while they are missing; a seed bundle for the demo project's id takes the fixtures' place.
         if let directory = configuration.seedDirectory {
             let report = try await ProjectBundleStore(emulator: emulator).seed(from: directory, skipInvalid: configuration.seedSkipInvalid)
             for skipped in report.skipped { services.logger.error("seed bundle skipped", [("reason", skipped)]) }
             seeds.withLock { $0 = report }
         }
+        try await emulator.load()
         return port
     }
 
@@ -122,6 +124,10 @@ public final class UnderstudyServer: Sendable {
             emulator.services.logger.error("journal entries could not be written at shutdown", [("error", String(describing: error))])
         }
         if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
+        // How well writes were grouped into transactions: the group commit's one figure of merit.
+        let commits = emulator.services.database.groupCommitCounts
+        emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                                                          ("checkpoints", String(emulator.services.database.checkpointsRun))])
     }
 
     private func exportBundles(to directory: String) async {

@@ -115,7 +115,7 @@ struct BundleBadInputTests {
     func tooLarge() async throws {
         try await UnderstudyTestServer.with(configure: { $0.maxBodyBytes = 4096 }) { server in
             let padding = String(repeating: "x", count: 8192)
-            try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "project": {"name": "\#(padding)"}}"#.utf8), status: 413)
+            try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "project": {"name": "\#(padding)"}}"#.utf8), status: 413, "larger than the limit")
         }
     }
 }

@@ -36,8 +36,10 @@ struct BundleFilesTests {
         try bundle.write(to: seeds.appendingPathComponent("10-shop.json")) // the bundle names its project: `demo`
         try Self.hand.write(to: seeds.appendingPathComponent("team.json"))
         try Data("ignored".utf8).write(to: seeds.appendingPathComponent("notes.txt"))
-        try await UnderstudyTestServer.with(configure: { $0.seedDirectory = seeds.path }) { server in
+        // With the demo fixtures on: the seed bundle for `demo` takes their place.
+        try await UnderstudyTestServer.with(demo: true, configure: { $0.seedDirectory = seeds.path }) { server in
             #expect(try await server.client.admin.projects().map(\.id).sorted() == ["demo", "team"])
+            #expect(try await server.client.admin.project("demo").get().isDemo == false)
             #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: []))
             #expect(try await server.client.admin.project("team").get().name == "From a file")
             let repository = server.client.warrantyLife.repository(apiKey: key, deviceID: "DEMO-OLD-DEVICE")
@@ -125,6 +127,23 @@ struct BundleFilesTests {
         // The half-written temporary file is the proof the export was under way and never touched demo.json.
         let partial = try Data(contentsOf: URL(fileURLWithPath: temporary))
         #expect(!partial.isEmpty && (try? JSONValue.parse(partial)) == nil)
+    }
+
+    @Test("--seed-dir, --seed-skip-invalid, --export-on-exit, their variables and config keys; bundles record `understudy --version`")
+    func configuration() throws {
+        let empty = try folder("config").appendingPathComponent("understudy.json")
+        try Data(#"{"seedDir": "from-file", "exportOnExit": "out-file"}"#.utf8).write(to: empty)
+        let file = try UnderstudyCommand.parse(["--config", empty.path], environment: [:])
+        #expect(file.seedDirectory == "from-file" && file.exportOnExitDirectory == "out-file" && !file.seedSkipInvalid)
+        let environment = try UnderstudyCommand.parse(["--config", empty.path], environment: [
+            "UNDERSTUDY_SEED_DIR": "from-env", "UNDERSTUDY_SEED_SKIP_INVALID": "true", "UNDERSTUDY_EXPORT_ON_EXIT": "out-env",
+        ])
+        #expect(environment.seedDirectory == "from-env" && environment.seedSkipInvalid && environment.exportOnExitDirectory == "out-env")
+        let flags = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir", "seeds", "--seed-skip-invalid", "--export-on-exit", "out"],
+                                                environment: ["UNDERSTUDY_SEED_DIR": "from-env"])
+        #expect(flags.seedDirectory == "seeds" && flags.seedSkipInvalid && flags.exportOnExitDirectory == "out")
+        #expect(throws: ConfigurationError.self) { _ = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir"], environment: [:]) }
+        #expect(ProjectBundle.serverVersion == UnderstudyCommand.version)
     }
 
     /// A port that was free a moment ago.

@@ -57,6 +57,14 @@ struct BundleRoundTripTests {
             let repository = server.client.warrantyLife.repository(apiKey: demo.credential("warrantylife", "developerKey"), deviceID: "DEMO-OLD-DEVICE")
             try await repository.getTokenViaUserPassword(username: "demo@example.com", password: "demo-password")
             let voucher = try await repository.getVoucherByVoucherCode(voucherCode: "DEMO-NORMAL").action
+            // WarpLink: the click claimed by an install; Asleep: a product, tokens, a user and an open session.
+            _ = try await server.client.warpLink.matchAttribution(WarpLinkAttributionTests.androidBody(), apiKey: demo.credential("warplink", "sdkKey"))
+            let asleepKey = demo.credential("asleep", "apiKey")
+            let registration = try await server.client.asleep.setup(apiKey: asleepKey, productInfo: AsleepProductInfo(model: "m", identifierType: "SERIAL", identifierValue: "SN-1"))
+            _ = try await server.client.asleep.issueToken(appId: demo.credential("asleep", "appId"), appSecret: demo.credential("asleep", "appSecret"))
+            let sleeper = try await server.client.asleep.initAsleepConfig(apiKey: asleepKey, productKey: registration.productKey, timezone: "Asia/Seoul", service: "SleepApp")
+            let session = try await server.client.asleep.startTracking(config: sleeper)
+            _ = try await server.client.asleep.uploadChunk(config: sleeper, sessionId: session, seqNum: 0, chunk: AsleepClient.melChunk())
             _ = try await admin.project("demo").addFault(FaultRule(match: .init(platform: "warplink", path: "/v1/never/**"),
                                                                     action: .init(type: "status", status: 503), times: 3, after: 1, ttlSeconds: 900))
 
@@ -67,7 +75,10 @@ struct BundleRoundTripTests {
             for prefix in ["warplink_", "asleep_", "wl_", "telematics_"] {
                 #expect(tables.contains { $0.hasPrefix(prefix) }, "no \(prefix) rows in \(tables)")
             }
-            #expect(tables.count >= 20, "non-empty tables: \(tables)")
+            for table in ["warplink_clicks", "warplink_installs", "asleep_products", "asleep_tokens", "asleep_sessions", "asleep_chunks", "wl_vouchers", "telematics_samples"] {
+                #expect(tables.contains(table), "\(table) is empty in \(tables)")
+            }
+            #expect(tables.count >= 28, "non-empty tables: \(tables)")
             #expect(try JSONValue.parse(first)["faultRules"]?[0]?["times"] == 3)
 
             try await admin.project("demo").delete()
@@ -87,6 +98,7 @@ struct BundleRoundTripTests {
             #expect(try await server.client.asleep.reports(config: config, orderBy: "ASC").sleepSessionList.map(\.sessionId)
                 == ["20260105130000_demo1", "20260106130000_demo2"])
             #expect(try await server.client.warpLink.tap(slug: "welcome").status == 302)
+            #expect(try await server.client.asleep.report(config: sleeper, sessionId: session).session.state == "OPEN")
             let rules = try await admin.project("copy").faults()
             #expect(rules.count == 1 && rules.first?.times == 3 && rules.first?.id?.hasPrefix("flt_") == true)
         }
