@@ -45,6 +45,8 @@ let package = Package(
 
         .target(name: "UnderstudyServer", dependencies: [
             "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "UnderstudyDashboard",
+            // The control commands (`understudy projects …`) talk to a running server as any client would.
+            "UnderstudyClient",
         ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),

@@ -9,7 +9,8 @@ import Darwin
 import HTTPServer
 import SQLiteStore
 
-/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, `--help`, `--version`.
+/// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
+/// commands (`projects`, `journal`, `faults`, `clock`), `--help`, `--version`.
 public enum UnderstudyCommand {
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -19,6 +20,7 @@ public enum UnderstudyCommand {
                understudy migrate [--database PATH] [--migrations PATH]
                understudy healthcheck [--host HOST] [--port PORT] [--admin-token TOKEN]
                understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
+               understudy projects|journal|faults|clock …   a running server's control plane (`understudy projects --help`)
                understudy --help | --version
 
         Serves local stand-ins for the WarpLink, Asleep, WarrantyLife and Sentilant Telematics backends.
@@ -58,6 +60,8 @@ public enum UnderstudyCommand {
             command = first
             arguments.removeFirst()
         }
+        // The control commands talk to a running server and have flags of their own, `--help` included.
+        if ControlCommandLine.groups.contains(command) { return await ControlCommand.run([command] + arguments, environment: environment) }
         if arguments.contains("--help") || arguments.contains("-h") || command == "help" {
             print(usage)
             return 0

@@ -14,14 +14,36 @@ public struct JournalQuery: Sendable, Codable, Equatable {
     public var since: Int?
     /// At most this many entries (server default 100, at most 1000).
     public var limit: Int?
+    /// Only statuses of this class: 1…5 for `1xx`…`5xx`, 0 for "no response sent" (listings only, not `waitForRequests`).
+    public var statusClass: Int?
+    /// Only entries older than this id: the cursor for the next page back (listings only).
+    public var before: Int?
 
     /// A query; nil members match anything.
-    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil) {
+    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
+                statusClass: Int? = nil, before: Int? = nil) {
         self.platform = platform
         self.method = method
         self.path = path
         self.status = status
         self.since = since
         self.limit = limit
+        self.statusClass = statusClass
+        self.before = before
+    }
+
+    /// The listing's query string items, with the long poll's `waitMs` when it is given.
+    func listingItems(waitMs: Int? = nil) -> [(String, String)] {
+        var items: [(String, String)] = []
+        if let platform { items.append(("platform", platform)) }
+        if let method { items.append(("method", method)) }
+        if let path { items.append(("path", path)) }
+        if let status { items.append(("status", String(status))) }
+        if let statusClass { items.append(("status", "\(statusClass)xx")) }
+        if let since { items.append(("after", String(since))) }
+        if let before { items.append(("before", String(before))) }
+        if let limit { items.append(("limit", String(limit))) }
+        if let waitMs { items.append(("waitMs", String(waitMs))) }
+        return items
     }
 }

@@ -88,22 +88,20 @@ public struct ProjectAdmin: Sendable {
 
     // MARK: Journal
 
-    /// Journalled requests, newest first.
-    public func requests(_ query: JournalQuery = JournalQuery()) async throws(UnderstudyClientError) -> JournalPage {
-        var items: [(String, String)] = []
-        if let value = query.platform { items.append(("platform", value)) }
-        if let value = query.method { items.append(("method", value)) }
-        if let value = query.path { items.append(("path", value)) }
-        if let value = query.status { items.append(("status", String(value))) }
-        if let value = query.since { items.append(("since", String(value))) }
-        if let value = query.limit { items.append(("limit", String(value))) }
-        return try await admin.raw(ClientRequest(method: "GET", path: base + "/requests", query: items)).expect(200)
+    /// Journalled requests, newest first. With `waitMs` (and `query.since`, the newest id seen) it is a
+    /// long poll: the answer comes as soon as a newer entry matches, or empty after `waitMs`.
+    public func requests(_ query: JournalQuery = JournalQuery(), waitMs: Int? = nil) async throws(UnderstudyClientError) -> JournalPage {
+        try await admin.journalPage(path: base + "/requests", query: query, waitMs: waitMs)
     }
 
     /// Waits until `count` matching requests exist; throws `unexpectedStatus(408, …)` on timeout.
     public func waitForRequests(_ query: JournalQuery = JournalQuery(), count: Int = 1, timeoutMs: Int = 5_000) async throws(UnderstudyClientError) -> JournalPage {
         struct Body: Encodable {
             var platform: String?, method: String?, path: String?, status: Int?, since: Int?, count: Int, timeoutMs: Int
+        }
+        // The wait route filters on fewer fields than the listing; a filter it would drop is refused, not ignored.
+        guard query.statusClass == nil, query.before == nil else {
+            throw .encoding("waitForRequests takes no statusClass or before; use requests(_:waitMs:) for those")
         }
         let body = Body(
             platform: query.platform, method: query.method, path: query.path, status: query.status, since: query.since,
@@ -164,5 +162,12 @@ public struct ProjectAdmin: Sendable {
             request.query = query
         }
         return try await admin.raw(request)
+    }
+}
+
+extension ProjectAdmin {
+    /// Adds a fault rule limited to this project, given as JSON, so the server checks every member strictly.
+    public func addFault(json rule: AnyJSON) async throws(UnderstudyClientError) -> FaultRule {
+        try await admin.raw(.json("POST", "/__admin/projects/\(ClientHTTP.encode(id))/faults", rule)).expect(201)
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import UnderstudyClient
+import UnderstudyTesting
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The control commands as a script runs them: the real binary, its exit status, stdout and stderr.
+@Suite("Control commands through the binary")
+struct ControlCommandProcessTests {
+    private static let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy")
+
+    /// A started `understudy` process with its output read line by line as it comes.
+    private struct Child {
+        let process: SpawnedProcess
+        let standard: AsyncStream<String>
+        let error: AsyncStream<String>
+    }
+
+    private static func launch(_ arguments: [String]) throws -> Child {
+        #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first: \(binary.path)")
+        // The developer's own UNDERSTUDY_* variables must not steer the test.
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        let process = try SpawnedProcess.start(binary.path, arguments, environment: environment)
+        return Child(process: process, standard: lines(process.standard), error: lines(process.error))
+    }
+
+    /// The lines written to `handle`, each as soon as its newline arrives; the stream ends at end of file.
+    private static func lines(_ handle: FileHandle) -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let reader = Thread {
+                var buffer = Data()
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    buffer.append(chunk)
+                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        continuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                        buffer.removeSubrange(buffer.startIndex...newline)
+                    }
+                }
+                if !buffer.isEmpty { continuation.yield(String(decoding: buffer, as: UTF8.self)) }
+                continuation.finish()
+            }
+            reader.start()
+        }
+    }
+
+    /// Runs to the end and returns the exit status and everything written.
+    private static func complete(_ arguments: [String]) async throws -> (status: Int32, standard: [String], error: [String]) {
+        let child = try launch(arguments)
+        var standard: [String] = [], error: [String] = []
+        for await line in child.standard { standard.append(line) }
+        for await line in child.error { error.append(line) }
+        guard case .exited(let status) = child.process.wait() else { return (-1, standard, error) }
+        return (status, standard, error)
+    }
+
+    @Test("exit codes: 0 with JSON on stdout, 2 with the usage on stderr, 1 with one line naming the URL, 3 for a missing project")
+    func exitCodes() async throws {
+        try await UnderstudyTestServer.with { server in
+            let url = server.url.absoluteString
+            let listed = try await Self.complete(["projects", "list", "--json", "--server", url])
+            #expect(listed.status == 0 && listed.error.isEmpty)
+            #expect(try JSONDecoder().decode(AnyJSON.self, from: Data(listed.standard.joined(separator: "\n").utf8))["projects"] == .array([]))
+            let missing = try await Self.complete(["projects", "show", "prj_nothere", "--server", url])
+            #expect(missing.status == 3 && missing.standard.isEmpty && missing.error.count == 1)
+        }
+        let unknown = try await Self.complete(["projects", "frobnicate"])
+        #expect(unknown.status == 2 && unknown.standard.isEmpty)
+        #expect(unknown.error.first == "understudy: unknown verb `projects frobnicate`" && unknown.error.contains { $0.hasPrefix("Usage: understudy projects") })
+        let stopped = try await UnderstudyTestServerHandle.start()
+        let url = "http://127.0.0.1:\(stopped.http.port)"
+        await stopped.stop()
+        let unreachable = try await Self.complete(["faults", "list", "--server", url])
+        #expect(unreachable.status == 1 && unreachable.standard.isEmpty)
+        #expect(unreachable.error.count == 1 && unreachable.error.first?.hasPrefix("understudy: cannot reach \(url)") == true)
+    }
+
+    @Test("journal --follow prints a request sent after it started, as a line or one JSON object, until it is stopped",
+          arguments: [false, true])
+    func follow(json: Bool) async throws {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject()
+            var arguments = ["journal", "--follow", "--project", project.id, "--platform", "asleep", "--server", server.url.absoluteString]
+            if json { arguments.append("--json") }
+            let child = try Self.launch(arguments)
+            // A safety net only: a child that never prints must not hang the suite.
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(60))
+                child.process.send(SIGTERM)
+            }
+            defer { watchdog.cancel() }
+            var errors = child.error.makeAsyncIterator()
+            // The header comes after the cursor is taken: anything sent from now on is newer than it.
+            let header = await errors.next()
+            #expect(header?.hasPrefix("following the journal of project \(project.id)") == true)
+            _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/late",
+                                                           headers: ["x-api-key": project.credential("asleep", "apiKey")]))
+            var lines = child.standard.makeAsyncIterator()
+            let line = try #require(await lines.next())
+            if json {
+                let entry = try JSONDecoder().decode(JournalEntry.self, from: Data(line.utf8))
+                #expect(entry.path == "/asleep/ai/v1/users/late" && entry.projectID == project.id)
+            } else {
+                #expect(line.hasSuffix("GET     /asleep/ai/v1/users/late") && line.contains(project.id))
+            }
+            child.process.send(SIGINT)
+            #expect(child.process.wait() == .signalled(SIGINT))
+        }
+    }
+}
