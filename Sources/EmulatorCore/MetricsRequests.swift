@@ -17,9 +17,14 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
 
     /// The `platform` labels: `admin` (core control plane), `proxy` (answered by the proxy), then each platform.
     public let platformNames: [String]
+    /// Their UTF-8 lengths: comparing a length first skips most string comparisons.
+    private let platformLengths: [Int]
     /// The `route` labels: every route template, then `unmatched`.
     public let routeNames: [String]
     private let routeSlots: [String: Int]
+    /// The route slots again, keyed by the address of each template's UTF-8 storage: the router
+    /// hands back the very strings it was built with, so most lookups skip hashing the text.
+    private let storageSlots: StorageSlots
     private let counters: UnsafeMutablePointer<Atomic<Int>>
     private let counterCount: Int
     /// Per platform: one non-cumulative count per bucket plus one beyond the last bound (`+Inf`).
@@ -37,8 +42,10 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(platforms: [String], routeTemplates: [String]) {
         platformNames = ["admin", Journal.proxyPlatform] + platforms.filter { $0 != "admin" && $0 != Journal.proxyPlatform }
+        platformLengths = platformNames.map(\.utf8.count)
         routeNames = routeTemplates + [Self.unmatchedRoute]
         routeSlots = Dictionary(routeTemplates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        storageSlots = StorageSlots(routeNames.dropLast())
         counterCount = platformNames.count * routeNames.count * Self.statusClasses.count
         counters = Self.allocateZeroed(counterCount)
         bucketCount = Self.bucketBounds.count + 1
@@ -66,7 +73,7 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
     @inline(__always)
     public func observe(platform: String, route: String?, status: Int, nanoseconds: UInt64) {
         let platformIndex = index(ofPlatform: platform)
-        let routeIndex = route.flatMap { routeSlots[$0] } ?? routeNames.count - 1
+        let routeIndex = route.flatMap { storageSlots[$0] ?? routeSlots[$0] } ?? routeNames.count - 1
         let statusIndex = (100..<600).contains(status) ? status / 100 - 1 : Self.statusClasses.count - 1
         counters[(platformIndex * routeNames.count + routeIndex) * Self.statusClasses.count + statusIndex].wrappingAdd(1, ordering: .relaxed)
         var bucket = 0
@@ -88,7 +95,8 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
     }
 
     private func index(ofPlatform name: String) -> Int {
-        for index in platformNames.indices where platformNames[index] == name { return index }
+        let length = name.utf8.count
+        for index in platformNames.indices where platformLengths[index] == length && platformNames[index] == name { return index }
         return 0 // cannot happen: the emulator names only its own platforms; count it as the control plane
     }
 
@@ -148,5 +156,50 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
     /// Faults fired, by rule id (`header` for the `X-Understudy-Fault` header) and the project of the request.
     public func faultCounts() -> [(rule: String, project: String, value: Int)] {
         faults.withLock { $0.map { ($0.key.rule, $0.key.project, $0.value) } }.sorted { ($0.rule, $0.project) < ($1.rule, $1.project) }
+    }
+}
+
+/// An open-addressing table from a string's storage address to its route slot. Sound because
+/// `RequestMetrics.routeNames` keeps every template alive, so no other string can own one of
+/// these addresses; strings stored inline (15 UTF-8 bytes or fewer) have no stable address and
+/// are left to the dictionary.
+struct StorageSlots: Sendable {
+    private var addresses: [UInt]
+    private var slots: [Int]
+    private let mask: Int
+
+    init<Templates: Collection>(_ templates: Templates) where Templates.Element == String {
+        var size = 16
+        while size < templates.count * 4 { size *= 2 }
+        addresses = Array(repeating: 0, count: size)
+        slots = Array(repeating: 0, count: size)
+        mask = size - 1
+        for (slot, template) in templates.enumerated() {
+            guard template.utf8.count > 15, let address = Self.address(of: template) else { continue }
+            var index = Self.hash(address) & mask
+            while addresses[index] != 0 && addresses[index] != address { index = (index + 1) & mask }
+            if addresses[index] == 0 { (addresses[index], slots[index]) = (address, slot) }
+        }
+    }
+
+    @inline(__always)
+    private static func address(of text: String) -> UInt? {
+        text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) } ?? nil
+    }
+
+    @inline(__always)
+    private static func hash(_ address: UInt) -> Int { Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 40) }
+
+    /// The slot of the template whose storage `text` shares, or nil.
+    @inline(__always)
+    subscript(_ text: String) -> Int? {
+        guard text.utf8.count > 15, let address = Self.address(of: text) else { return nil }
+        var index = Self.hash(address) & mask
+        while true {
+            let found = addresses[index]
+            if found == address { return slots[index] }
+            if found == 0 { return nil }
+            index = (index + 1) & mask
+        }
     }
 }
