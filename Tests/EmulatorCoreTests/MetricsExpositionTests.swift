@@ -69,10 +69,10 @@ struct MetricsExpositionTests {
         #expect(counters.histograms().first { $0.platform == "acme" }?.count == 0)
     }
 
-    @Test("1e6 observations from two tasks are all counted (prints ns per observation; the time is reported, never asserted)")
+    @Test("observations from two tasks at once are all counted (prints ns per observation; the time is reported, never asserted)")
     func observationCost() async throws {
         let counters = Self.makeCounters()
-        let perTask = 500_000
+        let perTask = 50_000 // a debug build is ~100× slower than release: Benchmarks/metrics.sh times 1e6 optimised
         let started = MonotonicClock.nanoseconds()
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<2 {
