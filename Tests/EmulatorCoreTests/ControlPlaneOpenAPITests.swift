@@ -79,6 +79,12 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("DELETE", "/__admin/projects/{id}/snapshots/{name}", "/__admin/projects/\(id)/snapshots/s1", expect: 204)
         _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=testing", expect: 200)
         _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=nope", expect: 400)
+        let exported = try await check("GET", "/__admin/projects/{id}/export", "/__admin/projects/\(id)/export", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}/export", "/__admin/projects/missing/export", expect: 404)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?replace=\(id)", json: exported.json, expect: 201)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?id=copy", json: exported.json, expect: 409)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import", json: ["format": "understudy-bundle", "version": 9], expect: 400)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?replace=missing", json: ["format": "understudy-bundle", "version": 1], expect: 404)
         _ = try await check("POST", "/__admin/projects/{id}/reset", "/__admin/projects/\(id)/reset", expect: 200)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 204)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 404)
@@ -110,7 +116,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 33) // 31, the journal across projects (`GET /__admin/requests`) and the metrics
+        #expect(ids.count == 35) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics
     }
 
     @Test("the validator catches a response that does not fit")
