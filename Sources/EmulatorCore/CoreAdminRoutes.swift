@@ -40,7 +40,8 @@ enum CoreAdminRoutes {
     /// The longest `requests/wait` a request may ask for.
     static let maxWaitMilliseconds = 120_000
 
-    static func routes(readiness: ReadinessFlag, projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform]) -> [Route] {
+    static func routes(readiness: ReadinessFlag, projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform],
+                       metrics: EmulatorMetrics) -> [Route] {
         var routes: [Route] = []
 
         // Precomputed: probes are hammered by orchestrators and benchmarks alike.
@@ -57,6 +58,8 @@ enum CoreAdminRoutes {
             }
             return .json(JSONValue.object(["status": "ready", "database": "ok", "projects": .int(Int64(pending))]))
         })
+
+        routes.append(EmulatorMetrics.route(metrics: metrics, journal: journal))
 
         // The documents are public and answer CORS, so Swagger UI or Redoc in a browser can load
         // them straight from the server (AdminGuard lets them through without the admin token).

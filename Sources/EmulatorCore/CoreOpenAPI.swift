@@ -59,6 +59,14 @@ enum CoreOpenAPI {
                 "200": C.json("Ready to serve.", S.ref("Ready"), example: ["status": "ready", "database": "ok", "projects": 1]),
                 "503": C.json("Still starting.", S.object(["status": ["const": "starting"]]), example: ["status": "starting"]),
             ], tag: "server"))
+        document.add("get", "/__admin/metrics", operation(
+            "metrics", "Prometheus metrics (text exposition format 0.0.4)",
+            "Request counts by platform, route template and status class; a latency histogram per platform; faults fired; "
+                + "journal, project, connection and database gauges. Not journalled. Needs the admin token when one is configured "
+                + "(`Authorization: Bearer`, which Prometheus' `authorization` scrape setting sends).",
+            responses: ["200": ["description": "The metrics.", "content": [MetricsExposition.contentType: [
+                "schema": S.string, "example": "# HELP understudy_projects Projects that exist.\n# TYPE understudy_projects gauge\nunderstudy_projects 1\n",
+            ]]]], tag: "server"))
         document.add("get", "/__admin/openapi.json", operation(
             "controlPlaneDocument", "This document (public, CORS-enabled)",
             "Served without the admin token and with `Access-Control-Allow-Origin: *`, so Swagger UI or Redoc can load it.",

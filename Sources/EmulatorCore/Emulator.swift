@@ -23,6 +23,8 @@ public final class Emulator: HTTPApplication {
     public let snapshots: SnapshotStore
     /// The platforms, in registration order.
     public let platforms: [any Platform]
+    /// What `GET /__admin/metrics` reports.
+    public let metrics: EmulatorMetrics
     /// Opens the proxy's connections to hosts no platform emulates.
     public let upstreams: UpstreamConnector
 
@@ -46,11 +48,13 @@ public final class Emulator: HTTPApplication {
         self.journal = try Journal(database: services.database, limits: services.settings.journal)
         self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
 
+        let metrics = EmulatorMetrics(platforms: platforms.map(\.id))
+        self.metrics = metrics
         let readiness = ReadinessFlag()
         self.readiness = readiness
         var router = Router<RouteTarget>()
         let coreRoutes = CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal,
-                                                snapshots: snapshots, platforms: platforms)
+                                                snapshots: snapshots, platforms: platforms, metrics: metrics)
         for route in coreRoutes + additionalRoutes {
             try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler))
         }
@@ -68,7 +72,7 @@ public final class Emulator: HTTPApplication {
         let projects = self.projects
         adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) })
         faultStage = FaultStage(engine: faults)
-        recorder = JournalRecorder(journal: journal, logger: services.logger)
+        recorder = JournalRecorder(journal: journal, logger: services.logger, metrics: metrics.installRequestCounters(routeTemplates: router.templates))
         upstreams = UpstreamConnector(connectTimeout: services.settings.proxy.connectTimeout)
         proxyStage = ProxyStage(platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger)
     }

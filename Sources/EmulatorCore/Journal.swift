@@ -65,6 +65,12 @@ public final class Journal: Sendable {
     private let flushQueue = DispatchQueue(label: "understudy.journal.flush")
     private let generation = Atomic<Int>(0)
     private let waitsEnded = Atomic<Bool>(false)
+    private let evictions = Atomic<Int>(0)
+
+    /// Entries and stored bytes the journal holds now, as its eviction bounds count them (read by the metrics).
+    public var storedTotals: (entries: Int, bytes: Int) { totals.withLock { ($0.count, $0.bytes) } }
+    /// Entries evicted since the process started (a counter for the metrics; the per-project counts are in the database).
+    public var evictedSinceStart: Int { evictions.load(ordering: .relaxed) }
 
     /// Creates the journal, continuing ids after what the database holds.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -140,6 +146,7 @@ public final class Journal: Sendable {
                         let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
                         let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
                         totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
+                        evictions.add(evicted.count, ordering: .relaxed)
                     }
                 }, completion: { [self] error in
                     generation.add(1, ordering: .releasing)

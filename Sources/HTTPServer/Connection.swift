@@ -11,7 +11,7 @@ final class Connection: @unchecked Sendable {
     private var transport: ByteTransport
     private let loop: any EventLoop
     /// The listener this connection came from; requests carry it with the transport's TLS facts.
-    private let listener: ConnectionInfo.Listener
+    let listener: ConnectionInfo.Listener
     /// For the proxy port's intercepted `CONNECT host:443` tunnels.
     private let intercept: (any InterceptTransportFactory)?
     /// The `host:port` of the CONNECT whose tunnel this connection now serves, once intercepted.

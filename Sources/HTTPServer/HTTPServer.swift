@@ -90,6 +90,11 @@ public final class HTTPServer: Sendable {
     /// Number of open client connections (passthrough tunnels not included).
     public var connectionCount: Int { state.withLock { $0.connections.count } }
 
+    /// Open client connections of the listener of `kind` (the metrics' connection gauges).
+    public func connectionCount(of kind: ConnectionInfo.Listener) -> Int {
+        state.withLock { $0.connections.values.reduce(0) { $0 + ($1.listener == kind ? 1 : 0) } }
+    }
+
     /// Passthrough tunnels open now (the proxy splicing a client to a real destination).
     public var tunnelCount: Int { state.withLock { $0.tunnels.count } }
 

@@ -39,6 +39,8 @@ public struct Router<Value: Sendable>: Sendable {
     }
 
     private var root = Node()
+    /// Every registered pattern, in registration order (metrics pre-allocate a counter per pattern).
+    public private(set) var templates: [String] = []
 
     /// An empty router.
     public init() {}
@@ -47,6 +49,7 @@ public struct Router<Value: Sendable>: Sendable {
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ value: Value) throws {
         let segments = Self.segments(of: pattern)
         try Self.insert(into: &root, segments: segments[...], method: method, entry: Entry(value: value, template: pattern), pattern: pattern)
+        if !templates.contains(pattern) { templates.append(pattern) }
     }
 
     private static func insert(into node: inout Node, segments: ArraySlice<Substring>, method: HTTPMethod, entry: Entry, pattern: String) throws {

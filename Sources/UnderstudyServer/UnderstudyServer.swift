@@ -52,6 +52,7 @@ public final class UnderstudyServer: Sendable {
             eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
         http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
+        emulator.metrics.observe(server: http, version: UnderstudyCommand.version)
         if configuration.httpsPort != nil || configuration.proxyPort != nil {
             // The public URL's host is on the no-SNI certificate: a device that dials its address gets a name that matches.
             let publicHost = configuration.publicURL.flatMap { URL(string: $0)?.host }

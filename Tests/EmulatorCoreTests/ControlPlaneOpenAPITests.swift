@@ -22,6 +22,7 @@ struct ControlPlaneOpenAPITests {
         }
 
         _ = try await check("GET", "/__admin/health", "/__admin/health", expect: 200)
+        _ = try await check("GET", "/__admin/metrics", "/__admin/metrics", expect: 200)
         _ = try await check("GET", "/__admin/ready", "/__admin/ready", expect: 200)
         _ = try await check("GET", "/__admin/openapi.json", "/__admin/openapi.json", expect: 200)
         _ = try await check("GET", "/__admin/openapi/{document}", "/__admin/openapi/testing.json", expect: 200)
@@ -115,7 +116,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 34) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import
+        #expect(ids.count == 35) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics
     }
 
     @Test("the validator catches a response that does not fit")

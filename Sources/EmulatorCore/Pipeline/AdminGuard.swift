@@ -4,13 +4,15 @@ import HTTPServer
 /// Pipeline stage for control-plane requests: the admin token (when one is configured) and the
 /// existence of the project a `/__admin/projects/{id}…` route names.
 struct AdminGuard: Sendable {
-    /// Paths answered without a token: orchestrators probe them.
-    static let probes: Set<String> = ["/__admin/health", "/__admin/ready"]
+    /// Paths that are never journalled (orchestrators and scrapers would drown the journal).
+    static let probes: Set<String> = ["/__admin/health", "/__admin/ready", EmulatorMetrics.path]
 
     /// Whether `path` is readable without the token: the probes, the OpenAPI documents and the CA
     /// certificate, which hold no secrets and which browsers and phones fetch without credentials.
     static func isPublic(_ path: String) -> Bool {
-        probes.contains(path) || path == "/__admin/openapi.json" || path.hasPrefix("/__admin/openapi/")
+        // The metrics are a probe but not public: they name projects and fault rules, so with a token
+        // configured a scraper sends it (Prometheus' `authorization` setting sends `Authorization: Bearer`).
+        (probes.contains(path) && path != EmulatorMetrics.path) || path == "/__admin/openapi.json" || path.hasPrefix("/__admin/openapi/")
             || path == AdvertisedEndpoints.caCertificateRoute
     }
 

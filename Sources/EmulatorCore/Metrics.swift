@@ -1,0 +1,137 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// What `GET /__admin/metrics` reports: the request counters (counted on the request path), and
+/// gauges read only when scraped — journal totals, projects, open connections, the database size.
+public final class EmulatorMetrics: Sendable {
+    /// The path Prometheus scrapes.
+    public static let path = "/__admin/metrics"
+
+    private struct Link: Sendable {
+        weak var server: HTTPServer?
+        var version = "unknown"
+    }
+
+    private let platforms: [String]
+    private let requestCounters = AtomicLazyReference<RequestMetrics>()
+    private let link = Mutex(Link())
+    private let startedAt = MonotonicClock.nanoseconds()
+
+    /// Metrics for an emulator serving `platforms`; `installRequestCounters` runs once its router is built.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    public init(platforms: [PlatformID]) {
+        self.platforms = platforms.map(\.rawValue)
+    }
+
+    /// Creates the request counters for the router's route templates (once; later calls return the first).
+    public func installRequestCounters(routeTemplates: [String]) -> RequestMetrics {
+        requestCounters.storeIfNil(RequestMetrics(platforms: platforms, routeTemplates: routeTemplates))
+    }
+
+    /// The request counters, nil before the emulator built its router.
+    public var requests: RequestMetrics? { requestCounters.load() }
+
+    /// Lets the connection gauges read `server` (held weakly: the server owns the emulator) and
+    /// labels `understudy_build_info` with `version`.
+    public func observe(server: HTTPServer, version: String) {
+        link.withLock { $0 = Link(server: server, version: version) }
+    }
+
+    /// Facts the scrape reads from the store.
+    public struct StoreFacts: Sendable {
+        /// Projects that exist.
+        public var projects: Int
+        /// Journal entries held.
+        public var journalEntries: Int
+        /// Journal bytes held (stored body and header bytes).
+        public var journalBytes: Int
+        /// Journal entries evicted since start.
+        public var journalEvictions: Int
+        /// The database file plus its write-ahead log, in bytes.
+        public var databaseBytes: Int
+
+        /// Collects the facts.
+        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, databaseBytes: Int) {
+            self.projects = projects
+            self.journalEntries = journalEntries
+            self.journalBytes = journalBytes
+            self.journalEvictions = journalEvictions
+            self.databaseBytes = databaseBytes
+        }
+    }
+
+    /// Size in bytes of the SQLite file at `path` plus its `-wal` file (0 for what does not exist).
+    public static func databaseBytes(path: String) -> Int {
+        [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.intValue ?? 0)
+        }
+    }
+
+    /// The whole exposition.
+    public func render(_ facts: StoreFacts) -> String {
+        var out = MetricsExposition()
+        renderRequests(into: &out)
+        out.family("understudy_journal_entries", .gauge, help: "Requests the journal holds.")
+        out.sample("understudy_journal_entries", facts.journalEntries)
+        out.family("understudy_journal_bytes", .gauge, help: "Stored header and body bytes the journal holds (its byte bound counts these).")
+        out.sample("understudy_journal_bytes", facts.journalBytes)
+        out.family("understudy_journal_evictions_total", .counter, help: "Journal entries evicted to stay within its bounds since the server started.")
+        out.sample("understudy_journal_evictions_total", facts.journalEvictions)
+        out.family("understudy_projects", .gauge, help: "Projects that exist.")
+        out.sample("understudy_projects", facts.projects)
+        let (server, version) = link.withLock { ($0.server, $0.version) }
+        out.family("understudy_open_connections", .gauge, help: "Open client connections by listener (plain HTTP, TLS, the intercepting proxy).")
+        for listener in [ConnectionInfo.Listener.http, .https, .proxy] {
+            out.sample("understudy_open_connections", ["listener": listener.rawValue], server?.connectionCount(of: listener) ?? 0)
+        }
+        out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
+        out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
+        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database file plus its write-ahead log.")
+        out.sample("understudy_database_bytes", facts.databaseBytes)
+        out.family("understudy_uptime_seconds", .gauge, help: "Seconds since the server started.")
+        out.sample("understudy_uptime_seconds", Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9)
+        out.family("understudy_build_info", .gauge, help: "Always 1; the version label names the running build.")
+        out.sample("understudy_build_info", ["version": version], 1)
+        return out.text
+    }
+
+    private func renderRequests(into out: inout MetricsExposition) {
+        let requests = self.requests
+        out.family("understudy_requests_total", .counter,
+                   help: "Requests answered, by platform (admin: the control plane; proxy: answered by the proxy), route template and status class.")
+        for count in requests?.requestCounts() ?? [] {
+            out.sample("understudy_requests_total", ["platform": count.platform, "route": count.route, "status_class": count.statusClass], count.value)
+        }
+        let name = "understudy_request_duration_seconds"
+        out.family(name, .histogram, help: "Time from a request's arrival to its answer, by platform.")
+        for histogram in requests?.histograms() ?? [] {
+            for (bound, value) in zip(RequestMetrics.bucketBounds, histogram.cumulative) {
+                out.sample(name + "_bucket", ["platform": histogram.platform, "le": bound.label], value)
+            }
+            out.sample(name + "_bucket", ["platform": histogram.platform, "le": "+Inf"], histogram.count)
+            out.sample(name + "_sum", ["platform": histogram.platform], histogram.sumSeconds)
+            out.sample(name + "_count", ["platform": histogram.platform], histogram.count)
+        }
+        out.family("understudy_faults_fired_total", .counter,
+                   help: "Faults that fired, by rule id (header: the X-Understudy-Fault header) and the project of the request.")
+        for fault in requests?.faultCounts() ?? [] {
+            out.sample("understudy_faults_fired_total", ["rule": fault.rule, "project": fault.project], fault.value)
+        }
+    }
+
+    /// The scrape route: `GET /__admin/metrics`.
+    static func route(metrics: EmulatorMetrics, journal: Journal) -> Route {
+        Route(.get, path) { _, context in
+            let projects = try await context.database.read { connection in
+                try connection.scalar("SELECT count(*) FROM projects").int ?? 0
+            }
+            let totals = journal.storedTotals
+            let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
+                                   journalEvictions: journal.evictedSinceStart, databaseBytes: databaseBytes(path: context.database.path))
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", MetricsExposition.contentType)
+            return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))
+        }
+    }
+}

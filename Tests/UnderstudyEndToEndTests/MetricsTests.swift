@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import UnderstudyClient
+import UnderstudyTesting
+
+/// `GET /__admin/metrics` against a live server: counters move with the requests sent, the
+/// histograms are cumulative, and the scrape itself is a probe (not journalled).
+@Suite("Prometheus metrics")
+struct MetricsTests {
+    /// One scrape: every sample by its series (`name{labels}` exactly as served).
+    struct Scrape {
+        let samples: [String: Double]
+        let contentType: String?
+
+        subscript(_ series: String) -> Double { samples[series] ?? 0 }
+
+        /// The series of family `name`'s samples whose labels include `label`.
+        func series(_ name: String, with label: String) -> [String: Double] {
+            samples.filter { $0.key.hasPrefix(name + "{") && $0.key.contains(label) }
+        }
+    }
+
+    static func scrape(_ server: UnderstudyTestServer, headers: [String: String] = [:]) async throws -> Scrape {
+        let response = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/metrics", headers: headers))
+        #expect(response.status == 200, "\(response.text)")
+        var samples: [String: Double] = [:]
+        for line in response.text.split(separator: "\n") where !line.hasPrefix("#") {
+            let space = try #require(line.lastIndex(of: " "))
+            samples[String(line[..<space])] = Double(line[line.index(after: space)...].replacingOccurrences(of: "+Inf", with: "inf"))
+        }
+        return Scrape(samples: samples, contentType: response.headers["content-type"])
+    }
+
+    static let validate = #"understudy_requests_total{platform="warplink",route="/warplink/v1/sdk/validate",status_class="#
+
+    @Test("SDK requests move their route's 2xx and 4xx counters by exactly the requests sent, and the platform's histogram by as many")
+    func sdkCounters() async throws {
+        try await WarpLinkHarness.with { h in
+            let before = try await Self.scrape(h.server)
+            #expect(before.contentType == "text/plain; version=0.0.4; charset=utf-8")
+            for _ in 0..<3 { #expect(try await h.warpLink.validate(apiKey: h.sdkKey).status == 200) }
+            #expect(try await h.warpLink.validate(apiKey: "wl_live_short").status == 401)
+            _ = try await h.server.client.send(ClientRequest(method: "GET", path: "/warplink/v1/no/such/route"))
+            let after = try await Self.scrape(h.server)
+
+            #expect(after[Self.validate + #""2xx"}"#] - before[Self.validate + #""2xx"}"#] == 3)
+            #expect(after[Self.validate + #""4xx"}"#] - before[Self.validate + #""4xx"}"#] == 1)
+            let unmatched = #"understudy_requests_total{platform="warplink",route="unmatched",status_class="4xx"}"#
+            #expect(after[unmatched] - before[unmatched] == 1)
+            let count = #"understudy_request_duration_seconds_count{platform="warplink"}"#
+            #expect(after[count] - before[count] == 5)
+            #expect(after[#"understudy_request_duration_seconds_sum{platform="warplink"}"#] > 0)
+            // The projects gauge sees the harness's project; the scrape's own connection is open.
+            #expect(after["understudy_projects"] == 1)
+            #expect(after[#"understudy_open_connections{listener="http"}"#] >= 1)
+            #expect(after["understudy_database_bytes"] > 0)
+        }
+    }
+
+    @Test("histogram buckets are cumulative per platform and the +Inf bucket equals _count and the platform's request total")
+    func histogramIsCumulative() async throws {
+        try await WarpLinkHarness.with { h in
+            for _ in 0..<4 { _ = try await h.warpLink.validate(apiKey: h.sdkKey) }
+            let scrape = try await Self.scrape(h.server)
+            for platform in ["admin", "proxy", "warplink", "asleep", "warrantylife", "telematics"] {
+                let buckets = scrape.series("understudy_request_duration_seconds_bucket", with: #"platform="\#(platform)""#)
+                let ordered = buckets.map { series, value -> (Double, Double) in
+                    let le = series.components(separatedBy: #"le=""#)[1].prefix { $0 != "\"" }
+                    return (le == "+Inf" ? .infinity : Double(le) ?? -1, value)
+                }.sorted { $0.0 < $1.0 }
+                #expect(ordered.count == 15, "\(platform)")
+                #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0.1 <= $1.1 }, "\(platform): \(ordered)")
+                let count = scrape[#"understudy_request_duration_seconds_count{platform="\#(platform)"}"#]
+                #expect(ordered.last?.1 == count, "\(platform)")
+                let total = scrape.series("understudy_requests_total", with: #"platform="\#(platform)""#).values.reduce(0, +)
+                #expect(total == count, "\(platform)")
+            }
+            #expect(scrape[#"understudy_request_duration_seconds_count{platform="warplink"}"#] == 4)
+        }
+    }
+
+    @Test("a fault rule that fires counts under its id and project; a header fault counts as `header`; both are 5xx requests")
+    func faultsFired() async throws {
+        try await WarpLinkHarness.with { h in
+            let rule = try await h.projectAdmin.addFault(
+                FaultRule(match: .init(platform: "warplink", path: "/v1/sdk/validate"), action: .status(503), times: 2))
+            let ruleID = try #require(rule.id)
+            for _ in 0..<3 { _ = try await h.warpLink.validate(apiKey: h.sdkKey) }
+            let headerFault = try await h.server.client.send(ClientRequest(
+                method: "GET", path: "/warplink/v1/sdk/validate", headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=502"]))
+            #expect(headerFault.status == 502)
+            let scrape = try await Self.scrape(h.server)
+            #expect(scrape[#"understudy_faults_fired_total{rule="\#(ruleID)",project="\#(h.project.id)"}"#] == 2)
+            #expect(scrape[#"understudy_faults_fired_total{rule="header",project="\#(h.project.id)"}"#] == 1)
+            #expect(scrape[Self.validate + #""5xx"}"#] == 3)
+            #expect(scrape[Self.validate + #""2xx"}"#] == 1)
+        }
+    }
+
+    @Test("scrapes are not journalled and, with an admin token, need it (Authorization: Bearer works) while the health probe stays public")
+    func probeAndToken() async throws {
+        try await UnderstudyTestServer.with(configure: { $0.adminToken = "metrics-secret" }) { server in
+            #expect(try await server.client.send(ClientRequest(method: "GET", path: "/__admin/metrics")).status == 401)
+            let wrong = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/metrics", headers: ["Authorization": "Bearer wrong"]))
+            #expect(wrong.status == 401)
+            let health = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/health", headers: ["Authorization": "Bearer wrong"]))
+            #expect(health.status == 200)
+            let scrape = try await Self.scrape(server, headers: ["Authorization": "Bearer metrics-secret"])
+            #expect(scrape[#"understudy_requests_total{platform="admin",route="/__admin/metrics",status_class="4xx"}"#] == 2)
+            _ = try await Self.scrape(server, headers: ["Authorization": "Bearer metrics-secret"])
+            let journal = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/requests", headers: ["Authorization": "Bearer metrics-secret"]))
+            #expect(journal.status == 200)
+            #expect(!journal.text.contains("/__admin/metrics"), "\(journal.text)")
+        }
+    }
+}
