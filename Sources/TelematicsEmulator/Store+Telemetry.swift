@@ -74,6 +74,8 @@ extension TelematicsStore {
         return fresh
     }
 
+    private static let sampleColumns = Sample.columns.joined(separator: ", ")
+
     /// Statement sizes, largest first: few distinct statements for the connection's cache.
     private static let sampleRowsPerInsert = [64, 16, 4, 1]
 
@@ -91,8 +93,8 @@ extension TelematicsStore {
 
     /// A user's samples in `[fromMs, toMs]`, in time order.
     func samples(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [Sample] {
-        try connection.fetchAll(Sample.self, "SELECT * FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
-                                project, userID, fromMs, toMs)
+        try connection.query("SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
+                             project, userID, fromMs, toMs).map { row throws(RowDecodingError) in try Sample(positional: row) }
     }
 
     // MARK: Periods

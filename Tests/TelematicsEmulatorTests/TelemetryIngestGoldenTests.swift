@@ -80,6 +80,22 @@ struct TelemetryIngestGoldenTests {
         return lines.joined(separator: "\n")
     }
 
+    @Test("a sample row decodes by position as by name, with the same errors")
+    func positionalSampleDecoding() throws {
+        func row(_ values: [SQLValue]) -> Row { Row(columns: Sample.columns, values: values) }
+        let values: [SQLValue] = [.integer(5), .real(40.5), .integer(-8), .null, .real(90), .null, .real(1.5), .null, .integer(1)]
+        #expect(try Sample(positional: row(values)) == Sample(row: row(values)))
+        #expect(try Sample(positional: row(values)).phoneInUse == true)
+        var nullTime = values
+        nullTime[0] = .null
+        #expect(throws: RowDecodingError.unexpectedNull("ts_ms")) { try Sample(positional: row(nullTime)) }
+        #expect(throws: RowDecodingError.unexpectedNull("ts_ms")) { try Sample(row: row(nullTime)) }
+        var textSpeed = values
+        textSpeed[3] = .text("fast")
+        #expect(throws: RowDecodingError.wrongType(column: "speed_kmh", expected: "Double", found: "TEXT")) { try Sample(positional: row(textSpeed)) }
+        #expect(throws: RowDecodingError.wrongType(column: "speed_kmh", expected: "Double", found: "TEXT")) { try Sample(row: row(textSpeed)) }
+    }
+
     @Test("two overlapping batches store the same samples, periods, trips and batch rows as before")
     func storedRowsMatchThePerSamplePath() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("telemetry-golden-\(UUID().uuidString)")
