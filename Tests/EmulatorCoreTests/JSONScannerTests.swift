@@ -40,14 +40,14 @@ struct JSONScannerTests {
         }
     }
 
-    @Test("numbers: the same Int64 or the same double bits as the reference parse, over 20,000 literals")
+    @Test("numbers: the same Int64 or the same double bits as the reference parse, over 5,000 literals")
     func numbersMatchTheReference() {
         var generator = SystemRandomNumberGenerator()
         var literals = ["0", "-0", "-0.0", "0.0", "1", "-1", "15", "1.5", "1e5", "1E-5", "2.5e+3", "123456789012345678", "1234567890123456789",
                         "9223372036854775807", "9223372036854775808", "-9223372036854775808", "0.1", "0.2", "0.30000000000000004",
                         "40.123456789012345", "1e22", "1e23", "1e-22", "1e-23", "9007199254740993", "9007199254740993.0", "1e400", "-1e400",
                         "4.9e-324", "2.2250738585072014e-308", "0.000135", "1790000000000", "1790000000000.0", "179.99999999999999"]
-        for _ in 0..<20_000 {
+        for _ in 0..<5_000 {
             let digits = Int.random(in: 1...20, using: &generator)
             var literal = Bool.random(using: &generator) ? "-" : ""
             literal += String(Int.random(in: 1...9, using: &generator))

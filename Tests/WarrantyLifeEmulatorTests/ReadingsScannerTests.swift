@@ -30,11 +30,11 @@ struct ReadingsScannerTests {
         return "\"\(key)\":\(value)"
     }
 
-    @Test("4,000 random batches: whenever the scanner answers, the reference validation gives the same count")
+    @Test("1,500 random batches: whenever the scanner answers, the reference validation gives the same count")
     func differential() {
         var generator = SystemRandomNumberGenerator()
         var answered = 0, mismatches: [String] = []
-        for _ in 0..<4000 {
+        for _ in 0..<1500 {
             var readings: [String] = []
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
                 readings.append("{" + (0..<Int.random(in: 0...4, using: &generator)).map { _ in Self.field(&generator) }.joined(separator: ",") + "}")
@@ -46,7 +46,7 @@ struct ReadingsScannerTests {
             if Self.reference(data) != "ok \(count)" { mismatches.append(text) }
         }
         #expect(mismatches.isEmpty, "the scanner accepted what the reference refuses: \(mismatches.prefix(3))")
-        #expect(answered > 400, "the scanner answered only \(answered) of 4,000")
+        #expect(answered > 150, "the scanner answered only \(answered) of 1,500")
     }
 
     @Test("device-local timestamps: the fast check accepts a subset of the reference, including the SDK's format")
