@@ -24,8 +24,8 @@ struct PeriodProcessor {
         var open = try store.openPeriod(project, userID: userID)
         var closed: [Int] = []
         var accepted = 0
-        for sample in batch.samples {
-            guard try store.insertSample(project, userID: userID, sample, batchID: batchID) else { continue }
+        // Samples first (a period's rows do not depend on them), then the periods over the accepted ones.
+        for sample in try store.insertNewSamples(project, userID: userID, batch.samples, batchID: batchID) {
             accepted += 1
             if var period = open, sample.timestampMs - period.lastSampleMs <= idleMs {
                 period.lastSampleMs = max(period.lastSampleMs, sample.timestampMs)

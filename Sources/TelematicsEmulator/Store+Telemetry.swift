@@ -42,10 +42,59 @@ extension TelematicsStore {
             sample.horizontalAccuracyM, sample.altitudeM, sample.speedLimitKmh, sample.phoneInUse, batchID) > 0
     }
 
+    /// Stores the samples the user has no sample at the same millisecond for, in order, and returns
+    /// them: what `insertSample` one by one would have stored and accepted, in a handful of
+    /// multi-row statements (one range read finds the milliseconds already stored).
+    func insertNewSamples(_ project: ProjectID, userID: Int, _ samples: [Sample], batchID: String?) throws -> [Sample] {
+        guard var low = samples.first?.timestampMs else { return [] }
+        var high = low
+        for sample in samples { low = min(low, sample.timestampMs); high = max(high, sample.timestampMs) }
+        var taken = Set<Int64>(minimumCapacity: samples.count)
+        for row in try connection.query("SELECT ts_ms FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
+                                        project, userID, low, high) {
+            if case .integer(let time) = row.values[0] { taken.insert(time) }
+        }
+        var fresh: [Sample] = []
+        fresh.reserveCapacity(samples.count)
+        for sample in samples where taken.insert(sample.timestampMs).inserted { fresh.append(sample) }
+        var start = 0
+        while start < fresh.count {
+            let size = Self.sampleRowsPerInsert.first { $0 <= fresh.count - start } ?? 1
+            var bindings: [any SQLBindable] = [project, userID, batchID]
+            bindings.reserveCapacity(3 + 9 * size)
+            for sample in fresh[start..<(start + size)] {
+                bindings.append(sample.timestampMs); bindings.append(sample.latitude); bindings.append(sample.longitude)
+                bindings.append(sample.speedKmh); bindings.append(sample.courseDeg); bindings.append(sample.horizontalAccuracyM)
+                bindings.append(sample.altitudeM); bindings.append(sample.speedLimitKmh); bindings.append(sample.phoneInUse)
+            }
+            // A plain INSERT: every row was checked above, so a conflict would be a bug and must not pass silently.
+            try connection.run(Self.sampleInsertSQL[size] ?? "", bindings: bindings)
+            start += size
+        }
+        return fresh
+    }
+
+    private static let sampleColumns = Sample.columns.joined(separator: ", ")
+
+    /// Statement sizes, largest first: few distinct statements for the connection's cache.
+    private static let sampleRowsPerInsert = [64, 16, 4, 1]
+
+    /// `INSERT … VALUES (…), (…)…` for each size; ?1–?3 (project, user, batch) are shared by every row.
+    private static let sampleInsertSQL: [Int: String] = Dictionary(uniqueKeysWithValues: sampleRowsPerInsert.map { size in (size, sampleInsert(rows: size)) })
+
+    private static func sampleInsert(rows count: Int) -> String {
+        let rows = (0..<count).map { row -> String in
+            let first = 4 + row * 9
+            return "(?1, ?2, " + (first..<(first + 9)).map { "?\($0)" }.joined(separator: ", ") + ", ?3)"
+        }
+        return "INSERT INTO telematics_samples (project_id, user_id, ts_ms, latitude, longitude, speed_kmh, course_deg, accuracy_m, altitude_m, "
+            + "speed_limit_kmh, phone_in_use, batch_id) VALUES " + rows.joined(separator: ", ")
+    }
+
     /// A user's samples in `[fromMs, toMs]`, in time order.
     func samples(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [Sample] {
-        try connection.fetchAll(Sample.self, "SELECT * FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
-                                project, userID, fromMs, toMs)
+        try connection.query("SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
+                             project, userID, fromMs, toMs).map { row throws(RowDecodingError) in try Sample(positional: row) }
     }
 
     // MARK: Periods

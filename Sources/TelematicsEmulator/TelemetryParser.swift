@@ -29,8 +29,20 @@ enum TelemetryParser {
         try JSONValue.parse(data)
     }
 
-    /// Parses a telemetry body: an object with `samples`, or a bare array of samples.
+    /// Parses a telemetry body: an object with `samples`, or a bare array of samples. The common
+    /// shape is decoded in one pass by `TelemetryScanner`; anything else takes the reference parse.
     static func parseBatch(_ data: Data) throws(TelematicsError) -> TelemetryBatch {
+        guard let scanned = TelemetryScanner.scan(data) else { return try parseBatchReference(data) }
+        // The samples are valid, so the members' checks fail (if at all) exactly as in the reference order.
+        var batch = try header(scanned.members)
+        batch.samples = scanned.samples
+        batch.samples.sort { $0.timestampMs < $1.timestampMs }
+        try readEvents(scanned.members, into: &batch)
+        return batch
+    }
+
+    /// The reference parse: a `JSONValue` tree, checked member by member; its errors are the route's 400s.
+    static func parseBatchReference(_ data: Data) throws(TelematicsError) -> TelemetryBatch {
         let root: JSONValue
         do { root = try parseJSON(data) } catch { throw .invalidBatch("The telemetry body is not valid JSON.") }
         var object: [String: JSONValue]
@@ -38,6 +50,18 @@ enum TelemetryParser {
         else if let members = root.objectValue { object = members }
         else { throw .invalidBatch("The telemetry body must be an object with `samples`.") }
         guard let rawSamples = object["samples"]?.arrayValue else { throw .invalidBatch("`samples` must be an array.") }
+        var batch = try header(object)
+        batch.samples.reserveCapacity(rawSamples.count)
+        for (index, raw) in rawSamples.enumerated() {
+            batch.samples.append(try parseSample(raw, index: index))
+        }
+        batch.samples.sort { $0.timestampMs < $1.timestampMs }
+        try readEvents(object, into: &batch)
+        return batch
+    }
+
+    /// The batch's identifying members (`batchId`, `userId`, `vehicleId`, `serviceCode`, `deviceId`).
+    private static func header(_ object: [String: JSONValue]) throws(TelematicsError) -> TelemetryBatch {
         var batch = TelemetryBatch(samples: [], events: [], attentionEvents: [])
         if let id = object["batchId"] {
             guard let text = id.stringValue, !text.isEmpty, text.count <= 128 else { throw .invalidBatch("`batchId` must be a non-empty string.") }
@@ -53,11 +77,11 @@ enum TelemetryParser {
         }
         batch.serviceCode = object["serviceCode"]?.stringValue
         batch.deviceId = object["deviceId"]?.stringValue
-        batch.samples.reserveCapacity(rawSamples.count)
-        for (index, raw) in rawSamples.enumerated() {
-            batch.samples.append(try parseSample(raw, index: index))
-        }
-        batch.samples.sort { $0.timestampMs < $1.timestampMs }
+        return batch
+    }
+
+    /// The batch's driving and attention events.
+    private static func readEvents(_ object: [String: JSONValue], into batch: inout TelemetryBatch) throws(TelematicsError) {
         if let events = object["events"] {
             guard let list = events.arrayValue else { throw .invalidBatch("`events` must be an array.") }
             for (index, raw) in list.enumerated() {
@@ -79,29 +103,39 @@ enum TelemetryParser {
                 catch { throw .invalidBatch(error.message) }
             }
         }
-        return batch
     }
 
+    /// One sample of the reference parse.
     static func parseSample(_ raw: JSONValue, index: Int) throws(TelematicsError) -> Sample {
         guard let sample = raw.objectValue else { throw .invalidBatch("`samples.\(index)` must be an object.") }
-        guard let time = member(sample, "timestampMs", "timestamp", "t").flatMap(epochMs) else {
+        return try parseSample(index: index) { sample[$0.name] }
+    }
+
+    /// The sample rules over any source of member values (`field` answers nil for an absent member),
+    /// so the reference parse and the scanner apply the very same checks and conversions.
+    static func parseSample(index: Int, field: (SampleKey) -> JSONValue?) throws(TelematicsError) -> Sample {
+        func member(_ keys: SampleKey...) -> JSONValue? {
+            for key in keys { if let value = field(key), !value.isNull { return value } }
+            return nil
+        }
+        guard let time = member(.timestampMs, .timestamp, .t).flatMap(epochMs) else {
             throw .invalidBatch("`samples.\(index).timestampMs` is required (epoch ms or ISO 8601).")
         }
-        guard let latitude = member(sample, "latitude", "lat")?.doubleValue, (-90...90).contains(latitude),
-              let longitude = member(sample, "longitude", "lon")?.doubleValue, (-180...180).contains(longitude) else {
+        guard let latitude = member(.latitude, .lat)?.doubleValue, (-90...90).contains(latitude),
+              let longitude = member(.longitude, .lon)?.doubleValue, (-180...180).contains(longitude) else {
             throw .invalidBatch("`samples.\(index)` needs a `latitude` in −90…90 and a `longitude` in −180…180.")
         }
         var speed: Double?
-        if let mps = sample["speedMps"]?.doubleValue { speed = mps * 3.6 } else { speed = sample["speedKmh"]?.doubleValue }
+        if let mps = field(.speedMps)?.doubleValue { speed = mps * 3.6 } else { speed = field(.speedKmh)?.doubleValue }
         if let value = speed, value < 0 { speed = nil } // iOS reports −1 for "unknown"
         var inUse: Bool?
-        if let flag = sample["phoneInUse"]?.boolValue { inUse = flag }
-        else if let locked = sample["screenLocked"]?.boolValue { inUse = !locked && !(sample["handsFree"]?.boolValue ?? false) }
+        if let flag = field(.phoneInUse)?.boolValue { inUse = flag }
+        else if let locked = field(.screenLocked)?.boolValue { inUse = !locked && !(field(.handsFree)?.boolValue ?? false) }
         return Sample(timestampMs: time, latitude: latitude, longitude: longitude, speedKmh: speed,
-                      courseDeg: member(sample, "courseDeg", "headingDeg")?.doubleValue,
-                      horizontalAccuracyM: member(sample, "horizontalAccuracyM", "accuracyM")?.doubleValue,
-                      altitudeM: member(sample, "altitudeM", "altM")?.doubleValue,
-                      speedLimitKmh: sample["speedLimitKmh"]?.doubleValue, phoneInUse: inUse)
+                      courseDeg: member(.courseDeg, .headingDeg)?.doubleValue,
+                      horizontalAccuracyM: member(.horizontalAccuracyM, .accuracyM)?.doubleValue,
+                      altitudeM: member(.altitudeM, .altM)?.doubleValue,
+                      speedLimitKmh: field(.speedLimitKmh)?.doubleValue, phoneInUse: inUse)
     }
 
     /// Parses one attention event with the SDK's keys [D-TM-14].
