@@ -139,21 +139,26 @@ wrk_route() {
 }
 
 cpu_ticks() { local t=0 pid; for pid in "$@"; do t=$((t + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat"))); done; echo "$t"; }
+# Context switches per live thread ("tid count"): a run's count is the growth of each thread alive at its
+# end (threads that exit during a run take theirs with them, so this never goes negative, it may undercount).
 context_switches() {
   local pid
-  for pid in "$@"; do cat /proc/"$pid"/task/*/status 2>/dev/null; done | awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+  for pid in "$@"; do
+    awk '/^(non)?voluntary_ctxt_switches/ { split(FILENAME, p, "/"); n[p[3] "/" p[5]] += $2 } END { for (t in n) print t, n[t] }' /proc/"$pid"/task/*/status 2>/dev/null || true
+  done
 }
 HZ=$(getconf CLK_TCK)
 # measure PIDS COMMAND… → "rps p50_us p99_us p999_us max_us status_errors socket_errors requests cpu_us/req ctxsw/req"
 measure() {
   local pids=$1; shift
-  local t0 s0 t1 s1
+  local t0 t1 s1
   # shellcheck disable=SC2086
-  t0=$(cpu_ticks $pids); s0=$(context_switches $pids)
+  t0=$(cpu_ticks $pids); context_switches $pids > "$WORK/ctx0.txt"
   "$@" > "$WORK/wrk.txt" 2>&1 || { cat "$WORK/wrk.txt" >&2; fail "wrk: $*"; }
   # shellcheck disable=SC2086
-  t1=$(cpu_ticks $pids); s1=$(context_switches $pids)
-  grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds=$((s1 - s0)) -v hz="$HZ" \
+  t1=$(cpu_ticks $pids); context_switches $pids > "$WORK/ctx1.txt"
+  s1=$(awk 'NR == FNR { b[$1] = $2; next } { d += $2 - ($1 in b ? b[$1] : 0) } END { print d + 0 }' "$WORK/ctx0.txt" "$WORK/ctx1.txt")
+  grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds="$s1" -v hz="$HZ" \
     '{ n = ($2 > 0 ? $2 : 1); printf "%.1f %d %d %d %d %d %d %d %.2f %.3f\n", $2 * 1e6 / $3, $4, $5, $6, $7, $8, $9, $2, dt * 1e6 / hz / n, ds / n }'
 }
 # Wait until the server has answered what a run left queued (wrk stops waiting, the server does not).
@@ -232,6 +237,8 @@ for round in $(seq "$ROUNDS"); do
   done
   echo "round$round $(rss_kb)" >> "$WORK/rss.txt"
 done
+# What the failed answers were (wrk only counts them): the journal keeps each one with its body.
+python3 "$HERE/prepare.py" failures "$BASE" "$PROJECT" >> "$RESULTS" || echo "  (could not read the journal's failures)" >&2
 
 # --- ingest: 1,000-sample batches, wrk -t$INGEST_THREADS -c16 (telemetry: one fresh user per thread) --------
 echo "ingest (1,000 samples per batch):"

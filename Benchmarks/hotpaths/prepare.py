@@ -6,6 +6,8 @@
                                   chunk.npy) into WORKDIR
   prepare.py flat  BASE           a second project with 10 links, 10 vouchers and 10 trips of one user;
                                   prints shell assignments (FLAT_*)
+  prepare.py failures BASE PROJECT  the project's journalled 4xx/5xx answers (newest 1,000 of each class),
+                                  one "journal <count> × <status> <method> <route>: <body>" line per kind
 """
 import datetime, json, os, sys
 
@@ -80,6 +82,17 @@ def flat(base):
     print(f"FLAT_TM_TOKEN='{token}'")
 
 
+def failures(base, pid):
+    c = seed.Client(base)
+    kinds = {}
+    for status in ("4xx", "5xx", "0xx"):
+        for entry in c.call("GET", f"/__admin/projects/{pid}/requests?status={status}&limit=1000", expect=200)["requests"]:
+            key = (entry["status"], entry["method"], entry.get("route") or entry["path"], (entry.get("responseBody") or "")[:160])
+            kinds[key] = kinds.get(key, 0) + 1
+    for (status, method, route, body), count in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"journal {count} × {status} {method} {route}: {body}")
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"setup": setup, "flat": flat}[command](*args)
+    {"setup": setup, "flat": flat, "failures": failures}[command](*args)

@@ -39,7 +39,7 @@ def ratio(a, b):
 
 
 def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
-    main_runs, ingest, flat, seeds = OrderedDict(), OrderedDict(), OrderedDict(), {}
+    main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
     for line in open(results):
         f = line.split()
         if f[0] == "main":
@@ -52,6 +52,8 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
             flat.setdefault((name, int(conns)), {}).setdefault(int(phase), []).append(run(f[5:15]))
         elif f[0] == "seed":
             seeds[f[1]] = f[2:]
+        elif f[0] == "journal":
+            journal.append(line.strip()[len("journal "):])
     out, loud = [], []
     out.append(f"## Understudy SDK hot paths vs nginx (same-size static JSON, same run)\n")
     out.append(f"`{binary}` · wrk -t1, keep-alive, loopback, journal on · {rounds} rounds × {duration} s per run, "
@@ -130,6 +132,8 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
         if k in rss:
             line += f"; after {k} {mib(rss[k])}"
     out.append(line)
+    if journal:
+        out.append("\nfailed answers in the benchmark project's journal (the routes' rounds): " + "; ".join(journal))
     if loud:
         out.append("\n" + "\n".join(loud))
     print("\n".join(out))
