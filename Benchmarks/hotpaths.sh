@@ -7,7 +7,7 @@
 # voucher lookup and a trips list with 10 and with 100,000 links/vouchers/trips in the project); RSS idle
 # and after every round. Journal on (the default). Prints one Markdown table and writes it to OUT.
 #
-#   Benchmarks/hotpaths.sh                               # build release, then measure (~12 minutes)
+#   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
 #   BIN=/tmp/bench-bin/understudy Benchmarks/hotpaths.sh # measure that binary (no build)
 #   SKIP_BUILD=1 ROUTES="health resolve voucher" SKIP_FLATNESS=1 DURATION=2 ROUNDS=1 Benchmarks/hotpaths.sh
 #
