@@ -135,14 +135,14 @@ struct AsleepRoutes: Sendable {
     func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let body = request.body
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         return Self.envelope(try await context.database.write { try make($0).issueToken(body: body) })
     }
 
     func refreshToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let body = request.body
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         let result = try await context.database.write { try make($0).refreshToken(body: body) }
         // The refresh token just used is gone: its cached credential must go too.
         if let project = context.projectID { context.services.credentials.invalidate(project: project) }
@@ -156,7 +156,7 @@ struct AsleepRoutes: Sendable {
                                  _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
         let presented = Self.presented(in: request)
         let credential = context.credential
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now)
+        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         do {
             return try await context.database.write { connection in
                 let service = make(connection)
@@ -177,13 +177,18 @@ struct AsleepRoutes: Sendable {
     }
 
     /// Makes services bound to a project's clock and id generator, on a transaction's connection.
-    func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date) -> @Sendable (SQLiteConnection) -> AsleepService {
+    /// SDK routes cache the project's settings (`cachingSettings`); the control plane, which
+    /// changes them, always reads them fresh.
+    func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date,
+                        cachingSettings: Bool = false) -> @Sendable (SQLiteConnection) -> AsleepService {
         let configuration = self.configuration
         let realNow = Date()
         return { connection in
-            AsleepService(store: AsleepStore(connection: connection), now: now, realNow: realNow, configuration: configuration) { draw in
+            var service = AsleepService(store: AsleepStore(connection: connection), now: now, realNow: realNow, configuration: configuration) { draw in
                 services.generateIDs(for: project) { generator in generator.draw(draw) }
             }
+            if cachingSettings { service.settingsCache = services.credentials }
+            return service
         }
     }
 

@@ -20,12 +20,17 @@ struct AsleepService {
     /// The configuration file's `asleep` section: the settings layer under each project's own.
     let configuration: JSONValue
     let draw: (Draw) -> String
+    /// Where the effective settings are cached between requests (SDK routes), or nil (read each time).
+    var settingsCache: CredentialIndex? = nil
 
     // MARK: Settings
 
     /// The project's effective settings.
     func settings(project: ProjectID) throws -> AsleepSettings {
-        try AsleepSettings.resolve(configuration: configuration, stored: try store.settingsDocument(project: project))
+        guard let settingsCache else { return try AsleepSettings.resolve(configuration: configuration, stored: try store.settingsDocument(project: project)) }
+        return try settingsCache.derived("asleep.settings", project: project) {
+            try AsleepSettings.resolve(configuration: configuration, stored: try store.settingsDocument(project: project))
+        }
     }
 
     // MARK: Credentials

@@ -136,6 +136,9 @@ enum CoreAdminRoutes {
             return .json(status: 200, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())
         })
 
+        routes += bundleRoutes(ProjectBundleStore(services: projects.services, projects: projects, faults: faults, journal: journal, platforms: platforms),
+                               platforms: platforms)
+
         // MARK: Clock
 
         routes.append(Route(.get, "/__admin/projects/{id}/clock") { _, context in

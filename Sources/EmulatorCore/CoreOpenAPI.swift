@@ -13,7 +13,7 @@ enum CoreOpenAPI {
             description: "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase; "
                 + "bodies are strict (an unknown key is a 400 `unknown_field`, even with a null value); errors are "
                 + "`{\"error\": {\"code\", \"message\", \"details\"}}`.",
-            schemas: schemas(platforms))
+            schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first })
         // Examples name the first platform: the core knows no platform by name.
         let sample = platforms.first?.rawValue ?? "platform"
         addServerRoutes(to: &document, platforms: platforms)
@@ -21,6 +21,7 @@ enum CoreOpenAPI {
         addFaultRoutes(to: &document, sample: sample)
         addJournalRoutes(to: &document, sample: sample)
         addSnapshotAndOutboxRoutes(to: &document, sample: sample)
+        addBundleRoutes(to: &document, sample: sample)
         guard case .object(var members) = document.json() else { return document.json() }
         members["servers"] = servers
         return .object(members)
@@ -28,17 +29,17 @@ enum CoreOpenAPI {
 
     // MARK: Building blocks
 
-    private static let error = C.json("An error in the control plane's format.", S.ref("Error"),
+    static let error = C.json("An error in the control plane's format.", S.ref("Error"),
                                       example: ["error": ["code": "not_found", "message": "Project `prj_nope` not found."]])
-    private static let projectID = P.path("id", S.string, "The project id (`demo` for the demo project).")
+    static let projectID = P.path("id", S.string, "The project id (`demo` for the demo project).")
     private static let ruleID = P.path("rule", S.string, "The rule id (`flt_…`).")
     private static let snapshotName = P.path("name", S.string, "The snapshot's name.")
 
-    private static func body(_ name: String, example: JSONValue, required: Bool = true) -> JSONValue {
+    static func body(_ name: String, example: JSONValue, required: Bool = true) -> JSONValue {
         C.jsonBody(S.ref(name), required: required, example: example)
     }
 
-    private static func operation(_ id: String, _ summary: String, _ description: String, body: JSONValue? = nil,
+    static func operation(_ id: String, _ summary: String, _ description: String, body: JSONValue? = nil,
                                   parameters: [JSONValue] = [], responses: [String: JSONValue], tag: String) -> OpenAPIOperation {
         OpenAPIOperation(id: id, summary: summary, description: description, parameters: parameters, requestBody: body,
                          responses: responses, tags: [tag])

@@ -40,11 +40,16 @@ public struct CredentialRecord: Sendable {
     public func details<T>(as type: T.Type) -> T? { details as? T }
 }
 
-/// Every platform's credential → project lookups in one cache with one invalidation rule: any
-/// change to a project's state (a control-plane write under `/__admin/projects/{id}`, a reset, a
-/// snapshot restore, a deletion, or a platform saying so after an SDK call that changes
+/// Every platform's credential → project lookups, and values platforms derive from a project's
+/// stored state (its effective settings), in one cache with one invalidation rule: any change to
+/// a project's state (a control-plane write under `/__admin/projects/{id}`, a reset, a snapshot
+/// restore, a deletion, an import, or a platform saying so after an SDK call that changes
 /// credentials) drops that project's entries. Unknown credentials are not cached, so a credential
 /// created later is found at once.
+///
+/// A load that overlaps an invalidation is not cached: every invalidation bumps a generation, and
+/// a loaded value is stored only if the generation did not move while it was being loaded, so a
+/// request racing a control-plane write can never re-cache what the write replaced.
 public final class CredentialIndex: Sendable {
     private struct Key: Hashable {
         var platform: PlatformID
@@ -52,7 +57,18 @@ public final class CredentialIndex: Sendable {
         var value: String
     }
 
-    private let entries = Mutex<[Key: CredentialRecord]>([:])
+    private struct DerivedKey: Hashable {
+        var project: ProjectID
+        var name: String
+    }
+
+    private struct Entries {
+        var credentials: [Key: CredentialRecord] = [:]
+        var derived: [DerivedKey: any Sendable] = [:]
+        var generation = 0
+    }
+
+    private let entries = Mutex(Entries())
 
     /// An empty index.
     @inline(never) // classes with Mutex storage are allocated only by their own module (see docs/notes)
@@ -62,22 +78,53 @@ public final class CredentialIndex: Sendable {
     public func resolve(_ credential: PresentedCredential, platform: PlatformID,
                         load: (PresentedCredential) async throws -> CredentialRecord?) async throws -> CredentialRecord? {
         let key = Key(platform: platform, kind: credential.kind, value: credential.value)
-        if let cached = entries.withLock({ $0[key] }) { return cached }
+        let (cached, generation) = entries.withLock { ($0.credentials[key], $0.generation) }
+        if let cached { return cached }
         guard let found = try await load(credential) else { return nil }
-        entries.withLock { $0[key] = found }
+        entries.withLock { if $0.generation == generation { $0.credentials[key] = found } }
         return found
     }
 
-    /// Drops every cached credential of `project`.
+    /// The value `name` derived from `project`'s state: cached, or made by `load` (then cached
+    /// until the project's state changes). For per-request work such as resolving a platform's
+    /// settings document, which profiles showed at an eighth of a request's cost.
+    public func derived<T: Sendable>(_ name: String, project: ProjectID, load: () throws -> T) rethrows -> T {
+        let key = DerivedKey(project: project, name: name)
+        let (cached, generation) = entries.withLock { ($0.derived[key], $0.generation) }
+        if let value = cached as? T { return value }
+        let value = try load()
+        entries.withLock { if $0.generation == generation { $0.derived[key] = value } }
+        return value
+    }
+
+    /// `derived(_:project:load:)` for a value whose load reads the database asynchronously.
+    public func derived<T: Sendable>(_ name: String, project: ProjectID, load: () async throws -> T) async rethrows -> T {
+        let key = DerivedKey(project: project, name: name)
+        let (cached, generation) = entries.withLock { ($0.derived[key], $0.generation) }
+        if let value = cached as? T { return value }
+        let value = try await load()
+        entries.withLock { if $0.generation == generation { $0.derived[key] = value } }
+        return value
+    }
+
+    /// Drops every cached credential and derived value of `project`.
     public func invalidate(project: ProjectID) {
-        entries.withLock { all in all = all.filter { $0.value.project != project } }
+        entries.withLock { all in
+            all.generation += 1
+            all.credentials = all.credentials.filter { $0.value.project != project }
+            all.derived = all.derived.filter { $0.key.project != project }
+        }
     }
 
     /// Drops everything (after a restore that may have moved credentials between projects).
     public func invalidateAll() {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { all in
+            all.generation += 1
+            all.credentials.removeAll()
+            all.derived.removeAll()
+        }
     }
 
     /// How many credentials are cached (for tests and metrics).
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.credentials.count } }
 }

@@ -38,14 +38,29 @@ public final class FaultEngine: Sendable {
             try connection.run("DELETE FROM fault_rules WHERE expires_at IS NOT NULL AND expires_at <= ?", now)
             return try connection.query("SELECT rule, expires_at, matched, hits FROM fault_rules ORDER BY created_at")
         }
-        let loaded = try rows.compactMap { row -> Live? in
-            // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
-            // are test scaffolding with a TTL, and refusing to start over one helps nobody.
-            guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
-            return Live(rule: rule, expires: Date(timeIntervalSince1970: try row.decodeIfPresent("expires_at", as: Double.self) ?? now + Self.defaultTTL),
-                        generator: IDGenerator(seed: rule.seed), matched: try row.decode("matched"), hits: try row.decode("hits"))
-        }
+        let loaded = try rows.compactMap { try Self.live($0, now: now) }
         rules.withLock { $0 = loaded }
+    }
+
+    /// Replaces the cached rules of `project` with its stored ones (after a bundle import wrote them).
+    public func reload(project: ProjectID) async throws {
+        let now = currentTime().timeIntervalSince1970
+        let rows = try await database.read { connection in
+            try connection.query("SELECT rule, expires_at, matched, hits FROM fault_rules WHERE project_id = ? ORDER BY created_at, rowid", project)
+        }
+        let loaded = try rows.compactMap { try Self.live($0, now: now) }
+        rules.withLock { all in
+            all.removeAll { $0.rule.projectID == project }
+            all.append(contentsOf: loaded)
+        }
+    }
+
+    private static func live(_ row: Row, now: Double) throws -> Live? {
+        // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
+        // are test scaffolding with a TTL, and refusing to start over one helps nobody.
+        guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
+        return Live(rule: rule, expires: Date(timeIntervalSince1970: try row.decodeIfPresent("expires_at", as: Double.self) ?? now + Self.defaultTTL),
+                    generator: IDGenerator(seed: rule.seed), matched: try row.decode("matched"), hits: try row.decode("hits"))
     }
 
     /// Adds a rule (validated by the caller) and returns it as stored.

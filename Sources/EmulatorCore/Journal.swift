@@ -134,9 +134,10 @@ public final class Journal: Sendable {
                         return totals
                     }
                     if count > limits.maxEntries || bytes > limits.maxBytes {
-                        // Down to 90% of each bound, so the next eviction is thousands of requests away.
-                        let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 9 / 10 : 0
-                        let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 9 / 10 : 0
+                        // Down to 99% of each bound: a few hundred rows per eviction. Evicting down to
+                        // 90% deleted thousands of rows in one go, stalling every write queued behind it.
+                        let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
+                        let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
                         let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
                         totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
                     }
@@ -189,18 +190,26 @@ public final class Journal: Sendable {
     }
 
     /// Deletes the oldest entries so that at least `count` entries and `bytes` stored bytes go,
-    /// and counts per project what went. Callers ask for a tenth of the bounds more than the
-    /// excess, so eviction runs once per many batches instead of on every one.
+    /// and counts per project what went. Callers ask for a hundredth of the bounds more than the
+    /// excess, so eviction runs once per hundreds of requests instead of on every batch.
     private static func evict(count: Int, bytes: Int, connection: SQLiteConnection) throws -> (count: Int, bytes: Int) {
         var cutoff = 0
         if count > 0 {
             cutoff = try connection.scalar("SELECT id FROM journal ORDER BY id LIMIT 1 OFFSET ?", count - 1).int ?? 0
         }
         if bytes > 0 {
-            let byBytes = try connection.scalar("""
-                SELECT id FROM (SELECT id, sum(stored_bytes) OVER (ORDER BY id) AS running FROM journal)
-                WHERE running >= ? ORDER BY id LIMIT 1
-                """, bytes).int ?? 0
+            // Oldest first, a page at a time, until enough bytes are covered: a window over the
+            // whole table cost a scan of every entry per eviction.
+            var covered = 0, byBytes = 0
+            scan: while covered < bytes {
+                let page = try connection.query("SELECT id, stored_bytes FROM journal WHERE id > ? ORDER BY id LIMIT 500", byBytes)
+                if page.isEmpty { break }
+                for row in page {
+                    byBytes = try row.decode("id")
+                    covered += try row.decode("stored_bytes", as: Int.self)
+                    if covered >= bytes { break scan }
+                }
+            }
             cutoff = max(cutoff, byBytes)
         }
         guard cutoff > 0 else { return (0, 0) }

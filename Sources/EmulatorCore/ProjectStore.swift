@@ -22,7 +22,7 @@ public struct ProjectRecord: Sendable, Equatable {
 
 /// Creates, finds, resets and deletes projects, and provisions each platform's credentials.
 public final class ProjectStore: Sendable {
-    private let services: EmulatorServices
+    let services: EmulatorServices
     private let platforms: [any Platform]
     private let known = Mutex<Set<ProjectID>>([])
 
@@ -173,6 +173,14 @@ public final class ProjectStore: Sendable {
         for platform in platforms {
             try platform.provision(project: id, credentials: credentials[platform.id] ?? [:], connection: connection, now: now)
         }
+    }
+
+    /// Makes a project written straight to the database (a bundle import) known to the caches,
+    /// as `create` does for the projects it writes.
+    func adopt(_ record: ProjectRecord) {
+        known.withLock { _ = $0.insert(record.id) }
+        services.clocks.update(record.id, record.clock)
+        services.setGenerator(record.seed.map { IDGenerator(seed: $0 &+ 1) }, for: record.id)
     }
 
     /// Every per-project table, parents first: core tables, then each platform's.

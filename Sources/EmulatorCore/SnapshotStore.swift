@@ -45,7 +45,7 @@ public final class SnapshotStore: Sendable {
             }
             for table in tables {
                 let rows = try connection.query("SELECT * FROM \(table) WHERE project_id = ?", project)
-                payload.tables[table] = TableCopy(columns: rows.first?.columns ?? [], rows: rows.map { $0.values.map(Self.json) })
+                payload.tables[table] = TableCopy(columns: rows.first?.columns ?? [], rows: rows.map { $0.values.map(TableRows.json) })
                 payload.rowCount += rows.count
             }
             let created = Timestamp.format(Date())
@@ -77,11 +77,8 @@ public final class SnapshotStore: Sendable {
             let payload = try JSONDecoder().decode(Payload.self, from: data)
             for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", project) }
             for table in tables {
-                guard let copy = payload.tables[table], !copy.rows.isEmpty else { continue }
-                let columns = copy.columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                let placeholders = Array(repeating: "?", count: copy.columns.count).joined(separator: ", ")
-                let sql = "INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))"
-                for row in copy.rows { try connection.run(sql, bindings: row.map(Self.sql)) }
+                guard let copy = payload.tables[table] else { continue }
+                try TableRows.insert(into: table, columns: copy.columns, rows: copy.rows, connection: connection)
             }
             try ClockStore.save(payload.clock, project: project, connection: connection)
             return payload.clock
@@ -95,28 +92,5 @@ public final class SnapshotStore: Sendable {
     /// Deletes a snapshot; false when there was none.
     public func delete(project: ProjectID, name: String) async throws -> Bool {
         try await services.database.write { try $0.run("DELETE FROM snapshots WHERE project_id = ? AND name = ?", project, name) > 0 }
-    }
-
-    // Blobs are tagged so they come back as blobs, not text.
-    private static func json(_ value: SQLValue) -> JSONValue {
-        switch value {
-        case .null: return .null
-        case .integer(let number): return .int(number)
-        case .real(let number): return .double(number)
-        case .text(let text): return .string(text)
-        case .blob(let data): return .object(["blob": .string(data.base64EncodedString())])
-        }
-    }
-
-    private static func sql(_ value: JSONValue) -> any SQLBindable {
-        switch value {
-        case .null: return SQLValue.null
-        case .int(let number): return number
-        case .double(let number): return number
-        case .string(let text): return text
-        case .bool(let flag): return flag
-        case .object(let members): return Data(base64Encoded: members["blob"]?.stringValue ?? "") ?? Data()
-        case .array: return SQLValue.null
-        }
     }
 }

@@ -28,14 +28,15 @@ public enum Timestamp {
         gmtime_r(&time, &parts)
         var out: [UInt8] = []
         out.reserveCapacity(32)
+        // Digits are written in place: a temporary array per field cost six allocations a stamp.
         func append(_ value: Int, width: Int) {
-            var digits = [UInt8](repeating: 48, count: width)
+            let end = out.count + width
+            out.append(contentsOf: repeatElement(48, count: width))
             var rest = value
-            for index in stride(from: width - 1, through: 0, by: -1) {
-                digits[index] = UInt8(48 + rest % 10)
+            for index in stride(from: end - 1, through: end - width, by: -1) {
+                out[index] = UInt8(48 + rest % 10)
                 rest /= 10
             }
-            out.append(contentsOf: digits)
         }
         append(Int(parts.tm_year) + 1900, width: 4)
         out.append(UInt8(ascii: "-"))
@@ -65,6 +66,7 @@ public enum Timestamp {
 
     /// Parses ISO 8601 with or without fractional seconds, with `Z` or a numeric offset.
     public static func parse(_ text: String) -> Date? {
+        if let date = parseCanonical(text) { return date }
         if let date = try? withFraction.parse(text) { return date }
         if let date = try? withoutFraction.parse(text) { return date }
         // More than three fractional digits: ISO8601FormatStyle may reject; trim to milliseconds.
@@ -78,5 +80,47 @@ public enum Timestamp {
             }
         }
         return nil
+    }
+
+    /// The stamps this server writes itself (`YYYY-MM-DDThh:mm:ssZ`, optionally `.fff`), parsed by
+    /// hand: every stored timestamp is read back through `parse`, and the format style costs
+    /// microseconds a call. Anything else (offsets, other precisions, out-of-range fields) is nil,
+    /// and `parse` hands it to the format style.
+    static func parseCanonical(_ text: String) -> Date? {
+        var copy = text
+        return copy.withUTF8 { bytes -> Date? in
+            guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
+                  bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<(from + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                  (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+            guard (1...monthLength).contains(day) else { return nil }
+            var milliseconds = 0
+            if bytes.count == 24 {
+                guard bytes[19] == UInt8(ascii: "."), let fraction = number(20, 3) else { return nil }
+                milliseconds = fraction
+            }
+            // Days from the civil date (Howard Hinnant's algorithm), proleptic Gregorian calendar.
+            let shiftedYear = month <= 2 ? year - 1 : year
+            let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+            let yearOfEra = shiftedYear - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+            return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1000)
+        }
     }
 }

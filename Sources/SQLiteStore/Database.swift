@@ -25,6 +25,8 @@ public final class Database: Sendable {
     /// The database file.
     public let path: String
     private let writer: Lane
+    private let commits: GroupCommit
+    private let checkpointer: Checkpointer
     private let readers: [Lane]
     private let nextReader = Atomic<Int>(0)
     /// Reader connections owned by the threads that asked for them (see `read`).
@@ -56,6 +58,9 @@ public final class Database: Sendable {
         }
         try writerConnection.execute("PRAGMA synchronous = NORMAL")
         writer = Lane(label: "understudy.sqlite.writer", connection: writerConnection)
+        commits = GroupCommit(queue: writer.queue, connection: writerConnection)
+        checkpointer = try Checkpointer(path: path)
+        checkpointer.watch(writerConnection)
         var readers: [Lane] = []
         for index in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path)
@@ -65,30 +70,52 @@ public final class Database: Sendable {
         self.readers = readers
     }
 
-    /// Runs `body` in a write transaction on the writer connection; rolls back if it throws.
+    /// Runs `body` on the writer connection inside a write transaction — shared with the other
+    /// writes queued at the same time (group commit), each in its own savepoint — and returns once
+    /// that transaction committed. If `body` throws, only its own changes are rolled back.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            writer.queue.async { [writer] in
-                continuation.resume(with: Result { try writer.connection.transaction { try body(writer.connection) } })
-            }
+            commits.submit(GroupCommit.Job(perform: { connection in
+                do {
+                    let value = try body(connection)
+                    return GroupCommit.Outcome(failed: false) { commitError in
+                        if let commitError { continuation.resume(throwing: commitError) } else { continuation.resume(returning: value) }
+                    }
+                } catch {
+                    return GroupCommit.Outcome(failed: true) { _ in continuation.resume(throwing: error) }
+                }
+            }, reject: { continuation.resume(throwing: $0) }))
         }
     }
 
-    /// Queues `body` as a write transaction and returns at once; `completion` runs on the writer
-    /// queue when it committed or rolled back. Writes queued this way run in the order queued,
-    /// which lets a caller make "everything queued before this point" visible before reading.
+    /// Queues `body` as a write and returns at once; `completion` runs on the writer queue when
+    /// its transaction committed or rolled back. Writes queued this way (or by `write`) run in the
+    /// order queued, which lets a caller make "everything queued before this point" visible before
+    /// reading.
     public func enqueueWrite(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void,
                              completion: @escaping @Sendable ((any Error)?) -> Void) {
-        writer.queue.async { [writer] in
+        commits.submit(GroupCommit.Job(perform: { connection in
             do {
-                try writer.connection.transaction { try body(writer.connection) }
-                completion(nil)
+                try body(connection)
+                return GroupCommit.Outcome(failed: false, finish: completion)
             } catch {
-                completion(error)
+                return GroupCommit.Outcome(failed: true) { _ in completion(error) }
             }
-        }
+        }, reject: completion))
     }
+
+    /// Transactions committed and writes run through them so far (tests; the ratio is the batching).
+    public var groupCommitCounts: (transactions: Int, writes: Int) {
+        let counts = commits.counts
+        return (counts.batches, counts.jobs)
+    }
+
+    /// Background WAL checkpoints run so far (tests).
+    public var checkpointsRun: Int { checkpointer.checkpointsRun }
+
+    /// Returns once a background checkpoint already started has finished (tests).
+    func waitForCheckpoint() { checkpointer.drain() }
 
     /// Runs `body` on a reader connection (a consistent snapshot for the duration of `body`),
     /// on the calling thread, with a reader connection that belongs to that thread.

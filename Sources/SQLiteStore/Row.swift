@@ -1,21 +1,49 @@
 import Foundation
 
+/// The column names of one statement's results and where each sits, shared by every row the
+/// statement returns: looking a name up is then a hash, not a string comparison per column —
+/// records of twenty columns spent a tenth of a list request comparing names.
+public final class ColumnLayout: Sendable {
+    /// Column names in result order.
+    public let names: [String]
+    private let positions: [String: Int]
+
+    /// The layout of `names` (the first of a repeated name wins, as `firstIndex` did).
+    public init(_ names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
+        self.positions = positions
+    }
+
+    /// Where column `name` is, if the results have one.
+    public func position(of name: String) -> Int? { positions[name] }
+}
+
 /// One result row; columns are looked up by name or position.
 public struct Row: Sendable {
-    /// Column names in result order (shared by all rows of one query).
-    public let columns: [String]
+    /// Column names and positions (shared by all rows of one query).
+    public let layout: ColumnLayout
     /// Values in result order.
     public let values: [SQLValue]
 
+    /// Column names in result order.
+    public var columns: [String] { layout.names }
+
     /// Creates a row.
     public init(columns: [String], values: [SQLValue]) {
-        self.columns = columns
+        self.init(layout: ColumnLayout(columns), values: values)
+    }
+
+    /// Creates a row sharing `layout` with the other rows of its query.
+    public init(layout: ColumnLayout, values: [SQLValue]) {
+        self.layout = layout
         self.values = values
     }
 
     /// The value of column `name`, or NULL when there is no such column.
     public subscript(name: String) -> SQLValue {
-        guard let index = columns.firstIndex(of: name) else { return .null }
+        guard let index = layout.position(of: name) else { return .null }
         return values[index]
     }
 
@@ -39,7 +67,7 @@ public struct Row: Sendable {
     /// when it is NULL, or when it holds another type — so a schema drift fails a test instead of
     /// turning into a default.
     public func decode<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T {
-        guard let index = columns.firstIndex(of: name) else { throw .missingColumn(name) }
+        guard let index = layout.position(of: name) else { throw .missingColumn(name) }
         let value = values[index]
         guard !value.isNull else { throw .unexpectedNull(name) }
         guard let decoded = T(sqlValue: value) else { throw .wrongType(column: name, expected: String(describing: T.self), found: value.storageClass) }
@@ -49,7 +77,7 @@ public struct Row: Sendable {
     /// Column `name` decoded as `T`, or nil when it is NULL; throws when the column is missing or
     /// holds another type.
     public func decodeIfPresent<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T? {
-        guard let index = columns.firstIndex(of: name) else { throw .missingColumn(name) }
+        guard let index = layout.position(of: name) else { throw .missingColumn(name) }
         let value = values[index]
         if value.isNull { return nil }
         guard let decoded = T(sqlValue: value) else { throw .wrongType(column: name, expected: String(describing: T.self), found: value.storageClass) }

@@ -8,6 +8,9 @@ import Foundation
 public final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    private var savepointDepth = 0
+    /// Result layouts per statement: a prepared statement's columns never change.
+    private var layouts: [OpaquePointer: ColumnLayout] = [:]
     /// The file this connection opened.
     public let path: String
 
@@ -77,7 +80,7 @@ public final class SQLiteConnection {
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
         let columnCount = Int(sqlite3_column_count(statement))
-        let columns = (0..<columnCount).map { String(cString: sqlite3_column_name(statement, Int32($0))) }
+        let columns = layout(of: statement, count: columnCount)
         var rows: [Row] = []
         while true {
             let status = sqlite3_step(statement)
@@ -86,7 +89,7 @@ public final class SQLiteConnection {
             var values: [SQLValue] = []
             values.reserveCapacity(columnCount)
             for index in 0..<Int32(columnCount) { values.append(Self.column(statement, index)) }
-            rows.append(Row(columns: columns, values: values))
+            rows.append(Row(layout: columns, values: values))
         }
         return rows
     }
@@ -101,6 +104,9 @@ public final class SQLiteConnection {
         try query(sql, bindings: bindings).first?.values.first ?? .null
     }
 
+    /// The C handle, for the few calls `Database` makes directly (WAL hook, checkpoints).
+    var rawHandle: OpaquePointer? { handle }
+
     /// The rowid of the last inserted row.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -108,29 +114,34 @@ public final class SQLiteConnection {
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs `body` in a transaction (a savepoint when one is already open); rolls back if it throws.
+    ///
+    /// The control statements are prepared once and reused (their names depend only on the
+    /// nesting depth): parsing `BEGIN`/`COMMIT` text on every write showed up in profiles.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         if isInTransaction {
-            let name = "sp\(UInt32.random(in: 0...UInt32.max))"
-            try execute("SAVEPOINT \(name)")
+            savepointDepth += 1
+            defer { savepointDepth -= 1 }
+            let name = "sp\(savepointDepth)"
+            try run("SAVEPOINT \(name)")
             do {
                 let result = try body()
-                try execute("RELEASE \(name)")
+                try run("RELEASE \(name)")
                 return result
             } catch {
                 // The body's error is the one worth reporting; a failing rollback leaves the outer
                 // transaction to roll everything back anyway.
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
+                _ = try? run("ROLLBACK TO \(name)")
+                _ = try? run("RELEASE \(name)")
                 throw error
             }
         }
-        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        try run(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") } // SQLite may have rolled back already; the body's error is the one to report
+            if isInTransaction { _ = try? run("ROLLBACK") } // SQLite may have rolled back already; the body's error is the one to report
             throw error
         }
     }
@@ -143,6 +154,15 @@ public final class SQLiteConnection {
     // MARK: - Internals
 
     private var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    // Keyed by the cached statement (a pointer hashes faster than its SQL). A statement SQLite
+    // re-prepared after a schema change may return other columns: the count check catches that.
+    private func layout(of statement: OpaquePointer, count: Int) -> ColumnLayout {
+        if let known = layouts[statement], known.names.count == count { return known }
+        let layout = ColumnLayout((0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) })
+        layouts[statement] = layout
+        return layout
+    }
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
@@ -196,4 +216,18 @@ public final class SQLiteConnection {
 
     // SQLite copies bound values before the call returns (the C macro SQLITE_TRANSIENT).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+extension SQLiteConnection {
+    /// Copies what it can of the write-ahead log into the database file without waiting for, or
+    /// blocking, readers and the writer (`SQLITE_CHECKPOINT_PASSIVE`), or — `restart` — waits for
+    /// readers so the next writer starts the log from its beginning again.
+    public func checkpoint(restart: Bool = false) throws {
+        let mode = restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE
+        let status = sqlite3_wal_checkpoint_v2(rawHandle, nil, mode, nil, nil)
+        // BUSY only means another checkpoint or a reader was in the way; the next one continues.
+        guard status == SQLITE_OK || status == SQLITE_BUSY else {
+            throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(rawHandle)), sql: "wal_checkpoint")
+        }
+    }
 }

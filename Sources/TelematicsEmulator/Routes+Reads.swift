@@ -10,13 +10,13 @@ extension TelematicsRoutes {
         let (user, project, stale) = try await context.database.read { connection -> (UserRecord, ProjectID, Bool) in
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
-            let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project), now: context.now)
+            let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
             return (user, project, try processor.hasIdle(userID: user.userID))
         }
         if stale {
             try await context.database.write { connection in
                 let store = TelematicsStore(connection: connection)
-                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project), now: context.now)
+                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
                 try processor.closeIdle(userID: user.userID)
             }
         }

@@ -72,9 +72,13 @@ struct TelematicsRoutes: Sendable {
         return (try TelematicsService.admit(pair: pair, user: user, now: context.now, feature: feature), project)
     }
 
-    /// The project's effective settings (`TelematicsSettings.Unreadable` → the route's 503).
-    func effectiveSettings(_ store: TelematicsStore, _ project: ProjectID) throws -> TelematicsSettings {
-        try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project))
+    /// The project's effective settings (`TelematicsSettings.Unreadable` → the route's 503); an
+    /// SDK route passes its context to have them cached until the project's state changes.
+    func effectiveSettings(_ store: TelematicsStore, _ project: ProjectID, cachedFor context: EmulatorContext? = nil) throws -> TelematicsSettings {
+        guard let context else { return try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project)) }
+        return try context.services.credentials.derived("telematics.settings", project: project) {
+            try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project))
+        }
     }
 
     /// A JSON object body (tolerating unknown keys, as the SDK routes do).
@@ -132,7 +136,7 @@ struct TelematicsRoutes: Sendable {
         let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
         let pair = try await context.database.write { connection -> PairRecord in
             let store = TelematicsStore(connection: connection)
-            let settings = try effectiveSettings(store, project)
+            let settings = try effectiveSettings(store, project, cachedFor: context)
             let stored = try store.pair(project, refresh: presented)
             let owner = try stored.flatMap { try store.user(project, id: $0.userID) }
             let state = stored.flatMap { pair in owner.map { TelematicsService.RefreshTokenState(pair: pair, user: $0) } }
@@ -189,7 +193,7 @@ struct TelematicsRoutes: Sendable {
     private func authenticatedSettings(_ request: Request, _ context: EmulatorContext) async throws -> TelematicsSettings {
         try await context.database.read { connection in
             let store = TelematicsStore(connection: connection)
-            return try effectiveSettings(store, authenticate(store, request, context).project)
+            return try effectiveSettings(store, authenticate(store, request, context).project, cachedFor: context)
         }
     }
 

@@ -21,6 +21,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var migrationsPath: String?
     /// Fixtures folder for the demo project; nil searches `Config/fixtures`, "" disables the demo.
     public var fixturesPath: String?
+    /// Folder of project bundles (`*.json`) imported at start, replacing projects of the same id.
+    public var seedDirectory: String?
+    /// Whether a bad seed bundle is logged and skipped instead of stopping the start.
+    public var seedSkipInvalid = false
+    /// Folder each project's bundle is written to (atomically) on a clean shutdown.
+    public var exportOnExitDirectory: String?
     /// `text` or `json` log lines.
     public var logFormat = Logger.Format.text
     /// Whether a line is logged per request.
@@ -94,6 +100,9 @@ extension ServerConfiguration {
             case "database": databasePath = try string(value, key)
             case "migrations": migrationsPath = try string(value, key)
             case "fixtures": fixturesPath = try string(value, key)
+            case "seedDir": seedDirectory = value == .null ? nil : try string(value, key)
+            case "seedSkipInvalid": seedSkipInvalid = try bool(value, key)
+            case "exportOnExit": exportOnExitDirectory = value == .null ? nil : try string(value, key)
             case "logFormat": logFormat = try logFormatValue(try string(value, key))
             case "logRequests": logRequests = try bool(value, key)
             case "headerTimeoutSeconds": headerTimeout = try double(value, key)
@@ -136,6 +145,9 @@ extension ServerConfiguration {
             case "UNDERSTUDY_CONFIG": configPath = value; configPathExplicit = true
             case "UNDERSTUDY_MIGRATIONS": migrationsPath = value
             case "UNDERSTUDY_FIXTURES": fixturesPath = value
+            case "UNDERSTUDY_SEED_DIR": seedDirectory = value.isEmpty ? nil : value
+            case "UNDERSTUDY_SEED_SKIP_INVALID": seedSkipInvalid = try parseBool(value, key)
+            case "UNDERSTUDY_EXPORT_ON_EXIT": exportOnExitDirectory = value.isEmpty ? nil : value
             case "UNDERSTUDY_LOG_FORMAT": logFormat = try logFormatValue(value)
             case "UNDERSTUDY_LOG_REQUESTS": logRequests = try parseBool(value, key)
             case "UNDERSTUDY_ADMIN_TOKEN": adminToken = value.isEmpty ? nil : value

@@ -30,6 +30,9 @@ public enum UnderstudyCommand {
           --config PATH            JSON configuration (default Config/understudy.json)  UNDERSTUDY_CONFIG
           --migrations PATH        migrations folder (default ./Migrations)             UNDERSTUDY_MIGRATIONS
           --fixtures PATH          demo fixtures folder, "" for none                    UNDERSTUDY_FIXTURES
+          --seed-dir DIR           import every DIR/*.json project bundle at start      UNDERSTUDY_SEED_DIR
+          --seed-skip-invalid      log and skip bad seed bundles instead of exiting 1   UNDERSTUDY_SEED_SKIP_INVALID
+          --export-on-exit DIR     write each project's bundle to DIR/<id>.json at exit UNDERSTUDY_EXPORT_ON_EXIT
           --log-format text|json   log line format (default text)                       UNDERSTUDY_LOG_FORMAT
           --no-request-log         no line per request                                  UNDERSTUDY_LOG_REQUESTS=false
           --admin-token TOKEN      token for /__admin (required off loopback)           UNDERSTUDY_ADMIN_TOKEN
@@ -123,6 +126,9 @@ public enum UnderstudyCommand {
             case "--config": _ = try value(flag)
             case "--migrations": configuration.migrationsPath = try value(flag)
             case "--fixtures": configuration.fixturesPath = try value(flag)
+            case "--seed-dir": configuration.seedDirectory = try value(flag)
+            case "--seed-skip-invalid": configuration.seedSkipInvalid = true
+            case "--export-on-exit": configuration.exportOnExitDirectory = try value(flag)
             case "--log-format": configuration.logFormat = try configuration.logFormatValue(try value(flag))
             case "--no-request-log": configuration.logRequests = false
             case "--admin-token": configuration.adminToken = try value(flag)
@@ -169,6 +175,11 @@ public enum UnderstudyCommand {
         if let proxyPort = server.proxyPort {
             logger.log(.info, "proxy listening", values: [("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue))])
         }
+        if let seeds = server.seedReport, let directory = configuration.seedDirectory {
+            logger.log(.info, "seeded projects", values: [("directory", .string(directory)), ("projects", .array(seeds.imported.map(JSONValue.string))),
+                                                        ("replaced", .array(seeds.replaced.map(JSONValue.string))), ("skipped", .array(seeds.skipped.map(JSONValue.string)))])
+        }
+        if let directory = configuration.exportOnExitDirectory { logger.log(.info, "bundles are written at exit", values: [("directory", .string(directory))]) }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
 

@@ -3,6 +3,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import SQLiteStore
+import Synchronization
 import TelematicsEmulator
 import UnderstudyDashboard
 import WarpLinkEmulator
@@ -24,8 +25,12 @@ public final class UnderstudyServer: Sendable {
     /// The TLS settings (and handshake counters) of the HTTPS port and of tunnels the proxy
     /// intercepts; nil when `certificateAuthority` is.
     public let tls: TLSServerContext?
+    /// What the seed directory imported at start; nil when no seed directory was configured.
+    public var seedReport: SeedReport? { seeds.withLock { $0 } }
+    private let seeds = Mutex<SeedReport?>(nil)
 
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
+    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
         try configuration.validate()
         self.configuration = configuration
@@ -78,6 +83,13 @@ public final class UnderstudyServer: Sendable {
             services.setBoundProxyPort(bound)
         }
         services.setCACertificatePath(certificateAuthority?.certificatePath)
+        // Seeds go in before `load()` marks the server ready, so a readiness probe never answers 200
+        // while they are missing; a seed bundle for the demo project's id takes the fixtures' place.
+        if let directory = configuration.seedDirectory {
+            let report = try await ProjectBundleStore(emulator: emulator).seed(from: directory, skipInvalid: configuration.seedSkipInvalid)
+            for skipped in report.skipped { services.logger.error("seed bundle skipped", [("reason", skipped)]) }
+            seeds.withLock { $0 = report }
+        }
         try await emulator.load()
         return port
     }
@@ -110,6 +122,24 @@ public final class UnderstudyServer: Sendable {
             try await emulator.journal.flush()
         } catch {
             emulator.services.logger.error("journal entries could not be written at shutdown", [("error", String(describing: error))])
+        }
+        if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
+        // How well writes were grouped into transactions: the group commit's one figure of merit.
+        let commits = emulator.services.database.groupCommitCounts
+        emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                                                          ("checkpoints", String(emulator.services.database.checkpointsRun))])
+    }
+
+    private func exportBundles(to directory: String) async {
+        // A test seam: stalls each file halfway so a test can kill the process mid-export.
+        let stall = ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_EXPORT_STALL_MS"].flatMap(Double.init)
+        var midWrite: (@Sendable () -> Void)?
+        if let stall { midWrite = { Thread.sleep(forTimeInterval: stall / 1000) } }
+        do {
+            let written = try await ProjectBundleStore(emulator: emulator).exportAll(to: directory, midWrite: midWrite)
+            emulator.services.logger.log(.info, "exported project bundles", values: [("directory", .string(directory)), ("files", .int(Int64(written.count)))])
+        } catch {
+            emulator.services.logger.error("project bundles could not be exported at shutdown", [("error", String(describing: error))])
         }
     }
 

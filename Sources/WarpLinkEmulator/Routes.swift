@@ -160,8 +160,10 @@ struct WarpLinkRoutes {
     /// The project's effective settings (the server's when the request has no project).
     private func settings(_ context: EmulatorContext) async throws -> MatchingSettings {
         guard let project = context.projectID else { return try MatchingSettings.resolve(server: serverSettings, stored: nil) }
-        let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
-        return try MatchingSettings.resolve(server: serverSettings, stored: stored)
+        return try await context.services.credentials.derived("warplink.settings", project: project) {
+            let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
+            return try MatchingSettings.resolve(server: serverSettings, stored: stored)
+        }
     }
 
     /// The active key the core resolved for this request, or the 401 the SDKs expect.

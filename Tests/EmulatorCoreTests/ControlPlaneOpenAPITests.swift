@@ -78,6 +78,12 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("DELETE", "/__admin/projects/{id}/snapshots/{name}", "/__admin/projects/\(id)/snapshots/s1", expect: 204)
         _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=testing", expect: 200)
         _ = try await check("GET", "/__admin/projects/{id}/outbox", "/__admin/projects/\(id)/outbox?platform=nope", expect: 400)
+        let exported = try await check("GET", "/__admin/projects/{id}/export", "/__admin/projects/\(id)/export", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}/export", "/__admin/projects/missing/export", expect: 404)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?replace=\(id)", json: exported.json, expect: 201)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?id=copy", json: exported.json, expect: 409)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import", json: ["format": "understudy-bundle", "version": 9], expect: 400)
+        _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?replace=missing", json: ["format": "understudy-bundle", "version": 1], expect: 404)
         _ = try await check("POST", "/__admin/projects/{id}/reset", "/__admin/projects/\(id)/reset", expect: 200)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 204)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 404)
@@ -109,7 +115,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 32) // 31, and the journal across projects (`GET /__admin/requests`)
+        #expect(ids.count == 34) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import
     }
 
     @Test("the validator catches a response that does not fit")

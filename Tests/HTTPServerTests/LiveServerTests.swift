@@ -169,7 +169,8 @@ struct LiveServerTests {
         let gate = Gate()
         let server = try startServer(loop, gate: gate)
         let port = server.port
-        let idleClient = try RawClient(port: port)
+        // A long read timeout: on a loaded machine the shutdown task may start seconds late.
+        let idleClient = try RawClient(port: port, timeout: 30)
         idleClient.send("GET /warm HTTP/1.1\r\nHost: t\r\n\r\n")
         _ = try await read(idleClient)
         let client = try RawClient(port: port)

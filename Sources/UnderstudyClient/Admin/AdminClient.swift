@@ -36,6 +36,17 @@ public struct AdminClient: Sendable {
         return try await send(ClientRequest(method: "GET", path: "/__admin/projects")).expect(200, as: List.self).projects
     }
 
+    /// Imports a project bundle (the bytes `ProjectAdmin.export()` returns) as a new project, with id
+    /// `id` (else the bundle's), or in place of project `replacing`, atomically.
+    public func importProject(_ bundle: Data, id: String? = nil, replacing: String? = nil) async throws(UnderstudyClientError) -> Project {
+        var query: [(String, String)] = []
+        if let id { query.append(("id", id)) }
+        if let replacing { query.append(("replace", replacing)) }
+        let request = ClientRequest(method: "POST", path: "/__admin/projects/import", query: query,
+                                    headers: ["Content-Type": "application/json"], body: bundle)
+        return try await send(request).expect(201)
+    }
+
     /// The control plane of one project.
     public func project(_ id: String) -> ProjectAdmin { ProjectAdmin(admin: self, id: id) }
 

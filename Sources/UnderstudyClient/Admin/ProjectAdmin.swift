@@ -18,6 +18,13 @@ public struct ProjectAdmin: Sendable {
         try await admin.raw(ClientRequest(method: "DELETE", path: base)).expect(204)
     }
 
+    /// The project's whole state as a bundle: the raw JSON bytes, to save as a file or import elsewhere.
+    public func export() async throws(UnderstudyClientError) -> Data {
+        let response = try await admin.raw(ClientRequest(method: "GET", path: base + "/export"))
+        try response.expect(200)
+        return response.body
+    }
+
     /// Clears the project's state, keeping its credentials.
     public func reset() async throws(UnderstudyClientError) -> Project {
         try await admin.raw(ClientRequest(method: "POST", path: base + "/reset")).expect(200)

@@ -1,0 +1,170 @@
+import Foundation
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A bundle file that could not be read, imported or written, and why.
+public struct BundleFileError: Error, CustomStringConvertible, Sendable {
+    /// The file's path.
+    public var file: String
+    /// What was wrong with it.
+    public var reason: String
+
+    /// `file: reason`.
+    public var description: String { "\(file): \(reason)" }
+}
+
+/// What loading a seed directory did.
+public struct SeedReport: Sendable, Equatable {
+    /// Projects imported, by id, in file-name order.
+    public var imported: [ProjectID] = []
+    /// Of those, the ones that replaced a project already in the database.
+    public var replaced: [ProjectID] = []
+    /// Files skipped as invalid (with `skipInvalid`), as `file: reason`.
+    public var skipped: [String] = []
+
+    /// Creates a report.
+    public init(imported: [ProjectID] = [], replaced: [ProjectID] = [], skipped: [String] = []) {
+        self.imported = imported
+        self.replaced = replaced
+        self.skipped = skipped
+    }
+}
+
+extension ProjectBundleStore {
+    /// Imports every `*.json` of `directory`, sorted by name, as a project (id from the bundle, else
+    /// the file name); a project of that id already in the database is replaced, so restarts are
+    /// idempotent. All files go in one transaction: a bad file throws `BundleFileError` and nothing
+    /// is imported, unless `skipInvalid`, which leaves that file out and imports the rest.
+    public func seed(from directory: String, skipInvalid: Bool, now: Date = Date()) async throws -> SeedReport {
+        let base = URL(fileURLWithPath: directory)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        } catch {
+            throw BundleFileError(file: directory, reason: "the seed directory cannot be read (\(error.localizedDescription))")
+        }
+        var report = SeedReport()
+        var parsed: [(file: String, bundle: ProjectBundle, id: ProjectID)] = []
+        for name in names {
+            let path = base.appendingPathComponent(name).path
+            do {
+                guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
+                let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
+                let id = try resolvedID(bundle, requested: bundle.projectID ?? String(name.dropLast(5)))
+                if let earlier = parsed.first(where: { $0.id == id }) {
+                    throw ProjectBundle.invalid("project `\(id)` is also seeded by \(earlier.file)")
+                }
+                parsed.append((path, bundle, id))
+            } catch {
+                guard skipInvalid else { throw BundleFileError(file: path, reason: Self.reason(error)) }
+                report.skipped.append("\(path): \(Self.reason(error))")
+            }
+        }
+        try await journal.flush()
+        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
+        let files = parsed
+        let outcome = try await services.database.write { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
+            var records: [ProjectRecord] = [], replaced: [ProjectID] = [], skipped: [String] = []
+            for file in files {
+                let exists = try connection.queryOne("SELECT id FROM projects WHERE id = ?", file.id) != nil
+                try connection.execute("SAVEPOINT seed_file")
+                do {
+                    records.append(try Self.apply(file.bundle, id: file.id, replacing: exists ? file.id : nil, context: context, connection: connection, now: now))
+                    try connection.execute("RELEASE seed_file")
+                    if exists { replaced.append(file.id) }
+                } catch {
+                    try connection.execute("ROLLBACK TO seed_file")
+                    try connection.execute("RELEASE seed_file")
+                    guard skipInvalid else { throw BundleFileError(file: file.file, reason: Self.reason(error)) }
+                    skipped.append("\(file.file): \(Self.reason(error))")
+                }
+            }
+            return (records, replaced, skipped)
+        }
+        try await adopt(outcome.records, replaced: outcome.replaced)
+        report.imported = outcome.records.map(\.id)
+        report.replaced = outcome.replaced
+        report.skipped += outcome.skipped
+        return report
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let admin = error as? AdminError { return admin.message }
+        return String(describing: error)
+    }
+
+    /// Writes every project's bundle to `directory/<id>.json`, each atomically (`AtomicFile`), and
+    /// returns the paths written. `midWrite` runs halfway through each file (a test seam).
+    public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var written: [String] = []
+        for record in try await projects.list() {
+            guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
+            let path = URL(fileURLWithPath: directory).appendingPathComponent("\(record.id).json").path
+            try AtomicFile.write(bundle, to: path, midWrite: midWrite)
+            written.append(path)
+        }
+        return written
+    }
+}
+
+/// Replaces a file so that a crash at any moment leaves either the old file or the new one whole.
+public enum AtomicFile {
+    /// The temporary file `write` fills before renaming it over `path` (hidden, so no `*.json` glob takes it).
+    public static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial").path
+    }
+
+    /// Writes `data` to a temporary file beside `path`, fsyncs it, renames it over `path`, then
+    /// fsyncs the directory so the rename itself survives a power cut.
+    public static func write(_ data: Data, to path: String, midWrite: (@Sendable () -> Void)? = nil) throws {
+        let temporary = temporaryPath(for: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw failure("open", temporary) }
+        do {
+            let half = data.count / 2
+            try writeAll(data.prefix(half), to: descriptor, path: temporary)
+            midWrite?()
+            try writeAll(data.dropFirst(half), to: descriptor, path: temporary)
+            guard fsync(descriptor) == 0 else { throw failure("fsync", temporary) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else { throw failure("rename", path) }
+        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
+        if directory >= 0 {
+            _ = fsync(directory)
+            close(directory)
+        }
+    }
+
+    private static func writeAll(_ bytes: Data, to descriptor: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let count = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("write", path)
+                }
+                offset += count
+            }
+        }
+    }
+
+    private static func failure(_ call: String, _ path: String) -> BundleFileError {
+        BundleFileError(file: path, reason: "\(call) failed: \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import SQLiteStore
+
+/// Exports projects as bundles and imports bundles as projects, each import in one transaction.
+public final class ProjectBundleStore: Sendable {
+    let services: EmulatorServices
+    let projects: ProjectStore
+    let faults: FaultEngine
+    let journal: Journal
+    let platforms: [any Platform]
+
+    /// The bundles of `emulator`'s projects.
+    public convenience init(emulator: Emulator) {
+        self.init(services: emulator.services, projects: emulator.projects, faults: emulator.faults, journal: emulator.journal, platforms: emulator.platforms)
+    }
+
+    init(services: EmulatorServices, projects: ProjectStore, faults: FaultEngine, journal: Journal, platforms: [any Platform]) {
+        self.services = services
+        self.projects = projects
+        self.faults = faults
+        self.journal = journal
+        self.platforms = platforms
+    }
+
+    // MARK: Export
+
+    /// The project's bundle (sorted keys, rows in primary-key order), or nil when there is no such project.
+    public func export(_ project: ProjectID, now: Date = Date()) async throws -> Data? {
+        let tables = projects.allProjectTables
+        let rules = faults.list(project: project).map(Self.portable)
+        let body = try await services.database.readOnPool { connection -> [String: JSONValue]? in
+            guard let row = try connection.queryOne("SELECT * FROM projects WHERE id = ?", project) else { return nil }
+            var members: [String: JSONValue] = [:]
+            var meta: [String: JSONValue] = ["id": .string(project), "name": TableRows.json(row["name"]), "createdAt": TableRows.json(row["created_at"])]
+            if case .integer(let seed) = row["seed"] { meta["seed"] = .int(seed) }
+            members["project"] = .object(meta)
+            members["clock"] = Self.render(try ClockStore.settings(from: row))
+            var credentials: [String: JSONValue] = [:]
+            for credential in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", project) {
+                let platform: String = try credential.decode("platform")
+                var values = credentials[platform]?.objectValue ?? [:]
+                values[try credential.decode("name", as: String.self)] = .string(try credential.decode("value"))
+                credentials[platform] = .object(values)
+            }
+            members["credentials"] = .object(credentials)
+            var copies: [String: JSONValue] = [:]
+            for table in tables {
+                let columns = try TableRows.columns(of: table, connection: connection)
+                let names = columns.map(\.name).filter { $0 != "project_id" }
+                let rows = try connection.query("SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table) WHERE project_id = ? ORDER BY \(TableRows.primaryKeyOrder(columns))", project)
+                guard !rows.isEmpty else { continue } // empty tables are left out: bundles stay small and hand-editable
+                copies[table] = ["columns": .array(names.map(JSONValue.string)), "rows": .array(rows.map { .array($0.values.map(TableRows.json)) })]
+            }
+            members["tables"] = .object(copies)
+            return members
+        }
+        guard var members = body else { return nil }
+        members["format"] = .string(ProjectBundle.format)
+        members["version"] = .int(Int64(ProjectBundle.currentVersion))
+        members["exportedAt"] = .string(Timestamp.format(now))
+        members["exportedBy"] = .string("understudy \(ProjectBundle.serverVersion)")
+        members["faultRules"] = .array(try rules.map { try JSONValue.from($0) })
+        return JSONValue.object(members).encoded()
+    }
+
+    /// A rule as a bundle keeps it: what was submitted and its counters, without the server's id,
+    /// project and expiry (the lifetime restarts at import, so an old bundle's rules still run).
+    static func portable(_ rule: FaultRule) -> FaultRule {
+        var copy = rule
+        copy.id = nil
+        copy.projectID = nil
+        copy.expiresAt = nil
+        return copy
+    }
+
+    static func render(_ clock: ClockSettings) -> JSONValue {
+        switch clock.mode {
+        case .real: return ["mode": "real"]
+        case .frozen: return ["mode": "frozen", "frozenAt": .string(Timestamp.format(clock.frozenAt ?? Date()))]
+        case .offset: return ["mode": "offset", "offsetSeconds": .double(clock.offsetSeconds)]
+        }
+    }
+
+    // MARK: Import
+
+    /// Imports `data` as a project with id `id` (else the bundle's, else a fresh one), or in place
+    /// of project `replacing`, in one transaction; throws `AdminError` (4xx) naming any problem.
+    public func importBundle(_ data: Data, id requestedID: ProjectID? = nil, replacing: ProjectID? = nil, now: Date = Date()) async throws -> ProjectRecord {
+        let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
+        if let requestedID, let replacing, requestedID != replacing {
+            throw AdminError.badRequest("`id` and `replace` name different projects; a replaced project keeps its id.")
+        }
+        let id = try resolvedID(bundle, requested: replacing ?? requestedID)
+        try await journal.flush()
+        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
+        let record = try await services.database.write { connection in
+            try Self.apply(bundle, id: id, replacing: replacing, context: context, connection: connection, now: now)
+        }
+        try await adopt([record], replaced: replacing.map { [$0] } ?? [])
+        return record
+    }
+
+    func resolvedID(_ bundle: ProjectBundle, requested: ProjectID?) throws -> ProjectID {
+        if let requested {
+            guard ProjectStore.isValidID(requested) else {
+                throw AdminError.badRequest("Project id `\(requested)` must be 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.")
+            }
+            return requested
+        }
+        if let id = bundle.projectID { return id }
+        return services.generateIDs(for: nil) { "prj_" + $0.lowerAlphanumeric(12) }
+    }
+
+    /// What `apply` needs besides the connection (all `Sendable`, for the writer queue).
+    struct ImportContext: Sendable {
+        var tables: [String]
+        var platforms: [any Platform]
+        var services: EmulatorServices
+    }
+
+    /// Writes the bundle as project `id` on `connection` (inside the caller's transaction).
+    static func apply(_ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
+                      connection: SQLiteConnection, now: Date) throws -> ProjectRecord {
+        var credentials = bundle.credentials
+        if let replacing {
+            guard try connection.queryOne("SELECT id FROM projects WHERE id = ?", replacing) != nil else { throw AdminError.notFound("Project `\(replacing)`") }
+            // A bundle without a platform's credentials keeps the replaced project's, so re-seeding a
+            // hand-written bundle at each restart does not change the keys an app was configured with.
+            for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", replacing) {
+                let platform = PlatformID(try row.decode("platform", as: String.self))
+                guard bundle.credentials[platform] == nil else { continue }
+                credentials[platform, default: [:]][try row.decode("name", as: String.self)] = try row.decode("value", as: String.self)
+            }
+            for table in context.tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing) }
+            for table in ["journal", "journal_evictions", "fault_rules", "snapshots", "project_credentials"] {
+                try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing)
+            }
+            try connection.run("DELETE FROM projects WHERE id = ?", replacing)
+        } else if try connection.queryOne("SELECT id FROM projects WHERE id = ?", id) != nil {
+            throw AdminError(status: 409, code: "conflict", message: "Project `\(id)` already exists; import with `?replace=\(id)` to replace it.")
+        }
+        var generator = IDGenerator(seed: bundle.seed)
+        for platform in context.platforms where credentials[platform.id] == nil {
+            credentials[platform.id] = platform.makeCredentials(using: &generator)
+        }
+        for platform in context.platforms {
+            for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if let owner = try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?", platform.id.rawValue, value).string {
+                    throw AdminError(status: 409, code: "credential_conflict",
+                                     message: "Credential `\(platform.id.rawValue).\(name)` belongs to project `\(owner)`; delete that project or import with `?replace=\(owner)`.",
+                                     details: ["platform": .string(platform.id.rawValue), "name": .string(name), "project": .string(owner)])
+                }
+            }
+        }
+        let createdAt = Timestamp.parse(Timestamp.format(bundle.createdAt ?? now)) ?? now
+        let record = ProjectRecord(id: id, name: bundle.name ?? id, seed: bundle.seed, createdAt: createdAt, clock: bundle.clock,
+                                   credentials: credentials, isDemo: false)
+        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, 0)",
+                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt))
+        try ClockStore.save(bundle.clock, project: id, connection: connection)
+        for platform in context.platforms {
+            for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                try connection.run("INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, ?, ?, ?)", id, platform.id.rawValue, name, value)
+            }
+        }
+        for table in context.tables {
+            guard let copy = bundle.tables[table] else { continue }
+            let checked = try ProjectBundle.checkedRows(copy, name: table, sourceProject: bundle.projectID, project: id, connection: connection)
+            do {
+                try TableRows.insert(into: table, columns: checked.columns, rows: checked.rows, connection: connection)
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                throw constraintError(error, table: table)
+            }
+        }
+        do {
+            // Credentials whose rows the bundle lacks (a hand-written bundle) get them, as at creation.
+            try ProjectStore.reprovision(id, platforms: context.platforms, connection: connection, now: now)
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            throw constraintError(error, table: "credentials")
+        }
+        for table in context.tables {
+            if let dangling = try connection.query("PRAGMA foreign_key_check(\"\(table)\")").first {
+                throw ProjectBundle.invalid("Table `\(table)` has a row whose reference to `\(dangling.string("parent") ?? "?")` points at nothing.")
+            }
+        }
+        for rule in bundle.faultRules {
+            var stored = rule
+            stored.id = "flt_" + context.services.generateIDs(for: nil) { $0.lowerAlphanumeric(12) }
+            stored.projectID = id
+            let ttl = rule.ttlSeconds ?? FaultEngine.defaultTTL
+            let expires = now.addingTimeInterval(ttl)
+            stored.ttlSeconds = ttl
+            stored.expiresAt = Timestamp.format(expires)
+            try connection.run("INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at, matched, hits) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               stored.id, id, try JSONEncoder().encode(stored), Timestamp.format(now), expires.timeIntervalSince1970,
+                               rule.matched ?? 0, rule.hits ?? 0)
+        }
+        return record
+    }
+
+    static func constraintError(_ error: SQLiteError, table: String) -> AdminError {
+        if error.isUniqueViolation {
+            return AdminError(status: 409, code: "conflict",
+                              message: "A row of `\(table)` collides with data of another project (\(error.message)); delete that project or import with `?replace=`.")
+        }
+        return ProjectBundle.invalid("A row of `\(table)` breaks the schema (\(error.message)).")
+    }
+
+    /// After a committed import: the caches learn the new projects and forget the replaced ones,
+    /// exactly as after a snapshot restore.
+    func adopt(_ records: [ProjectRecord], replaced: [ProjectID]) async throws {
+        for id in replaced {
+            faults.forget(project: id)
+            services.credentials.invalidate(project: id)
+        }
+        for record in records {
+            projects.adopt(record)
+            services.credentials.invalidate(project: record.id)
+            try await faults.reload(project: record.id)
+        }
+        try await journal.recount()
+        for id in Set(replaced + records.map(\.id)) {
+            for platform in platforms { await platform.projectStateDidChange(id) }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import SQLiteStore
+
+private func freshDatabase() throws -> Database {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)/db.sqlite").path
+    let database = try Database(path: path)
+    try database.withWriterBlocking { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB)") }
+    return database
+}
+
+private struct Refused: Error {}
+
+/// Collects completion results from the writer queue.
+private final class Results: Sendable {
+    let errors = Mutex<[Int: String]>([:])
+    let done = DispatchGroup()
+}
+
+/// Runs `body` on a thread of its own: these tests block on semaphores, which must never happen on
+/// the cooperative pool the other suites share (two threads on this machine).
+private func onOwnThread(_ body: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+@Suite("Group commit")
+struct GroupCommitTests {
+    /// Holds the writer on a write that waits, so that everything queued meanwhile is provably
+    /// pending at once; returns the release.
+    private func holdWriter(_ database: Database) -> DispatchSemaphore {
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        database.enqueueWrite({ _ in
+            started.signal()
+            release.wait()
+        }, completion: { _ in })
+        started.wait()
+        return release
+    }
+
+    @Test("writes queued while the writer is busy commit in one transaction, and a failing one rolls back alone")
+    func batching() async throws {
+        try await onOwnThread {
+        let database = try freshDatabase()
+        let release = holdWriter(database)
+        let before = database.groupCommitCounts
+        let results = Results()
+        for index in 0..<50 {
+            results.done.enter()
+            database.enqueueWrite({ connection in
+                try connection.run("INSERT INTO t (id, name) VALUES (?, ?)", index, "row \(index)")
+                if index % 5 == 0 { throw Refused() } // its insert must vanish, the others stay
+            }, completion: { error in
+                if let error { results.errors.withLock { $0[index] = String(describing: error) } }
+                results.done.leave()
+            })
+        }
+        release.signal()
+        results.done.wait()
+        let after = database.groupCommitCounts
+        // The held write was counted when it started; all fifty then share one transaction.
+        #expect(after.transactions - before.transactions == 1)
+        #expect(after.writes - before.writes == 50)
+        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+        #expect(ids == (0..<50).filter { $0 % 5 != 0 })
+        #expect(results.errors.withLock { Set($0.keys) } == Set((0..<50).filter { $0 % 5 == 0 }))
+        }
+    }
+
+    @Test("a caller hears back only after the commit: what it wrote is visible to another connection")
+    func acknowledgedAfterCommit() async throws {
+        let database = try freshDatabase()
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (?, ?)", index, "n") }
+                    // A fresh connection sees only committed data.
+                    let other = try SQLiteConnection(path: database.path)
+                    return try other.scalar("SELECT count(*) FROM t WHERE id = ?", index).int ?? 0
+                }
+            }
+            for try await seen in group { #expect(seen == 1) }
+        }
+    }
+
+    @Test("a batched write may open its own nested transaction; an error inside it rolls back only that part")
+    func nested() async throws {
+        try await onOwnThread {
+        let database = try freshDatabase()
+        let release = holdWriter(database)
+        let results = Results()
+        results.done.enter()
+        database.enqueueWrite({ connection in
+            try connection.run("INSERT INTO t (id, name) VALUES (1, 'outer')")
+            _ = try? connection.transaction { () throws -> Void in // the inner failure is the point of the test
+                try connection.run("INSERT INTO t (id, name) VALUES (2, 'inner')")
+                throw Refused()
+            }
+        }, completion: { error in
+            if let error { results.errors.withLock { $0[1] = String(describing: error) } }
+            results.done.leave()
+        })
+        results.done.enter()
+        database.enqueueWrite({ try $0.run("INSERT INTO t (id, name) VALUES (3, 'other')") }, completion: { error in
+            if let error { results.errors.withLock { $0[3] = String(describing: error) } }
+            results.done.leave()
+        })
+        release.signal()
+        results.done.wait()
+        #expect(results.errors.withLock { $0.isEmpty })
+        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+        #expect(ids == [1, 3])
+        }
+    }
+
+    @Test("a constraint failure in one write of a batch fails that caller only")
+    func constraintInBatch() async throws {
+        try await onOwnThread {
+        let database = try freshDatabase()
+        let release = holdWriter(database)
+        let results = Results()
+        for (slot, id) in [7, 7, 8].enumerated() {
+            results.done.enter()
+            database.enqueueWrite({ try $0.run("INSERT INTO t (id, name) VALUES (?, 'x')", id) }, completion: { error in
+                if let error { results.errors.withLock { $0[slot] = String(describing: error) } }
+                results.done.leave()
+            })
+        }
+        release.signal()
+        results.done.wait()
+        #expect(results.errors.withLock { Array($0.keys) } == [1])
+        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+        #expect(ids == [7, 8])
+        }
+    }
+
+    @Test("the log is checkpointed in the background once it passes a thousand pages")
+    func backgroundCheckpoint() async throws {
+        let database = try freshDatabase()
+        #expect(database.checkpointsRun == 0)
+        let payload = Data(repeating: 0xAB, count: 8_000) // two pages a row
+        for batch in 0..<6 {
+            try await database.write { connection in
+                for index in 0..<100 { try connection.run("INSERT INTO t (id, name, payload) VALUES (?, 'p', ?)", batch * 100 + index, payload) }
+            }
+        }
+        database.waitForCheckpoint()
+        #expect(database.checkpointsRun >= 1)
+        let count = try await database.read { try $0.scalar("SELECT count(*) FROM t").int }
+        #expect(count == 600)
+    }
+}
