@@ -1,0 +1,335 @@
+#!/usr/bin/env bash
+# SDK hot paths against nginx serving a static JSON of the same byte size, in the same run: for each route,
+# at 16 connections and at 1 (wrk -t1, keep-alive), req/s, p50/p99/p99.9 and the worst request, the server's
+# CPU per request (utime + stime of the whole process from /proc/<pid>/stat) and its context switches per
+# request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
+# readings ingest (1,000-sample gzip/JSON batches) as samples/s and CPU µs per sample; flatness (resolve,
+# voucher lookup and a trips list with 10 and with 100,000 links/vouchers/trips in the project); RSS idle
+# and after every round. Journal on (the default). Prints one Markdown table and writes it to OUT.
+#
+#   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
+#   BIN=/tmp/bench-bin/understudy Benchmarks/hotpaths.sh # measure that binary (no build)
+#   SKIP_BUILD=1 ROUTES="health resolve voucher" SKIP_FLATNESS=1 DURATION=2 ROUNDS=1 Benchmarks/hotpaths.sh
+#
+# Routes: health resolve validate voucher appconfig report me trips (reads); match upload sensor (writes).
+# Timings on shared machines are noisy: read the ratios (CPU per request is the steadiest), not the numbers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-3}
+ROUNDS=${ROUNDS:-3}
+ROUTES=${ROUTES:-"health resolve validate voucher appconfig report me trips match upload sensor"}
+INGEST_THREADS=${INGEST_THREADS:-2}
+FLAT_ROWS=${FLAT_ROWS:-100000}
+WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
+HERE=Benchmarks/hotpaths
+PLAT=Benchmarks/platforms
+WORK=$(mktemp -d /tmp/understudy-hotpaths.XXXXXX)
+OUT=${OUT:-/tmp/understudy-hotpaths-$(date -u +%Y%m%dT%H%M%SZ).md}
+UPID=""
+cleanup() {
+  if [ -n "$UPID" ]; then kill "$UPID" 2>/dev/null || true; wait "$UPID" 2>/dev/null || true; fi
+  [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+fail() { echo "FAILED: $*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }; }
+need wrk wrk; need nginx nginx-light; need curl curl; need python3 python3
+
+if [ -z "${BIN:-}" ]; then
+  [ -n "${SKIP_BUILD:-}" ] || swift build -c release --product understudy 2>&1 | tail -1
+  BIN="$(swift build -c release --show-bin-path)/understudy"
+fi
+[ -x "$BIN" ] || fail "no binary at $BIN"
+STARTED=$(date +%s)
+
+# --- the server (any free port: other benchmarks and test servers may hold the usual ones) ------------
+"$BIN" --port 0 --https-port 0 --proxy-port 0 --database "$WORK/bench.sqlite" --no-request-log > "$WORK/understudy.log" 2>&1 &
+UPID=$!
+for _ in $(seq 400); do grep -q 'listening url=http://' "$WORK/understudy.log" && break; kill -0 "$UPID" 2>/dev/null || break; sleep 0.025; done
+PORT=$(sed -n 's/.* listening url=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/understudy.log" | head -1)
+[ -n "$PORT" ] || { cat "$WORK/understudy.log" >&2; fail "understudy did not start"; }
+BASE="http://127.0.0.1:$PORT"
+curl -sf "$BASE/__admin/ready" >/dev/null || fail "understudy is not ready on $BASE"
+rss_kb() { awk '/VmRSS/ { print $2 }' "/proc/$UPID/status"; }
+sleep 1
+echo "idle $(rss_kb)" > "$WORK/rss.txt"
+
+echo "seeding (project, 10 links, Asleep user + open and finished sessions, WarrantyLife user/voucher/item/event, trips)…"
+python3 "$HERE/prepare.py" setup "$BASE" "$WORK" > "$WORK/env.sh" || fail "seeding"
+# shellcheck disable=SC1091
+source "$WORK/env.sh"
+WLM="$BASE/warrantylife/mapi/wi/100"
+WL_H=(-H "Authorization: Bearer $WL_SDK_KEY" -H "User-Agent: WarpLink-Android/1.1.0")
+WY_H=(-H "X-WL-Developer-Key: $WL_DEV_KEY" -H "Authorization: $WL_AUTH")
+AS_H=(-H "x-api-key: $ASLEEP_KEY" -H "User-Agent: AsleepSDK/3.3.0")
+
+# spec NAME: the route's request (METHOD URL BODY H=(headers)), the answer it must give (EXPECT PATTERN), its label.
+spec() {
+  BODY=""; METHOD=GET; H=()
+  case $1 in
+    health)    LABEL="/__admin/health"; URL="$BASE/__admin/health"; EXPECT=200; PATTERN='"ok"' ;;
+    resolve)   LABEL="WarpLink resolve"; URL="$BASE/warplink/v1/links/resolve/bench3?domain=aplnk.to"; H=("${WL_H[@]}"); EXPECT=200; PATTERN='"slug":"bench3"' ;;
+    validate)  LABEL="WarpLink validate"; URL="$BASE/warplink/v1/sdk/validate"; H=("${WL_H[@]}"); EXPECT=200; PATTERN='"valid":true' ;;
+    voucher)   LABEL="WarrantyLife voucher lookup"; URL="$WLM/vouchers/BENCH?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=BENCH-DEVICE"
+               H=("${WY_H[@]}"); EXPECT=200; PATTERN='"voucherCode":"BENCH"' ;;
+    appconfig) LABEL="WarrantyLife app-config"; URL="$WLM/app-config"; H=(-H "X-WL-Developer-Key: $WL_DEV_KEY"); EXPECT=200; PATTERN='"countries"' ;;
+    report)    LABEL="Asleep report fetch"; URL="$BASE/asleep/data/v3/sessions/$ASLEEP_REPORT_SESSION"; H=("${AS_H[@]}" -H "x-user-id: $ASLEEP_USER")
+               EXPECT=200; PATTERN='"sleep_stages"' ;;
+    me)        LABEL="Telematics current user"; URL="$BASE/telematics/api/v1/users/me"; H=(-H "Authorization: Bearer $TM_HUNDRED_TOKEN"); EXPECT=200; PATTERN='"userId":4' ;;
+    trips)     LABEL="Telematics trips (100)"; URL="$BASE/telematics/api/v1/trips"; H=(-H "Authorization: Bearer $TM_HUNDRED_TOKEN"); EXPECT=200; PATTERN='"distanceKm"' ;;
+    match)     LABEL="WarpLink attribution match"; METHOD=POST; URL="$BASE/warplink/v1/attribution/match"; BODY="$WORK/match.json"
+               H=("${WL_H[@]}" -H "Content-Type: application/json"); EXPECT=200; PATTERN='"matched"' ;;
+    upload)    LABEL="Asleep 30 KB upload"; METHOD=POST; URL="$BASE/asleep/ai/v1/sessions/$ASLEEP_SESSION/upload"; H=("${AS_H[@]}"); EXPECT=200; PATTERN='"seq_num":0' ;;
+    sensor)    LABEL="WarrantyLife sensor event"; METHOD=PUT; URL="$WLM/items/$WL_ITEM"; BODY="$WORK/sensor.json"
+               H=("${WY_H[@]}" -H "Content-Type: application/json"); EXPECT=202; PATTERN='"sensorEventId"' ;;
+    telemetry) LABEL="Telematics telemetry"; METHOD=POST; URL="$BASE/telematics/api/v1/telemetry"; EXPECT=202; PATTERN='"accepted":1000' ;;
+    readings)  LABEL="WarrantyLife readings"; METHOD=POST; URL="$WLM/items/$WL_ITEM/events/$WL_EVENT/readings"; BODY="$WORK/readings.json.gz"
+               H=("${WY_H[@]}" -H "Content-Encoding: gzip"); EXPECT=201; PATTERN='"received":1000' ;;
+    *) fail "unknown route '$1' (routes: health resolve validate voucher appconfig report me trips match upload sensor)" ;;
+  esac
+}
+
+# curl_route NAME OUTFILE → the HTTP status; upload sends seq_num 0 of the session, telemetry the sanity batch.
+curl_route() {
+  spec "$1"
+  local extra=()
+  case $1 in
+    upload) extra=(-H "x-user-id: $ASLEEP_USER" -F seq_num=0 -F "file=@$WORK/chunk.npy;filename=0.npy;type=application/octet-stream") ;;
+    telemetry) extra=(-H "Authorization: Bearer $TM_SANITY_TOKEN" -H "Content-Type: application/json" --data-binary @"$WORK/telemetry-sanity.json") ;;
+    *) [ -n "$BODY" ] && extra=(--data-binary @"$BODY") ;;
+  esac
+  curl -s -o "$2" -w '%{http_code}' -X "$METHOD" "${H[@]}" "${extra[@]}" "$URL" || echo "curl-error"
+}
+check() { # NAME: the real response must be the documented one; it is kept as nginx's same-size file
+  spec "$1"
+  local status; status=$(curl_route "$1" "$WORK/static/$1.json")
+  if [ "$status" != "$EXPECT" ] || ! grep -q -- "$PATTERN" "$WORK/static/$1.json"; then
+    echo "  ✗ $LABEL: HTTP $status (expected $EXPECT with /$PATTERN/): $(head -c 400 "$WORK/static/$1.json")" >&2
+    fail "sanity check of $1"
+  fi
+  echo "  ✓ $LABEL → $status, $(wc -c < "$WORK/static/$1.json") bytes: $(head -c 90 "$WORK/static/$1.json" | tr '\n' ' ')…"
+}
+
+TELEMETRY_RUN=0
+# prep NAME THREADS: what the next run of NAME needs, made before it is measured (fresh Asleep sessions
+# with distinct seq_nums ahead; fresh Telematics users, one per wrk thread, so no sample repeats).
+prep() {
+  case $1 in
+    upload) SESSIONS=$(python3 "$PLAT/seed.py" sessions "$BASE" "$ASLEEP_KEY" 4) ;;
+    telemetry)
+      TELEMETRY_RUN=$((TELEMETRY_RUN + 1))
+      echo "$((1000 + TELEMETRY_RUN * 100)) $2" > "$WORK/last-users"
+      TOKENS=$(python3 "$PLAT/seed.py" tokens "$BASE" "$PROJECT" $((1000 + TELEMETRY_RUN * 100)) "$2") ;;
+  esac
+}
+# wrk_route NAME wrk-flags… : wrk with stats.lua around the route's script (after prep NAME).
+wrk_route() {
+  local name=$1; shift
+  spec "$name"
+  case $name in
+    upload)
+      SESSIONS=$SESSIONS THREAD_COUNT=1 WRK_INNER="$PLAT/asleep_upload.lua" wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$BASE/" ;;
+    telemetry)
+      TOKENS=$TOKENS RUN=$TELEMETRY_RUN START_MS=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 )) WRK_INNER="$PLAT/telemetry.lua" \
+        wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "$URL" ;;
+    *) WRK_METHOD=$METHOD WRK_BODY_FILE=$BODY wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$URL" ;;
+  esac
+}
+
+cpu_ticks() { local t=0 pid; for pid in "$@"; do t=$((t + $(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat"))); done; echo "$t"; }
+# Context switches per live thread ("tid count"): a run's count is the growth of each thread alive at its
+# end (threads that exit during a run take theirs with them, so this never goes negative, it may undercount).
+context_switches() {
+  local pid
+  for pid in "$@"; do
+    awk '/^(non)?voluntary_ctxt_switches/ { split(FILENAME, p, "/"); n[p[3] "/" p[5]] += $2 } END { for (t in n) print t, n[t] }' /proc/"$pid"/task/*/status 2>/dev/null || true
+  done
+}
+HZ=$(getconf CLK_TCK)
+# measure PIDS COMMAND… → "rps p50_us p99_us p999_us max_us status_errors socket_errors requests cpu_us/req ctxsw/req"
+measure() {
+  local pids=$1; shift
+  local t0 t1 s1
+  # shellcheck disable=SC2086
+  t0=$(cpu_ticks $pids); context_switches $pids > "$WORK/ctx0.txt"
+  "$@" > "$WORK/wrk.txt" 2>&1 || { cat "$WORK/wrk.txt" >&2; fail "wrk: $*"; }
+  # shellcheck disable=SC2086
+  t1=$(cpu_ticks $pids); context_switches $pids > "$WORK/ctx1.txt"
+  s1=$(awk 'NR == FNR { b[$1] = $2; next } { d += $2 - ($1 in b ? b[$1] : 0) } END { print d + 0 }' "$WORK/ctx0.txt" "$WORK/ctx1.txt")
+  grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds="$s1" -v hz="$HZ" \
+    '{ n = ($2 > 0 ? $2 : 1); printf "%.1f %d %d %d %d %d %d %d %.2f %.3f\n", $2 * 1e6 / $3, $4, $5, $6, $7, $8, $9, $2, dt * 1e6 / hz / n, ds / n }'
+}
+# Wait until the server has answered what a run left queued (wrk stops waiting, the server does not).
+settle() {
+  local quiet=0 t
+  for _ in $(seq 60); do
+    t=$(curl -s -o /dev/null -w '%{time_total}' "$BASE/__admin/health")
+    if awk -v t="$t" 'BEGIN { exit !(t < 0.005) }'; then quiet=$((quiet + 1)); [ $quiet -ge 3 ] && return; else quiet=0; fi
+    sleep 0.05
+  done
+}
+
+mkdir -p "$WORK/static" "$WORK/nginx"
+# nginx's workers run as an unprivileged user: they must be able to walk into WORK and read the files.
+chmod o+x "$WORK"; chmod 755 "$WORK/static"
+echo "sanity checks (curl; each response is kept as nginx's file of the same size):"
+for name in $ROUTES; do check "$name"; done
+echo "sanity checks (the wrk scripts' first request):"
+CHECK_PIDS=()
+for name in $ROUTES; do
+  prep "$name" 1
+  ( WRK_CHECK=1 wrk_route "$name" -t1 -c1 -d1s > "$WORK/wrk-check-$name.txt" 2>&1 ) &
+  CHECK_PIDS+=($!)
+done
+for pid in "${CHECK_PIDS[@]}"; do wait "$pid" || true; done
+for name in $ROUTES; do
+  spec "$name"
+  line=$(grep -m1 '^wrk-check' "$WORK/wrk-check-$name.txt" || true)
+  [ "$(echo "$line" | cut -d' ' -f2)" = "$EXPECT" ] || { cat "$WORK/wrk-check-$name.txt" >&2; fail "wrk's request for $name did not answer $EXPECT"; }
+  echo "  ✓ $LABEL → ${line#wrk-check }" | cut -c1-150
+done
+
+# --- nginx: the captured bodies as static files, keep-alive, no access log ---------------------------
+NGINX_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  types { application/json json; }
+  client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx; uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
+  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/static; }
+}
+CONF
+chmod o+r "$WORK"/static/*.json
+nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
+sleep 0.3
+NGINX_PIDS="$(cat "$WORK/nginx/nginx.pid") $(pgrep -P "$(cat "$WORK/nginx/nginx.pid")" | tr '\n' ' ')"
+for name in $ROUTES; do
+  [ "$(curl -s -o /dev/null -w '%{http_code} %{size_download}' "http://127.0.0.1:$NGINX_PORT/$name.json")" = "200 $(wc -c < "$WORK/static/$name.json")" ] \
+    || fail "nginx does not serve $name.json"
+done
+
+echo "warming up…"
+for name in $ROUTES; do prep "$name" 1; wrk_route "$name" -t1 -c4 -d1s > /dev/null 2>&1; done
+wrk -t1 -c4 -d1s "http://127.0.0.1:$NGINX_PORT/$(echo "$ROUTES" | awk '{ print $1 }').json" > /dev/null 2>&1
+
+# --- the rounds: for each route and connection count, nginx (same-size file) then the route ------------
+RESULTS="$WORK/results.txt"; : > "$RESULTS"
+echo "measuring: ROUNDS=$ROUNDS × wrk -t1 -c16 and -c1, -d${DURATION}s, nginx then the route"
+for round in $(seq "$ROUNDS"); do
+  for name in $ROUTES; do
+    for conns in 16 1; do
+      nginx_row=$(measure "$NGINX_PIDS" wrk -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "http://127.0.0.1:$NGINX_PORT/$name.json")
+      prep "$name" 1
+      route_row=$(measure "$UPID" wrk_route "$name" -t1 -c"$conns" -d"${DURATION}s")
+      echo "main $round $name $conns $(wc -c < "$WORK/static/$name.json") $nginx_row $route_row" >> "$RESULTS"
+      read -r rps p50 p99 _ _ bad sock _ cpu _ <<< "$route_row"
+      printf "  round %s %-28s c%-2s %9s req/s  p50 %6s µs  p99 %7s µs  CPU %7s µs/req  (nginx %s µs/req)%s\n" "$round" "$(spec "$name"; echo "$LABEL")" \
+        "$conns" "$rps" "$p50" "$p99" "$cpu" "$(echo "$nginx_row" | cut -d' ' -f9)" "$([ "$bad$sock" = 00 ] || echo "  !! $bad non-2xx, $sock socket errors")"
+      case $name in match|upload|sensor) settle ;; esac
+    done
+  done
+  echo "round$round $(rss_kb)" >> "$WORK/rss.txt"
+done
+# What the failed answers were (wrk only counts them): the journal keeps each one with its body.
+python3 "$HERE/prepare.py" failures "$BASE" "$PROJECT" >> "$RESULTS" || echo "  (could not read the journal's failures)" >&2
+
+# --- ingest: 1,000-sample batches, wrk -t$INGEST_THREADS -c16 (telemetry: one fresh user per thread) --------
+echo "ingest (1,000 samples per batch):"
+check telemetry; check readings
+wrk_route readings -t1 -c4 -d1s > /dev/null 2>&1
+for round in $(seq "$ROUNDS"); do
+  for name in telemetry readings; do
+    prep "$name" "$INGEST_THREADS"
+    row=$(measure "$UPID" wrk_route "$name" -t"$INGEST_THREADS" -c16 -d"${DURATION}s")
+    read -r rps _ p99 _ _ bad sock reqs cpu _ <<< "$row"
+    note=""
+    if [ "$name" = telemetry ]; then
+      read -r first n < "$WORK/last-users"
+      read -r batches _ short < <(python3 "$PLAT/seed.py" batches "$BASE" "$PROJECT" "$(seq -s, "$first" $((first + n - 1)))")
+      [ "$short" -eq 0 ] || fail "telemetry: $short batches accepted fewer than 1,000 samples"
+      [ "$batches" -ge $((reqs - bad)) ] || fail "telemetry: $batches batches stored for $reqs answered uploads"
+      note="  ($batches batches stored)"
+    fi
+    echo "ingest $round $name $row" >> "$RESULTS"
+    printf "  round %s %-10s %9.0f samples/s  %6s µs CPU/sample  p99 %s µs%s%s\n" "$round" "$name" "$(awk -v r="$rps" 'BEGIN { print r * 1000 }')" \
+      "$(awk -v c="$cpu" 'BEGIN { printf "%.3f", c / 1000 }')" "$p99" "$note" "$([ "$bad$sock" = 00 ] || echo "  !! $bad non-2xx, $sock socket errors")"
+    settle
+  done
+done
+echo "ingest $(rss_kb)" >> "$WORK/rss.txt"
+
+# --- flatness: the same requests with 10 and with FLAT_ROWS links / vouchers / trips in the project ---------
+if [ -z "${SKIP_FLATNESS:-}" ]; then
+  python3 "$HERE/prepare.py" flat "$BASE" > "$WORK/flat.sh" || fail "seeding the flatness project"
+  # shellcheck disable=SC1091
+  source "$WORK/flat.sh"
+  FADMIN="/__admin/projects/$FLAT_PROJECT"
+  flat_wrk() { # NAME wrk-flags…
+    local name=$1; shift
+    case $name in
+      resolve) wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $FLAT_WL_SDK_KEY" -H "User-Agent: WarpLink-Android/1.1.0" "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" ;;
+      voucher) wrk "$@" -s "$HERE/stats.lua" -H "X-WL-Developer-Key: $FLAT_WL_DEV_KEY" -H "Authorization: $FLAT_WL_AUTH" \
+                 "$WLM/vouchers/FLAT3?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=FLAT-DEVICE" ;;
+      trips)   wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $FLAT_TM_TOKEN" "$BASE/telematics/api/v1/trips" ;;
+    esac
+  }
+  flat_check() { # PHASE: each request answers what it did with 10 rows
+    local a b c
+    a=$(curl -s -H "Authorization: Bearer $FLAT_WL_SDK_KEY" "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" | grep -c '"slug":"flat3"' || true)
+    b=$(curl -s -H "X-WL-Developer-Key: $FLAT_WL_DEV_KEY" -H "Authorization: $FLAT_WL_AUTH" \
+      "$WLM/vouchers/FLAT3?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=FLAT-DEVICE" | grep -c '"voucherCode":"FLAT3"' || true)
+    c=$(curl -s -H "Authorization: Bearer $FLAT_TM_TOKEN" "$BASE/telematics/api/v1/trips" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+    [ "$a$b$c" = "1110" ] || fail "flatness ($1): resolve $a, voucher $b, trips $c (expected 1 1 10)"
+  }
+  flat_phase() { # PHASE
+    flat_check "$1"
+    for name in resolve voucher trips; do flat_wrk "$name" -t1 -c4 -d1s > /dev/null 2>&1; done
+    for round in $(seq "$ROUNDS"); do
+      for name in resolve voucher trips; do
+        for conns in 16 1; do
+          row=$(measure "$UPID" flat_wrk "$name" -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT")
+          echo "flat $round $1 $name $conns $row" >> "$RESULTS"
+        done
+      done
+    done
+    echo "  $1 rows: measured"
+  }
+  echo "flatness: 10 rows of each"
+  flat_phase 10
+  bulk() { # ROUTE BODY COUNT → "<created> <seconds>"
+    local started out=$WORK/bulk.out w
+    started=$(date +%s%N); : > "$out"
+    PATH_=$1 BODY=$2 COUNT=$3 wrk -t1 -c16 -d3600s --timeout 30s -s "$HERE/bulk.lua" "$BASE" > "$out" 2>&1 &
+    w=$!
+    until grep -q '^bulk [0-9]' "$out"; do kill -0 "$w" 2>/dev/null || break; sleep 0.1; done
+    kill -INT "$w" 2>/dev/null || true; wait "$w" 2>/dev/null || true
+    read -r _ created failed < <(grep -m1 '^bulk [0-9]' "$out" || echo "bulk 0 $3")
+    [ "$failed" = 0 ] || { cat "$out" >&2; fail "bulk seeding of $1: $failed failures"; }
+    echo "$created $(awk -v ns=$(( $(date +%s%N) - started )) 'BEGIN { printf "%.1f", ns / 1e9 }')"
+  }
+  MORE=$((FLAT_ROWS - 10))
+  echo "flatness: seeding $MORE more links, vouchers and trips through the control plane (16 connections)…"
+  read -r L_N L_S < <(bulk "$FADMIN/warplink/links" '{"slug":"many%d","destination_url":"https://example.com/m%d"}' "$MORE")
+  read -r V_N V_S < <(bulk "$FADMIN/warrantylife/vouchers" '{"code":"MANY%d"}' "$MORE")
+  read -r T_N T_S < <(bulk "$FADMIN/telematics/trips" '{"userId":8,"startedAt":"%t","endedAt":"%e","distanceKm":12}' "$MORE")
+  LINKS=$(curl -s "$BASE$FADMIN/warplink/links?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+  [ "$LINKS" -ge "$FLAT_ROWS" ] || fail "the flatness project has $LINKS links, expected ≥ $FLAT_ROWS"
+  echo "seed links $L_N $L_S $LINKS" >> "$RESULTS"; echo "seed vouchers $V_N $V_S" >> "$RESULTS"; echo "seed trips $T_N $T_S" >> "$RESULTS"
+  echo "  links: $L_N in $L_S s ($LINKS in the project); vouchers: $V_N in $V_S s; trips: $T_N in $T_S s"
+  echo "flatness: $FLAT_ROWS rows of each"
+  flat_phase "$FLAT_ROWS"
+  echo "flatness $(rss_kb)" >> "$WORK/rss.txt"
+fi
+
+ELAPSED=$(( $(date +%s) - STARTED ))
+echo
+python3 "$HERE/report.py" "$RESULTS" "$WORK/rss.txt" "$ROUNDS" "$DURATION" "$ELAPSED" "$BIN" "$INGEST_THREADS" | tee "$OUT"
+echo
+echo "written to $OUT"

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The report of Benchmarks/hotpaths.sh: one Markdown table plus the ingest, flatness and RSS lines.
+
+  report.py RESULTS RSS ROUNDS DURATION ELAPSED BIN INGEST_THREADS
+
+Each measured run is 10 numbers: req/s, p50, p99, p99.9 and max (µs), failed statuses (≥ 400), socket
+errors, requests, CPU µs per request and context switches per request. Medians over rounds; a ratio is the
+median of each round's ratio (route ÷ nginx measured just before it), so one noisy round moves it little.
+"""
+import sys
+from collections import OrderedDict
+
+FIELDS = ["rps", "p50", "p99", "p999", "max", "bad", "sock", "reqs", "cpu", "ctx"]
+READS = {"resolve", "validate", "voucher", "appconfig", "report", "me", "trips"}
+WRITES = {"match", "upload", "sensor"}
+LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "validate": "WarpLink validate",
+          "voucher": "WarrantyLife voucher lookup", "appconfig": "WarrantyLife app-config", "report": "Asleep report fetch",
+          "me": "Telematics current user", "trips": "Telematics trips (100)", "match": "WarpLink attribution match",
+          "upload": "Asleep 30 KB upload", "sensor": "WarrantyLife sensor event",
+          "telemetry": "Telematics telemetry", "readings": "WarrantyLife readings"}
+
+
+def run(values):
+    return {k: float(v) for k, v in zip(FIELDS, values)}
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return (v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2) if v else float("nan")
+
+
+def ms(us):
+    return f"{us / 1000:.2f}" if us < 100_000 else f"**{us / 1000:.0f}**"
+
+
+def ratio(a, b):
+    return a / b if b > 0 else float("nan")
+
+
+def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
+    main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
+    for line in open(results):
+        f = line.split()
+        if f[0] == "main":
+            _, rnd, name, conns, size = f[:5]
+            main_runs.setdefault((name, int(conns)), []).append((int(size), run(f[5:15]), run(f[15:25])))
+        elif f[0] == "ingest":
+            ingest.setdefault(f[2], []).append(run(f[3:13]))
+        elif f[0] == "flat":
+            _, rnd, phase, name, conns = f[:5]
+            flat.setdefault((name, int(conns)), {}).setdefault(int(phase), []).append(run(f[5:15]))
+        elif f[0] == "seed":
+            seeds[f[1]] = f[2:]
+        elif f[0] == "journal":
+            journal.append(line.strip()[len("journal "):])
+    out, loud = [], []
+    out.append(f"## Understudy SDK hot paths vs nginx (same-size static JSON, same run)\n")
+    out.append(f"`{binary}` · wrk -t1, keep-alive, loopback, journal on · {rounds} rounds × {duration} s per run, "
+               f"nginx then the route · medians · {elapsed} s in all\n")
+    out.append("| route | conns | req/s | ×nginx req/s | p50 ms | p99 ms | p99.9 ms | max ms | CPU µs/req | ×nginx CPU "
+               "| ctxsw/req | non-2xx | bytes | nginx CPU µs/req | goal (CPU; p99) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for (name, conns), rs in main_runs.items():
+        size = rs[0][0]
+        route = [r for _, _, r in rs]
+        nginx = [n for _, n, _ in rs]
+        rps = median([r["rps"] for r in route])
+        x_rps = median([ratio(r["rps"], n["rps"]) for _, n, r in rs])
+        cpu = median([r["cpu"] for r in route])
+        x_cpu = median([ratio(r["cpu"], n["cpu"]) for _, n, r in rs])
+        bad = int(sum(r["bad"] for r in route))
+        sock = int(sum(r["sock"] for r in route))
+        worst = max(r["max"] for r in route)
+        p99 = median([r["p99"] for r in route])
+        limit = 1.5 if name == "health" else 4 if name in READS else 8
+        p99_limit = 2000 if conns == 1 else 5000
+        goal = [f"{'met' if x_cpu <= limit else 'NOT met'} (≤ {limit:g}×)", f"{'met' if p99 <= p99_limit else 'NOT met'} (≤ {p99_limit / 1000:g} ms)"]
+        if name == "health" and conns == 16:
+            goal.append(f"req/s {'met' if x_rps >= 0.8 else 'NOT met'} (≥ 0.8×)")
+        errors = f"{bad}" + (f" + {sock} socket" if sock else "")
+        if bad or sock:
+            errors = f"**{errors}**"
+            loud.append(f"!! {LABELS.get(name, name)} at {conns} connection(s): {bad} failed statuses, {sock} socket errors")
+        out.append(f"| {LABELS.get(name, name)} | {conns} | {rps:,.0f} | {x_rps:.2f} | {ms(median([r['p50'] for r in route]))} | {ms(p99)} "
+                   f"| {ms(median([r['p999'] for r in route]))} | {ms(worst)} | {cpu:.1f} | {x_cpu:.1f} | {median([r['ctx'] for r in route]):.2f} "
+                   f"| {errors} | {size:,} | {median([n['cpu'] for n in nginx]):.1f} | {'; '.join(goal)} |")
+    out.append("\nratios are each round's route ÷ the nginx run just before it (median over rounds); max is the worst "
+               "request of all rounds, the other latencies are medians; non-2xx counts responses ≥ 400 and socket errors "
+               "over all rounds; CPU is the whole process's utime + stime from /proc (nginx: master + workers) per "
+               "request answered; nginx serves the route's captured response as a file with GET (the write routes "
+               "send their bodies to Understudy only).")
+    if ingest:
+        out.append("")
+        for name, rs in ingest.items():
+            rate = median([r["rps"] for r in rs]) * 1000
+            per = median([r["cpu"] for r in rs]) / 1000
+            bad = int(sum(r["bad"] + r["sock"] for r in rs))
+            if bad:
+                loud.append(f"!! {LABELS[name]} ingest: {bad} failed statuses or socket errors")
+            out.append(f"- ingest, {LABELS[name]} (1,000 samples a batch, wrk -t{ingest_threads} -c16): **{rate:,.0f} samples/s**, "
+                       f"{per:.3f} server CPU µs per sample, p99 {ms(median([r['p99'] for r in rs]))} ms a batch, {bad} non-2xx "
+                       f"(goal ≥ 300,000 samples/s: {'met' if rate >= 300_000 else 'NOT met'}); per round "
+                       + ", ".join(f"{r['rps'] * 1000:,.0f}" for r in rs))
+    if flat:
+        phases = sorted({p for per in flat.values() for p in per})
+        small, large = phases[0], phases[-1]
+        out.append("")
+        if seeds:
+            out.append("- flatness seeding through the control plane, 16 connections: " + "; ".join(
+                f"{kind} {int(v[0]):,} in {float(v[1]):.1f} s ({int(v[0]) / max(float(v[1]), 0.001):,.0f}/s)" for kind, v in seeds.items()))
+        for (name, conns), per in flat.items():
+            a, b = per.get(small, []), per.get(large, [])
+            if not a or not b:
+                continue
+            m = {k: (median([r[k] for r in a]), median([r[k] for r in b])) for k in ("p50", "p99", "cpu", "rps")}
+            bad = int(sum(r["bad"] + r["sock"] for r in a + b))
+            if bad:
+                loud.append(f"!! flatness {name} c{conns}: {bad} failed statuses or socket errors")
+            label = "Telematics trips (the user's 10)" if name == "trips" else LABELS[name]
+            out.append(f"- flatness, {label}, {conns} conn: {small:,} → {large:,} rows: p50 {ms(m['p50'][0])} → {ms(m['p50'][1])} ms "
+                       f"(×{ratio(m['p50'][1], m['p50'][0]):.2f}), p99 {ms(m['p99'][0])} → {ms(m['p99'][1])} ms (×{ratio(m['p99'][1], m['p99'][0]):.2f}), "
+                       f"CPU {m['cpu'][0]:.1f} → {m['cpu'][1]:.1f} µs/req (×{ratio(m['cpu'][1], m['cpu'][0]):.2f}), req/s ×{ratio(m['rps'][1], m['rps'][0]):.2f}"
+                       + (f", {bad} non-2xx" if bad else ""))
+    rss = OrderedDict((k, int(v)) for k, v in (line.split() for line in open(rss_path)))
+    mib = lambda kb: f"{kb / 1024:.1f} MiB"
+    after = [v for k, v in rss.items() if k.startswith("round")]
+    line = f"\n- RSS: idle {mib(rss.get('idle', 0))}; after each round " + ", ".join(mib(v) for v in after)
+    if len(after) > 1:
+        line += f" (growth from the first round to the last: {(after[-1] - after[0]) / 1024:+.1f} MiB)"
+    for k in ("ingest", "flatness"):
+        if k in rss:
+            line += f"; after {k} {mib(rss[k])}"
+    out.append(line)
+    if journal:
+        out.append("\nfailed answers in the benchmark project's journal (the routes' rounds): " + "; ".join(journal))
+    if loud:
+        out.append("\n" + "\n".join(loud))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
