@@ -77,16 +77,7 @@ public final class Database: Sendable {
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            commits.submit(GroupCommit.Job(perform: { connection in
-                do {
-                    let value = try body(connection)
-                    return GroupCommit.Outcome(failed: false) { commitError in
-                        if let commitError { continuation.resume(throwing: commitError) } else { continuation.resume(returning: value) }
-                    }
-                } catch {
-                    return GroupCommit.Outcome(failed: true) { _ in continuation.resume(throwing: error) }
-                }
-            }, reject: { continuation.resume(throwing: $0) }))
+            submit(body) { continuation.resume(with: $0) }
         }
     }
 
@@ -96,14 +87,23 @@ public final class Database: Sendable {
     /// reading.
     public func enqueueWrite(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void,
                              completion: @escaping @Sendable ((any Error)?) -> Void) {
+        submit(body) { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
+    }
+
+    /// Hands `body` to the group commit; `settled` hears its value once the transaction holding
+    /// it committed, or its own error, or the commit's.
+    private func submit<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+                                     settled: @escaping @Sendable (Result<T, any Error>) -> Void) {
         commits.submit(GroupCommit.Job(perform: { connection in
             do {
-                try body(connection)
-                return GroupCommit.Outcome(failed: false, finish: completion)
+                let value = try body(connection)
+                return GroupCommit.Outcome(failed: false) { commitError in settled(commitError.map { .failure($0) } ?? .success(value)) }
             } catch {
-                return GroupCommit.Outcome(failed: true) { _ in completion(error) }
+                return GroupCommit.Outcome(failed: true) { _ in settled(.failure(error)) }
             }
-        }, reject: completion))
+        }, reject: { settled(.failure($0)) }))
     }
 
     /// Transactions committed and writes run through them so far (tests; the ratio is the batching).
