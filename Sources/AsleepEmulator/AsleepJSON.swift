@@ -14,6 +14,11 @@ enum AsleepJSON {
         return Data(out)
     }
 
+    /// `value` appended to `writer` as `encoded(_:)` prints it.
+    static func write(_ value: JSONValue, into writer: inout JSONWriter) {
+        writer.append { write(value, into: &$0) }
+    }
+
     private static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .double(let number) where number.isFinite:

@@ -5,14 +5,20 @@ import Foundation
 extension AsleepService {
     // MARK: Reports
 
-    /// The `result` of `GET /data/v3/sessions/{id}` with times in `zone`.
+    /// The `result` of `GET /data/v3/sessions/{id}` with times in `zone`, as a tree (average stats
+    /// read members of it; the SDK route prints `SessionReport` directly).
     func report(_ session: SessionRecord, settings: AsleepSettings, zone: TimeZone) throws -> JSONValue {
+        try reportContent(session, settings: settings, zone: zone).json
+    }
+
+    /// What the report of `session` shows, with times in `zone`.
+    func reportContent(_ session: SessionRecord, settings: AsleepSettings, zone: TimeZone) throws -> SessionReport {
         let received = try store.receivedChunks(session: session.id)
         let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received, explicit: StageArrays.explicit(in: session.overrides))
         let total = (session.lastSeqNum ?? -1) + 1
         let missingRatio = total > 0 ? SleepAnalysis.ratio(Double(total - received.filter { $0 < total }.count) / Double(total)) : 0
         var peculiarities: [String] = []
-        var stat: JSONValue = .null
+        var stat: SessionReport.Statistics?
         var shown = arrays
         if session.state != .complete {
             peculiarities.append("IN_PROGRESS")
@@ -27,17 +33,14 @@ extension AsleepService {
                 let computed = SleepAnalysis.stat(arrays, start: session.start, end: session.end ?? session.start, snoring: settings.snoringEnabled,
                                                   breathing: settings.breathingEnabled)
                 if computed.neverSlept { peculiarities.append("NEVER_SLEPT") }
-                var object = computed.json(in: zone, sleepCycleTime: Self.sleepCycleTime(settings: settings, arrays: arrays)).objectValue ?? [:]
-                for (key, value) in session.overrides["stat"]?.objectValue ?? [:] { object[key] = value }
-                stat = .object(object)
+                stat = SessionReport.Statistics(computed: computed, sleepCycleTime: Self.sleepCycleTime(settings: settings, arrays: arrays),
+                                                overrides: session.overrides["stat"]?.objectValue ?? [:])
             }
             if !settings.breathingEnabled { peculiarities.append("NO_BREATHING_STABILITY") }
             for name in forced.sorted() where !peculiarities.contains(name) { peculiarities.append(name) }
         }
-        let sessionObject = AsleepWire.reportSession(session, stages: shown, snoring: settings.snoringEnabled,
-                                                     breathing: settings.breathingEnabled, zone: zone)
-        return ["timezone": .string(WireTime.name(zone)), "peculiarities": .array(peculiarities.map(JSONValue.string)),
-                "missing_data_ratio": .double(missingRatio), "session": sessionObject, "stat": stat]
+        return SessionReport(session: session, zone: zone, stages: shown, snoring: settings.snoringEnabled, breathing: settings.breathingEnabled,
+                             peculiarities: peculiarities, missingDataRatio: missingRatio, stat: stat)
     }
 
     static func sleepCycleTime(settings: AsleepSettings, arrays: StageArrays) -> JSONValue {
@@ -52,12 +55,12 @@ extension AsleepService {
     }
 
     /// `GET /data/v3/sessions/{id}`.
-    func getReport(_ caller: Caller, presented: Presented, sessionID: String) throws -> JSONValue {
+    func getReport(_ caller: Caller, presented: Presented, sessionID: String) throws -> SessionReport {
         let zone = try WireTime.zone(presented.timezone)
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
         let session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
-        return try report(session, settings: caller.settings, zone: zone)
+        return try reportContent(session, settings: caller.settings, zone: zone)
     }
 
     /// `GET /data/v1/sessions`.

@@ -112,9 +112,10 @@ struct AsleepRoutes: Sendable {
 
     func getReport(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let id = context.parameter("session_id")
-        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+        let report = try await withCaller(request, context) { service, caller, presented in
             try service.getReport(caller, presented: presented, sessionID: id)
-        }, detail: "OK")
+        }
+        return .json(status: 200, bytes: report.envelope(detail: "OK"))
     }
 
     func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
@@ -216,7 +217,11 @@ struct AsleepRoutes: Sendable {
             if let field = parts.first(where: { $0.name == "callback_url" }) { callback = field.text }
         }
         var seqNum: Int?
-        if let text = seqText?.trimmingCharacters(in: .whitespacesAndNewlines) {
+        if let digits = seqText, !digits.isEmpty, digits.utf8.count <= 4, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+            // The SDK's plain `12`: Foundation's Unicode-aware trim was a twentieth of an upload.
+            guard let number = Int(digits), number <= maxSeqNum else { throw .notValidParameter }
+            seqNum = number
+        } else if let text = seqText?.trimmingCharacters(in: .whitespacesAndNewlines) {
             // Beyond twice the 24 h maximum a sequence number is nonsense (and would size the stage arrays).
             guard let number = Int(text), (0...maxSeqNum).contains(number) else { throw .notValidParameter }
             seqNum = number

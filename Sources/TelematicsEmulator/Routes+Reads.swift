@@ -30,7 +30,7 @@ extension TelematicsRoutes {
             try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
                                                               toMs: TelematicsService.bound(range.end, Int64.max))
         }
-        return json(.array(trips.map(Wire.tripResume)))
+        return .json(status: 200, bytes: TripListEncoder.encode(trips))
     }
 
     func trip(_ request: Request, _ context: EmulatorContext) async throws -> Response {
