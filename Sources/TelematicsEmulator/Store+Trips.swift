@@ -18,10 +18,14 @@ extension TelematicsStore {
 
     /// The user's trips starting in `[fromMs, toMs]`, newest first.
     func trips(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [TripRecord] {
-        try connection.fetchAll(TripRecord.self, """
-            SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? ORDER BY started_ms DESC, id DESC
-            """, project, userID, fromMs, toMs)
+        try connection.query("""
+            SELECT \(Self.tripColumns) FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
+            ORDER BY started_ms DESC, id DESC
+            """, project, userID, fromMs, toMs).map { row throws(RowDecodingError) in try TripRecord(positional: row) }
     }
+
+    /// `TripRecord.columns` as a select list.
+    private static let tripColumns = TripRecord.columns.joined(separator: ", ")
 
     /// Trips newest first, of one user or of all.
     func allTrips(_ project: ProjectID, userID: Int?) throws -> [TripRecord] {

@@ -40,7 +40,9 @@ struct TripListEncoderTests {
             double(), count(), optionalDouble(), optionalDouble(), optionalDouble(), optionalDouble(), double(), double(), count(), count(), count(),
             count(), count(), count(), count(), count(), count(), count(),
         ]
-        return try! TripRecord(row: Row(columns: columns, values: values))
+        let byName = try! TripRecord(row: Row(columns: columns, values: values))
+        #expect((try? TripRecord(positional: Row(columns: TripRecord.columns, values: values))) == byName)
+        return byName
     }
 
     static func treeBytes(_ trips: [TripRecord]) -> Data { JSONValue.array(trips.map(Wire.tripResume)).encoded() }
@@ -73,5 +75,28 @@ struct TripListEncoderTests {
         let first = try #require(try JSONValue.parse(direct)[0])
         #expect(first["startedAt"] == "2023-01-01T08:00:00.000000Z")
         #expect(first["startLocation"] == .null)
+    }
+
+    static func outcome(_ read: () throws -> TripRecord) -> (record: TripRecord?, error: RowDecodingError?) {
+        do { return (try read(), nil) } catch { return (nil, error as? RowDecodingError) }
+    }
+
+    @Test("the positional read of the trip list refuses what the read by name refuses, with the same error")
+    func positionalErrors() throws {
+        #expect(Self.columns == TripRecord.columns)
+        let base: [SQLValue] = [.integer(1), .integer(4), .null, .integer(3), .integer(0), .integer(1), .real(1), .integer(1), .null, .null, .null,
+                                .null, .real(1), .real(1), .integer(1), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+                                .integer(0), .integer(0), .integer(0)]
+        for index in base.indices {
+            for bad in [SQLValue.text("x"), .null] {
+                var values = base
+                values[index] = bad
+                let byName = Self.outcome { try TripRecord(row: Row(columns: Self.columns, values: values)) }
+                let positional = Self.outcome { try TripRecord(positional: Row(columns: TripRecord.columns, values: values)) }
+                #expect(byName.record == positional.record && byName.error == positional.error, "column \(index) = \(bad)")
+                if case .null = bad, [2, 3, 8, 9, 10, 11].contains(index) { #expect(byName.record != nil) } else { #expect(byName.error != nil) }
+            }
+        }
+        #expect(throws: RowDecodingError.self) { try TripRecord(positional: Row(columns: Array(TripRecord.columns.dropLast()), values: Array(base.dropLast()))) }
     }
 }
