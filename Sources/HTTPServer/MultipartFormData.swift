@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One part of a `multipart/form-data` body (RFC 7578).
 public struct MultipartPart: Sendable, Equatable {
@@ -41,8 +46,9 @@ public enum MultipartFormData {
     /// multipart at all, `missingBoundary` when it is multipart without a usable boundary.
     public static func boundary(fromContentType contentType: String?) throws(Failure) -> String? {
         guard let contentType, contentType.lowercased().hasPrefix("multipart/") else { return nil }
+        let ascii = isASCII(contentType)
         for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { trimmed($0, ascii: ascii) }
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
             let value = unquoted(pair[1])
             guard !value.isEmpty else { throw .missingBoundary }
@@ -95,15 +101,19 @@ public enum MultipartFormData {
         var name: String?
         var filename: String?
         var contentType: String?
-        for line in text.components(separatedBy: "\r\n") where !line.isEmpty {
+        // Foundation's splitting and trimming bridged every header through NSString; for ASCII
+        // headers (all the SDKs send) the native split and a space/tab trim are the same thing.
+        let ascii = isASCII(text)
+        let lines = ascii ? text.split(separator: "\r\n", omittingEmptySubsequences: false) : text.components(separatedBy: "\r\n").map { Substring($0) }
+        for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw .malformed("bad part header") }
-            let field = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let field = trimmed(line[..<colon], ascii: ascii).lowercased()
+            let value = trimmed(line[line.index(after: colon)...], ascii: ascii)
             if field == "content-type" {
                 contentType = value
             } else if field == "content-disposition" {
                 for parameter in value.split(separator: ";").dropFirst() {
-                    let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    let pair = parameter.split(separator: "=", maxSplits: 1).map { trimmed($0, ascii: ascii) }
                     guard pair.count == 2 else { continue }
                     switch pair[0].lowercased() {
                     case "name": name = unquoted(pair[1])
@@ -121,22 +131,38 @@ public enum MultipartFormData {
         text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 ? String(text.dropFirst().dropLast()) : text
     }
 
+    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// `text` without leading and trailing `.whitespaces`; for ASCII text those are space and tab.
+    private static func trimmed(_ text: Substring, ascii: Bool) -> String {
+        guard ascii else { return text.trimmingCharacters(in: .whitespaces) }
+        var start = text.startIndex, end = text.endIndex
+        while start < end, text.utf8[start] == 32 || text.utf8[start] == 9 { start = text.utf8.index(after: start) }
+        while end > start {
+            let before = text.utf8.index(before: end)
+            guard text.utf8[before] == 32 || text.utf8[before] == 9 else { break }
+            end = before
+        }
+        return String(text[start..<end])
+    }
+
+    /// The first `needle` at or after `start`: memchr to each candidate first byte, then memcmp
+    /// (a byte loop with bounds checks was most of the parse of a 30 KB part).
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        let first = needle[0]
-        var index = start
         let last = haystack.count - needle.count
-        while index <= last {
-            if haystack[index] == first {
-                var matched = true
-                for offset in 1..<needle.count where haystack[index + offset] != needle[offset] {
-                    matched = false
-                    break
+        return haystack.withUnsafeBytes { hay -> Int? in
+            needle.withUnsafeBytes { pin -> Int? in
+                guard let base = hay.baseAddress, let pattern = pin.baseAddress else { return nil }
+                var index = start
+                while index <= last {
+                    guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
+                    let position = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + position, pattern, pin.count) == 0 { return position }
+                    index = position + 1
                 }
-                if matched { return index }
+                return nil
             }
-            index += 1
         }
-        return nil
     }
 }
