@@ -52,6 +52,9 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         }
     }
 
+    /// Whether `writerIsIdle` has a checkpoint to finish.
+    var writerTurnIsDue: Bool { backgroundDone.load(ordering: .acquiring) }
+
     /// Called by the writer between transactions: finishes a checkpoint the background pass
     /// prepared, so that the next write can restart the log.
     func writerIsIdle(_ writer: SQLiteConnection) {

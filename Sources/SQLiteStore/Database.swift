@@ -10,8 +10,10 @@ import Synchronization
 /// A SQLite database file in WAL mode: one writer connection on its own serial queue, and a small
 /// pool of reader connections, each on its own queue.
 ///
-/// WAL lets readers run while the writer writes. All blocking SQLite work happens on these
-/// dedicated queues, never on Swift's cooperative pool or Dispatch's global queues.
+/// WAL lets readers run while the writer writes. Short work runs on the caller's thread: reads on
+/// a connection of that thread's own, and a write when the writer is idle (see `write`). Anything
+/// that can take long — contended writes, checkpoints, pooled reads — runs on these dedicated
+/// queues, never on Swift's cooperative pool or Dispatch's global queues.
 public final class Database: Sendable {
     private final class Lane: @unchecked Sendable { // `connection` is only used on `queue`
         let queue: DispatchQueue
@@ -61,7 +63,8 @@ public final class Database: Sendable {
         let checkpointer = try Checkpointer(path: path)
         checkpointer.watch(writerConnection)
         self.checkpointer = checkpointer
-        commits = GroupCommit(queue: writer.queue, connection: writerConnection) { checkpointer.writerIsIdle($0) }
+        commits = GroupCommit(queue: writer.queue, connection: writerConnection,
+                              betweenBatches: { checkpointer.writerIsIdle($0) }, turnIsDue: { checkpointer.writerTurnIsDue })
         var readers: [Lane] = []
         for index in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path)
@@ -74,11 +77,25 @@ public final class Database: Sendable {
     /// Runs `body` on the writer connection inside a write transaction — shared with the other
     /// writes queued at the same time (group commit), each in its own savepoint — and returns once
     /// that transaction committed. If `body` throws, only its own changes are rolled back.
+    ///
+    /// When the writer is idle the write runs right here, on the caller's thread (no hop, same
+    /// commit-before-return guarantee); only contended writes wait for the writer queue.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        let inline = InlineResult<T>()
+        if commits.runInline(job(body, settled: { inline.value = $0 })) {
+            // `run` settles every job it is given (value, error or rejection) before returning.
+            guard let value = inline.value else { throw SQLiteError(code: -1, message: "an inline write settled no outcome") }
+            return try value.get()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
             submit(body) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Where an inline write's outcome lands: set and read on the same thread, inside `runInline`.
+    private final class InlineResult<T: Sendable>: @unchecked Sendable {
+        var value: Result<T, any Error>?
     }
 
     /// Queues `body` as a write and returns at once; `completion` runs on the writer queue when
@@ -96,14 +113,19 @@ public final class Database: Sendable {
     /// it committed, or its own error, or the commit's.
     private func submit<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T,
                                      settled: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        commits.submit(GroupCommit.Job(perform: { connection in
+        commits.submit(job(body, settled: settled))
+    }
+
+    private func job<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+                                  settled: @escaping @Sendable (Result<T, any Error>) -> Void) -> GroupCommit.Job {
+        GroupCommit.Job(perform: { connection in
             do {
                 let value = try body(connection)
                 return GroupCommit.Outcome(failed: false) { commitError in settled(commitError.map { .failure($0) } ?? .success(value)) }
             } catch {
                 return GroupCommit.Outcome(failed: true) { _ in settled(.failure(error)) }
             }
-        }, reject: { settled(.failure($0)) }))
+        }, reject: { settled(.failure($0)) })
     }
 
     /// Transactions committed and writes run through them so far (tests; the ratio is the batching).
@@ -111,6 +133,9 @@ public final class Database: Sendable {
         let counts = commits.counts
         return (counts.batches, counts.jobs)
     }
+
+    /// Writes waiting for the writer queue (tests).
+    var queuedWrites: Int { commits.queuedJobs }
 
     /// Background WAL checkpoints run so far (tests).
     public var checkpointsRun: Int { checkpointer.checkpointsRun }
@@ -159,6 +184,6 @@ public final class Database: Sendable {
     /// Runs `body` on the writer connection without an implicit transaction, blocking the caller.
     /// For startup work (migrations) and tests, never from a request handler.
     public func withWriterBlocking<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.queue.sync { try body(writer.connection) }
+        try commits.exclusively(body)
     }
 }

@@ -9,7 +9,12 @@ import Synchronization
 /// failing write rolls back alone. Callers are answered only after the `COMMIT` that holds their
 /// write returned, so an acknowledged write is in the log and survives the process being killed.
 /// Writes run in the order they were queued.
-final class GroupCommit: @unchecked Sendable { // `connection` is only used on `queue` (drain runs there); the rest is Mutex/Atomic
+///
+/// A write that finds the writer idle and nothing queued runs on the caller's thread instead
+/// (`runInline`): handing it to the writer thread and back cost two wake-ups, about a tenth of a
+/// resolve's CPU. Whoever holds `draining` owns the connection, so inline writes, the writer queue
+/// and `exclusively` never overlap, and queued work keeps its order.
+final class GroupCommit: @unchecked Sendable { // `connection` is only used by the holder of `draining`; the rest is Mutex/Atomic
     /// One queued write: `perform` runs it on the writer inside the batch's transaction and says
     /// whether it failed; `finish` later learns whether the batch committed.
     struct Job: Sendable {
@@ -39,18 +44,26 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used on `
     private let jobsRun = Atomic<Int>(0)
 
     private let betweenBatches: @Sendable (SQLiteConnection) -> Void
+    private let turnIsDue: @Sendable () -> Bool
 
-    /// Commits on `connection`, confined to `queue`; `betweenBatches` runs on the writer after
-    /// each transaction, when nothing is being written (the checkpointer's turn).
+    /// Commits on `connection`, on `queue` or inline; `betweenBatches` runs on the writer queue
+    /// after a transaction, when nothing is being written (the checkpointer's turn), and
+    /// `turnIsDue` says whether it has anything to do (an inline write then hands the turn to the
+    /// queue rather than run a checkpoint on a request's thread).
     @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (docs/notes)
-    init(queue: DispatchQueue, connection: SQLiteConnection, betweenBatches: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }) {
+    init(queue: DispatchQueue, connection: SQLiteConnection,
+         betweenBatches: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }, turnIsDue: @escaping @Sendable () -> Bool = { false }) {
         self.queue = queue
         self.connection = connection
         self.betweenBatches = betweenBatches
+        self.turnIsDue = turnIsDue
     }
 
     /// Transactions committed and writes run so far (tests, metrics).
     var counts: (batches: Int, jobs: Int) { (batches.load(ordering: .acquiring), jobsRun.load(ordering: .acquiring)) }
+
+    /// Writes waiting for the writer (tests).
+    var queuedJobs: Int { pending.withLock { $0.jobs.count } }
 
     /// Queues `job`; the writer picks it up with whatever else is queued.
     func submit(_ job: Job) {
@@ -63,7 +76,46 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used on `
         if start { queue.async { [self] in drain() } }
     }
 
+    /// Runs `job` on the calling thread, in a transaction of its own, when the writer is idle and
+    /// nothing is queued; returns false without running it otherwise (the caller then submits it).
+    func runInline(_ job: Job) -> Bool {
+        guard claim() else { return false }
+        run([job])
+        release()
+        return true
+    }
+
+    /// Runs `body` on the connection outside any transaction once the writer is idle, blocking the
+    /// caller meanwhile: startup work (migrations) and tests, never a request.
+    func exclusively<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
+        while !claim() { queue.sync {} } // a running drain ends at most one batch later
+        defer { release() }
+        return try body(connection)
+    }
+
+    private func claim() -> Bool {
+        pending.withLock { state in
+            guard !state.draining, state.jobs.isEmpty else { return false }
+            state.draining = true
+            return true
+        }
+    }
+
+    /// Gives the connection back after inline work, or hands it to the writer queue when writes
+    /// were queued meanwhile or the between-batches turn is due.
+    private func release() {
+        let handOff = pending.withLock { state -> Bool in
+            if state.jobs.isEmpty && !turnIsDue() {
+                state.draining = false
+                return false
+            }
+            return true
+        }
+        if handOff { queue.async { [self] in drain() } }
+    }
+
     private func drain() {
+        betweenBatches(connection) // the turn an inline write left to the queue, if any
         while true {
             let batch = pending.withLock { state -> [Job] in
                 if state.jobs.isEmpty {

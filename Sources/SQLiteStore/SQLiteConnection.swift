@@ -157,6 +157,12 @@ public final class SQLiteConnection {
 
     // Keyed by the cached statement (a pointer hashes faster than its SQL). A statement SQLite
     // re-prepared after a schema change may return other columns: the count check catches that.
+    /// The virtual-machine steps this connection's statements ran since the last call (then starts
+    /// over): a deterministic count of work, for tests that check a lookup does not grow with history.
+    public func takeStatementSteps() -> Int {
+        statements.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_VM_STEP, 1)) }
+    }
+
     private func layout(of statement: OpaquePointer, count: Int) -> ColumnLayout {
         if let known = layouts[statement], known.names.count == count { return known }
         let layout = ColumnLayout((0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) })

@@ -1,0 +1,116 @@
+import EmulatorCore
+import Foundation
+import SQLiteStore
+import Testing
+@testable import WarpLinkEmulator
+@testable import WarrantyLifeEmulator
+
+/// The lookups every SDK request makes must cost the same with 10 earlier rows as with thousands.
+/// Work is counted in SQLite virtual-machine steps, which are deterministic (no timing): a lookup
+/// that scans history grows with it, one served by an index does not.
+@Suite("Lookups that do not grow with history")
+struct HistoryIndependentLookupTests {
+    /// A migrated SQLite file with one project, removed when the test ends.
+    final class Fixture {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        let connection: SQLiteConnection
+
+        init() throws {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            connection = try SQLiteConnection(path: directory.appendingPathComponent("db.sqlite").path)
+            _ = try Migrator(directory: Migrator.locateDirectory(configured: nil)).migrate(connection)
+            try connection.run("INSERT INTO projects (id, name, created_at) VALUES ('p1', 'history', '2026-01-01T00:00:00Z')")
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// The steps `lookup` costs after `grow(from, to)` added history rows `from..<to`.
+        func steps(afterGrowingTo count: Int, from start: Int, grow: (Int) throws -> Void, lookup: () throws -> Void) throws -> Int {
+            try connection.transaction { for index in start..<count { try grow(index) } }
+            try lookup() // the first run prepares the statement; only the second is counted
+            _ = connection.takeStatementSteps()
+            try lookup()
+            return connection.takeStatementSteps()
+        }
+
+        /// Fails unless the lookup costs about the same at 10 and at `large` rows of history.
+        func expectFlat(large: Int = 3_000, grow: (Int) throws -> Void, lookup: () throws -> Void,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let small = try steps(afterGrowingTo: 10, from: 0, grow: grow, lookup: lookup)
+            let big = try steps(afterGrowingTo: large, from: 10, grow: grow, lookup: lookup)
+            #expect(small > 0, "the lookup ran no statement", sourceLocation: sourceLocation)
+            // A B-tree a few levels deeper costs a handful of steps; a scan costs thousands.
+            #expect(big <= small + small / 2 + 20, "\(small) steps at 10 rows, \(big) at \(large)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("a repeated sensor event finds the first one without reading every repeat")
+    func sensorEventDedupe() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        let eventAt = "2026-11-30 10:00:00.000"
+        try fixture.expectFlat(grow: { index in
+            _ = try store.insertSensorEvent("p1", id: "e\(index)", itemID: "item", eventAt: eventAt, type: 1111, body: [:], now: "2026-11-30T10:00:00Z")
+        }, lookup: {
+            let first = try fixture.connection.transaction {
+                try store.insertSensorEvent("p1", id: UUID().uuidString, itemID: "item", eventAt: eventAt, type: 1111, body: [:], now: "2026-11-30T10:00:01Z")
+            }
+            #expect(first == "e0")
+        })
+    }
+
+    @Test("a repeated diagnostic report and an item's latest opt-in are found through indexes")
+    func diagnosticsAndOptIns() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        try fixture.expectFlat(grow: { index in
+            try store.insertDiagnostic("p1", id: "d\(index)", itemID: "item", body: [:], requestHash: "same",
+                                       sameHashAs: index == 0 ? nil : "d0", now: "2026-11-30T10:00:00Z")
+        }, lookup: {
+            let first = try store.firstDiagnostic("p1", itemID: "item", requestHash: "same")
+            #expect(first == "d0")
+        })
+        try fixture.expectFlat(grow: { index in
+            try store.recordOptIn("p1", itemID: "item-\(index % 50)", program: .ssr, optedIn: index % 2 == 0, sensorEventID: nil, now: "2026-11-30T10:00:00Z")
+        }, lookup: {
+            let latest = try store.latestOptIn("p1", itemID: "item-0", program: .ssr)
+            #expect(latest != nil)
+        })
+    }
+
+    @Test("attribution candidates by device and fingerprint ignore resolve clicks and other devices")
+    func attributionCandidates() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        func click(_ id: String, source: String, device: String, fingerprint: String, at time: Double) throws {
+            try fixture.connection.run("""
+                INSERT INTO warplink_clicks (project_id, id, link_id, source, device_id, fingerprint, clicked_at) VALUES ('p1', ?, 'l1', ?, ?, ?, ?)
+                """, id, source, device, fingerprint, time)
+        }
+        try click("wanted", source: "redirect", device: "DEVICE-A", fingerprint: "fp-a", at: 1)
+        // History: the SDK's own resolves of the same device and fingerprint, and other devices' taps.
+        try fixture.expectFlat(grow: { index in
+            try click("r\(index)", source: "resolve", device: "device-a", fingerprint: "fp-a", at: Double(index + 2))
+            try click("o\(index)", source: "redirect", device: "device-\(index)", fingerprint: "fp-\(index)", at: Double(index + 2))
+        }, lookup: {
+            let byDevice = try store.clicks("p1", deviceID: "device-a").map(\.id)
+            let byFingerprint = try store.clicks("p1", fingerprint: "fp-a").map(\.id)
+            #expect(byDevice == ["wanted"])
+            #expect(byFingerprint == ["wanted"])
+        })
+    }
+
+    @Test("the latest attributed install of a device is found without reading the others")
+    func latestAttributedInstall() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        try fixture.expectFlat(grow: { index in
+            try fixture.connection.run("""
+                INSERT INTO warplink_installs (project_id, id, app_id, device_id, outcome, link_id, created_at) VALUES ('p1', ?, 'app', ?, 'matched', ?, ?)
+                """, "i\(index)", index % 3 == 0 ? "DEVICE-A" : "device-\(index)", index % 3 == 0 ? "l1" : nil, Double(index))
+        }, lookup: {
+            let install = try store.latestAttributedInstall("p1", appID: "app", deviceID: "device-a")
+            #expect(install != nil)
+        })
+    }
+}
