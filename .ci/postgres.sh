@@ -8,12 +8,18 @@
 # start prints only `export …` lines on stdout (everything else goes to stderr). --install
 # installs Debian's `postgresql` with apt-get when no server binaries are found (CI); --watch PID
 # stops the cluster by itself once process PID is gone (a test process that crashed or was killed).
+# UNDERSTUDY_POSTGRES_BINDIR names the server binaries' folder instead of searching for them.
 # initdb refuses to run as root, so as root the cluster belongs to the `postgres` system user
 # (created when missing).
 set -euo pipefail
 
 find_bindir() {
   local dir
+  # An explicit folder (UNDERSTUDY_POSTGRES_BINDIR) is the only one tried.
+  if [ -n "${UNDERSTUDY_POSTGRES_BINDIR:-}" ]; then
+    [ -x "$UNDERSTUDY_POSTGRES_BINDIR/initdb" ] && { echo "$UNDERSTUDY_POSTGRES_BINDIR"; return 0; }
+    return 1
+  fi
   for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
     [ -x "$dir/initdb" ] && { echo "$dir"; return 0; }
   done

@@ -10,13 +10,11 @@ struct CommandTests {
 
     private static func understudy(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the package first: \(binary)")
-        // The developer's own UNDERSTUDY_* variables must not steer the test; no config file either.
+        // The developer's own UNDERSTUDY_* and libpq PG* variables must not steer the test.
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") && !$0.key.hasPrefix("PG") }
-        environment["UNDERSTUDY_CONFIG"] = "/dev/null/none"
         environment.merge(extra) { $1 }
-        let migrations = TestPostgres.repository.appendingPathComponent("Migrations").path
-        let config = arguments.first == "serve" || arguments.first == "migrate" ? ["--migrations", migrations] : []
-        return try ChildProcess.run(binary, arguments + config, environment: environment.filter { $0.key != "UNDERSTUDY_CONFIG" })
+        let migrations = ["--migrations", TestPostgres.repository.appendingPathComponent("Migrations").path]
+        return try ChildProcess.run(binary, arguments + migrations, environment: environment)
     }
 
     private static let serveFlags = ["--port", "0", "--https-port", "0", "--proxy-port", "0", "--no-request-log"]
@@ -47,6 +45,19 @@ struct CommandTests {
             #expect(run.standard.hasPrefix("applied: 0001_core"))
             // No SQLite file named after the keyword string appeared in the working directory.
             #expect(!FileManager.default.fileExists(atPath: keywords))
+        }
+    }
+
+    @Test("the configuration file's database key selects PostgreSQL too")
+    func configurationFile() throws {
+        try TestPostgres.withDatabase { _, name in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-pg-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let url = try TestPostgres.url(database: name).replacingOccurrences(of: "postgres://", with: "postgresql://")
+            try JSONSerialization.data(withJSONObject: ["database": url]).write(to: file)
+            let run = try Self.understudy(["migrate", "--config", file.path])
+            #expect(run.status == 0, "\(run.error)")
+            #expect(run.standard.hasPrefix("applied: 0001_core"))
         }
     }
 

@@ -116,6 +116,35 @@ struct MigratorTests {
         }
     }
 
+    @Test("the migrator waits while another instance holds the migration lock")
+    func waitsForTheLock() throws {
+        try TestPostgres.withDatabase { location, _ in
+            let holder = try PostgresConnection(location: location)
+            try holder.executeScript("BEGIN")
+            try holder.execute("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresMigrator.lockKey)])
+            let migrator = PostgresMigrator(migrations: [try PostgresMigration(id: "0001_a", sql: "CREATE TABLE a (x BIGINT);")])
+            let handoff = Handoff(connection: try PostgresConnection(location: location))
+            let results = ConcurrentResults()
+            let finished = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                results.add(Result { try migrator.migrate(handoff.connection) })
+                finished.signal()
+            }
+            // The server's lock table is the event: the migrator's backend appears there, waiting.
+            var waiting = false
+            for _ in 0..<500 where !waiting {
+                waiting = try holder.queryOne("SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")?.int("n") == 1
+                if !waiting { usleep(10_000) }
+            }
+            #expect(waiting, "the migrator never waited for the advisory lock")
+            #expect(results.all.isEmpty)
+            #expect(try holder.queryOne("SELECT to_regclass('a') IS NULL AS absent")?.int("absent") == 1)
+            try holder.executeScript("COMMIT")
+            finished.wait()
+            #expect(try results.all.first?.get() == ["0001_a"])
+        }
+    }
+
     @Test("two instances migrating at once apply each migration exactly once")
     func concurrent() throws {
         try TestPostgres.withDatabase { location, _ in
