@@ -113,6 +113,21 @@ struct CommandTests {
         }
     }
 
+    @Test("with a PostgreSQL database the local CA lives in data/, not in a folder named after the URL")
+    func certificateAuthorityFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        let run = try ChildProcess.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.binary, "ca", "path",
+                                                   "--database", "postgres://someone:topsecret@127.0.0.1:1/shop"], environment: environment)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.standard.contains("/data/"), "\(run.standard)")
+        #expect(!run.standard.contains("topsecret") && !run.error.contains("topsecret"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("postgres:").path))
+    }
+
     @Test("a malformed PostgreSQL URL is a usage error")
     func malformed() throws {
         let run = try Self.understudy(["migrate", "--database", "postgres://u:topsecret@h:notaport/db"])
