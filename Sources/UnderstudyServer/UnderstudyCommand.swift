@@ -7,6 +7,7 @@ import Glibc
 import Darwin
 #endif
 import HTTPServer
+import PostgresStore
 import SQLiteStore
 
 /// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
@@ -179,7 +180,7 @@ public enum UnderstudyCommand {
         }
         let logger = server.emulator.services.logger
         logger.log(.info, "understudy \(version) listening", values: [
-            ("url", .string(server.url)), ("database", .string(configuration.databasePath)),
+            ("url", .string(server.url)), ("database", .string((try? DatabaseLocation(configuration.databasePath))?.redactedDescription ?? configuration.databasePath)),
             ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
         ])
         if let httpsURL = server.httpsURL { logger.log(.info, "HTTPS listening", values: [("url", .string(httpsURL))]) }

@@ -36,31 +36,46 @@ struct MigratorTests {
         #expect(try Migrator(directory: folder).migrations.map(\.id) == ["0001_core", "0002_more"])
     }
 
-    @Test("both backends' migrations build the same tables with the same columns")
+    @Test("both backends' migrations build the same tables, columns (type, NOT NULL, default) and indexes")
     func schemaEquivalence() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
         let sqlite = try SQLiteConnection(path: file)
         try Migrator(directory: Self.sqliteFolder).migrate(sqlite)
+        // One line per column: name, PostgreSQL type, NOT NULL (SQLite's primary keys count: PostgreSQL's are), default or not.
+        let types = ["INTEGER": "bigint", "REAL": "double precision", "TEXT": "text", "BLOB": "bytea"]
         var sqliteTables: [String: [String]] = [:]
         for table in try sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap({ $0.string("name") }) {
-            sqliteTables[table] = try sqlite.query("PRAGMA table_info(\"\(table)\")").compactMap { $0.string("name") }.sorted()
+            sqliteTables[table] = try sqlite.query("PRAGMA table_info(\"\(table)\")").map { column in
+                let declared = column.string("type") ?? ""
+                let notNull = column["notnull"].int == 1 || (column["pk"].int ?? 0) > 0
+                return "\(column.string("name") ?? "") \(types[declared] ?? declared) \(notNull ? "not null" : "null") \(column["dflt_value"].isNull ? "-" : "default")"
+            }.sorted()
         }
+        let sqliteIndexes = Set(try sqlite.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'").compactMap { $0.string("name") })
         try TestPostgres.withConnection { connection in
             try PostgresMigrator(directory: Self.postgresFolder).migrate(connection)
             var postgresTables: [String: [String]] = [:]
             for row in try connection.query("""
-                SELECT table_name, column_name FROM information_schema.columns
-                WHERE table_schema = 'public' ORDER BY table_name, column_name
+                SELECT table_name, column_name, data_type, is_nullable, column_default IS NOT NULL AS has_default
+                FROM information_schema.columns WHERE table_schema = 'public'
                 """) {
-                postgresTables[row.string("table_name")!, default: []].append(row.string("column_name")!)
+                let line = "\(row.string("column_name")!) \(row.string("data_type")!) \(row.string("is_nullable") == "NO" ? "not null" : "null") \(row.int("has_default") == 1 ? "default" : "-")"
+                postgresTables[row.string("table_name")!, default: []].append(line)
             }
             #expect(sqliteTables.count > 40)
             #expect(Set(sqliteTables.keys).symmetricDifference(postgresTables.keys).isEmpty,
                     "tables only in SQLite: \(Set(sqliteTables.keys).subtracting(postgresTables.keys).sorted()); only in PostgreSQL: \(Set(postgresTables.keys).subtracting(sqliteTables.keys).sorted())")
             for (table, columns) in sqliteTables {
-                #expect(postgresTables[table] == columns, "\(table): SQLite \(columns) vs PostgreSQL \(postgresTables[table] ?? [])")
+                #expect(postgresTables[table]?.sorted() == columns, "\(table): SQLite \(columns) vs PostgreSQL \(postgresTables[table]?.sorted() ?? [])")
             }
+            // Named indexes (not those PostgreSQL makes for primary keys and UNIQUE constraints).
+            let postgresIndexes = Set(try connection.query("""
+                SELECT indexname FROM pg_indexes i WHERE schemaname = 'public'
+                AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)
+                """).compactMap { $0.string("indexname") })
+            #expect(sqliteIndexes.count > 30)
+            #expect(sqliteIndexes == postgresIndexes, "only in SQLite: \(sqliteIndexes.subtracting(postgresIndexes).sorted()); only in PostgreSQL: \(postgresIndexes.subtracting(sqliteIndexes).sorted())")
         }
     }
 
