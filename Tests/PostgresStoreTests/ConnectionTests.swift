@@ -2,6 +2,12 @@ import Foundation
 import PostgresStore
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `PostgresConnection` against a real server: values, prepared statements, transactions, errors.
 @Suite("PostgreSQL connection")
 struct ConnectionTests {
@@ -125,6 +131,34 @@ struct ConnectionTests {
         #expect(!PostgresError.meansConnectionLost("23505"))
         #expect(!PostgresError.meansConnectionLost(nil))
         #expect(PostgresError(sqlState: nil, message: "x", connectionBad: true).isConnectionLost)
+    }
+
+    @Test("a server that accepts but never answers fails at the connect timeout instead of hanging")
+    func connectTimeout() throws {
+        // A listening socket nobody accepts on: the kernel completes the handshake, then silence.
+        #if canImport(Glibc)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let port = UInt16(bigEndian: address.sin_port)
+        do {
+            _ = try PostgresConnection(location: PostgresLocation("postgres://u:p@127.0.0.1:\(port)/db"), connectTimeout: 2)
+            Issue.record("a silent server must not connect")
+        } catch let error as PostgresError {
+            #expect(error.isConnectionLost)
+            #expect(error.message.contains("timeout"), "\(error)")
+        }
     }
 
     @Test("a wrong password or database fails to connect, and the message never holds the password")
