@@ -72,7 +72,13 @@ public struct Request: Sendable {
         if host.hasPrefix("[") { // IPv6 literal
             return host.split(separator: "]").first.map { String($0.dropFirst()).lowercased() }
         }
-        return host.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() }
+        // Every request asks (platform resolution, the dashboard, link hosts): no split, no
+        // lower-casing when the name is lower case already.
+        let utf8 = host.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: ":")) ?? utf8.endIndex
+        guard end != utf8.startIndex else { return nil }
+        let name = end == utf8.endIndex ? host : String(host[..<end])
+        return HTTPHeaders.lowercasedName(name)
     }
 
     /// Whether the client asked to keep the connection open after this request.

@@ -20,8 +20,9 @@ public final class DashboardApplication: HTTPApplication {
     public func respond(to request: Request) async -> Response {
         // CONNECTs and requests the proxy forwards elsewhere are never dashboard pages.
         if emulator.answersAsProxy(request) { return await emulator.respond(to: request) }
-        let claimed = request.hostName.map { host in emulator.platforms.contains { $0.pathPrefix(forHost: host) != nil } } ?? false
-        if let response = pages.response(to: request, hostBelongsToPlatform: claimed) { return response }
+        // Only `/` asks whose host it is: the host lookup is not paid on every SDK request.
+        let claimed = { [emulator] in request.hostName.map { host in emulator.platforms.contains { $0.pathPrefix(forHost: host) != nil } } ?? false }
+        if let response = pages.response(to: request, hostBelongsToPlatform: claimed()) { return response }
         return await emulator.respond(to: request)
     }
 

@@ -43,12 +43,12 @@ public struct DashboardPages: Sendable {
 
     /// The dashboard's answer to `request`, or nil when the request is not for the dashboard.
     /// `hostBelongsToPlatform` says whether a platform serves this request's `Host` (then `/` is that platform's).
-    public func response(to request: Request, hostBelongsToPlatform: Bool) -> Response? {
+    public func response(to request: Request, hostBelongsToPlatform: @autoclosure () -> Bool) -> Response? {
         guard request.method == .get || request.method == .head else { return nil }
         let path = request.path
         switch path {
         case "/":
-            return hostBelongsToPlatform ? nil : Self.redirect(to: Self.root)
+            return hostBelongsToPlatform() ? nil : Self.redirect(to: Self.root)
         case "/__admin", "/__admin/":
             return Self.redirect(to: Self.root)
         default:
