@@ -1,6 +1,6 @@
 # Build stage: the Swift toolchain image compiles a release binary.
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libssl-dev \
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev zlib1g-dev libssl-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -9,9 +9,9 @@ COPY Tests ./Tests
 RUN swift build -c release --product understudy --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/understudy" /usr/local/bin/understudy
 
-# Runtime stage: only the binary, its migrations and config, and the three runtime libraries.
+# Runtime stage: only the binary, its migrations and config, and the four runtime libraries.
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libssl3 ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 zlib1g libssl3 libpq5 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /var/lib/understudy understudy \
     && mkdir -p /var/lib/understudy && chown understudy /var/lib/understudy

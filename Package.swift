@@ -20,11 +20,15 @@ let package = Package(
                        providers: [.brew(["openssl@3"]), .apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // libpq, for PostgreSQL as a shared store; Debian's header lives in /usr/include/postgresql.
+        .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // Transport and storage: know nothing of platforms.
         // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
         .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "COpenSSL"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
+        .target(name: "PostgresStore", dependencies: ["CPostgreSQL"]),
 
         // Control plane and what the platforms share.
         .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL"]),
@@ -45,6 +49,7 @@ let package = Package(
 
         .target(name: "UnderstudyServer", dependencies: [
             "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "UnderstudyDashboard",
+            "PostgresStore",
             // The control commands (`understudy projects …`) talk to a running server as any client would.
             "UnderstudyClient",
         ]),
@@ -54,6 +59,7 @@ let package = Package(
 
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),

@@ -122,39 +122,51 @@ public final class Journal: Sendable {
     /// Writes everything queued so far, and returns only once every entry recorded before the
     /// call is committed: batches are handed to the writer queue in the order they were taken,
     /// so even an empty flush waits for a batch another flush took a moment earlier.
+    ///
+    /// Turning exchanges into entries (header maps, redaction, body text) runs on the journal's
+    /// own serial queue, not inside the write: the writer, which every SDK write waits for, only
+    /// inserts. Batches reach that queue in the order taken (dispatched under the lock), and it
+    /// hands them to the writer in the same order.
     public func flush() async throws {
         let failure: (any Error)? = await withCheckedContinuation { continuation in
             pending.withLock { state in
-                let batch = state.entries
+                let exchanges = state.entries
                 state.entries = []
                 state.flushScheduled = false
                 let cap = limits.bodyCaptureBytes
-                database.enqueueWrite({ [self] connection in
-                    guard !batch.isEmpty else { return }
-                    let batch = batch.map { Self.entry(from: $0, cap: cap) }
-                    for entry in batch { try Self.insert(entry, connection: connection) }
-                    let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
-                    let (count, bytes) = totals.withLock { totals -> (Int, Int) in
-                        totals.count += batch.count
-                        totals.bytes += added
-                        return totals
-                    }
-                    if count > limits.maxEntries || bytes > limits.maxBytes {
-                        // Down to 99% of each bound: a few hundred rows per eviction. Evicting down to
-                        // 90% deleted thousands of rows in one go, stalling every write queued behind it.
-                        let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
-                        let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
-                        let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
-                        totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
-                        evictions.add(evicted.count, ordering: .relaxed)
-                    }
-                }, completion: { [self] error in
-                    generation.add(1, ordering: .releasing)
-                    continuation.resume(returning: error)
-                })
+                flushQueue.async { [self] in
+                    let batch = exchanges.map { Self.entry(from: $0, cap: cap) }
+                    enqueue(batch) { continuation.resume(returning: $0) }
+                }
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Inserts `batch` (evicting past the bounds) in the writer's next transaction.
+    private func enqueue(_ batch: [JournalEntry], completion: @escaping @Sendable ((any Error)?) -> Void) {
+        database.enqueueWrite({ [self] connection in
+            guard !batch.isEmpty else { return }
+            for entry in batch { try Self.insert(entry, connection: connection) }
+            let added = batch.reduce(0) { $0 + Self.storedBytes($1) }
+            let (count, bytes) = totals.withLock { totals -> (Int, Int) in
+                totals.count += batch.count
+                totals.bytes += added
+                return totals
+            }
+            if count > limits.maxEntries || bytes > limits.maxBytes {
+                // Down to 99% of each bound: a few hundred rows per eviction. Evicting down to
+                // 90% deleted thousands of rows in one go, stalling every write queued behind it.
+                let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
+                let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
+                let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
+                totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
+                evictions.add(evicted.count, ordering: .relaxed)
+            }
+        }, completion: { [self] error in
+            generation.add(1, ordering: .releasing)
+            completion(error)
+        })
     }
 
     private static func storedBytes(_ entry: JournalEntry) -> Int {

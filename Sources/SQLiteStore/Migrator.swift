@@ -61,7 +61,12 @@ public struct Migrator: Sendable {
 
     /// A migrator over the `.sql` files in `directory`.
     public init(directory: URL) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }.sorted()
+        // Sub-folders (`postgres/`, another backend's migrations) are not this backend's files.
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { name in
+            var isDirectory: ObjCBool = false
+            return name.hasSuffix(".sql") && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted()
         var seen = Set<Int>()
         var migrations: [Migration] = []
         for name in names {

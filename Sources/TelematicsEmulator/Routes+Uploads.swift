@@ -8,7 +8,7 @@ extension TelematicsRoutes {
         // Authenticate before reading the body, so a bad token is a 401 whatever the body.
         let limit = try await context.database.read { connection in
             let store = TelematicsStore(connection: connection)
-            return try effectiveSettings(store, authenticate(store, request, context, feature: "TRIPS").project).maxBatchBytes
+            return try effectiveSettings(store, authenticate(store, request, context, feature: "TRIPS").project, cachedFor: context).maxBatchBytes
         }
         var body = request.body
         // Gzip is recognised by its magic bytes too, for clients that forget Content-Encoding.
@@ -26,7 +26,7 @@ extension TelematicsRoutes {
         let (result, duplicate) = try await context.database.write { connection -> (JSONValue, Bool) in
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
-            let settings = try effectiveSettings(store, project)
+            let settings = try effectiveSettings(store, project, cachedFor: context)
             let serviceCode = batch.serviceCode ?? headerCode
             try TelematicsService.checkUpload(serviceCode: serviceCode, settings: settings)
             let batchID = batch.batchId ?? generated
@@ -62,7 +62,7 @@ extension TelematicsRoutes {
                 if try store.insertAttentionEvent(project, userID: user.userID, event, now: context.now) { accepted += 1 } else { duplicates += 1 }
             }
             if let low = parsed.map(\.startTimestampMs).min(), let high = parsed.map(\.endTimestampMs).max() {
-                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project), now: context.now)
+                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
                 try processor.refreshTrips(userID: user.userID, fromMs: low, toMs: high)
             }
             return (accepted, duplicates)
@@ -76,7 +76,7 @@ extension TelematicsRoutes {
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
             if let clientID = input.clientID, let existing = try store.manualEvent(project, clientID: clientID) { return (existing, false) }
-            let settings = try effectiveSettings(store, project)
+            let settings = try effectiveSettings(store, project, cachedFor: context)
             var stored = input
             stored.vehicleID = input.vehicleID ?? user.currentVehicleID
             let event = try store.insertManualEvent(project, userID: user.userID, stored, idleMs: Int64(settings.periodIdleTimeoutSeconds * 1000),

@@ -27,7 +27,7 @@ extension TelematicsRoutes {
         let (vehicle, created, settings) = try await context.database.write { connection -> (VehicleRecord, Bool, TelematicsSettings) in
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context)
-            let settings = try effectiveSettings(store, project)
+            let settings = try effectiveSettings(store, project, cachedFor: context)
             guard let fullForm else {
                 guard let vehicle = try store.vehicle(project, plateKey: TelematicsService.plateKey(plate)) else { throw TelematicsError.vehicleNotFound }
                 try store.setCurrentVehicle(project, userID: user.userID, vehicleID: vehicle.id)
@@ -47,7 +47,7 @@ extension TelematicsRoutes {
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context)
             guard let id = user.currentVehicleID, let vehicle = try store.vehicle(project, id: id) else { throw TelematicsError.noCurrentVehicle }
-            return (vehicle, try effectiveSettings(store, project))
+            return (vehicle, try effectiveSettings(store, project, cachedFor: context))
         }
         return json(Wire.vehicle(vehicle, settings: settings))
     }

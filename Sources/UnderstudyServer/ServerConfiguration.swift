@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import PostgresStore
 
 /// Everything `understudy serve` can be told, with its defaults.
 ///
@@ -75,9 +76,11 @@ public enum ProxyMode: String, Sendable, Equatable, CaseIterable {
 }
 
 extension ServerConfiguration {
-    /// The folder the local certificate authority lives in: `caDirectory`, else beside the database.
+    /// The folder the local certificate authority lives in: `caDirectory`, else beside the database
+    /// (`data/` for a PostgreSQL database, which has no folder; never a path made of its URL).
     public var resolvedCADirectory: String {
         if let caDirectory { return caDirectory }
+        if DatabaseLocation.namesPostgres(databasePath) { return "data" }
         let folder = (databasePath as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
     }

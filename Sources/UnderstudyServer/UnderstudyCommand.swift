@@ -7,6 +7,7 @@ import Glibc
 import Darwin
 #endif
 import HTTPServer
+import PostgresStore
 import SQLiteStore
 
 /// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
@@ -28,7 +29,8 @@ public enum UnderstudyCommand {
         Options (each also UNDERSTUDY_<NAME> in the environment; flags beat environment beat the config file):
           --host HOST              listen address (default 127.0.0.1)                   UNDERSTUDY_HOST
           --port PORT              listen port, 0 for any free port (default 8080)      UNDERSTUDY_PORT
-          --database PATH          SQLite file (default data/understudy.sqlite)         UNDERSTUDY_DATABASE
+          --database PATH|URL      SQLite file (default data/understudy.sqlite), or     UNDERSTUDY_DATABASE
+                                   postgres://user:pass@host:port/db (migrate only, for now)
           --config PATH            JSON configuration (default Config/understudy.json)  UNDERSTUDY_CONFIG
           --migrations PATH        migrations folder (default ./Migrations)             UNDERSTUDY_MIGRATIONS
           --fixtures PATH          demo fixtures folder, "" for none                    UNDERSTUDY_FIXTURES
@@ -83,6 +85,13 @@ public enum UnderstudyCommand {
         } catch {
             printError("understudy: \(error)")
             return 2
+        }
+        // A PostgreSQL --database takes its own path through serve and migrate (PostgresCommand).
+        if command == "serve" || command == "migrate" {
+            guard let location = PostgresCommand.location(configuration) else { return 2 }
+            if case .postgres(let postgres) = location {
+                return command == "serve" ? PostgresCommand.serve(postgres) : PostgresCommand.migrate(postgres, configuration)
+            }
         }
         switch command {
         case "serve": return await serve(configuration)
@@ -171,7 +180,7 @@ public enum UnderstudyCommand {
         }
         let logger = server.emulator.services.logger
         logger.log(.info, "understudy \(version) listening", values: [
-            ("url", .string(server.url)), ("database", .string(configuration.databasePath)),
+            ("url", .string(server.url)), ("database", .string((try? DatabaseLocation(configuration.databasePath))?.redactedDescription ?? configuration.databasePath)),
             ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
         ])
         if let httpsURL = server.httpsURL { logger.log(.info, "HTTPS listening", values: [("url", .string(httpsURL))]) }

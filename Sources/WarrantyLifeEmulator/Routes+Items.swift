@@ -35,7 +35,11 @@ extension WarrantyLifeRoutes {
                               manufacturerName: try body.string("manufacturerName"), model: try body.string("model"), mpn: try body.string("mpn"),
                               imei: try body.string("imei"), notificationToken: try body.string("notificationToken"), ssr: false, ssd: false, tradeIn: false,
                               createdAt: nowText, updatedAt: nowText)
-        let result = try await write(context, caller.project) { service in try service.createItem(item, user: user) }
+        let result = try await write(context, caller.project) { service in
+            var item = item
+            item.id = try unusedID(item.id, in: .items, service, context)
+            return try service.createItem(item, user: user)
+        }
         return ok(result.coverage.wire, status: result.created ? 201 : 200)
     }
 
@@ -56,7 +60,7 @@ extension WarrantyLifeRoutes {
         let itemID = context.parameter("itemId")
         let user = try caller.requireUser(), eventID = newID(context, caller.project), dedupe = settings.sensorEventDedupe
         let answeredID = try await write(context, caller.project) { service in
-            try service.recordSensorEvent(event, itemID: itemID, user: user, eventID: eventID, dedupe: dedupe)
+            try service.recordSensorEvent(event, itemID: itemID, user: user, eventID: unusedID(eventID, in: .sensorEvents, service, context), dedupe: dedupe)
         }
         if event.isTokenUpdate { return ok(["id": .string(itemID)]) }
         return ok(["sensorEventId": .string(answeredID)], status: 202)
@@ -155,7 +159,7 @@ extension WarrantyLifeRoutes {
         let itemID = context.parameter("itemId"), user = try caller.requireUser()
         let id = newID(context, caller.project), dedupe = settings.uploadDedupe, document = body.json
         let answered = try await write(context, caller.project) { service in
-            try service.storeDiagnostic(document, itemID: itemID, user: user, id: id, dedupe: dedupe)
+            try service.storeDiagnostic(document, itemID: itemID, user: user, id: unusedID(id, in: .diagnostics, service, context), dedupe: dedupe)
         }
         return ok(["id": .string(answered)], status: 201)
     }

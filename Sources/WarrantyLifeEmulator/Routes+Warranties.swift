@@ -104,8 +104,12 @@ extension WarrantyLifeRoutes {
 
     /// Stores a submission → 201 `{id}`.
     private func submit(_ context: EmulatorContext, _ caller: Caller, kind: String, body: JSONValue) async throws -> Response {
-        let id = newID(context, caller.project), userID = caller.user?.id
-        try await write(context, caller.project) { service in try service.submit(kind: kind, body: body, id: id, userID: userID) }
+        let drawn = newID(context, caller.project), userID = caller.user?.id
+        let id = try await write(context, caller.project) { service in
+            let id = try unusedID(drawn, in: .submissions, service, context)
+            try service.submit(kind: kind, body: body, id: id, userID: userID)
+            return id
+        }
         return ok(["id": .string(id)], status: 201)
     }
 

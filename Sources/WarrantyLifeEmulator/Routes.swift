@@ -178,6 +178,11 @@ struct WarrantyLifeRoutes: Sendable {
         context.services.generateIDs(for: project) { String($0.int(in: 100_000...99_999_999)) }
     }
 
+    /// `candidate`, or a fresh id when `table` holds it already; call inside the write that stores it.
+    func unusedID(_ candidate: String, in table: WarrantyLifeStore.DrawnIDTable, _ service: WarrantyLifeService, _ context: EmulatorContext) throws -> String {
+        try service.store.unusedID(service.project, in: table, candidate: candidate) { newID(context, service.project) }
+    }
+
     /// A fresh user token.
     func newToken(_ context: EmulatorContext, _ project: ProjectID) -> String {
         context.services.generateIDs(for: project) { $0.hex(40) }
@@ -250,7 +255,7 @@ struct WarrantyLifeRoutes: Sendable {
         let registration = Registration(email: email, password: password, country: country, state: state, profile: profile)
         let id = newID(context, caller.project), token = newToken(context, caller.project), requireActivation = settings.requireActivation
         let user = try await write(context, caller.project) { service in
-            try service.register(registration, id: id, token: token, requireActivation: requireActivation)
+            try service.register(registration, id: unusedID(id, in: .users, service, context), token: token, requireActivation: requireActivation)
         }
         return ok(user.login, status: 201)
     }

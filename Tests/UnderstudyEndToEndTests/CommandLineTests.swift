@@ -76,7 +76,9 @@ struct CommandLineTests {
         let port = String(server.http.port)
         #expect(await UnderstudyCommand.main(["understudy", "healthcheck", "--port", port], environment: [:]) == 0)
         await server.stop()
-        #expect(await UnderstudyCommand.main(["understudy", "healthcheck", "--port", port], environment: [:]) == 1)
+        let closed = try ReservedClosedPort()
+        defer { closed.release() }
+        #expect(await UnderstudyCommand.main(["understudy", "healthcheck", "--port", String(closed.port)], environment: [:]) == 1)
     }
 }
 

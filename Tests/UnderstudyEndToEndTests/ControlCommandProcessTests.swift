@@ -71,9 +71,9 @@ struct ControlCommandProcessTests {
         let unknown = try await Self.complete(["projects", "frobnicate"])
         #expect(unknown.status == 2 && unknown.standard.isEmpty)
         #expect(unknown.error.first == "understudy: unknown verb `projects frobnicate`" && unknown.error.contains { $0.hasPrefix("Usage: understudy projects") })
-        let stopped = try await UnderstudyTestServerHandle.start()
-        let url = "http://127.0.0.1:\(stopped.http.port)"
-        await stopped.stop()
+        let closed = try ReservedClosedPort()
+        defer { closed.release() }
+        let url = "http://127.0.0.1:\(closed.port)"
         let unreachable = try await Self.complete(["faults", "list", "--server", url])
         #expect(unreachable.status == 1 && unreachable.standard.isEmpty)
         #expect(unreachable.error.count == 1 && unreachable.error.first?.hasPrefix("understudy: cannot reach \(url)") == true)

@@ -188,9 +188,11 @@ struct ControlCommandTests {
 
     @Test("nothing listening: one line naming the URL, exit 1")
     func unreachable() async throws {
-        let stopped = try await UnderstudyTestServerHandle.start()
-        let url = "http://127.0.0.1:\(stopped.http.port)"
-        await stopped.stop()
+        // A port bound but never listened on refuses connections, and no parallel test server can
+        // be given it meanwhile (a stopped server's port could be, and then answered).
+        let reserved = try ReservedClosedPort()
+        defer { reserved.release() }
+        let url = "http://127.0.0.1:\(reserved.port)"
         for command in [["projects", "list"], ["journal"], ["faults", "list"], ["clock", "show", "--project", "demo"]] {
             let captured = CapturedOutput()
             let status = await ControlCommand.run(command + ["--server", url], environment: [:], output: captured.output)

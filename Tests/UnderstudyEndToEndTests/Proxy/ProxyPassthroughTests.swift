@@ -67,7 +67,9 @@ struct ProxyPassthroughTests {
         await server.stop()
         #expect(server.server.http.tunnelCount == 0)
         let ended = try await blocking { () -> [UInt8] in try client.readToEnd() }
-        #expect(ended.isEmpty) // the server's shutdown ended the tunnel: end of stream, nothing more
+        // The shutdown ended the tunnel: end of stream. Closing the upstream side makes the echo
+        // server answer `<eof>`, which may still be relayed when the relay outruns the close (under load).
+        #expect(ended.isEmpty || ended == Array("<eof>".utf8), "after the shutdown the client read \(ended.count) bytes")
         #expect(await eventually { upstream.openConnections == 0 })
     }
 

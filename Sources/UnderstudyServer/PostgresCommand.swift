@@ -1,0 +1,60 @@
+import Foundation
+import PostgresStore
+import SQLiteStore
+
+/// What `migrate` and `serve` do when `--database` names PostgreSQL. Serving from PostgreSQL
+/// is not built yet: `serve` checks the connection, then says so and exits 1.
+enum PostgresCommand {
+    /// The `--database` value read as SQLite or PostgreSQL; nil (after printing why) when it is
+    /// PostgreSQL by its form but malformed.
+    static func location(_ configuration: ServerConfiguration) -> DatabaseLocation? {
+        do {
+            return try DatabaseLocation(configuration.databasePath)
+        } catch {
+            UnderstudyCommand.printError("understudy: --database: \(error)")
+            return nil
+        }
+    }
+
+    /// One line naming the database, host and port, with libpq's reason; never the password.
+    static func cannotOpen(_ location: PostgresLocation, _ error: PostgresError) -> String {
+        "understudy: cannot open PostgreSQL database \"\(location.database)\" on host \(location.host):\(location.port): \(error.message)"
+    }
+
+    /// Connects, or prints `cannotOpen` and returns nil.
+    static func connect(_ location: PostgresLocation) -> PostgresConnection? {
+        do {
+            return try PostgresConnection(location: location)
+        } catch let error as PostgresError {
+            UnderstudyCommand.printError(cannotOpen(location, error))
+        } catch {
+            UnderstudyCommand.printError("understudy: cannot open PostgreSQL database \"\(location.database)\": \(error)")
+        }
+        return nil
+    }
+
+    /// `understudy migrate` on PostgreSQL: applies `Migrations/postgres/` and prints what it applied.
+    static func migrate(_ location: PostgresLocation, _ configuration: ServerConfiguration) -> Int32 {
+        guard let connection = connect(location) else { return 1 }
+        do {
+            let folder = PostgresMigrator.directory(inside: try Migrator.locateDirectory(configured: configuration.migrationsPath))
+            let applied = try PostgresMigrator(directory: folder).migrate(connection)
+            print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
+            return 0
+        } catch let error as PostgresError where error.isConnectionLost {
+            UnderstudyCommand.printError(cannotOpen(location, error))
+        } catch {
+            UnderstudyCommand.printError("understudy: migrate failed: \(error)")
+        }
+        return 1
+    }
+
+    /// `understudy serve` on PostgreSQL: the connection is checked so a wrong URL is reported as
+    /// such, but the stores do not run on PostgreSQL yet, so it stops there with exit status 1.
+    static func serve(_ location: PostgresLocation) -> Int32 {
+        guard connect(location) != nil else { return 1 }
+        UnderstudyCommand.printError("understudy: connected to PostgreSQL database \"\(location.database)\" on host \(location.host):\(location.port), "
+            + "but serving from PostgreSQL is not available yet (only `understudy migrate` is); serve from a SQLite file (--database PATH) for now")
+        return 1
+    }
+}

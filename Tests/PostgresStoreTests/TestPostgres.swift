@@ -1,0 +1,64 @@
+import Foundation
+import PostgresStore
+
+/// The PostgreSQL server the tests use: `UNDERSTUDY_TEST_POSTGRES_URL` (CI's cluster), or else a
+/// throwaway cluster started once per test process by `.ci/postgres.sh` and stopped when the
+/// process ends. With no PostgreSQL binaries the tests fail, saying to install postgresql.
+enum TestPostgres {
+    /// The package root (Tests/PostgresStoreTests/TestPostgres.swift → three levels up).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Unavailable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The server's URL (user, password, loopback host and port; database `postgres`).
+    static func serverURL() throws -> String { try server.get() }
+
+    private static let server: Result<String, Unavailable> = {
+        if let url = ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_POSTGRES_URL"], !url.isEmpty { return .success(url) }
+        do {
+            let script = repository.appendingPathComponent(".ci/postgres.sh").path
+            // --watch: the script stops the cluster itself once this test process is gone, crashed or not.
+            let child = try ChildProcess.run("/bin/bash", [script, "start", "--watch", String(getpid())],
+                                             environment: ProcessInfo.processInfo.environment)
+            guard child.status == 0 else {
+                let hint = child.status == 3 ? "" : " (is postgresql installed? Debian: apt-get install postgresql)"
+                return .failure(Unavailable(description: "cannot start a test PostgreSQL cluster\(hint): \(child.error)"))
+            }
+            for line in child.standard.split(separator: "\n") where line.hasPrefix("export UNDERSTUDY_TEST_POSTGRES_URL=") {
+                return .success(String(line.dropFirst("export UNDERSTUDY_TEST_POSTGRES_URL=".count)))
+            }
+            return .failure(Unavailable(description: "postgres.sh printed no URL: \(child.standard) \(child.error)"))
+        } catch {
+            return .failure(Unavailable(description: "cannot run .ci/postgres.sh: \(error)"))
+        }
+    }()
+
+    /// The server's URL with `database` in place of its database name.
+    static func url(database: String) throws -> String {
+        let url = try serverURL()
+        guard let slash = url.range(of: "/", options: .backwards), !url[..<slash.lowerBound].hasSuffix("/") else { return url + "/" + database }
+        let query = url[slash.upperBound...].firstIndex(of: "?").map { String(url[$0...]) } ?? ""
+        return String(url[..<slash.upperBound]) + database + query
+    }
+
+    /// A connection to the server's maintenance database.
+    static func adminConnection() throws -> PostgresConnection {
+        try PostgresConnection(location: PostgresLocation(serverURL()))
+    }
+
+    /// Runs `body` with a database of its own (random name), dropped afterwards, so tests run in parallel.
+    static func withDatabase<T>(_ body: (_ location: PostgresLocation, _ name: String) throws -> T) throws -> T {
+        let name = "understudy_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let admin = try adminConnection()
+        try admin.executeScript("CREATE DATABASE \(name)")
+        defer { try? admin.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        return try body(try PostgresLocation(url(database: name)), name)
+    }
+
+    /// `withDatabase` with a connection to it already open.
+    static func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try withDatabase { location, _ in try body(try PostgresConnection(location: location)) }
+    }
+}
