@@ -116,37 +116,7 @@ extension AsleepStore {
 
     /// The sequence numbers received for a session.
     func receivedChunks(session: String) throws -> Set<Int> {
-        // One row of text instead of a row per chunk: an 8-hour night is 960 rows, and reading
-        // them as rows was a fifth of a report fetch. Anything but plain integers reads row by row.
-        let list = try connection.scalar("SELECT group_concat(seq_num, ',') FROM asleep_chunks WHERE session_id = ?", session)
-        if case .null = list { return [] }
-        if case .text(let text) = list, let numbers = Self.integers(commaSeparated: text) { return numbers }
-        return Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).map { try $0.decode("seq_num", as: Int.self) })
-    }
-
-    /// `0,1,-2` as integers; nil unless the text is exactly that shape.
-    static func integers(commaSeparated text: String) -> Set<Int>? {
-        var numbers = Set<Int>(minimumCapacity: text.utf8.count / 3)
-        var value = 0, digits = 0, negative = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                guard digits < 18 else { return nil }
-                value = value * 10 + Int(byte - 48)
-                digits += 1
-            case UInt8(ascii: "-") where digits == 0 && !negative:
-                negative = true
-            case UInt8(ascii: ","):
-                guard digits > 0 else { return nil }
-                numbers.insert(negative ? -value : value)
-                value = 0; digits = 0; negative = false
-            default:
-                return nil
-            }
-        }
-        guard digits > 0 else { return nil }
-        numbers.insert(negative ? -value : value)
-        return numbers
+        Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).map { try $0.decode("seq_num", as: Int.self) })
     }
 
     /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).

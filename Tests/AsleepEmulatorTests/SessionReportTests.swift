@@ -1,6 +1,5 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
 import Testing
 @testable import AsleepEmulator
 
@@ -99,29 +98,5 @@ struct SessionReportTests {
         Self.expectSameBytes(report, "odd cycle time")
         let text = String(decoding: report.envelope(detail: "OK"), as: UTF8.self)
         #expect(text.hasPrefix(#"{"detail":"OK","result":{"missing_data_ratio":1e-07,"#))
-    }
-
-    @Test("received chunks read as one text row give the set the row-by-row read gave")
-    func receivedChunks() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("asleep-chunks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let connection = try SQLiteConnection(path: directory.appendingPathComponent("db.sqlite").path)
-        _ = try Migrator(directory: Migrator.locateDirectory(configured: nil)).migrate(connection)
-        try connection.run("INSERT INTO projects (id, name, created_at) VALUES ('p1', 'chunks', '2026-01-01T00:00:00Z')")
-        let store = AsleepStore(connection: connection)
-        #expect(try store.receivedChunks(session: "none") == [])
-        for (session, numbers) in [("a", [0]), ("b", Array(0..<960).filter { $0 % 7 != 3 }), ("c", [5759, 12, 1000, 0])] {
-            for number in numbers {
-                _ = try store.insertChunk(project: "p1", session: session, seqNum: number, size: 10, sha256: "x", now: Self.start)
-            }
-            let rows = Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).map { try $0.decode("seq_num", as: Int.self) })
-            #expect(try store.receivedChunks(session: session) == rows)
-            #expect(rows == Set(numbers))
-        }
-        #expect(AsleepStore.integers(commaSeparated: "3,-4,10") == [3, -4, 10])
-        for refused in ["", ",", "1,", ",1", "1,,2", "1.0", "1e3", "--1", "1-", " 1", "99999999999999999999"] {
-            #expect(AsleepStore.integers(commaSeparated: refused) == nil, "\(refused)")
-        }
     }
 }
