@@ -74,6 +74,25 @@ public struct Row: Sendable {
         return decoded
     }
 
+    /// Column `position` decoded as `T`, for records that read an explicit column list by
+    /// position (thousands of rows, where looking each name up cost more than the values);
+    /// the same errors as `decode(_:)`, named after the query's column.
+    public func decode<T: SQLColumnDecodable>(at position: Int, as type: T.Type = T.self) throws(RowDecodingError) -> T {
+        guard let value: T = try decodeIfPresent(at: position) else { throw .unexpectedNull(layout.names[position]) }
+        return value
+    }
+
+    /// Column `position` decoded as `T`, or nil when it is NULL (see `decode(at:)`).
+    public func decodeIfPresent<T: SQLColumnDecodable>(at position: Int, as type: T.Type = T.self) throws(RowDecodingError) -> T? {
+        guard position < values.count else { throw .missingColumn("#\(position)") }
+        let value = values[position]
+        if value.isNull { return nil }
+        guard let decoded = T(sqlValue: value) else {
+            throw .wrongType(column: layout.names[position], expected: String(describing: T.self), found: value.storageClass)
+        }
+        return decoded
+    }
+
     /// Column `name` decoded as `T`, or nil when it is NULL; throws when the column is missing or
     /// holds another type.
     public func decodeIfPresent<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T? {

@@ -54,18 +54,8 @@ struct Sample: Sendable, Equatable, RowDecodable {
     /// Decodes a row of exactly `columns`, by position: trip building reads thousands of samples,
     /// and looking each column up by name cost more than the values. Same conversions and errors as `init(row:)`.
     init(positional row: Row) throws(RowDecodingError) {
-        func optional<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T? {
-            let value = row.values[index]
-            if value.isNull { return nil }
-            guard let decoded = T(sqlValue: value) else {
-                throw .wrongType(column: Self.columns[index], expected: String(describing: T.self), found: value.storageClass)
-            }
-            return decoded
-        }
-        func required<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T {
-            guard let value: T = try optional(index) else { throw .unexpectedNull(Self.columns[index]) }
-            return value
-        }
+        func optional<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T? { try row.decodeIfPresent(at: index) }
+        func required<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T { try row.decode(at: index) }
         guard row.values.count == Self.columns.count else { throw .missingColumn(Self.columns[min(row.values.count, Self.columns.count - 1)]) }
         timestampMs = try required(0)
         latitude = try required(1)
