@@ -55,15 +55,14 @@ struct WarpLinkRoutes {
         let clickID = tapID ?? context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        // Only the click insert is a write: the lookup, the reshaping and the answer are built
-        // outside the writer, which every resolve and the journal share.
-        let link = try await read(context, project: project) { try $0.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup) }
-        let shaped = LinkReshaper.reshape(link, tapped: tapped)
-        try await write(context, project: project) { service in
+        let body = try await write(context, project: project) { service in
+            let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup)
+            let shaped = LinkReshaper.reshape(link, tapped: tapped)
             try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
                                                           userAgent: userAgent, tapID: tapID), project: project)
+            return WarpLinkWire.link(link, reshaped: shaped)
         }
-        return .json(status: 200, bytes: WarpLinkWire.link(link, reshaped: shaped).encoded())
+        return .json(status: 200, bytes: body.encoded())
     }
 
     // MARK: POST /attribution/match
@@ -98,13 +97,13 @@ struct WarpLinkRoutes {
         let clickID = context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        let link = try await read(context, project: project) { try $0.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false) }
-        let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
-        try await write(context, project: project) { service in
+        let location = try await write(context, project: project) { service in
+            let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false)
+            let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
             try service.store.insert(service.redirectClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
                                                            zone: zone, userAgent: userAgent, settings: settings), project: project)
+            return shaped.destinationURL
         }
-        let location = shaped.destinationURL
         var response = Response(status: 302)
         response.headers.set("Location", location)
         response.headers.set("Cache-Control", "no-store")

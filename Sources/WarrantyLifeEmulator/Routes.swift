@@ -275,12 +275,9 @@ struct WarrantyLifeRoutes: Sendable {
         let active = try query.int("activeWarrantiesInCurrentDevice") ?? 0
         let deviceID = query.string("deviceId") ?? request.headers["x-device-id"]
         let userID = caller.user?.id
-        // Decided on a read snapshot; only recording the lookup takes the writer.
-        let lookup = try await read(context, caller.project) { service in
-            try service.decideVoucherLookup(code: code, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: active, deviceID: deviceID,
-                                            callerUserID: userID)
+        let lookup = try await write(context, caller.project) { service in
+            try service.lookUpVoucher(code: code, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: active, deviceID: deviceID, callerUserID: userID)
         }
-        try await write(context, caller.project) { try $0.recordVoucherLookup(lookup.voucher, action: lookup.action, deviceID: deviceID, callerUserID: userID) }
         return ok(lookup.voucher.wire(action: lookup.action, countOnDevice: lookup.countOnDevice))
     }
 }

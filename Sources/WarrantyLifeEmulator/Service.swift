@@ -166,20 +166,17 @@ struct WarrantyLifeService {
 
     // MARK: Vouchers
 
-    /// Looks a voucher up and derives the action for this caller and device (`recordVoucherLookup`
-    /// then records it: later registration and warranty calls complete the voucher last looked up).
-    func decideVoucherLookup(code: String, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
-                             callerUserID: String?) throws -> (voucher: VoucherRecord, action: VoucherAction, countOnDevice: Int) {
+    /// Looks a voucher up, derives the action for this caller and device, and records the lookup
+    /// (later registration and warranty calls complete the voucher last looked up).
+    func lookUpVoucher(code: String, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
+                       callerUserID: String?) throws -> (voucher: VoucherRecord, action: VoucherAction, countOnDevice: Int) {
         guard let voucher = try store.voucher(project, code: code) else { throw WarrantyLifeError.voucherNotFound }
         let (facts, count) = try voucherFacts(voucher, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: activeWarrantiesInCurrentDevice,
                                               deviceID: deviceID, callerUserID: callerUserID)
-        return (voucher, try VoucherActionResolver.action(for: facts, now: now), count)
-    }
-
-    /// Records a decided lookup: a later registration on another device reads it to take the warranty over.
-    func recordVoucherLookup(_ voucher: VoucherRecord, action: VoucherAction, deviceID: String?, callerUserID: String?) throws {
+        let action = try VoucherActionResolver.action(for: facts, now: now)
         try store.recordLookup(project, code: voucher.code, deviceID: deviceID, userID: callerUserID, action: action,
                                type: voucher.seed.registrationType ?? .normalRegistration, now: nowText)
+        return (voucher, action, count)
     }
 
     /// What the decision table needs to know about a lookup of `voucher` by this caller on this
