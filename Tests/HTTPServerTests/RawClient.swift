@@ -37,7 +37,10 @@ final class RawClient: @unchecked Sendable { // used by one test at a time, from
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else { close(fd); throw Failure.connect }
+        // Every property is set by now, so the throw runs deinit, which closes the socket. Closing
+        // it here as well closed it twice: the second close hit whatever descriptor another test
+        // had been given that number meanwhile (a server's connection, a database file).
+        guard result == 0 else { throw Failure.connect }
     }
 
     private var isOpen = true
