@@ -57,9 +57,11 @@ let package = Package(
         .target(name: "UnderstudyClient"),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
 
+        // posix_spawn'd child processes for the test suites (Foundation's Process can crash them).
+        .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
@@ -68,7 +70,7 @@ let package = Package(
         .testTarget(name: "UnderstudyDashboardTests", dependencies: [
             "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
         ]),
-        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL"]),
+        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses"]),
     ],
     swiftLanguageModes: [.v6]
 )

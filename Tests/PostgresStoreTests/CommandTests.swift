@@ -1,6 +1,7 @@
 import Foundation
 import PostgresStore
 import Testing
+import TestProcesses
 
 /// `understudy migrate` and `understudy serve` with a PostgreSQL `--database`, through the real
 /// binary (`swift build` first): what they apply and print, and how a bad location fails.

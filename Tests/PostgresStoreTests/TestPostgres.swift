@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import TestProcesses
 
 /// The PostgreSQL server the tests use: `UNDERSTUDY_TEST_POSTGRES_URL` (CI's cluster), or else a
 /// throwaway cluster started once per test process by `.ci/postgres.sh` and stopped when the

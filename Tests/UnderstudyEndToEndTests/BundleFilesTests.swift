@@ -7,6 +7,7 @@ import FoundationNetworking
 import Glibc
 #endif
 import Testing
+import TestProcesses
 import UnderstudyClient
 import UnderstudyServer
 import UnderstudyTesting
@@ -81,7 +82,7 @@ struct BundleFilesTests {
         }
         // The real binary: exit 1, naming the file, without --seed-skip-invalid.
         let run = try await Self.runBinary(["--seed-dir", seeds.path, "--fixtures", ""])
-        #expect(run.status == 1)
+        #expect(run.ending == .exited(1))
         #expect(run.errors.contains("b-bad.json") && run.errors.contains("leaves out column"), "\(run.errors)")
     }
 
@@ -112,7 +113,7 @@ struct BundleFilesTests {
         try old.write(to: target)
         let temporary = AtomicFile.temporaryPath(for: target.path)
         let run = try await Self.runBinary(["--export-on-exit", exports.path], environment: ["UNDERSTUDY_TEST_EXPORT_STALL_MS": "60000"]) { process in
-            process.interrupt() // SIGINT: a clean shutdown, so the export starts
+            process.send(SIGINT) // SIGINT: a clean shutdown, so the export starts
             var partial = false
             for _ in 0..<400 where !partial {
                 let size = (try? FileManager.default.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
@@ -120,9 +121,9 @@ struct BundleFilesTests {
                 if !partial { try await Task.sleep(nanoseconds: 25_000_000) } // another process's progress: no event to wait on
             }
             #expect(partial, "no temporary file at \(temporary)")
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
         }
-        #expect(run.status == SIGKILL)
+        #expect(run.ending == .signalled(SIGKILL))
         #expect(try Data(contentsOf: target) == old)
         // The half-written temporary file is the proof the export was under way and never touched demo.json.
         let partial = try Data(contentsOf: URL(fileURLWithPath: temporary))
@@ -155,21 +156,15 @@ struct BundleFilesTests {
     }
 
     /// Runs the built `understudy` binary; `whileReady` runs once it answers `/__admin/ready`
-    /// (the process is terminated after it unless it ended), or never when it exits first.
+    /// (the process is sent SIGTERM after it unless it ended), or never when it exits first.
     static func runBinary(_ arguments: [String], environment: [String: String] = [:],
-                          whileReady: ((Process) async throws -> Void)? = nil) async throws -> (status: Int32, errors: String) {
+                          whileReady: ((SpawnedProcess) async throws -> Void)? = nil) async throws -> (ending: SpawnedProcess.Ending, errors: String) {
         let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy")
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString).sqlite")
         let port = try await freePort()
-        let process = Process()
-        process.executableURL = binary
-        process.currentDirectoryURL = LogFormatTests.repository
-        process.arguments = ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--database", database.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess.start(
+            binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--database", database.path] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: LogFormatTests.repository.path)
         if let whileReady {
             var ready = false
             for _ in 0..<400 where !ready && process.isRunning {
@@ -181,10 +176,9 @@ struct BundleFilesTests {
                 }
             }
             if ready { try await whileReady(process) }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { process.send(SIGTERM) }
         }
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+        let finished = process.collect()
+        return (finished.ending, finished.error)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestProcesses
 import UnderstudyServer
 
 #if canImport(Glibc)
@@ -25,22 +26,10 @@ struct CertificateAuthorityCommandTests {
     /// variables must not steer the test), from the repository folder.
     private func understudy(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first: \(Self.binary.path)")
-        let process = Process()
-        process.executableURL = Self.binary
-        process.currentDirectoryURL = LogFormatTests.repository
-        process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
         inherited.merge(environment) { $1 }
-        process.environment = inherited
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read before waiting: a full pipe would block the child forever.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: outputData, errors: String(decoding: errorData, as: UTF8.self))
+        let finished = try ChildProcess.run(Self.binary.path, arguments, environment: inherited, directory: LogFormatTests.repository.path)
+        return Outcome(status: finished.status, output: finished.standardData, errors: finished.error)
     }
 
     private func folder() -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 import UnderstudyClient
 import UnderstudyTesting
 

@@ -5,6 +5,12 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TestProcesses
 
 /// The real binary's output with `--log-format json`: every line a JSON object, numbers as numbers.
 @Suite("JSON log format")
@@ -26,15 +32,10 @@ struct LogFormatTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logjson-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = try await freePort()
-        let process = Process()
-        process.executableURL = binary
-        process.currentDirectoryURL = Self.repository
-        process.arguments = ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
-                             "--database", folder.appendingPathComponent("db.sqlite").path]
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
+        let process = try SpawnedProcess.start(
+            binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
+                          "--database", folder.appendingPathComponent("db.sqlite").path],
+            environment: ProcessInfo.processInfo.environment, directory: Self.repository.path)
         var ready = false
         for _ in 0..<200 where !ready {
             if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!), // a literal URL
@@ -46,10 +47,10 @@ struct LogFormatTests {
         }
         #expect(ready)
         _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/warplink/v1/sdk/validate")!) // any status: one request line
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile() + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.send(SIGTERM)
+        let finished = process.collect()
+        #expect(finished.ending == .exited(0))
+        let text = finished.error + finished.standard
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count >= 4, "\(text)")
         var messages: [String] = []
