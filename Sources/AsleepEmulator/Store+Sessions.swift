@@ -116,7 +116,8 @@ extension AsleepStore {
 
     /// The sequence numbers received for a session.
     func receivedChunks(session: String) throws -> Set<Int> {
-        Set(try connection.query("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session).map { try $0.decode("seq_num", as: Int.self) })
+        // A night is 960 rows: read as plain integers, not a Row each (a fifth of a report fetch).
+        Set(try connection.integers("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session))
     }
 
     /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).

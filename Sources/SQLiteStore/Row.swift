@@ -6,7 +6,7 @@ import Foundation
 public final class ColumnLayout: Sendable {
     /// Column names in result order.
     public let names: [String]
-    private let positions: [String: Int]
+    @usableFromInline let positions: [String: Int]
 
     /// The layout of `names` (the first of a repeated name wins, as `firstIndex` did).
     public init(_ names: [String]) {
@@ -17,7 +17,7 @@ public final class ColumnLayout: Sendable {
     }
 
     /// Where column `name` is, if the results have one.
-    public func position(of name: String) -> Int? { positions[name] }
+    @inlinable public func position(of name: String) -> Int? { positions[name] }
 }
 
 /// One result row; columns are looked up by name or position.
@@ -66,6 +66,7 @@ public struct Row: Sendable {
     /// Column `name` decoded as `T`: throws `RowDecodingError` when the row has no such column,
     /// when it is NULL, or when it holds another type — so a schema drift fails a test instead of
     /// turning into a default.
+    @inlinable
     public func decode<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T {
         guard let index = layout.position(of: name) else { throw .missingColumn(name) }
         let value = values[index]
@@ -77,12 +78,14 @@ public struct Row: Sendable {
     /// Column `position` decoded as `T`, for records that read an explicit column list by
     /// position (thousands of rows, where looking each name up cost more than the values);
     /// the same errors as `decode(_:)`, named after the query's column.
+    @inlinable
     public func decode<T: SQLColumnDecodable>(at position: Int, as type: T.Type = T.self) throws(RowDecodingError) -> T {
         guard let value: T = try decodeIfPresent(at: position) else { throw .unexpectedNull(layout.names[position]) }
         return value
     }
 
     /// Column `position` decoded as `T`, or nil when it is NULL (see `decode(at:)`).
+    @inlinable
     public func decodeIfPresent<T: SQLColumnDecodable>(at position: Int, as type: T.Type = T.self) throws(RowDecodingError) -> T? {
         guard position < values.count else { throw .missingColumn("#\(position)") }
         let value = values[position]
@@ -95,6 +98,7 @@ public struct Row: Sendable {
 
     /// Column `name` decoded as `T`, or nil when it is NULL; throws when the column is missing or
     /// holds another type.
+    @inlinable
     public func decodeIfPresent<T: SQLColumnDecodable>(_ name: String, as type: T.Type = T.self) throws(RowDecodingError) -> T? {
         guard let index = layout.position(of: name) else { throw .missingColumn(name) }
         let value = values[index]
@@ -138,7 +142,7 @@ public protocol SQLColumnDecodable {
 
 extension String: SQLColumnDecodable {
     /// Text only.
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard case .text(let value) = sqlValue else { return nil }
         self = value
     }
@@ -146,7 +150,7 @@ extension String: SQLColumnDecodable {
 
 extension Int: SQLColumnDecodable {
     /// Integers (and reals without a fraction, which SQLite arithmetic produces).
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard let value = sqlValue.int else { return nil }
         self = value
     }
@@ -154,7 +158,7 @@ extension Int: SQLColumnDecodable {
 
 extension Int64: SQLColumnDecodable {
     /// Integers (and reals without a fraction).
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard let value = sqlValue.int else { return nil }
         self = Int64(value)
     }
@@ -162,7 +166,7 @@ extension Int64: SQLColumnDecodable {
 
 extension Double: SQLColumnDecodable {
     /// Integers or reals.
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard let value = sqlValue.double else { return nil }
         self = value
     }
@@ -170,7 +174,7 @@ extension Double: SQLColumnDecodable {
 
 extension Bool: SQLColumnDecodable {
     /// Integers: zero is false.
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard case .integer(let value) = sqlValue else { return nil }
         self = value != 0
     }
@@ -178,7 +182,7 @@ extension Bool: SQLColumnDecodable {
 
 extension Data: SQLColumnDecodable {
     /// Blobs, or text as UTF-8.
-    public init?(sqlValue: SQLValue) {
+    @inlinable public init?(sqlValue: SQLValue) {
         guard let value = sqlValue.data else { return nil }
         self = value
     }
@@ -186,7 +190,7 @@ extension Data: SQLColumnDecodable {
 
 extension SQLValue {
     /// The storage class's name, for error messages.
-    public var storageClass: String {
+    @inlinable public var storageClass: String {
         switch self {
         case .null: return "NULL"
         case .integer: return "INTEGER"

@@ -14,7 +14,7 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     case blob(Data)
 
     /// The value as an Int if it is an integer (or a real with no fraction).
-    public var int: Int? {
+    @inlinable public var int: Int? {
         switch self {
         case .integer(let value): return Int(value)
         case .real(let value) where value.rounded() == value: return Int(value)
@@ -23,7 +23,7 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     }
 
     /// The value as a Double if numeric.
-    public var double: Double? {
+    @inlinable public var double: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .real(let value): return value
@@ -32,13 +32,13 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     }
 
     /// The value as text if it is text.
-    public var string: String? {
+    @inlinable public var string: String? {
         if case .text(let value) = self { return value }
         return nil
     }
 
     /// The value as bytes if it is a blob (or text, as UTF-8).
-    public var data: Data? {
+    @inlinable public var data: Data? {
         switch self {
         case .blob(let value): return value
         case .text(let value): return Data(value.utf8)
@@ -47,7 +47,10 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     }
 
     /// Whether the value is NULL.
-    public var isNull: Bool { self == .null }
+    @inlinable public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
 }
 
 /// A Swift value that binds to a statement parameter.

@@ -175,4 +175,15 @@ struct TypedRowTests {
             try connection.fetchOne(Widget.self, "SELECT 'x' AS id, name, weight FROM widgets WHERE id = 1")
         }
     }
+
+    @Test("a column of integers reads as the rows would decode: reals without a fraction pass, NULL and text throw")
+    func integerColumn() throws {
+        let connection = try connection()
+        #expect(try connection.integers("SELECT id FROM widgets ORDER BY id") == [1, 2])
+        #expect(try connection.integers("SELECT id FROM widgets WHERE id > ?", 5) == [])
+        #expect(try connection.integers("SELECT 4.0 AS n UNION ALL SELECT 7") == [4, 7])
+        #expect(throws: RowDecodingError.unexpectedNull("weight")) { try connection.integers("SELECT weight FROM widgets ORDER BY id DESC") }
+        #expect(throws: RowDecodingError.wrongType(column: "name", expected: "Int", found: "TEXT")) { try connection.integers("SELECT name FROM widgets") }
+        #expect(throws: RowDecodingError.wrongType(column: "weight", expected: "Int", found: "REAL")) { try connection.integers("SELECT weight FROM widgets WHERE id = 1") }
+    }
 }
