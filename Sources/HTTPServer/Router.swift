@@ -39,6 +39,11 @@ public struct Router<Value: Sendable>: Sendable {
     }
 
     private var root = Node()
+    /// Patterns without parameters or wildcards, under the paths that reach them exactly
+    /// (`/a/b` and `/a/b/`): most SDK requests are one dictionary lookup instead of a split, a
+    /// decode and a lookup per segment. Only a hit for the request's method is taken; anything
+    /// else goes through the trie, whose literal-first search would have found the same entry.
+    private var exact: [String: [HTTPMethod: Entry]] = [:]
     /// Every registered pattern, in registration order (metrics pre-allocate a counter per pattern).
     public private(set) var templates: [String] = []
 
@@ -48,8 +53,16 @@ public struct Router<Value: Sendable>: Sendable {
     /// Registers `value` for `method` and `pattern`.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ value: Value) throws {
         let segments = Self.segments(of: pattern)
-        try Self.insert(into: &root, segments: segments[...], method: method, entry: Entry(value: value, template: pattern), pattern: pattern)
+        let entry = Entry(value: value, template: pattern)
+        try Self.insert(into: &root, segments: segments[...], method: method, entry: entry, pattern: pattern)
         if !templates.contains(pattern) { templates.append(pattern) }
+        let literal = segments.allSatisfy { !$0.hasPrefix("{") && $0 != "*" && !$0.contains("%") }
+        let joined = segments.joined(separator: "/")
+        // Empty first or last segments trim differently from a request path: the trie decides those.
+        if literal, let first = segments.first, let last = segments.last, !first.isEmpty, !last.isEmpty {
+            exact["/" + joined, default: [:]][method] = entry
+            exact["/" + joined + "/", default: [:]][method] = entry
+        }
     }
 
     private static func insert(into node: inout Node, segments: ArraySlice<Substring>, method: HTTPMethod, entry: Entry, pattern: String) throws {
@@ -83,6 +96,14 @@ public struct Router<Value: Sendable>: Sendable {
     /// Finds the route for `method` and `path` (percent-encoded, without query).
     /// `HEAD` falls back to `GET` when no `HEAD` route exists.
     public func match(_ method: HTTPMethod, path: String) -> Match {
+        if let entries = exact[path], let entry = Self.pick(entries, method) {
+            return .matched(entry.value, parameters: [:], template: entry.template)
+        }
+        return matchInTrie(method, path: path)
+    }
+
+    /// The lookup without the exact-path table (the table's differential test compares the two).
+    func matchInTrie(_ method: HTTPMethod, path: String) -> Match {
         let segments = Self.segments(of: path)
         var parameters: [String: String] = [:]
         var allowed: Set<String> = []

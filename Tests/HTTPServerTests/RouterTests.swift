@@ -50,4 +50,41 @@ struct RouterTests {
             try router.add(.get, "/links/resolve/{other}/x", "x")
         }
     }
+
+    @Test("the exact-path table answers as the trie does, for literal, parameter, wildcard, odd and encoded paths")
+    func exactTableAgreesWithTrie() throws {
+        var router = try router()
+        try router.add(.get, "/__admin/health", "health")
+        try router.add(.get, "/a//b", "double")
+        try router.add(.put, "/links/resolve/special", "special-put")
+        try router.add(.get, "/v1/{id}/me", "parameter")
+        try router.add(.get, "/v1/users/me", "literal")
+        let pieces = ["", "links", "resolve", "special", "spec%69al", "attribution", "match", "projects", "p1", "requests", "files", "x", "__admin",
+                      "health", "a", "b", "v1", "users", "me", "%2F"]
+        var generator = SystemRandomNumberGenerator()
+        var paths = ["/", "//", "/__admin/health", "/__admin/health/", "/__admin//health", "//__admin/health", "/a//b", "/a//b/", "/a/b",
+                     "/links/resolve/special", "/links/resolve/special/", "/links/resolve/special//", "/v1/users/me", "/v1/u/me"]
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 1...4, using: &generator)
+            let path = "/" + (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            paths.append(Bool.random(using: &generator) ? path : path + "/")
+        }
+        var hits = 0
+        for path in paths {
+            for method in [HTTPMethod.get, .head, .post, .put, .delete] {
+                let fast = router.match(method, path: path), slow = router.matchInTrie(method, path: path)
+                #expect(describe(fast) == describe(slow), "\(method.rawValue) \(path)")
+                if case .matched = fast { hits += 1 }
+            }
+        }
+        #expect(hits > 100)
+    }
+
+    private func describe(_ match: Router<String>.Match) -> String {
+        switch match {
+        case .matched(let value, let parameters, let template): return "\(value) \(parameters.sorted { $0.key < $1.key }) \(template)"
+        case .methodNotAllowed(let allowed): return "405 \(allowed.map(\.rawValue))"
+        case .notFound: return "404"
+        }
+    }
 }
