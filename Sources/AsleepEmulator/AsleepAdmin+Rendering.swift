@@ -27,7 +27,7 @@ extension AsleepAdmin {
          "revoked": .bool(product.revoked), "createdAt": time(product.createdAt)]
     }
 
-    static func render(_ session: SessionRecord, received: Set<Int>, now: Date) -> JSONValue {
+    static func render(_ session: SessionRecord, received: ReceivedChunks, now: Date) -> JSONValue {
         ["sessionId": .string(session.id), "userId": .string(session.userID), "customer": .string(session.customer),
          "state": .string(session.state.rawValue), "startTime": time(session.start), "endTime": time(session.end),
          "unexpectedEndTime": time(session.unexpectedEnd), "closedAt": time(session.closedAt), "completeTime": time(session.completeTime),

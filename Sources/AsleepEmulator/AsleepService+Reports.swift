@@ -16,7 +16,7 @@ extension AsleepService {
         let received = try store.receivedChunks(session: session.id)
         let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received, explicit: StageArrays.explicit(in: session.overrides))
         let total = (session.lastSeqNum ?? -1) + 1
-        let missingRatio = total > 0 ? SleepAnalysis.ratio(Double(total - received.filter { $0 < total }.count) / Double(total)) : 0
+        let missingRatio = total > 0 ? SleepAnalysis.ratio(Double(total - received.count(below: total)) / Double(total)) : 0
         var peculiarities: [String] = []
         var stat: SessionReport.Statistics?
         var shown = arrays
@@ -26,7 +26,7 @@ extension AsleepService {
         } else {
             let forced = Set((session.overrides["peculiarities"]?.arrayValue ?? []).compactMap(\.stringValue))
             if received.count < settings.tooShort { peculiarities.append("TOO_SHORT_FOR_ANALYSIS") }
-            if total > 0, Double(received.filter { $0 < total }.count) / Double(total) < 0.7 { peculiarities.append("TOO_MANY_DEFECTS_IN_SLEEP_STAGES") }
+            if total > 0, Double(received.count(below: total)) / Double(total) < 0.7 { peculiarities.append("TOO_MANY_DEFECTS_IN_SLEEP_STAGES") }
             for name in ["TOO_LONG_FOR_ANALYSIS", "NO_REALTIME_POLLING"] where forced.contains(name) { peculiarities.append(name) }
             let blocked = peculiarities.contains { ["TOO_SHORT_FOR_ANALYSIS", "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_REALTIME_POLLING"].contains($0) }
             if !blocked {

@@ -41,7 +41,7 @@ public enum SleepAnalysis {
 
     /// The arrays for a session whose chunks `received` arrived, up to `lastSeqNum`: generated (or
     /// explicit, where the control plane supplied values) at received indices, `-1`/`0` elsewhere.
-    public static func assemble(sessionID: String, lastSeqNum: Int?, received: Set<Int>, explicit: StageArrays? = nil) -> StageArrays {
+    public static func assemble(sessionID: String, lastSeqNum: Int?, received: ReceivedChunks, explicit: StageArrays? = nil) -> StageArrays {
         guard let last = lastSeqNum, last >= 0 else { return StageArrays(sleep: [], snoring: [], breath: []) }
         var arrays = generate(sessionID: sessionID, count: last + 1)
         for index in 0...last {

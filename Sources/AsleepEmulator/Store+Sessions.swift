@@ -115,9 +115,9 @@ extension AsleepStore {
     // MARK: Chunks
 
     /// The sequence numbers received for a session.
-    func receivedChunks(session: String) throws -> Set<Int> {
+    func receivedChunks(session: String) throws -> ReceivedChunks {
         // A night is 960 rows: read as plain integers, not a Row each (a fifth of a report fetch).
-        Set(try connection.integers("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session))
+        ReceivedChunks(try connection.integers("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session))
     }
 
     /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).

@@ -16,7 +16,7 @@ struct SessionReportTests {
     }
 
     /// A report as the service assembles it, for one session and one set of switches.
-    static func report(_ session: SessionRecord, received: Set<Int>, zone: TimeZone, snoring: Bool, breathing: Bool, peculiarities: [String],
+    static func report(_ session: SessionRecord, received: ReceivedChunks, zone: TimeZone, snoring: Bool, breathing: Bool, peculiarities: [String],
                        withStat: Bool, cycleTime: JSONValue) -> SessionReport {
         let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received,
                                             explicit: StageArrays.explicit(in: session.overrides))
@@ -24,7 +24,7 @@ struct SessionReportTests {
             computed: SleepAnalysis.stat(arrays, start: session.start, end: session.end ?? session.start, snoring: snoring, breathing: breathing),
             sleepCycleTime: cycleTime, overrides: session.overrides["stat"]?.objectValue ?? [:]) : nil
         let total = (session.lastSeqNum ?? -1) + 1
-        let missing = total > 0 ? SleepAnalysis.ratio(Double(total - received.filter { $0 < total }.count) / Double(total)) : 0
+        let missing = total > 0 ? SleepAnalysis.ratio(Double(total - received.count(below: total)) / Double(total)) : 0
         return SessionReport(session: session, zone: zone, stages: arrays, snoring: snoring, breathing: breathing, peculiarities: peculiarities,
                              missingDataRatio: missing, stat: stat)
     }
@@ -57,7 +57,7 @@ struct SessionReportTests {
                         for (received, switches) in [(all, (true, true)), (holes, (false, true)), (all, (true, false)), ([], (false, false))] {
                             let cycle: JSONValue = chunks == 960 ? [1800, 5400] : (switches.0 ? ["1800"] : [])
                             for (peculiarities, stat) in [([], true), (["IN_PROGRESS"], false), (["NEVER_SLEPT", "NO_BREATHING_STABILITY"], true)] {
-                                Self.expectSameBytes(Self.report(session, received: received, zone: zone, snoring: switches.0, breathing: switches.1,
+                                Self.expectSameBytes(Self.report(session, received: ReceivedChunks(received), zone: zone, snoring: switches.0, breathing: switches.1,
                                                                  peculiarities: peculiarities, withStat: stat, cycleTime: cycle),
                                                      "\(zone.identifier) \(state) \(String(describing: chunks)) \(override)")
                                 cases += 1

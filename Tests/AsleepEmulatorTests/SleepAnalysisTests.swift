@@ -76,4 +76,26 @@ struct SleepAnalysisTests {
         #expect(arrays.snoring[0] == 1 && arrays.snoring[2] == 0)
         #expect(SleepAnalysis.assemble(sessionID: "s", lastSeqNum: nil, received: []).sleep.isEmpty)
     }
+
+    @Test("received chunks answer count, contains and count(below:) as a Set of the same numbers would")
+    func receivedChunksAgreeWithSet() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let numbers = (0..<Int.random(in: 0...300, using: &generator)).map { _ -> Int in
+                switch Int.random(in: 0..<20, using: &generator) {
+                case 0: return -Int.random(in: 1...5, using: &generator)
+                case 1: return 2_000_000 + Int.random(in: 0...3, using: &generator)
+                default: return Int.random(in: 0...400, using: &generator)
+                }
+            }
+            let chunks = ReceivedChunks(numbers), set = Set(numbers)
+            #expect(chunks.count == set.count)
+            for probe in [-6, -1, 0, 1, 57, 399, 400, 401, 2_000_000, 2_000_003, 5_000_000] {
+                #expect(chunks.contains(probe) == set.contains(probe), "\(probe)")
+                #expect(chunks.count(below: probe) == set.filter { $0 < probe }.count, "below \(probe)")
+            }
+        }
+        let literal: ReceivedChunks = [3, 3, 0]
+        #expect(literal.count == 2 && literal.contains(3) && !literal.contains(1) && literal.count(below: 3) == 1)
+    }
 }
