@@ -73,6 +73,9 @@ struct VoucherRecord: RowDecodable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
+    /// Seeds by their stored JSON: a lookup reads the same voucher again and again.
+    private static let seeds = DecodedTextCache<VoucherSeed>()
+
     init(row: Row) throws {
         code = try row.decode("code")
         status = try row.decode("status")
@@ -81,7 +84,7 @@ struct VoucherRecord: RowDecodable, Sendable, Equatable {
         warrantyID = try row.decode("warranty_id")
         let attributes: String = try row.decode("attributes")
         do {
-            seed = try JSONDecoder().decode(VoucherSeed.self, from: Data(attributes.utf8))
+            seed = try Self.seeds.value(for: attributes) { try JSONDecoder().decode(VoucherSeed.self, from: Data($0.utf8)) }
         } catch {
             throw RowDecodingError.wrongType(column: "attributes", expected: "VoucherSeed JSON", found: "TEXT")
         }
