@@ -1,9 +1,9 @@
 import Synchronization
 
 /// Values decoded from stored JSON text, kept by that text: decoding is a pure function of it,
-/// so a row read again (a voucher looked up on every SDK call) skips Foundation's `JSONDecoder`,
-/// which was a twentieth of a WarrantyLife voucher lookup. Bounded: past `capacity` distinct
-/// texts it starts over, so memory stays flat however many rows a load test makes.
+/// so a row read again on every SDK call skips Foundation's `JSONDecoder` (a twentieth of one
+/// platform's hottest lookup). Bounded: past `capacity` distinct texts it starts over, so
+/// memory stays flat however many rows a load test makes.
 public final class DecodedTextCache<Value: Sendable>: Sendable {
     private let entries = Mutex<[String: Value]>([:])
     private let capacity: Int

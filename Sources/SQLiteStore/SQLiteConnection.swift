@@ -95,7 +95,7 @@ public final class SQLiteConnection {
     }
 
     /// The first column of every row as integers, read straight off the statement: for long
-    /// lists of numbers (the 960 chunk numbers of an Asleep night), where building a `Row` per
+    /// lists of numbers (960 sequence numbers for one sleep session), where building a `Row` per
     /// value cost more than the query itself. Throws `RowDecodingError` as `Row.decode` would
     /// when a value is NULL or not an integer.
     public func integers(_ sql: String, _ bindings: any SQLBindable...) throws -> [Int] {
