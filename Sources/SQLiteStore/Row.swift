@@ -75,6 +75,13 @@ public struct Row: Sendable {
         return decoded
     }
 
+    /// Throws unless the row has exactly the values of `columns`, the explicit column list a record
+    /// reads by position (`decode(at:)`); the error names the first column that is missing.
+    @inlinable
+    public func expectColumns(_ columns: [String]) throws(RowDecodingError) {
+        guard values.count == columns.count else { throw .missingColumn(columns[min(values.count, columns.count - 1)]) }
+    }
+
     /// Column `position` decoded as `T`, for records that read an explicit column list by
     /// position (thousands of rows, where looking each name up cost more than the values);
     /// the same errors as `decode(_:)`, named after the query's column.

@@ -54,18 +54,16 @@ struct Sample: Sendable, Equatable, RowDecodable {
     /// Decodes a row of exactly `columns`, by position: trip building reads thousands of samples,
     /// and looking each column up by name cost more than the values. Same conversions and errors as `init(row:)`.
     init(positional row: Row) throws(RowDecodingError) {
-        func optional<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T? { try row.decodeIfPresent(at: index) }
-        func required<T: SQLColumnDecodable>(_ index: Int) throws(RowDecodingError) -> T { try row.decode(at: index) }
-        guard row.values.count == Self.columns.count else { throw .missingColumn(Self.columns[min(row.values.count, Self.columns.count - 1)]) }
-        timestampMs = try required(0)
-        latitude = try required(1)
-        longitude = try required(2)
-        speedKmh = try optional(3)
-        courseDeg = try optional(4)
-        horizontalAccuracyM = try optional(5)
-        altitudeM = try optional(6)
-        speedLimitKmh = try optional(7)
-        phoneInUse = try optional(8)
+        try row.expectColumns(Self.columns)
+        timestampMs = try row.decode(at: 0)
+        latitude = try row.decode(at: 1)
+        longitude = try row.decode(at: 2)
+        speedKmh = try row.decodeIfPresent(at: 3)
+        courseDeg = try row.decodeIfPresent(at: 4)
+        horizontalAccuracyM = try row.decodeIfPresent(at: 5)
+        altitudeM = try row.decodeIfPresent(at: 6)
+        speedLimitKmh = try row.decodeIfPresent(at: 7)
+        phoneInUse = try row.decodeIfPresent(at: 8)
     }
 }
 
