@@ -166,6 +166,19 @@ public enum UnderstudyCommand {
 
     private static func serve(_ configuration: ServerConfiguration) async -> Int32 {
         let started = MonotonicClock.nanoseconds()
+        // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe
+        // code). Installed before anything starts: a SIGTERM during start-up (a supervisor giving
+        // up early) is kept until the server is up, then stops it cleanly instead of killing it.
+        let stop = AsyncStream<Int32>.makeStream()
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let signalQueue = DispatchQueue(label: "understudy.signals")
+        let sources = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler { stop.continuation.yield(number) }
+            source.resume()
+            return source
+        }
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(configuration: configuration)
@@ -196,17 +209,6 @@ public enum UnderstudyCommand {
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
 
-        // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe code).
-        let stop = AsyncStream<Int32>.makeStream()
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        let signalQueue = DispatchQueue(label: "understudy.signals")
-        let sources = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler { stop.continuation.yield(number) }
-            source.resume()
-            return source
-        }
         for await number in stop.stream {
             logger.log(.info, "shutting down", values: [("signal", .string(number == SIGTERM ? "SIGTERM" : "SIGINT")),
                                                          ("inFlight", .int(Int64(server.http.requestsInFlight)))])
