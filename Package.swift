@@ -28,7 +28,7 @@ let package = Package(
         // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
         .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "COpenSSL"]),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
-        .target(name: "PostgresStore", dependencies: ["CPostgreSQL"]),
+        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SQLiteStore"]),
 
         // Control plane and what the platforms share.
         .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL"]),
@@ -55,13 +55,14 @@ let package = Package(
         ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),
-        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer"]),
+        .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer", "PostgresStore"]),
 
         // posix_spawn'd child processes for the test suites (Foundation's Process can crash them).
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
+        .target(name: "TestPostgres", dependencies: ["PostgresStore", "TestProcesses"], path: "Tests/TestPostgres"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses", "TestPostgres"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
@@ -70,7 +71,7 @@ let package = Package(
         .testTarget(name: "UnderstudyDashboardTests", dependencies: [
             "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
         ]),
-        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses"]),
+        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -75,7 +75,7 @@ start() {
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   # Durability is not what these tests measure: fsync off keeps CREATE DATABASE per test fast.
   as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=2000" \
     start >&2 || { cat "$dir/server.log" >&2; exit 1; }
   for _ in $(seq 50); do
     "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" && break

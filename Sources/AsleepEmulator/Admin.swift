@@ -43,7 +43,7 @@ struct AsleepAdmin: Sendable {
     static let keyStates: Set<String> = Set(CredentialState.allCases.map(\.rawValue))
 
     /// A service on `connection`, bound to the project's clock and id generator.
-    func service(_ connection: SQLiteConnection, _ context: AdminContext) -> AsleepService {
+    func service(_ connection: any StoreConnection, _ context: AdminContext) -> AsleepService {
         AsleepRoutes(configuration: configuration).serviceFactory(services: context.services, project: context.projectID, now: context.now)(connection)
     }
 

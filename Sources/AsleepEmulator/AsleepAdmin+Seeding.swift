@@ -125,7 +125,7 @@ extension AsleepAdmin {
     }
 
     /// Loads `Config/fixtures/asleep.json`.
-    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {
         let store = AsleepStore(connection: connection)
         if let settings = fixtures["settings"], !settings.isNull {
             // Read as settings first, so a fixture with a wrong field fails loudly instead of being stored.

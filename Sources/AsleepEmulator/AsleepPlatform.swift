@@ -100,7 +100,7 @@ public struct AsleepPlatform: Platform {
     }
 
     /// Stores the project's API key (its own customer) and app credentials.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
+    public func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws {
         guard let key = credentials["apiKey"] else { return }
         let store = AsleepStore(connection: connection)
         try store.insertAPIKey(key, project: project, customer: "key:" + key, now: now, ignoringDuplicates: true)
@@ -133,7 +133,7 @@ public struct AsleepPlatform: Platform {
     }
 
     /// Demo fixtures: `{"settings": {…}, "users": [...], "sessions": [...]}` in the control plane's seed shapes.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {
         try AsleepAdmin(configuration: settingsLayer).loadFixtures(fixtures, project: project, connection: connection, now: now)
     }
 

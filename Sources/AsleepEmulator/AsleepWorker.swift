@@ -16,6 +16,9 @@ enum AsleepWorker {
         init(_ value: EmulatorServices) { self.value = value }
     }
 
+    /// How long a claimed webhook stays with the instance sending it (the send times out after 5 s).
+    static let webhookLease: TimeInterval = 30
+
     /// Starts both loops.
     static func start(services: EmulatorServices, configuration: JSONValue) {
         let box = WeakServices(services)
@@ -41,8 +44,7 @@ enum AsleepWorker {
     /// database file still there — test servers delete theirs when they stop.
     static func live(_ box: WeakServices) -> EmulatorServices? {
         guard let services = box.value else { return nil }
-        let path = services.database.path
-        if !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"), !FileManager.default.fileExists(atPath: path) { return nil }
+        if let file = services.database as? SQLiteDatabase, case let path = file.path, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"), !FileManager.default.fileExists(atPath: path) { return nil }
         return services
     }
 
@@ -52,7 +54,7 @@ enum AsleepWorker {
         guard let projects = try? await services.database.read({ try AsleepStore(connection: $0).projectsWithLiveSessions() }) else { return }
         for project in projects {
             let now = services.now(for: project)
-            let make = { @Sendable (connection: SQLiteConnection) in
+            let make = { @Sendable (connection: any StoreConnection) in
                 AsleepService(store: AsleepStore(connection: connection), now: now, realNow: Date(), configuration: configuration) { draw in
                     services.generateIDs(for: project) { generator in generator.draw(draw) }
                 }
@@ -65,6 +67,10 @@ enum AsleepWorker {
             }) ?? false
             guard due else { continue }
             _ = try? await services.database.write { connection in
+                // Instances sharing the database take turns per project: the second finds the
+                // transitions done (each statement sees what the first committed), so each
+                // COMPLETE and its webhook happen once.
+                try connection.lock("asleep.advance." + project)
                 let service = make(connection)
                 try service.advance(project: project, settings: try service.settings(project: project))
             }
@@ -74,7 +80,13 @@ enum AsleepWorker {
     /// Sends every webhook whose next attempt is due (real time: retries must not wait for a
     /// frozen clock). A failing database ends this round only, as above.
     static func deliverDue(services: EmulatorServices) async {
-        let due = (try? await services.database.read { try AsleepStore(connection: $0).dueWebhooks(now: Date(), limit: 20) }) ?? []
+        // Claimed, not just read: each due webhook's next attempt moves a lease ahead, so another
+        // instance sharing the database does not send it too; one that dies mid-send leaves it
+        // to be retried once the lease runs out, not lost.
+        let due = (try? await services.database.write { connection -> [WebhookRecord] in
+            try connection.lock("asleep.webhooks")
+            return try AsleepStore(connection: connection).claimDueWebhooks(now: Date(), lease: webhookLease, limit: 20)
+        }) ?? []
         for webhook in due {
             let outcome = await send(webhook)
             let attempts = webhook.attempts + 1

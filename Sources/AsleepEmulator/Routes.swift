@@ -200,7 +200,7 @@ struct AsleepRoutes: Sendable {
     /// SDK routes cache the project's settings (`cachingSettings`); the control plane, which
     /// changes them, always reads them fresh.
     func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date,
-                        cachingSettings: Bool = false) -> @Sendable (SQLiteConnection) -> AsleepService {
+                        cachingSettings: Bool = false) -> @Sendable (any StoreConnection) -> AsleepService {
         let configuration = self.configuration
         let realNow = Date()
         return { connection in

@@ -156,6 +156,16 @@ extension AsleepStore {
                                 now.timeIntervalSince1970, limit)
     }
 
+    /// The due webhooks (as `dueWebhooks`), each with its next attempt moved `lease` seconds on,
+    /// inside the caller's write: the claim that keeps two senders off one webhook.
+    func claimDueWebhooks(now: Date, lease: TimeInterval, limit: Int) throws -> [WebhookRecord] {
+        let due = try dueWebhooks(now: now, limit: limit)
+        for webhook in due {
+            try connection.run("UPDATE asleep_webhooks SET next_attempt_at = ? WHERE id = ?", now.timeIntervalSince1970 + lease, webhook.id)
+        }
+        return due
+    }
+
     /// Records one delivery attempt on the webhook and its outbox row.
     func recordAttempt(webhook: WebhookRecord, status: WebhookStatus, attempts: Int, lastStatus: Int?, lastError: String?,
                        nextAttempt: Date, projectNow: Date) throws {

@@ -7,7 +7,7 @@ import SQLiteStore
 /// transaction.
 struct AsleepStore {
     /// The connection of the current read or write.
-    let connection: SQLiteConnection
+    let connection: any StoreConnection
 
     // MARK: Settings
 

@@ -40,5 +40,5 @@ public struct AdminContext: Sendable {
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
 
     /// The database.
-    public var database: Database { services.database }
+    public var database: any Database { services.database }
 }

@@ -194,7 +194,7 @@ enum CoreAdminRoutes {
                 return .json(stored, status: 201)
             })
             routes.append(Route(.get, base) { _, context in
-                .json(["rules": faults.list(project: scoped ? context.parameter("id") : nil)])
+                .json(["rules": try await faults.list(project: scoped ? context.parameter("id") : nil)])
             })
             routes.append(Route(.delete, base) { _, context in
                 try await faults.removeAll(project: scoped ? context.parameter("id") : nil)

@@ -36,6 +36,8 @@ public final class Emulator: HTTPApplication {
     private let faultStage: FaultStage
     private let recorder: JournalRecorder
     private let proxyStage: ProxyStage
+    /// Names this instance in its announcements, so it skips its own.
+    private let instanceID = UUID().uuidString
 
     /// Builds the emulator; `load()` must run before serving. `additionalRoutes` are core-level
     /// routes (absolute paths, control-plane rules) contributed by modules above the core.
@@ -94,7 +96,42 @@ public final class Emulator: HTTPApplication {
             _ = try await projects.loadDemo(from: directory)
         }
         for platform in platforms { await platform.start(services: services) }
+        if services.database.isShared {
+            let instance = instanceID
+            services.database.observeAnnouncements { [weak self] payload in
+                let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2, parts[0] != instance else { return }
+                Task { await self?.resync(parts[1] == "*" ? nil : parts[1]) }
+            }
+        }
         readiness.markReady()
+    }
+
+    /// Brings this instance's caches up to date after another instance sharing the database
+    /// changed `project` (nil: anything, or projects made or deleted): projects and their clocks,
+    /// credentials, fault rules and the platforms' own caches. A failing read leaves the caches
+    /// as they were; the next announcement tries again.
+    func resync(_ project: ProjectID?) async {
+        do {
+            let appearedOrGone = try await projects.refresh()
+            if let project { services.credentials.invalidate(project: project) } else { services.credentials.invalidateAll() }
+            try await faults.load()
+            for id in Set(appearedOrGone + (project.map { [$0] } ?? [])) {
+                for platform in platforms { await platform.projectStateDidChange(id) }
+            }
+        } catch {
+            services.logger.error("caches could not follow another instance's change", [("error", String(describing: error))])
+        }
+    }
+
+    /// Tells the other instances sharing the database that `project` (nil: something global) changed.
+    private func announceChange(_ project: ProjectID?) async {
+        let payload = instanceID + " " + (project ?? "*")
+        do {
+            try await services.database.write { try $0.announce(payload) }
+        } catch {
+            services.logger.error("a change could not be announced to the other instances", [("error", String(describing: error))])
+        }
     }
 
     /// Whether `load()` has finished (the readiness probe answers 200 only then).
@@ -165,7 +202,11 @@ public final class Emulator: HTTPApplication {
         // The credential index's one rule: a control-plane write to a project drops its cached
         // credentials — after the write committed, so an SDK request racing it cannot re-cache
         // the old record.
-        if let project = exchange.project, request.method != .get, request.method != .head { services.credentials.invalidate(project: project) }
+        if request.method != .get, request.method != .head {
+            if let project = exchange.project { services.credentials.invalidate(project: project) }
+            // Other instances on the same database follow within milliseconds (their listeners resync).
+            if services.database.isShared { await announceChange(exchange.project) }
+        }
         return response
     }
 
@@ -182,7 +223,7 @@ public final class Emulator: HTTPApplication {
         }
         exchange.project = identity.project
 
-        let fired = faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
+        let fired = await faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
         exchange.fault = fired?.note
         do {
             try await faults.persistCounters()
@@ -222,6 +263,13 @@ public final class Emulator: HTTPApplication {
             return error.response
         } catch let error as BodyError {
             return isControlPlane ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
+        } catch let error as StoreUnavailableError {
+            // A lost database connection is worth retrying (the store reconnects by itself): 503, not 500.
+            services.logger.error("store unavailable", [("path", request.path), ("error", error.reason)])
+            var response = isControlPlane ? AdminError(status: 503, code: "unavailable", message: CoreFailure.storageUnavailable.message).response
+                : failureResponse(.storageUnavailable, platform: platform, requestID: requestID)
+            response.headers.set("Retry-After", "1")
+            return response
         } catch {
             services.logger.error("handler failed", [("path", request.path), ("error", String(describing: error))])
             // Never a 500 that shows SQL or internals: the detail goes to the log only.

@@ -53,7 +53,7 @@ public struct JournalLimits: Sendable, Equatable {
 /// The shared services every handler reaches through its context.
 public final class EmulatorServices: Sendable {
     /// The database.
-    public let database: Database
+    public let database: any Database
     /// Per-project clocks.
     public let clocks: ClockStore
     /// Logging.
@@ -69,7 +69,7 @@ public final class EmulatorServices: Sendable {
 
     /// Creates the services.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: Database, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
+    public init(database: any Database, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
         self.database = database
         self.clocks = ClockStore()
         self.logger = logger

@@ -16,7 +16,7 @@ public final class FaultEngine: Sendable {
         var dirty = false
     }
 
-    private let database: Database
+    private let database: any Database
     private let rules = Mutex<[Live]>([])
     private let currentTime: @Sendable () -> Date
     /// Default lifetime of a rule that gives no `ttlSeconds`.
@@ -26,7 +26,7 @@ public final class FaultEngine: Sendable {
     /// (`now` is injectable for tests), not a project clock: they exist so that a crashed test
     /// leaves no rule behind, whatever its project's clock says.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: Database, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(database: any Database, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.currentTime = now
     }
@@ -84,8 +84,10 @@ public final class FaultEngine: Sendable {
         return stored
     }
 
-    /// Rules of one project (`project` nil: the global rules), with their counters.
-    public func list(project: ProjectID?) -> [FaultRule] {
+    /// Rules of one project (`project` nil: the global rules), with their counters — read afresh
+    /// from a shared database, where other instances add rules and count their hits.
+    public func list(project: ProjectID?) async throws -> [FaultRule] {
+        if isShared { try await load() }
         let now = currentTime()
         return rules.withLock { all in
             all.removeAll { $0.expires <= now }
@@ -141,6 +143,45 @@ public final class FaultEngine: Sendable {
             }
             return nil
         }
+    }
+
+    /// Whether other instances share the rules and their counters (a PostgreSQL database): then
+    /// `fireShared` counts in the database, so `times: 3` means three in total across instances.
+    public var isShared: Bool { database.isShared }
+
+    /// `fire` for a shared database: the rules that match are tried in order, and each match is
+    /// counted by one transaction that locks the rule's row, so instances never both take the
+    /// last of a rule's `times`. A database failure skips the rule (the request goes on unfaulted).
+    public func fireShared(platform: PlatformID, project: ProjectID?, method: HTTPMethod, path: String, headers: HTTPHeaders) async -> (id: String, action: FaultRule.Action)? {
+        let now = currentTime()
+        let candidates = rules.withLock { all -> [(rule: FaultRule, draw: Double?)] in
+            all.removeAll { $0.expires <= now }
+            return all.indices.compactMap { index in
+                let rule = all[index].rule
+                if let scope = rule.projectID, scope != project { return nil }
+                guard Self.matches(rule.match, platform: platform, method: method, path: path, headers: headers) else { return nil }
+                return (rule, rule.probability == nil ? nil : all[index].generator.unit())
+            }
+        }
+        for (rule, draw) in candidates {
+            guard let id = rule.id else { continue }
+            let outcome = try? await database.write { connection -> (fires: Bool, matched: Int, hits: Int)? in
+                guard let row = try connection.queryOne("SELECT matched, hits FROM fault_rules WHERE id = ? FOR UPDATE", id) else { return nil }
+                let matched = try row.decode("matched", as: Int.self) + 1
+                var hits = try row.decode("hits", as: Int.self)
+                var fires = !(rule.after.map { matched <= $0 } ?? false) && !(rule.times.map { hits >= $0 } ?? false)
+                if let probability = rule.probability, let draw, draw >= probability { fires = false }
+                if fires { hits += 1 }
+                try connection.run("UPDATE fault_rules SET matched = ?, hits = ? WHERE id = ?", matched, hits, id)
+                return (fires, matched, hits)
+            }
+            guard let outcome = outcome ?? nil else { continue }
+            rules.withLock { all in
+                if let index = all.firstIndex(where: { $0.rule.id == id }) { (all[index].matched, all[index].hits) = (outcome.matched, outcome.hits) }
+            }
+            if outcome.fires { return (id, rule.action) }
+        }
+        return nil
     }
 
     /// Writes the counters of rules that matched since the last call, so they survive a restart.

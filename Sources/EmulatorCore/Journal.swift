@@ -57,7 +57,7 @@ public final class Journal: Sendable {
         var flushScheduled = false
     }
 
-    private let database: Database
+    private let database: any Database
     private let limits: JournalLimits
     private let nextIDValue: Atomic<Int>
     private let pending = Mutex(Pending())
@@ -74,7 +74,7 @@ public final class Journal: Sendable {
 
     /// Creates the journal, continuing ids after what the database holds.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: Database, limits: JournalLimits) throws {
+    public init(database: any Database, limits: JournalLimits) throws {
         self.database = database
         self.limits = limits
         let (maxID, count, bytes) = try database.withWriterBlocking { connection -> (Int, Int, Int) in
@@ -193,7 +193,7 @@ public final class Journal: Sendable {
         String(decoding: JSONValue.object(headers.mapValues(JSONValue.string)).encoded(), as: UTF8.self)
     }
 
-    private static func insert(_ entry: JournalEntry, connection: SQLiteConnection) throws {
+    private static func insert(_ entry: JournalEntry, connection: any StoreConnection) throws {
         try connection.run("""
             INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
                 request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes,
@@ -211,7 +211,7 @@ public final class Journal: Sendable {
     /// Deletes the oldest entries so that at least `count` entries and `bytes` stored bytes go,
     /// and counts per project what went. Callers ask for a hundredth of the bounds more than the
     /// excess, so eviction runs once per hundreds of requests instead of on every batch.
-    private static func evict(count: Int, bytes: Int, connection: SQLiteConnection) throws -> (count: Int, bytes: Int) {
+    private static func evict(count: Int, bytes: Int, connection: any StoreConnection) throws -> (count: Int, bytes: Int) {
         var cutoff = 0
         if count > 0 {
             cutoff = try connection.scalar("SELECT id FROM journal ORDER BY id LIMIT 1 OFFSET ?", count - 1).int ?? 0
@@ -242,7 +242,7 @@ public final class Journal: Sendable {
             removedBytes += try row.decode("bytes", as: Int.self)
             try connection.run("""
                 INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
-                ON CONFLICT (project_id) DO UPDATE SET evicted = evicted + excluded.evicted
+                ON CONFLICT (project_id) DO UPDATE SET evicted = journal_evictions.evicted + excluded.evicted
                 """, try row.decode("project", as: String.self), evicted)
         }
         try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
@@ -273,8 +273,14 @@ public final class Journal: Sendable {
             if let pattern = filter.path {
                 // SQLite's GLOB (whose `*` also crosses `/`) keeps a superset of the matches, so
                 // Swift's segment-aware glob below only looks at likely rows.
-                sql += " AND (path GLOB ? OR path GLOB ?)"
-                bindings.append(Self.sqliteGlob(pattern)); bindings.append("/*" + Self.sqliteGlob(pattern))
+                let globs = [Self.sqliteGlob(pattern), "/*" + Self.sqliteGlob(pattern)]
+                if connection.dialect == .postgres {
+                    sql += " AND (path ~ ? OR path ~ ?)" // the same superset, as regular expressions
+                    bindings += globs.map(SQLDialect.postgresRegex(fromGlob:))
+                } else {
+                    sql += " AND (path GLOB ? OR path GLOB ?)"
+                    bindings += globs
+                }
             }
             sql += " ORDER BY id DESC"
             guard let pattern = filter.path else {
@@ -300,7 +306,7 @@ public final class Journal: Sendable {
         pattern.replacingOccurrences(of: "[", with: "[[]").replacingOccurrences(of: "?", with: "[?]").replacingOccurrences(of: "**", with: "*")
     }
 
-    private static func evicted(_ project: ProjectID?, _ connection: SQLiteConnection) throws -> Int {
+    private static func evicted(_ project: ProjectID?, _ connection: any StoreConnection) throws -> Int {
         try project.map { try connection.scalar("SELECT evicted FROM journal_evictions WHERE project_id = ?", $0).int ?? 0 }
             ?? (try connection.scalar("SELECT coalesce(sum(evicted), 0) FROM journal_evictions").int ?? 0)
     }

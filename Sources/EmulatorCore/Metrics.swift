@@ -61,13 +61,6 @@ public final class EmulatorMetrics: Sendable {
         }
     }
 
-    /// Size in bytes of the SQLite file at `path` plus its `-wal` file (0 for what does not exist).
-    public static func databaseBytes(path: String) -> Int {
-        [path, path + "-wal"].reduce(0) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.intValue ?? 0)
-        }
-    }
-
     /// The whole exposition.
     public func render(_ facts: StoreFacts) -> String {
         var out = MetricsExposition()
@@ -128,7 +121,7 @@ public final class EmulatorMetrics: Sendable {
             }
             let totals = journal.storedTotals
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
-                                   journalEvictions: journal.evictedSinceStart, databaseBytes: databaseBytes(path: context.database.path))
+                                   journalEvictions: journal.evictedSinceStart, databaseBytes: try await context.database.storedBytes())
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

@@ -32,19 +32,19 @@ public struct OutboxMessage: Sendable, Codable, Equatable {
 
 /// Reads and writes the `outbox` table.
 public struct Outbox: Sendable {
-    let database: Database
+    let database: any Database
 
     /// Records a message inside the caller's transaction and returns its id.
     @discardableResult
-    public static func add(_ connection: SQLiteConnection, project: ProjectID, platform: PlatformID, kind: String,
+    public static func add(_ connection: any StoreConnection, project: ProjectID, platform: PlatformID, kind: String,
                            recipient: String?, subject: String?, payload: JSONValue, status: String = "recorded", now: Date) throws -> Int {
         let time = Timestamp.format(now)
-        try connection.run("""
+        let id = try connection.scalar("""
             INSERT INTO outbox (project_id, platform, kind, recipient, subject, payload, status, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, project, platform.rawValue, kind, recipient, subject,
             String(decoding: payload.encoded(), as: UTF8.self), status, time, time)
-        return Int(connection.lastInsertRowID)
+        return try Row(columns: ["id"], values: [id]).decode("id")
     }
 
     /// Messages of a project, oldest first, optionally of one platform and kind.
@@ -57,7 +57,7 @@ public struct Outbox: Sendable {
     }
 
     /// Updates delivery state.
-    public static func markAttempt(_ connection: SQLiteConnection, id: Int, status: String, error: String?, now: Date) throws {
+    public static func markAttempt(_ connection: any StoreConnection, id: Int, status: String, error: String?, now: Date) throws {
         try connection.run("UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
                            status, error, Timestamp.format(now), id)
     }

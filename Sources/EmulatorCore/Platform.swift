@@ -42,7 +42,7 @@ public protocol Platform: Sendable {
 
     /// Stores what the platform needs for `credentials` to work for `project` (key rows and the
     /// like). Runs inside the project-creation (or reset/restore) transaction.
-    func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws
+    func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws
 
     /// Settings a developer pastes into the SDK: exactly the SDK's own parameters, by its own
     /// names, with URLs from `endpoints` (what the asking client reaches Understudy under).
@@ -56,7 +56,7 @@ public protocol Platform: Sendable {
     var projectTables: [String] { get }
 
     /// Loads demo data from `Config/fixtures/<platform>.json` into the demo project.
-    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws
 
     /// The OpenAPI 3.1 document for the SDK routes and this platform's control-plane routes.
     func openAPIDocument() -> JSONValue
@@ -180,5 +180,5 @@ public struct EmulatorContext: Sendable {
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
 
     /// The database.
-    public var database: Database { services.database }
+    public var database: any Database { services.database }
 }

@@ -28,7 +28,7 @@ extension ProjectBundle {
     /// Checks one table's rows against the live schema and returns the columns and rows to insert
     /// (with `project_id` set to `project`). Every problem is a 400 naming the table, row and column.
     static func checkedRows(_ table: Table, name: String, sourceProject: ProjectID?, project: ProjectID,
-                            connection: SQLiteConnection) throws -> (columns: [String], rows: [[JSONValue]]) {
+                            connection: any StoreConnection) throws -> (columns: [String], rows: [[JSONValue]]) {
         let schema = try TableRows.columns(of: name, connection: connection)
         var affinities: [Affinity] = []
         var projectColumn: Int?

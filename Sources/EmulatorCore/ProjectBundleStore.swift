@@ -27,7 +27,7 @@ public final class ProjectBundleStore: Sendable {
     /// The project's bundle (sorted keys, rows in primary-key order), or nil when there is no such project.
     public func export(_ project: ProjectID, now: Date = Date()) async throws -> Data? {
         let tables = projects.allProjectTables
-        let rules = faults.list(project: project).map(Self.portable)
+        let rules = try await faults.list(project: project).map(Self.portable)
         let body = try await services.database.readOnPool { connection -> [String: JSONValue]? in
             guard let row = try connection.queryOne("SELECT * FROM projects WHERE id = ?", project) else { return nil }
             var members: [String: JSONValue] = [:]
@@ -120,7 +120,7 @@ public final class ProjectBundleStore: Sendable {
 
     /// Writes the bundle as project `id` on `connection` (inside the caller's transaction).
     static func apply(_ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
-                      connection: SQLiteConnection, now: Date) throws -> ProjectRecord {
+                      connection: any StoreConnection, now: Date) throws -> ProjectRecord {
         var credentials = bundle.credentials
         if let replacing {
             guard try connection.queryOne("SELECT id FROM projects WHERE id = ?", replacing) != nil else { throw AdminError.notFound("Project `\(replacing)`") }
@@ -178,7 +178,8 @@ public final class ProjectBundleStore: Sendable {
         } catch let error as SQLiteError where error.isConstraintViolation {
             throw constraintError(error, table: "credentials")
         }
-        for table in context.tables {
+        // PostgreSQL checked every reference as the rows went in (a dangling one failed its insert).
+        for table in context.tables where connection.dialect == .sqlite {
             if let dangling = try connection.query("PRAGMA foreign_key_check(\"\(table)\")").first {
                 throw ProjectBundle.invalid("Table `\(table)` has a row whose reference to `\(dangling.string("parent") ?? "?")` points at nothing.")
             }

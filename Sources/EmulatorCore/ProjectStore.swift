@@ -47,6 +47,24 @@ public final class ProjectStore: Sendable {
         }
     }
 
+    /// Re-reads every project, for a database another instance shares: learns the projects it
+    /// made, forgets those it deleted, takes its clock changes. Returns the ids that appeared or
+    /// went. A known project keeps its id generator (re-seeding would repeat ids already drawn).
+    public func refresh() async throws -> [ProjectID] {
+        let rows = try await services.database.read { try $0.query("SELECT * FROM projects") }
+        var ids = Set<ProjectID>()
+        let before = known.withLock { $0 }
+        for row in rows {
+            let id: ProjectID = try row.decode("id")
+            ids.insert(id)
+            services.clocks.update(id, try ClockStore.settings(from: row))
+            if !before.contains(id), let seed = row["seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
+        }
+        known.withLock { $0 = ids }
+        for gone in before.subtracting(ids) { services.clocks.remove(gone) }
+        return Array(before.symmetricDifference(ids))
+    }
+
     /// Whether a project exists (from the in-memory cache; no database access).
     public func exists(_ id: ProjectID) -> Bool { known.withLock { $0.contains(id) } }
 
@@ -87,7 +105,7 @@ public final class ProjectStore: Sendable {
     }
 
     private static func provision(_ project: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
-                                  connection: SQLiteConnection, now: Date) throws {
+                                  connection: any StoreConnection, now: Date) throws {
         for platform in platforms {
             let values = credentials[platform.id] ?? [:]
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -113,7 +131,7 @@ public final class ProjectStore: Sendable {
         }
     }
 
-    private static func record(_ row: Row, connection: SQLiteConnection) throws -> ProjectRecord {
+    private static func record(_ row: Row, connection: any StoreConnection) throws -> ProjectRecord {
         let id: String = try row.decode("id")
         var credentials: [PlatformID: [String: String]] = [:]
         for credential in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
@@ -164,7 +182,7 @@ public final class ProjectStore: Sendable {
     }
 
     /// Re-creates each platform's credential rows from `project_credentials` (after a reset or restore).
-    static func reprovision(_ id: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
+    static func reprovision(_ id: ProjectID, platforms: [any Platform], connection: any StoreConnection, now: Date) throws {
         var credentials: [PlatformID: [String: String]] = [:]
         for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", id) {
             let platform = PlatformID(try row.decode("platform", as: String.self))
@@ -220,7 +238,7 @@ public final class ProjectStore: Sendable {
     }
 
     /// Loads each `<platform>.json` of `directory` into `project`.
-    static func loadFixtureFiles(from directory: String, project: ProjectID, platforms: [any Platform], connection: SQLiteConnection, now: Date) throws {
+    static func loadFixtureFiles(from directory: String, project: ProjectID, platforms: [any Platform], connection: any StoreConnection, now: Date) throws {
         for platform in platforms {
             let file = URL(fileURLWithPath: directory).appendingPathComponent("\(platform.id.rawValue).json")
             guard let data = try? Data(contentsOf: file) else { continue } // a platform without a fixtures file seeds nothing

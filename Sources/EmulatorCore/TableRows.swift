@@ -15,12 +15,32 @@ enum TableRows {
     }
 
     /// The columns of `table` as the live schema declares them, in declaration order.
-    static func columns(of table: String, connection: SQLiteConnection) throws -> [Column] {
-        try connection.query("PRAGMA table_info(\"\(table)\")").map { row in
+    static func columns(of table: String, connection: any StoreConnection) throws -> [Column] {
+        let rows = connection.dialect == .postgres
+            ? try connection.query(postgresColumns, table)
+            : try connection.query("PRAGMA table_info(\"\(table)\")")
+        return try rows.map { row in
             Column(name: try row.decode("name"), declaredType: (row.string("type") ?? "").uppercased(),
                    notNull: (row.int("notnull") ?? 0) != 0, hasDefault: !row["dflt_value"].isNull, primaryKey: row.int("pk") ?? 0)
         }
     }
+
+    /// `PRAGMA table_info`'s columns from PostgreSQL's catalog, with SQLite's names for the types
+    /// the bundle checks care about (an identity key is SQLite's `INTEGER PRIMARY KEY`, `bytea` a
+    /// BLOB). The `rowid` column PostgreSQL tables carry for insertion order is not data.
+    private static let postgresColumns = """
+        SELECT c.column_name AS name,
+               CASE WHEN c.is_identity = 'YES' THEN 'INTEGER' WHEN c.data_type = 'bytea' THEN 'BLOB' ELSE upper(c.data_type) END AS type,
+               CASE WHEN c.is_nullable = 'NO' THEN 1 ELSE 0 END AS notnull,
+               CASE WHEN c.column_default IS NOT NULL OR c.is_identity = 'YES' THEN 'default' END AS dflt_value,
+               coalesce((SELECT k.ordinal_position FROM information_schema.table_constraints t
+                         JOIN information_schema.key_column_usage k ON k.constraint_name = t.constraint_name AND k.table_schema = t.table_schema
+                         WHERE t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.constraint_type = 'PRIMARY KEY'
+                           AND k.column_name = c.column_name), 0) AS pk
+        FROM information_schema.columns c
+        WHERE c.table_schema = current_schema() AND c.table_name = ? AND c.column_name <> 'rowid'
+        ORDER BY c.ordinal_position
+        """
 
     /// `ORDER BY` terms that list a table's rows in primary-key order (rowid when it has none).
     static func primaryKeyOrder(_ columns: [Column]) -> String {
@@ -53,7 +73,7 @@ enum TableRows {
     }
 
     /// Inserts `rows` (values in `columns` order) into `table`.
-    static func insert(into table: String, columns: [String], rows: [[JSONValue]], connection: SQLiteConnection) throws {
+    static func insert(into table: String, columns: [String], rows: [[JSONValue]], connection: any StoreConnection) throws {
         guard !rows.isEmpty else { return }
         let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")

@@ -9,10 +9,16 @@ public final class PostgresConnection {
     /// Seconds libpq waits for a server before giving up (unless the location sets `connect_timeout`).
     public let connectTimeout: Int
     private var handle: OpaquePointer?
-    private var prepared: [PreparedKey: String] = [:]
+    private var prepared: [PreparedKey: PreparedStatement] = [:]
     private var transactionDepth = 0
     // Prepared statements live on the server; past this many, new SQL runs unprepared.
     private static let preparedLimit = 512
+
+    private struct PreparedStatement {
+        let name: String
+        /// The type the server gave each parameter (inferred where it was sent untyped).
+        let parameterTypes: [UInt32]
+    }
 
     private struct PreparedKey: Hashable {
         let sql: String
@@ -70,26 +76,51 @@ public final class PostgresConnection {
     }
 
     /// Runs one statement with `$1, $2 …` parameters and returns its rows and change count.
+    ///
+    /// Bytes are prepared untyped, like text: the server infers each parameter's type from where
+    /// it is used, and the value goes as that type — binary into a `bytea` column, UTF-8 text into
+    /// a `text` one (SQLite stores either in either; PostgreSQL would otherwise turn bytes bound to
+    /// a text column into their `\x…` hex form without a word).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresResult {
         let handle = try connected()
         let types = parameters.map(\.typeOID)
         let key = PreparedKey(sql: sql, types: types)
-        var name = prepared[key]
-        if name == nil, prepared.count < Self.preparedLimit {
-            let candidate = "understudy_\(prepared.count + 1)"
-            let result = types.withUnsafeBufferPointer { PQprepare(handle, candidate, sql, Int32(types.count), $0.baseAddress) }
+        var statement = prepared[key]
+        if statement == nil, prepared.count < Self.preparedLimit {
+            let name = "understudy_\(prepared.count + 1)"
+            let result = types.withUnsafeBufferPointer { PQprepare(handle, name, sql, Int32(types.count), $0.baseAddress) }
             try check(result, freeing: true)
-            prepared[key] = candidate
-            name = candidate
+            let described = PQdescribePrepared(handle, name)
+            try check(described, freeing: false)
+            let inferred = (0..<Int32(types.count)).map { PQparamtype(described, $0) }
+            PQclear(described)
+            statement = PreparedStatement(name: name, parameterTypes: inferred)
+            prepared[key] = statement
         }
-        let result = try Self.withParameters(parameters) { values, lengths, formats in
-            if let name {
-                return PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
+        let values = statement.map { Self.fitting(parameters, to: $0.parameterTypes) } ?? parameters
+        let result = try Self.withParameters(values) { values, lengths, formats in
+            if let statement {
+                return PQexecPrepared(handle, statement.name, Int32(parameters.count), values, lengths, formats, 0)
             }
-            return types.withUnsafeBufferPointer { PQexecParams(handle, sql, Int32(parameters.count), $0.baseAddress, values, lengths, formats, 0) }
+            // Unprepared (past the limit): bytes go typed as bytea, the common case.
+            let typed = parameters.map { $0.typeOID == 0 && $0.data != nil ? UInt32(17) : $0.typeOID }
+            return typed.withUnsafeBufferPointer { PQexecParams(handle, sql, Int32(parameters.count), $0.baseAddress, values, lengths, formats, 0) }
         }
         return try read(result)
+    }
+
+    /// `parameters` as the types the server inferred: bytes for a non-bytea parameter go as their
+    /// UTF-8 text, text for a bytea parameter as its bytes.
+    private static func fitting(_ parameters: [PostgresValue], to types: [UInt32]) -> [PostgresValue] {
+        guard parameters.contains(where: { $0.data != nil || $0.string != nil }) else { return parameters }
+        return zip(parameters, types).map { value, type in
+            switch value {
+            case .bytes(let data) where type != 17: return .text(String(decoding: data, as: UTF8.self))
+            case .text(let text) where type == 17: return .bytes(Data(text.utf8))
+            default: return value
+            }
+        }
     }
 
     /// Runs `sql` and returns its rows.
@@ -110,10 +141,12 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction (a savepoint when one is already open): committed when it
     /// returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// `begin` opens the outermost transaction (`BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY`
+    /// gives a read one snapshot for all its statements, as SQLite's readers have).
+    public func transaction<T>(begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
         let depth = transactionDepth
         let savepoint = "understudy_sp\(depth)"
-        try executeScript(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        try executeScript(depth == 0 ? begin : "SAVEPOINT \(savepoint)")
         transactionDepth += 1
         do {
             let value = try body()
@@ -126,6 +159,31 @@ public final class PostgresConnection {
             if isConnected { try? executeScript(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)") }
             throw error
         }
+    }
+
+    /// Waits up to `timeout` seconds for notifications on the channels this connection `LISTEN`s
+    /// to and returns their payloads (none on timeout); throws once the connection is lost.
+    public func notifications(timeout: Double) throws -> [String] {
+        let handle = try connected()
+        var payloads = drainNotifications(handle)
+        guard payloads.isEmpty else { return payloads }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(timeout * 1000))
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(handle) == 1 else {
+            throw PostgresError(sqlState: nil, message: location.redacting(String(cString: PQerrorMessage(handle))), connectionBad: true)
+        }
+        payloads = drainNotifications(handle)
+        return payloads
+    }
+
+    private func drainNotifications(_ handle: OpaquePointer) -> [String] {
+        var payloads: [String] = []
+        while let notice = PQnotifies(handle) {
+            payloads.append(String(cString: notice.pointee.extra))
+            PQfreemem(notice)
+        }
+        return payloads
     }
 
     /// Whether a transaction is open on the server.
@@ -147,10 +205,12 @@ public final class PostgresConnection {
             return PostgresError(sqlState: nil, message: location.redacting(handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection"),
                                  connectionBad: connectionBad)
         }
-        let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        func field(_ code: Character) -> String? { PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) } }
         let message = String(cString: PQresultErrorMessage(result))
-        return PostgresError(sqlState: sqlState, message: location.redacting(message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message),
-                             connectionBad: connectionBad)
+        var error = PostgresError(sqlState: field("C"), message: location.redacting(message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message),
+                                  connectionBad: connectionBad)
+        (error.table, error.column, error.constraint, error.detail) = (field("t"), field("c"), field("n"), field("D").map { location.redacting($0) })
+        return error
     }
 
     private func check(_ result: OpaquePointer?, freeing: Bool) throws {

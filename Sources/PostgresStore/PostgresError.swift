@@ -10,12 +10,20 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable, Equatable
     /// Whether the connection is lost: libpq reports it bad, or the SQLSTATE is class 08
     /// (connection exception) or 57P01–57P03 (administrator shutdown, crash shutdown, cannot connect now).
     public let isConnectionLost: Bool
+    /// The server's error fields naming what a constraint failure involved, when it sent them.
+    public var table: String?, column: String?, constraint: String?, detail: String?
 
     /// Builds an error; `connectionBad` is libpq's own verdict on the connection.
     public init(sqlState: String?, message: String, connectionBad: Bool = false) {
         self.sqlState = sqlState
         self.message = Self.oneLine(message)
         self.isConnectionLost = connectionBad || Self.meansConnectionLost(sqlState)
+    }
+
+    /// The columns a unique violation's detail names (`Key (a, b)=(…) already exists.` → `["a", "b"]`).
+    public var keyColumns: [String] {
+        guard let detail, detail.hasPrefix("Key ("), let close = detail.range(of: ")=") else { return [] }
+        return detail[detail.index(detail.startIndex, offsetBy: 5)..<close.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// Whether a SQLSTATE says the connection is gone.

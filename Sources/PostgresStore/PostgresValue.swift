@@ -36,14 +36,13 @@ public enum PostgresValue: Sendable, Equatable, Hashable {
     /// Whether this is SQL NULL.
     public var isNull: Bool { self == .null }
 
-    /// The parameter's type OID: bigint, double precision and bytea are typed; text and NULL are
-    /// left for the server to infer from where they are used.
+    /// The parameter's type OID: bigint and double precision are typed; text, bytes and NULL are
+    /// left for the server to infer from where they are used (see `PostgresConnection.execute`).
     var typeOID: UInt32 {
         switch self {
-        case .null, .text: return 0
+        case .null, .text, .bytes: return 0
         case .integer: return 20
         case .double: return 701
-        case .bytes: return 17
         }
     }
 }

@@ -102,7 +102,7 @@ public struct Migrator: Sendable {
     /// Applies pending migrations and returns the ids applied. Throws without applying anything
     /// if an applied migration's checksum no longer matches its file.
     @discardableResult
-    public func migrate(_ connection: SQLiteConnection) throws -> [String] {
+    public func migrate(_ connection: any StoreConnection) throws -> [String] {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 id TEXT PRIMARY KEY,
@@ -135,7 +135,7 @@ public struct Migrator: Sendable {
     }
 
     /// Ids of migrations not yet applied.
-    public func pending(_ connection: SQLiteConnection) throws -> [String] {
+    public func pending(_ connection: any StoreConnection) throws -> [String] {
         let exists = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").int ?? 0
         guard exists > 0 else { return migrations.map(\.id) }
         let applied = Set(try connection.query("SELECT id FROM schema_migrations").compactMap { $0.string("id") })

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Not thread-safe: a connection is confined to one queue by `Database`. Every value reaches SQL
 /// through a bound parameter; no statement is built by concatenating values.
-public final class SQLiteConnection {
+public final class SQLiteConnection: StoreConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     private var savepointDepth = 0
@@ -49,11 +49,8 @@ public final class SQLiteConnection {
         }
     }
 
-    /// Runs a statement with bound parameters and returns the number of rows changed.
-    @discardableResult
-    public func run(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
-        try run(sql, bindings: bindings)
-    }
+    /// SQLite's: the SQL runs as written.
+    public var dialect: SQLDialect { .sqlite }
 
     /// Runs a statement with bound parameters and returns the number of rows changed.
     @discardableResult
@@ -67,11 +64,6 @@ public final class SQLiteConnection {
             if status != SQLITE_ROW { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
         }
         return Int(sqlite3_changes(handle))
-    }
-
-    /// Runs a query and returns every row.
-    public func query(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
-        try query(sql, bindings: bindings)
     }
 
     /// Runs a query and returns every row.
@@ -98,7 +90,7 @@ public final class SQLiteConnection {
     /// lists of numbers (960 sequence numbers for one sleep session), where building a `Row` per
     /// value cost more than the query itself. Throws `RowDecodingError` as `Row.decode` would
     /// when a value is NULL or not an integer.
-    public func integers(_ sql: String, _ bindings: any SQLBindable...) throws -> [Int] {
+    public func integers(_ sql: String, bindings: [any SQLBindable]) throws -> [Int] {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
@@ -118,16 +110,6 @@ public final class SQLiteConnection {
         return numbers
     }
 
-    /// Runs a query and returns its first row, if any.
-    public func queryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
-        try query(sql, bindings: bindings).first
-    }
-
-    /// Runs a query and returns the first column of its first row (NULL when there is no row).
-    public func scalar(_ sql: String, _ bindings: any SQLBindable...) throws -> SQLValue {
-        try query(sql, bindings: bindings).first?.values.first ?? .null
-    }
-
     /// The C handle, for the few calls `Database` makes directly (WAL hook, checkpoints).
     var rawHandle: OpaquePointer? { handle }
 
@@ -141,7 +123,7 @@ public final class SQLiteConnection {
     ///
     /// The control statements are prepared once and reused (their names depend only on the
     /// nesting depth): parsing `BEGIN`/`COMMIT` text on every write showed up in profiles.
-    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         if isInTransaction {
             savepointDepth += 1
             defer { savepointDepth -= 1 }

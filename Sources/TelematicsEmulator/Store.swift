@@ -7,7 +7,7 @@ import SQLiteStore
 /// project first and returns records.
 struct TelematicsStore {
     /// The connection of the current read or write transaction.
-    let connection: SQLiteConnection
+    let connection: any StoreConnection
 
     /// Per-project tables, parents first.
     static let tables = [

@@ -80,7 +80,7 @@ public struct TelematicsPlatform: Platform {
     }
 
     /// Nothing to store: settings default until changed, users and tokens come from the control plane.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
+    public func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws {}
 
     /// SDK settings to paste, under `TelematicsTokenInitOptions`' names (and `setServiceCode`'s):
     /// `baseURL`, and `token` / `refreshToken` when the project has a session pair recorded as
@@ -99,7 +99,7 @@ public struct TelematicsPlatform: Platform {
     public var projectTables: [String] { TelematicsStore.tables }
 
     /// Demo fixtures: settings, users with token pairs, vehicles with kilometers, a few days of trips.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {
         try TelematicsFixtures(store: TelematicsStore(connection: connection), configuredSettings: configuredSettings).load(fixtures, project: project, now: now)
     }
 

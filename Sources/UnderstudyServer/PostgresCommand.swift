@@ -2,8 +2,8 @@ import Foundation
 import PostgresStore
 import SQLiteStore
 
-/// What `migrate` and `serve` do when `--database` names PostgreSQL. Serving from PostgreSQL
-/// is not built yet: `serve` checks the connection, then says so and exits 1.
+/// What `migrate` and `serve` do first when `--database` names PostgreSQL: read the location and
+/// check that it can be reached, so a wrong one is one clear line and exit status 1.
 enum PostgresCommand {
     /// The `--database` value read as SQLite or PostgreSQL; nil (after printing why) when it is
     /// PostgreSQL by its form but malformed.
@@ -46,15 +46,6 @@ enum PostgresCommand {
         } catch {
             UnderstudyCommand.printError("understudy: migrate failed: \(error)")
         }
-        return 1
-    }
-
-    /// `understudy serve` on PostgreSQL: the connection is checked so a wrong URL is reported as
-    /// such, but the stores do not run on PostgreSQL yet, so it stops there with exit status 1.
-    static func serve(_ location: PostgresLocation) -> Int32 {
-        guard connect(location) != nil else { return 1 }
-        UnderstudyCommand.printError("understudy: connected to PostgreSQL database \"\(location.database)\" on host \(location.host):\(location.port), "
-            + "but serving from PostgreSQL is not available yet (only `understudy migrate` is); serve from a SQLite file (--database PATH) for now")
         return 1
     }
 }

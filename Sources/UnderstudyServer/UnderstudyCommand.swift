@@ -30,7 +30,7 @@ public enum UnderstudyCommand {
           --host HOST              listen address (default 127.0.0.1)                   UNDERSTUDY_HOST
           --port PORT              listen port, 0 for any free port (default 8080)      UNDERSTUDY_PORT
           --database PATH|URL      SQLite file (default data/understudy.sqlite), or     UNDERSTUDY_DATABASE
-                                   postgres://user:pass@host:port/db (migrate only, for now)
+                                   postgres://user:pass@host:port/db (shared by several instances)
           --config PATH            JSON configuration (default Config/understudy.json)  UNDERSTUDY_CONFIG
           --migrations PATH        migrations folder (default ./Migrations)             UNDERSTUDY_MIGRATIONS
           --fixtures PATH          demo fixtures folder, "" for none                    UNDERSTUDY_FIXTURES
@@ -90,7 +90,9 @@ public enum UnderstudyCommand {
         if command == "serve" || command == "migrate" {
             guard let location = PostgresCommand.location(configuration) else { return 2 }
             if case .postgres(let postgres) = location {
-                return command == "serve" ? PostgresCommand.serve(postgres) : PostgresCommand.migrate(postgres, configuration)
+                // A wrong location is reported as such (host and database, never the password) before anything starts.
+                if command == "migrate" { return PostgresCommand.migrate(postgres, configuration) }
+                guard PostgresCommand.connect(postgres) != nil else { return 1 }
             }
         }
         switch command {
@@ -236,7 +238,7 @@ public enum UnderstudyCommand {
 
     private static func migrate(_ configuration: ServerConfiguration) -> Int32 {
         do {
-            let database = try Database(path: configuration.databasePath, readerCount: 1)
+            let database = try SQLiteDatabase(path: configuration.databasePath, readerCount: 1)
             let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: configuration.migrationsPath))
             let applied = try database.withWriterBlocking { try migrator.migrate($0) }
             print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")

@@ -2,6 +2,7 @@ import AsleepEmulator
 import EmulatorCore
 import Foundation
 import HTTPServer
+import PostgresStore
 import SQLiteStore
 import Synchronization
 import TelematicsEmulator
@@ -34,9 +35,19 @@ public final class UnderstudyServer: Sendable {
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
         try configuration.validate()
         self.configuration = configuration
-        let database = try Database(path: configuration.databasePath)
-        let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: configuration.migrationsPath))
-        appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
+        let migrations = try Migrator.locateDirectory(configured: configuration.migrationsPath)
+        let database: any Database
+        switch try DatabaseLocation(configuration.databasePath) {
+        case .sqlite(let path):
+            database = try SQLiteDatabase(path: path)
+            let migrator = try Migrator(directory: migrations)
+            appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
+        case .postgres(let location):
+            let postgres = try PostgresDatabase(location: location)
+            let migrator = try PostgresMigrator(directory: PostgresMigrator.directory(inside: migrations))
+            appliedMigrations = try postgres.migrate(with: migrator)
+            database = postgres
+        }
         let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
         let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
                                         platformConfiguration: configuration.platforms,
@@ -126,9 +137,11 @@ public final class UnderstudyServer: Sendable {
         }
         if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
         // How well writes were grouped into transactions: the group commit's one figure of merit.
-        let commits = emulator.services.database.groupCommitCounts
-        emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
-                                                          ("checkpoints", String(emulator.services.database.checkpointsRun))])
+        if let file = emulator.services.database as? SQLiteDatabase {
+            let commits = file.groupCommitCounts
+            emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                                                              ("checkpoints", String(file.checkpointsRun))])
+        }
     }
 
     private func exportBundles(to directory: String) async {

@@ -1,11 +1,16 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import PostgresStore
 import UnderstudyClient
 import UnderstudyServer
 
 /// A real Understudy server started in-process on a free port with a throwaway SQLite file,
 /// plus a client pointed at it. For this package's end-to-end tests and for users' own suites.
+///
+/// With `UNDERSTUDY_TEST_DATABASE` set to a PostgreSQL URL (`postgres://user:pass@host:port/postgres`),
+/// each server gets a throwaway database of its own on that server instead, created at start and
+/// dropped at stop: the same suite then runs on PostgreSQL.
 ///
 /// ```swift
 /// try await UnderstudyTestServer.with { server in
@@ -26,12 +31,14 @@ public final class UnderstudyTestServer: Sendable {
     /// The server's root URL.
     public let url: URL
     private let folder: URL
+    private let scratch: ScratchDatabase?
 
-    private init(server: UnderstudyServer, client: Understudy, url: URL, folder: URL) {
+    private init(server: UnderstudyServer, client: Understudy, url: URL, folder: URL, scratch: ScratchDatabase?) {
         self.server = server
         self.client = client
         self.url = url
         self.folder = folder
+        self.scratch = scratch
     }
 
     /// Starts a server as `start(demo:configure:)` does, runs `body` with it, and stops it before
@@ -43,7 +50,8 @@ public final class UnderstudyTestServer: Sendable {
         _ body: (UnderstudyTestServer) async throws -> T
     ) async throws -> T {
         let folder = try makeFolder()
-        let server = try await launch(configuration(demo: demo, folder: folder, configure: configure), folder: folder)
+        let (configuration, scratch) = try prepare(demo: demo, folder: folder, configure: configure)
+        let server = try await launch(configuration, folder: folder, scratch: scratch)
         let result: T
         do {
             result = try await body(server)
@@ -60,7 +68,8 @@ public final class UnderstudyTestServer: Sendable {
     /// nothing is logged. The caller owns the server and must await `stop()`; prefer `with`.
     public static func start(demo: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> UnderstudyTestServer {
         let folder = try makeFolder()
-        return try await launch(configuration(demo: demo, folder: folder, configure: configure), folder: folder)
+        let (configuration, scratch) = try prepare(demo: demo, folder: folder, configure: configure)
+        return try await launch(configuration, folder: folder, scratch: scratch)
     }
 
     private static func makeFolder() throws -> URL {
@@ -69,8 +78,8 @@ public final class UnderstudyTestServer: Sendable {
         return folder
     }
 
-    /// The test defaults (loopback, free port, database in `folder`, quiet) with `configure` applied.
-    private static func configuration(demo: Bool, folder: URL, configure: (inout ServerConfiguration) -> Void) -> ServerConfiguration {
+    /// The test defaults (loopback, free port, database in `folder` or `scratch`, quiet) with `configure` applied.
+    private static func configuration(demo: Bool, folder: URL, scratch: ScratchDatabase?, configure: (inout ServerConfiguration) -> Void) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -78,7 +87,7 @@ public final class UnderstudyTestServer: Sendable {
         configuration.httpsPort = 0
         configuration.proxyPort = 0
         configuration.eventLoop = testEventLoop
-        configuration.databasePath = folder.appendingPathComponent("understudy.sqlite").path
+        configuration.databasePath = scratch?.url ?? folder.appendingPathComponent("understudy.sqlite").path
         configuration.logRequests = false
         // The working directory of a consumer's tests is the consumer's own package, which may
         // have a Migrations/ or Config/ of its own: use this package's, unless `configure` says otherwise.
@@ -88,6 +97,9 @@ public final class UnderstudyTestServer: Sendable {
         }
         if !demo { configuration.fixturesPath = "" }
         configure(&configuration)
+        // A PostgreSQL database has no folder to keep the local CA beside: the server's own
+        // folder, not a `data/` in the working directory that every test server would share.
+        if configuration.caDirectory == nil, DatabaseLocation.namesPostgres(configuration.databasePath) { configuration.caDirectory = folder.path }
         return configuration
     }
 
@@ -105,22 +117,43 @@ public final class UnderstudyTestServer: Sendable {
         ProcessInfo.processInfo.environment["UNDERSTUDY_EVENT_LOOP"].flatMap(EventLoopKind.init(rawValue:)) ?? .platformDefault
     }
 
-    private static func launch(_ configuration: ServerConfiguration, folder: URL) async throws -> UnderstudyTestServer {
+    /// The configuration, with a scratch PostgreSQL database when the environment asks for one and
+    /// `configure` kept it (a test that chose its own database keeps that one).
+    private static func prepare(demo: Bool, folder: URL, configure: (inout ServerConfiguration) -> Void) throws -> (ServerConfiguration, ScratchDatabase?) {
+        let scratch: ScratchDatabase?
+        do {
+            scratch = try ScratchDatabase.fromEnvironment()
+        } catch {
+            discard(folder)
+            throw error
+        }
+        let configuration = configuration(demo: demo, folder: folder, scratch: scratch, configure: configure)
+        guard let scratch, scratch.url == configuration.databasePath else {
+            scratch?.drop()
+            return (configuration, nil)
+        }
+        return (configuration, scratch)
+    }
+
+    private static func launch(_ configuration: ServerConfiguration, folder: URL, scratch ownScratch: ScratchDatabase?) async throws -> UnderstudyTestServer {
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(configuration: configuration, logger: Logger(minimumLevel: .error, logsRequests: configuration.logRequests))
         } catch {
             discard(folder)
+            ownScratch?.drop()
             throw error
         }
         do {
             try await server.start()
             guard let url = URL(string: server.url) else { throw UnderstudyTestServerError.unusableURL(server.url) }
-            return UnderstudyTestServer(server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url, folder: folder)
+            return UnderstudyTestServer(server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url,
+                                        folder: folder, scratch: ownScratch)
         } catch {
             // It may already be listening; nothing else will ever stop it or delete its folder.
             await server.stop(gracePeriod: 0)
             discard(folder)
+            ownScratch?.drop()
             throw error
         }
     }
@@ -150,6 +183,7 @@ public final class UnderstudyTestServer: Sendable {
     public func stop() async {
         await server.stop(gracePeriod: 2)
         Self.discard(folder)
+        scratch?.drop()
     }
 }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// domains may have changed.
 public final class CustomDomainTable: Sendable {
     private let owners = Mutex<[String: ProjectID]>([:])
-    private let source = Mutex<Database?>(nil)
+    private let source = Mutex<(any Database)?>(nil)
 
     /// An empty table.
     @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (see Database.init)
@@ -25,7 +25,7 @@ public final class CustomDomainTable: Sendable {
     public func replace(with table: [String: ProjectID]) { owners.withLock { $0 = table } }
 
     /// Remembers the database later reloads read from (hooks such as `projectStateDidChange` get no services).
-    public func attach(_ database: Database) { source.withLock { $0 = database } }
+    public func attach(_ database: any Database) { source.withLock { $0 = database } }
 
     /// Reads the table again from the attached database; without one, drops `project`'s domains.
     public func reload(dropping project: ProjectID? = nil) async throws {

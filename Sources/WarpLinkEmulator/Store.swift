@@ -6,10 +6,10 @@ import SQLiteStore
 /// transaction, so one request is one transaction; every method takes the project first.
 public struct WarpLinkStore {
     /// The connection of the current transaction.
-    public let connection: SQLiteConnection
+    public let connection: any StoreConnection
 
     /// A store over `connection`.
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    public init(connection: any StoreConnection) { self.connection = connection }
 
     /// Bucket length cap of [W-M1].
     public static let bucketCapacity = 10

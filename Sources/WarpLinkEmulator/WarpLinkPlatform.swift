@@ -124,7 +124,7 @@ public struct WarpLinkPlatform: Platform {
 
     /// Stores the project's SDK key (org-scoped) and API key (`links:read`) as active keys; a
     /// value another project already holds as a seeded key is a 409 in the admin format.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
+    public func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws {
         let store = WarpLinkStore(connection: connection)
         for (name, value) in credentials.sorted(by: { $0.key < $1.key }) {
             // A key is how a request finds its project, so one value cannot serve two projects.
@@ -159,7 +159,7 @@ public struct WarpLinkPlatform: Platform {
 
     /// Loads `apps`, `keys`, `domains` and `links` from `Config/fixtures/warplink.json`, through
     /// the same validation as the control plane.
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {
         let service = WarpLinkService(store: WarpLinkStore(connection: connection), project: project, now: now)
         var generator = IDGenerator(seed: 0x5741_5250)
         for value in fixtures["apps"]?.arrayValue ?? [] {

@@ -6,7 +6,7 @@ import SQLiteStore
 /// request's reads and writes share one transaction.
 struct WarrantyLifeStore {
     /// The connection of the read or write transaction the caller opened.
-    let connection: SQLiteConnection
+    let connection: any StoreConnection
 
     /// The tables whose ids are drawn at random from 8-digit numbers, as WarrantyLife's are.
     enum DrawnIDTable: String {

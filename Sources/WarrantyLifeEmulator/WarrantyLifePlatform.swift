@@ -73,7 +73,7 @@ public struct WarrantyLifePlatform: Platform {
     }
 
     /// Stores the project's developer key as a `valid` sandbox key.
-    public func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {
+    public func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws {
         guard let key = credentials["developerKey"] else { return }
         try WarrantyLifeStore(connection: connection).provisionKey(project, key: key, now: now)
     }
@@ -97,7 +97,7 @@ public struct WarrantyLifePlatform: Platform {
     }
 
     /// Demo fixtures: `users`, `vouchers`, `items`, `warranties`, `insights`, `content` (same shapes as the control plane).
-    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {
+    public func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {
         try WarrantyLifeAdmin.loadFixtures(fixtures, project: project, store: WarrantyLifeStore(connection: connection), now: now)
     }
 

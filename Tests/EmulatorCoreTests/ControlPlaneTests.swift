@@ -285,7 +285,7 @@ struct FaultEngineTests {
     @Test("rules expire after their TTL (on an injected clock) and seeded probability is repeatable")
     func ttlAndProbability() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/db.sqlite").path
-        let database = try Database(path: path)
+        let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
         let clock = TestClock()
@@ -294,7 +294,7 @@ struct FaultEngineTests {
         #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:])?.id == "flt_ttl")
         clock.advance(31)
         #expect(engine.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:]) == nil)
-        #expect(engine.list(project: nil).isEmpty)
+        #expect(try await engine.list(project: nil).isEmpty)
 
         func pattern() async throws -> [Bool] {
             let engine = FaultEngine(database: database, now: { clock.now })
@@ -309,7 +309,7 @@ struct FaultEngineTests {
     @Test("hit counters survive a restart: a spent `times` rule stays spent, `after` keeps counting")
     func countersSurviveRestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)/db.sqlite").path
-        let database = try Database(path: path)
+        let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
         let first = FaultEngine(database: database)
@@ -327,7 +327,7 @@ struct FaultEngineTests {
         #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/x", headers: [:]) == nil)
         #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/late", headers: [:]) == nil) // 2 of 2 let through
         #expect(restarted.fire(platform: .testing, project: nil, method: .get, path: "/testing/late", headers: [:])?.id == "flt_after")
-        #expect(restarted.list(project: nil).first { $0.id == "flt_times" }?.hits == 2)
+        #expect(try await restarted.list(project: nil).first { $0.id == "flt_times" }?.hits == 2)
     }
 
     @Test("path globs: `*` stays in a segment, `**` crosses segments; header matches are exact")

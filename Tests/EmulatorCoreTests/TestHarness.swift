@@ -55,11 +55,11 @@ struct TestPlatform: Platform {
     }
 
     func makeCredentials(using generator: inout IDGenerator) -> [String: String] { ["key": "tk_" + generator.alphanumeric(16)] }
-    func provision(project: ProjectID, credentials: [String: String], connection: SQLiteConnection, now: Date) throws {}
+    func provision(project: ProjectID, credentials: [String: String], connection: any StoreConnection, now: Date) throws {}
     func sdkSettings(endpoints: AdvertisedEndpoints, credentials: [String: String]) -> [String: String] { ["endpoint": endpoints.baseURL + "/testing"] }
     var sdkConnection: SDKConnection { .baseURL(setting: "endpoint") }
     var projectTables: [String] { [] }
-    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: SQLiteConnection, now: Date) throws {}
+    func loadFixtures(_ fixtures: JSONValue, project: ProjectID, connection: any StoreConnection, now: Date) throws {}
     func openAPIDocument() -> JSONValue { ["openapi": "3.1.0", "paths": [:]] }
 }
 
@@ -78,7 +78,7 @@ final class Harness: Sendable {
 
     init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings()) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)/db.sqlite").path
-        let database = try Database(path: path)
+        let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
         let services = EmulatorServices(database: database, settings: EmulatorSettings(journal: journal, adminToken: adminToken, proxy: proxy))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPostgres
 import TestProcesses
 
 /// `.ci/postgres.sh`, which CI and these tests start their throwaway cluster with.

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresStore
 import Testing
+import TestPostgres
 import TestProcesses
 
 /// `understudy migrate` and `understudy serve` with a PostgreSQL `--database`, through the real
@@ -104,13 +105,34 @@ struct CommandTests {
         #expect(!run.error.contains(wrong))
     }
 
-    @Test("serve with a reachable PostgreSQL says plainly that serving from it is not available yet")
-    func notYet() throws {
-        try TestPostgres.withDatabase { _, name in
-            let run = try Self.understudy(["serve", "--database", try TestPostgres.url(database: name)] + Self.serveFlags)
-            #expect(run.status == 1)
-            #expect(run.error.contains("serving from PostgreSQL is not available yet"), "\(run.error)")
-            #expect(!run.error.contains((try? PostgresLocation(TestPostgres.serverURL()).value("password")) ?? "\u{0}"))
+    @Test("serve with a reachable PostgreSQL migrates it, serves the demo project from it, and stops cleanly on SIGTERM")
+    func serves() throws {
+        try TestPostgres.withDatabase { location, name in
+            let port = try Self.closedPort()
+            let url = try TestPostgres.url(database: name)
+            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") && !$0.key.hasPrefix("PG") }
+            environment["UNDERSTUDY_DATABASE"] = url
+            let migrations = TestPostgres.repository.appendingPathComponent("Migrations").path
+            let server = try SpawnedProcess.start(Self.binary, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--no-request-log",
+                                                                "--migrations", migrations, "--fixtures", TestPostgres.repository.appendingPathComponent("Config/fixtures").path],
+                                                  environment: environment)
+            defer { if server.isRunning { server.send(SIGKILL) } }
+            var projects = ""
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, server.isRunning {
+                let fetched = try ChildProcess.run("/usr/bin/env", ["curl", "-sf", "http://127.0.0.1:\(port)/__admin/projects/demo"], environment: environment)
+                if fetched.status == 0 { projects = fetched.standard; break }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            #expect(projects.contains("\"id\":\"demo\""), "\(projects)")
+            // The demo project's row is in PostgreSQL, not in a SQLite file.
+            let connection = try PostgresConnection(location: location)
+            #expect(try connection.queryOne("SELECT count(*) AS n FROM projects WHERE id = 'demo'")?.int("n") == 1)
+            server.send(SIGTERM)
+            let ended = server.collect()
+            #expect(ended.status == 0, "\(ended.ending) \(ended.error)")
+            #expect(!ended.error.contains((try? PostgresLocation(TestPostgres.serverURL()).value("password")) ?? "\u{0}"))
+            #expect(!ended.standard.contains((try? PostgresLocation(TestPostgres.serverURL()).value("password")) ?? "\u{0}"))
         }
     }
 

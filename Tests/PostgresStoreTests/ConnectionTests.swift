@@ -1,6 +1,7 @@
 import Foundation
 import PostgresStore
 import Testing
+import TestPostgres
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,8 @@
 import Foundation
 import PostgresStore
+import SQLiteStore
 import Testing
+import TestPostgres
 
 /// Every complete SQL statement written as a literal in Sources/, translated and PREPAREd on a
 /// database built by the PostgreSQL migrations: the server checks syntax, tables, columns and
@@ -107,15 +109,5 @@ struct StoreSQLInventoryTests {
     }
 
     /// Statements that need a hand-written PostgreSQL variant (or a rewrite valid in both dialects).
-    static let knownVariants = [
-        // ORDER BY …, rowid: PostgreSQL has no rowid.
-        "EmulatorCore/FaultEngine.swift rowid",
-        "TelematicsEmulator/Store+Telemetry.swift rowid",
-        "TelematicsEmulator/Store+Tokens.swift rowid",
-        "WarrantyLifeEmulator/Store+Uploads.swift rowid",
-        "WarrantyLifeEmulator/Store+Uploads.swift rowid",
-        "WarrantyLifeEmulator/Store+Uploads.swift rowid",
-        // `SET evicted = evicted + excluded.evicted`: PostgreSQL wants `journal_evictions.evicted` (valid in SQLite too).
-        "EmulatorCore/Journal.swift column reference \"evicted\" is ambiguous",
-    ]
+    static let knownVariants: [String] = []
 }

@@ -4,9 +4,9 @@ import Synchronization
 import Testing
 @testable import SQLiteStore
 
-private func freshDatabase() throws -> Database {
+private func freshDatabase() throws -> SQLiteDatabase {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)/db.sqlite").path
-    let database = try Database(path: path)
+    let database = try SQLiteDatabase(path: path)
     try database.withWriterBlocking { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB)") }
     return database
 }
@@ -40,7 +40,7 @@ private func currentThreadID() -> UInt {
 struct GroupCommitTests {
     /// Holds the writer on a write that waits, so that everything queued meanwhile is provably
     /// pending at once; returns the release.
-    private func holdWriter(_ database: Database) -> DispatchSemaphore {
+    private func holdWriter(_ database: any Database) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         database.enqueueWrite({ _ in

@@ -13,10 +13,10 @@ struct SQLiteStoreTests {
     @Test("a file database runs in WAL mode with a -wal file beside it")
     func wal() async throws {
         let path = temporaryPath()
-        let database = try Database(path: path)
+        let database = try SQLiteDatabase(path: path)
         try await database.write { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)") }
         try await database.write { try $0.run("INSERT INTO t (name) VALUES (?)", "a") }
-        #expect(try database.withWriterBlocking { try $0.journalMode() } == "wal")
+        #expect(try database.withWriterBlocking { try $0.scalar("PRAGMA journal_mode").string } == "wal")
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         let names = try await database.read { try $0.query("SELECT name FROM t").compactMap { $0.string("name") } }
         #expect(names == ["a"])
@@ -24,7 +24,7 @@ struct SQLiteStoreTests {
 
     @Test("a write that throws is rolled back whole")
     func rollback() async throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         try await database.write { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)") }
         await #expect(throws: Boom.self) {
             try await database.write { connection in
@@ -38,7 +38,7 @@ struct SQLiteStoreTests {
 
     @Test("typed binding round-trips every storage class, including NULL and blobs")
     func binding() async throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         let blob = Data([0, 1, 2, 255])
         let optional: String? = nil
         let row = try await database.write { connection -> Row? in
@@ -53,7 +53,7 @@ struct SQLiteStoreTests {
 
     @Test("the wrong number of parameters is an error, not a silent NULL")
     func parameterCount() async throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         await #expect(throws: SQLiteError.self) {
             try await database.write { try $0.run("SELECT ?, ?", 1) }
         }
@@ -61,7 +61,7 @@ struct SQLiteStoreTests {
 
     @Test("unique violations are recognisable")
     func unique() async throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         try await database.write { try $0.execute("CREATE TABLE u (k TEXT PRIMARY KEY)") }
         try await database.write { try $0.run("INSERT INTO u VALUES (?)", "x") }
         do {
@@ -78,7 +78,7 @@ struct SQLiteStoreTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try "CREATE TABLE b (id TEXT);".write(to: folder.appendingPathComponent("0002_b.sql"), atomically: true, encoding: .utf8)
         try "CREATE TABLE a (id TEXT);".write(to: folder.appendingPathComponent("0001_a.sql"), atomically: true, encoding: .utf8)
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         let migrator = try Migrator(directory: folder)
         #expect(migrator.migrations.map(\.id) == ["0001_a", "0002_b"])
         #expect(try database.withWriterBlocking { try migrator.migrate($0) } == ["0001_a", "0002_b"])
@@ -91,7 +91,7 @@ struct SQLiteStoreTests {
 
     @Test("a migration changed after it was applied stops the migrator before it applies anything")
     func checksum() throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         let original = Migrator(migrations: [Migration(id: "0001_a", number: 1, sql: "CREATE TABLE a (id TEXT);")])
         try database.withWriterBlocking { _ = try original.migrate($0) }
         let edited = Migrator(migrations: [
@@ -109,7 +109,7 @@ struct SQLiteStoreTests {
 
     @Test("a failing migration leaves nothing half-applied")
     func failingMigration() throws {
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         let broken = Migrator(migrations: [Migration(id: "0001_x", number: 1, sql: "CREATE TABLE x (id TEXT); CREATE TABLE oops (;")])
         #expect(throws: MigrationError.self) { try database.withWriterBlocking { _ = try broken.migrate($0) } }
         #expect(try database.withWriterBlocking { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'x'").int } == 0)
@@ -127,7 +127,7 @@ struct SQLiteStoreTests {
     func projectMigrations() throws {
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         #expect(!migrator.migrations.isEmpty)
-        let database = try Database(path: temporaryPath())
+        let database = try SQLiteDatabase(path: temporaryPath())
         #expect(try database.withWriterBlocking { try migrator.migrate($0) }.count == migrator.migrations.count)
     }
 }
@@ -152,7 +152,7 @@ struct TypedRowTests {
         }
     }
 
-    private func connection() throws -> SQLiteConnection {
+    private func connection() throws -> any StoreConnection {
         let connection = try SQLiteConnection(path: ":memory:")
         try connection.run("CREATE TABLE widgets (id INTEGER PRIMARY KEY, name TEXT, weight REAL)")
         try connection.run("INSERT INTO widgets (id, name, weight) VALUES (1, 'bolt', 2.5), (2, 'nut', NULL)")

@@ -61,7 +61,7 @@ struct TelemetryIngestGoldenTests {
     }
 
     /// Every stored row of the project's telemetry tables, doubles as bit patterns.
-    static func dump(_ connection: SQLiteConnection) throws -> String {
+    static func dump(_ connection: any StoreConnection) throws -> String {
         var lines: [String] = []
         for table in ["telematics_samples", "telematics_periods", "telematics_trips", "telematics_batches"] {
             for row in try connection.query("SELECT rowid AS rid, * FROM \(table) ORDER BY rowid") {

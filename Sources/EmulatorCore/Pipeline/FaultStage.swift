@@ -17,14 +17,18 @@ struct FaultStage: Sendable {
     let engine: FaultEngine
 
     /// The fault for this request, if any.
-    func fire(_ request: Request, platform: PlatformID, project: ProjectID?, routedPath: String) -> Fired? {
+    func fire(_ request: Request, platform: PlatformID, project: ProjectID?, routedPath: String) async -> Fired? {
         if let header = request.headers["x-understudy-fault"], let action = FaultEngine.parseHeader(header) {
             return Fired(note: "header: \(action.kind.name)", action: action)
         }
-        guard let (id, action) = engine.fire(platform: platform, project: project, method: request.method, path: routedPath, headers: request.headers) else {
-            return nil
+        let fired: (id: String, action: FaultRule.Action)?
+        if engine.isShared {
+            fired = await engine.fireShared(platform: platform, project: project, method: request.method, path: routedPath, headers: request.headers)
+        } else {
+            fired = engine.fire(platform: platform, project: project, method: request.method, path: routedPath, headers: request.headers)
         }
-        return Fired(note: "rule \(id): \(action.kind.name)", action: action)
+        guard let fired else { return nil }
+        return Fired(note: "rule \(fired.id): \(fired.action.kind.name)", action: fired.action)
     }
 
     /// The response that replaces the handler's, for faults that skip it; nil for the others.

@@ -14,7 +14,7 @@ import Synchronization
 /// a connection of that thread's own, and a write when the writer is idle (see `write`). Anything
 /// that can take long — contended writes, checkpoints, pooled reads — runs on these dedicated
 /// queues, never on Swift's cooperative pool or Dispatch's global queues.
-public final class Database: Sendable {
+public final class SQLiteDatabase: Database {
     private final class Lane: @unchecked Sendable { // `connection` is only used on `queue`
         let queue: DispatchQueue
         let connection: SQLiteConnection
@@ -26,6 +26,10 @@ public final class Database: Sendable {
 
     /// The database file.
     public let path: String
+    /// The database file.
+    public var location: String { path }
+    /// SQLite's.
+    public var dialect: SQLDialect { .sqlite }
     private let writer: Lane
     private let commits: GroupCommit
     private let checkpointer: Checkpointer
@@ -81,7 +85,7 @@ public final class Database: Sendable {
     /// When the writer is idle the write runs right here, on the caller's thread (no hop, same
     /// commit-before-return guarantee); only contended writes wait for the writer queue.
     @discardableResult
-    public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         let inline = InlineResult<T>()
         if commits.runInline(job(body, settled: { inline.value = $0 })) {
             // `run` settles every job it is given (value, error or rejection) before returning.
@@ -102,7 +106,7 @@ public final class Database: Sendable {
     /// its transaction committed or rolled back. Writes queued this way (or by `write`) run in the
     /// order queued, which lets a caller make "everything queued before this point" visible before
     /// reading.
-    public func enqueueWrite(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void,
+    public func enqueueWrite(_ body: @escaping @Sendable (any StoreConnection) throws -> Void,
                              completion: @escaping @Sendable ((any Error)?) -> Void) {
         submit(body) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
@@ -111,12 +115,12 @@ public final class Database: Sendable {
 
     /// Hands `body` to the group commit; `settled` hears its value once the transaction holding
     /// it committed, or its own error, or the commit's.
-    private func submit<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+    private func submit<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T,
                                      settled: @escaping @Sendable (Result<T, any Error>) -> Void) {
         commits.submit(job(body, settled: settled))
     }
 
-    private func job<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+    private func job<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T,
                                   settled: @escaping @Sendable (Result<T, any Error>) -> Void) -> GroupCommit.Job {
         GroupCommit.Job(perform: { connection in
             do {
@@ -151,7 +155,7 @@ public final class Database: Sendable {
     /// the largest part of a platform request in profiles. Each thread that reads gets one
     /// connection (the server's event loops and a few pool threads), made on first use.
     @discardableResult
-    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         let connection = try threadReader()
         return try connection.transaction(immediate: false) { try body(connection) }
     }
@@ -172,7 +176,7 @@ public final class Database: Sendable {
     /// Runs `body` on one of the pooled reader connections, on that connection's own queue: for
     /// long reads (exports, large journal pages) that should not occupy the caller's thread.
     @discardableResult
-    public func readOnPool<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    public func readOnPool<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         let lane = readers[nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % readers.count]
         return try await withCheckedThrowingContinuation { continuation in
             lane.queue.async {
@@ -181,9 +185,22 @@ public final class Database: Sendable {
         }
     }
 
+    /// A SQLite file belongs to this instance alone.
+    public var isShared: Bool { false }
+
+    /// Nothing is announced on a database no other instance shares.
+    public func observeAnnouncements(_ handler: @escaping @Sendable (String) -> Void) {}
+
+    /// Size in bytes of the database file plus its `-wal` file (0 for what does not exist).
+    public func storedBytes() -> Int {
+        [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.intValue ?? 0)
+        }
+    }
+
     /// Runs `body` on the writer connection without an implicit transaction, blocking the caller.
     /// For startup work (migrations) and tests, never from a request handler.
-    public func withWriterBlocking<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try commits.exclusively(body)
+    public func withWriterBlocking<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try commits.exclusively { try body($0) }
     }
 }

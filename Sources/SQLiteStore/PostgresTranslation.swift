@@ -5,8 +5,6 @@ struct PostgresTranslation {
     // Constructs that need a hand-written PostgreSQL variant, and what to use there.
     private static let refused: [String: String] = [
         "GLOB": "use `~` with SQLDialect.postgresRegex(fromGlob:) applied to the pattern",
-        "ROWID": "PostgreSQL has no rowid; order by the primary key or an identity column",
-        "_ROWID_": "PostgreSQL has no rowid; order by the primary key or an identity column",
         "LAST_INSERT_ROWID": "use INSERT … RETURNING id",
         "STRFTIME": "use to_char / extract(epoch FROM …), or compute the time in Swift",
         "JULIANDAY": "use extract(epoch FROM …) / 86400 + 2440587.5, or compute the time in Swift",
@@ -84,7 +82,7 @@ struct PostgresTranslation {
                 let word = token.upper
                 let next = nextSignificant(after: index)
                 if let advice = Self.refused[word], !Self.functionsOnly.contains(word) || isSymbol(next, "(") {
-                    throw SQLDialectError(construct: word == "_ROWID_" ? "rowid" : word == "ROWID" ? "rowid" : word, advice: advice)
+                    throw SQLDialectError(construct: word, advice: advice)
                 }
                 switch word {
                 case "INSERT" where isWord(next, "OR"):

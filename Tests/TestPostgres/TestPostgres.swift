@@ -5,16 +5,18 @@ import TestProcesses
 /// The PostgreSQL server the tests use: `UNDERSTUDY_TEST_POSTGRES_URL` (CI's cluster), or else a
 /// throwaway cluster started once per test process by `.ci/postgres.sh` and stopped when the
 /// process ends. With no PostgreSQL binaries the tests fail, saying to install postgresql.
-enum TestPostgres {
-    /// The package root (Tests/PostgresStoreTests/TestPostgres.swift → three levels up).
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public enum TestPostgres {
+    /// The package root (Tests/TestPostgres/TestPostgres.swift → three levels up).
+    public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    /// No PostgreSQL server could be found or started.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// Why.
+        public let description: String
     }
 
     /// The server's URL (user, password, loopback host and port; database `postgres`).
-    static func serverURL() throws -> String { try server.get() }
+    public static func serverURL() throws -> String { try server.get() }
 
     private static let server: Result<String, Unavailable> = {
         if let url = ProcessInfo.processInfo.environment["UNDERSTUDY_TEST_POSTGRES_URL"], !url.isEmpty { return .success(url) }
@@ -37,7 +39,7 @@ enum TestPostgres {
     }()
 
     /// The server's URL with `database` in place of its database name.
-    static func url(database: String) throws -> String {
+    public static func url(database: String) throws -> String {
         let url = try serverURL()
         guard let slash = url.range(of: "/", options: .backwards), !url[..<slash.lowerBound].hasSuffix("/") else { return url + "/" + database }
         let query = url[slash.upperBound...].firstIndex(of: "?").map { String(url[$0...]) } ?? ""
@@ -45,12 +47,12 @@ enum TestPostgres {
     }
 
     /// A connection to the server's maintenance database.
-    static func adminConnection() throws -> PostgresConnection {
+    public static func adminConnection() throws -> PostgresConnection {
         try PostgresConnection(location: PostgresLocation(serverURL()))
     }
 
     /// Runs `body` with a database of its own (random name), dropped afterwards, so tests run in parallel.
-    static func withDatabase<T>(_ body: (_ location: PostgresLocation, _ name: String) throws -> T) throws -> T {
+    public static func withDatabase<T>(_ body: (_ location: PostgresLocation, _ name: String) throws -> T) throws -> T {
         let name = "understudy_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         let admin = try adminConnection()
         try admin.executeScript("CREATE DATABASE \(name)")
@@ -58,8 +60,17 @@ enum TestPostgres {
         return try body(try PostgresLocation(url(database: name)), name)
     }
 
+    /// `withDatabase` for async bodies: the database's URL (as `--database` takes it), dropped afterwards.
+    public static func withDatabase<T>(_ body: (_ url: String) async throws -> T) async throws -> T {
+        let name = "understudy_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        let admin = try adminConnection()
+        try admin.executeScript("CREATE DATABASE \(name)")
+        defer { try? admin.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        return try await body(try url(database: name))
+    }
+
     /// `withDatabase` with a connection to it already open.
-    static func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    public static func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withDatabase { location, _ in try body(try PostgresConnection(location: location)) }
     }
 }
