@@ -4,6 +4,7 @@
 #
 #   eval "$(bash .ci/postgres.sh start [--install] [--watch PID])"   # exports UNDERSTUDY_TEST_POSTGRES_URL
 #   bash .ci/postgres.sh stop "$UNDERSTUDY_TEST_POSTGRES_DIR"        # stops it and removes the dir
+#   bash .ci/postgres.sh halt DIR / resume DIR                          # an outage: stop, keep the files, start again
 #
 # start prints only `export …` lines on stdout (everything else goes to stderr). --install
 # installs Debian's `postgresql` with apt-get when no server binaries are found (CI); --watch PID
@@ -74,9 +75,8 @@ start() {
   } > "$dir/data/pg_hba.conf"
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   # Durability is not what these tests measure: fsync off keeps CREATE DATABASE per test fast.
-  as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=2000" \
-    start >&2 || { cat "$dir/server.log" >&2; exit 1; }
+  echo "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=2000" > "$dir/options"
+  as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 -o "$(cat "$dir/options")" start >&2 || { cat "$dir/server.log" >&2; exit 1; }
   for _ in $(seq 50); do
     "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" && break
     sleep 0.1
@@ -98,6 +98,18 @@ stop() {
   rm -rf "$dir"
 }
 
+# Stops the server as an outage would (fast shutdown: sessions end, the files stay), for tests
+# that check clients through a restart; `resume` starts it again on the same port.
+halt() {
+  local dir="$1"
+  as_owner "$(cat "$dir/bindir")/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+}
+
+resume() {
+  local dir="$1"
+  as_owner "$(cat "$dir/bindir")/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 -o "$(cat "$dir/options")" start >&2
+}
+
 watch() {
   local pid="$1" dir="$2"
   while kill -0 "$pid" 2>/dev/null; do sleep 1; done
@@ -110,5 +122,7 @@ case "$command" in
   start) start "$@" ;;
   stop) stop "${1:-}" ;;
   watch) watch "$@" ;;
-  *) echo "usage: postgres.sh start [--install] [--watch PID] | stop DIR" >&2; exit 2 ;;
+  halt) halt "${1:?DIR}" ;;
+  resume) resume "${1:?DIR}" ;;
+  *) echo "usage: postgres.sh start [--install] [--watch PID] | stop DIR | halt DIR | resume DIR" >&2; exit 2 ;;
 esac

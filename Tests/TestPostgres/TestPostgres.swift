@@ -13,6 +13,8 @@ public enum TestPostgres {
     public struct Unavailable: Error, CustomStringConvertible {
         /// Why.
         public let description: String
+        /// Creates the error.
+        public init(description: String) { self.description = description }
     }
 
     /// The server's URL (user, password, loopback host and port; database `postgres`).
