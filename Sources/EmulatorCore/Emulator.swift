@@ -141,7 +141,7 @@ public final class Emulator: HTTPApplication {
 
     /// Answers a request.
     public func respond(to request: Request) async -> Response {
-        var exchange = JournalRecorder.Exchange(requestID: journal.reserveID())
+        var exchange = JournalRecorder.Exchange(requestID: await journal.reserveRequestID())
         if let proxied = await proxyStage.answer(request) {
             exchange.routedPath = proxied.journalPath
             exchange.isProxyAnswer = true
@@ -176,7 +176,7 @@ public final class Emulator: HTTPApplication {
 
     /// Answers a request that could not be read, in the format of the platform its path names.
     public func respond(to error: HTTPRequestError, head: Request?) async -> Response {
-        let requestID = journal.reserveID()
+        let requestID = await journal.reserveRequestID()
         guard let head else { return HTTPApplicationDefaults.errorResponse(error) }
         let destination = platformResolver.resolve(head)
         var exchange = JournalRecorder.Exchange(requestID: requestID, platform: destination.platform?.id, routedPath: destination.routedPath)

@@ -93,6 +93,14 @@ public final class Journal: Sendable {
     /// Reserves the id of a request about to be answered.
     public func reserveID() -> Int { nextIDValue.wrappingAdd(1, ordering: .relaxed).oldValue }
 
+    /// Reserves a request id that no other instance sharing the database will use (one database
+    /// round trip there); this instance's own counter when the database is not shared, or while
+    /// it cannot be reached (the request then fails with 503, and its journal write with it).
+    public func reserveRequestID() async -> Int {
+        guard database.isShared, let shared = try? await database.nextSharedRequestID() else { return reserveID() }
+        return shared
+    }
+
     /// Whether recording is on.
     public var isEnabled: Bool { limits.enabled }
 
@@ -312,9 +320,9 @@ public final class Journal: Sendable {
     }
 
     /// Waits until at least `count` entries match, or `timeout` passes. Returns what matched.
-    /// `pollNanoseconds` is how often the journal's generation counter is looked at.
+    /// `pollNanoseconds` is how often the journal's generation counter is looked at (2 ms by default; 20 ms on a shared database, where every poll reads).
     public func wait(project: ProjectID?, filter: JournalFilter, count: Int, timeout: Double,
-                     pollNanoseconds: UInt64 = 2_000_000) async throws -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
+                     pollNanoseconds: UInt64? = nil) async throws -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var seen = -1
         var last: (entries: [JournalEntry], evicted: Int) = ([], 0)
@@ -323,13 +331,15 @@ public final class Journal: Sendable {
         while true {
             let current = generation.load(ordering: .acquiring)
             let hasPending = pending.withLock { !$0.entries.isEmpty }
-            if current != seen || hasPending {
+            // Another instance's requests do not move this one's generation: on a shared
+            // database every poll reads.
+            if current != seen || hasPending || database.isShared {
                 seen = current
                 last = try await query(project: project, filter: wide)
                 if last.entries.count >= count { return (last.entries, last.evicted, true) }
             }
             if Date() >= deadline || waitsEnded.load(ordering: .acquiring) { return (last.entries, last.evicted, false) }
-            try await Task.sleep(nanoseconds: pollNanoseconds)
+            try await Task.sleep(nanoseconds: pollNanoseconds ?? (database.isShared ? 20_000_000 : 2_000_000))
         }
     }
 

@@ -40,6 +40,7 @@ public final class PostgresDatabase: Database {
     public let postgres: PostgresLocation
     private let writer: Lane
     private let pool: [Lane]
+    private let identifiers: Lane
     private let nextPool = Atomic<Int>(0)
     /// Set when the database goes, so its listener thread ends.
     private let released = Flag()
@@ -64,6 +65,7 @@ public final class PostgresDatabase: Database {
         postgres = location
         writer = Lane(label: "understudy.postgres.writer", location: location, connection: try PostgresStoreConnection(location: location))
         pool = (0..<max(1, poolSize)).map { Lane(label: "understudy.postgres.pool.\($0)", location: location, connection: nil) }
+        identifiers = Lane(label: "understudy.postgres.ids", location: location, connection: nil)
     }
 
     /// Runs `body` in its own transaction on the writer connection, in queue order.
@@ -119,6 +121,17 @@ public final class PostgresDatabase: Database {
 
     /// Other instances may serve the same database.
     public var isShared: Bool { true }
+
+    /// `nextval` of the journal's id sequence, on a lane of its own (outside any transaction:
+    /// reader lanes are read-only, and the writer's queue is for writes).
+    public func nextSharedRequestID() async throws -> Int? {
+        let lane = identifiers
+        return try await withCheckedThrowingContinuation { continuation in
+            lane.queue.async {
+                continuation.resume(with: Result { try Row(columns: ["id"], values: [try lane.usable().scalar("SELECT nextval('journal_ids')")]).decode("id", as: Int.self) })
+            }
+        }
+    }
 
     /// Listens on a connection of its own, on a thread of its own (it blocks in `poll`), and
     /// stops within a second of the database's release.

@@ -188,6 +188,9 @@ public final class SQLiteDatabase: Database {
     /// A SQLite file belongs to this instance alone.
     public var isShared: Bool { false }
 
+    /// Nil: this server numbers its own requests.
+    public func nextSharedRequestID() -> Int? { nil }
+
     /// Nothing is announced on a database no other instance shares.
     public func observeAnnouncements(_ handler: @escaping @Sendable (String) -> Void) {}
 

@@ -106,6 +106,9 @@ public protocol Database: AnyObject, Sendable {
     func storedBytes() async throws -> Int
     /// Whether other instances may share this database (their writes and caches are not this one's).
     var isShared: Bool { get }
+    /// The next request id from the counter every instance sharing the database draws from; nil
+    /// when the database is not shared (the one server numbers its requests itself).
+    func nextSharedRequestID() async throws -> Int?
     /// Calls `handler` with each payload any instance `announce`d, from a thread of the database's
     /// own, until the database is released; a lost connection is followed by `"*"` once it is back
     /// (announcements may have been missed). Nothing is ever announced on a database that is not shared.

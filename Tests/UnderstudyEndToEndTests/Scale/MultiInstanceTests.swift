@@ -53,6 +53,23 @@ struct MultiInstanceTests {
         }
     }
 
+    @Test("a wait on B sees requests A answered; request ids are unique across A and B")
+    func sharedJournal() async throws {
+        try await Self.withPair { a, b in
+            let project = try await a.makeProject(name: "journal")
+            let sdkKey = project.credential("warplink", "sdkKey")
+            // B waits for two validations before any was sent; A answers one, B the other.
+            async let waited = b.client.admin.project(project.id).waitForRequests(JournalQuery(path: "/v1/sdk/validate"), count: 2, timeoutMs: 10_000)
+            try await Task.sleep(nanoseconds: 200_000_000)
+            _ = try await a.client.warpLink.validate(apiKey: sdkKey)
+            _ = try await b.client.warpLink.validate(apiKey: sdkKey)
+            let page = try await waited
+            #expect(page.requests.count == 2)
+            let all = try await a.client.admin.project(project.id).requests(JournalQuery(limit: 500)).requests.map(\.id)
+            #expect(!all.isEmpty && Set(all).count == all.count, "request ids repeat across instances: \(all)")
+        }
+    }
+
     @Test("a times: 3 fault fires three times in total across A and B")
     func sharedFaultCounters() async throws {
         try await Self.withPair { a, b in
