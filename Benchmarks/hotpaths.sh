@@ -10,6 +10,7 @@
 #   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
 #   BIN=/tmp/bench-bin/understudy Benchmarks/hotpaths.sh # measure that binary (no build)
 #   SKIP_BUILD=1 ROUTES="health resolve voucher" SKIP_FLATNESS=1 DURATION=2 ROUNDS=1 Benchmarks/hotpaths.sh
+#   DATABASE=postgres://user:pass@127.0.0.1:5432/bench SKIP_FLATNESS=1 Benchmarks/hotpaths.sh   # serve from PostgreSQL
 #
 # Routes: health resolve validate voucher appconfig report me trips (reads); match upload sensor (writes).
 # Timings on shared machines are noisy: read the ratios (CPU per request is the steadiest), not the numbers.
@@ -45,7 +46,7 @@ fi
 STARTED=$(date +%s)
 
 # --- the server (any free port: other benchmarks and test servers may hold the usual ones) ------------
-"$BIN" --port 0 --https-port 0 --proxy-port 0 --database "$WORK/bench.sqlite" --no-request-log > "$WORK/understudy.log" 2>&1 &
+"$BIN" --port 0 --https-port 0 --proxy-port 0 --database "${DATABASE:-$WORK/bench.sqlite}" --no-request-log > "$WORK/understudy.log" 2>&1 &
 UPID=$!
 for _ in $(seq 400); do grep -q 'listening url=http://' "$WORK/understudy.log" && break; kill -0 "$UPID" 2>/dev/null || break; sleep 0.025; done
 PORT=$(sed -n 's/.* listening url=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/understudy.log" | head -1)
