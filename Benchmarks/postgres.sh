@@ -23,10 +23,13 @@ psql_url="$UNDERSTUDY_TEST_POSTGRES_URL"
 bindir=$(cat "$UNDERSTUDY_TEST_POSTGRES_DIR/bindir")
 "$bindir/psql" -q "$psql_url" -c "CREATE DATABASE bench" >/dev/null
 postgres_db="${psql_url%/postgres}/bench"
-# The cluster's backends, for their CPU: every process whose parent is the postmaster.
+# The cluster's CPU: the postmaster's reaped children (cutime + cstime: backends that ended, as
+# the benchmark's own do when its server stops) plus the live ones (utime + stime).
 postmaster=$(head -1 "$UNDERSTUDY_TEST_POSTGRES_DIR/data/postmaster.pid")
-backend_ticks() { local total=0 pid; for pid in $(pgrep -P "$postmaster"); do
-  total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) )); done; echo "$total"; }
+backend_ticks() { local total pid
+  total=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat")
+  for pid in $(pgrep -P "$postmaster"); do
+    total=$(( total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0) )); done; echo "$total"; }
 
 echo "== SQLite file"
 OUT="$WORK/sqlite.md" bash Benchmarks/hotpaths.sh | tee "$WORK/sqlite.log"
@@ -57,4 +60,6 @@ for key in sqlite:
 PY
 hz=$(getconf CLK_TCK)
 echo
-echo "PostgreSQL backends' own CPU over the PostgreSQL run: $(( (after - before) * 1000 / hz )) ms (not in the per-request figures above)."
+requests=$(awk '/^  round / { for (i = 1; i <= NF; i++) if ($(i + 1) == "req/s") total += $i * '"$DURATION"' } END { printf "%d", total }' "$WORK/postgres.log")
+echo "PostgreSQL's own CPU over the PostgreSQL run: $(( (after - before) * 1000 / hz )) ms for about $requests requests" \
+  "($(awk -v t=$(( (after - before) * 1000000 / hz )) -v n="$requests" 'BEGIN { printf "%.0f", (n > 0 ? t / n : 0) }') µs each, on top of Understudy's; set-up and warm-up included)."

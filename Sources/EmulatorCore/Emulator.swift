@@ -98,10 +98,19 @@ public final class Emulator: HTTPApplication {
         for platform in platforms { await platform.start(services: services) }
         if services.database.isShared {
             let instance = instanceID
-            services.database.observeAnnouncements { [weak self] payload in
+            // One resync at a time, in arrival order: two running at once could finish out of
+            // order, and the one that read first would put back what the other had just learned.
+            let (announced, continuation) = AsyncStream<ProjectID?>.makeStream()
+            services.database.observeAnnouncements { payload in
                 let parts = payload.split(separator: " ", maxSplits: 1).map(String.init)
                 guard parts.count == 2, parts[0] != instance else { return }
-                Task { await self?.resync(parts[1] == "*" ? nil : parts[1]) }
+                continuation.yield(parts[1] == "*" ? nil : parts[1])
+            }
+            Task { [weak self] in
+                for await project in announced {
+                    guard let self else { return }
+                    await self.resync(project)
+                }
             }
         }
         readiness.markReady()
