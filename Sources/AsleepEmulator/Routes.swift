@@ -164,8 +164,8 @@ struct AsleepRoutes: Sendable {
         let body = request.body
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         let result = try await context.database.write { try make($0).refreshToken(body: body) }
-        // The refresh token just used is gone: its cached credential must go too.
-        if let project = context.projectID { context.services.credentials.invalidate(project: project) }
+        // The refresh token just used is gone: its cached credential must go too, on every instance.
+        if let project = context.projectID { await context.services.projectChanged(project) }
         return Self.envelope(result)
     }
 

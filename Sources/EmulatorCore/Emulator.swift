@@ -36,8 +36,6 @@ public final class Emulator: HTTPApplication {
     private let faultStage: FaultStage
     private let recorder: JournalRecorder
     private let proxyStage: ProxyStage
-    /// Names this instance in its announcements, so it skips its own.
-    private let instanceID = UUID().uuidString
 
     /// Builds the emulator; `load()` must run before serving. `additionalRoutes` are core-level
     /// routes (absolute paths, control-plane rules) contributed by modules above the core.
@@ -97,7 +95,7 @@ public final class Emulator: HTTPApplication {
         }
         for platform in platforms { await platform.start(services: services) }
         if services.database.isShared {
-            let instance = instanceID
+            let instance = services.instanceID
             // One resync at a time, in arrival order: two running at once could finish out of
             // order, and the one that read first would put back what the other had just learned.
             let (announced, continuation) = AsyncStream<ProjectID?>.makeStream()
@@ -130,16 +128,6 @@ public final class Emulator: HTTPApplication {
             }
         } catch {
             services.logger.error("caches could not follow another instance's change", [("error", String(describing: error))])
-        }
-    }
-
-    /// Tells the other instances sharing the database that `project` (nil: something global) changed.
-    private func announceChange(_ project: ProjectID?) async {
-        let payload = instanceID + " " + (project ?? "*")
-        do {
-            try await services.database.write { try $0.announce(payload) }
-        } catch {
-            services.logger.error("a change could not be announced to the other instances", [("error", String(describing: error))])
         }
     }
 
@@ -210,12 +198,8 @@ public final class Emulator: HTTPApplication {
         let response = await run(target, request, context, isControlPlane: true, platform: platform)
         // The credential index's one rule: a control-plane write to a project drops its cached
         // credentials — after the write committed, so an SDK request racing it cannot re-cache
-        // the old record.
-        if request.method != .get, request.method != .head {
-            if let project = exchange.project { services.credentials.invalidate(project: project) }
-            // Other instances on the same database follow within milliseconds (their listeners resync).
-            if services.database.isShared { await announceChange(exchange.project) }
-        }
+        // the old record. Other instances on the same database follow within milliseconds.
+        if request.method != .get, request.method != .head { await services.projectChanged(exchange.project) }
         return response
     }
 

@@ -64,6 +64,8 @@ public final class EmulatorServices: Sendable {
     public let outbox: Outbox
     /// Every platform's credential → project cache, with its one invalidation rule.
     public let credentials: CredentialIndex
+    /// Names this instance in its announcements to others sharing the database, so it skips its own.
+    public let instanceID = UUID().uuidString
     private let addressesValue = Mutex(ServerAddresses())
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
 
@@ -76,6 +78,21 @@ public final class EmulatorServices: Sendable {
         self.settings = settings
         self.outbox = Outbox(database: database)
         self.credentials = CredentialIndex()
+    }
+
+    /// After a committed write that changed `project`'s cached state (nil: something global, or
+    /// projects made or deleted): drops this instance's cached credentials of it and, on a shared
+    /// database, tells the other instances, which resync theirs. A failed announcement is logged:
+    /// the others catch up with the next one.
+    public func projectChanged(_ project: ProjectID?) async {
+        if let project { credentials.invalidate(project: project) }
+        guard database.isShared else { return }
+        let payload = instanceID + " " + (project ?? "*")
+        do {
+            try await database.write { try $0.announce(payload) }
+        } catch {
+            logger.error("a change could not be announced to the other instances", [("error", String(describing: error))])
+        }
     }
 
     /// Where the server listens, its other ports, the CA and the public URL (see the setters below).
