@@ -192,6 +192,10 @@ public final class Emulator: HTTPApplication {
     private func answerControlPlane(_ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],
                                     exchange: JournalRecorder.Exchange, platform: (any Platform)?) async -> Response {
         guard let target, case .matched(_, _, let template) = match else { return unrouted(match, platform: nil, requestID: exchange.requestID) }
+        if let project = exchange.project, services.database.isShared, !projects.exists(project) {
+            // Another instance may have made it moments ago, before its announcement arrived here.
+            _ = try? await projects.learn(project)
+        }
         if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project) { return refusal }
         let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
                                       projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)

@@ -65,6 +65,17 @@ public final class ProjectStore: Sendable {
         return Array(before.symmetricDifference(ids))
     }
 
+    /// Looks one project up in the database and, when it is there, caches it as `refresh` would:
+    /// for a shared database, where another instance may have made it before its announcement
+    /// arrived. Only ever adds, so it cannot undo what a concurrent resync learned.
+    public func learn(_ id: ProjectID) async throws -> Bool {
+        guard let row = try await services.database.read({ try $0.queryOne("SELECT * FROM projects WHERE id = ?", id) }) else { return false }
+        let isNew = known.withLock { $0.insert(id).inserted }
+        services.clocks.update(id, try ClockStore.settings(from: row))
+        if isNew, let seed = row["seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
+        return true
+    }
+
     /// Whether a project exists (from the in-memory cache; no database access).
     public func exists(_ id: ProjectID) -> Bool { known.withLock { $0.contains(id) } }
 
