@@ -138,7 +138,10 @@ public final class Emulator: HTTPApplication {
 
     /// Answers a request.
     public func respond(to request: Request) async -> Response {
-        var exchange = JournalRecorder.Exchange(requestID: await journal.reserveRequestID())
+        // Probes are never journalled, so their ids need not be unique across instances: no
+        // round trip to the shared sequence for a load balancer's health checks.
+        let requestID = AdminGuard.probes.contains(request.path) ? journal.reserveID() : await journal.reserveRequestID()
+        var exchange = JournalRecorder.Exchange(requestID: requestID)
         if let proxied = await proxyStage.answer(request) {
             exchange.routedPath = proxied.journalPath
             exchange.isProxyAnswer = true
