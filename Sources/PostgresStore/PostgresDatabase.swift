@@ -34,6 +34,13 @@ public final class PostgresDatabase: Database {
             connection = fresh
             return fresh
         }
+
+        /// Runs `body` with the lane's connection on its queue and returns what it returned.
+        func run<T: Sendable>(_ body: @escaping @Sendable (PostgresStoreConnection) throws -> T) async throws -> T {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(with: Result { try body(try self.usable()) }) }
+            }
+        }
     }
 
     /// Where the data lives.
@@ -71,12 +78,7 @@ public final class PostgresDatabase: Database {
     /// Runs `body` in its own transaction on the writer connection, in queue order.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
-        let writer = writer
-        return try await withCheckedThrowingContinuation { continuation in
-            writer.queue.async {
-                continuation.resume(with: Result { let connection = try writer.usable(); return try connection.transaction(immediate: true) { try body(connection) } })
-            }
-        }
+        try await writer.run { connection in try connection.transaction(immediate: true) { try body(connection) } }
     }
 
     /// Queues `body` as a write in its own transaction; `completion` runs on the writer queue.
@@ -104,11 +106,7 @@ public final class PostgresDatabase: Database {
     @discardableResult
     public func readOnPool<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         let lane = pool[nextPool.wrappingAdd(1, ordering: .relaxed).oldValue % pool.count]
-        return try await withCheckedThrowingContinuation { continuation in
-            lane.queue.async {
-                continuation.resume(with: Result { let connection = try lane.usable(); return try connection.snapshot { try body(connection) } })
-            }
-        }
+        return try await lane.run { connection in try connection.snapshot { try body(connection) } }
     }
 
     /// Applies `migrator`'s pending migrations on the writer connection (at start) and returns their ids.
@@ -125,11 +123,8 @@ public final class PostgresDatabase: Database {
     /// `nextval` of the journal's id sequence, on a lane of its own (outside any transaction:
     /// reader lanes are read-only, and the writer's queue is for writes).
     public func nextSharedRequestID() async throws -> Int? {
-        let lane = identifiers
-        return try await withCheckedThrowingContinuation { continuation in
-            lane.queue.async {
-                continuation.resume(with: Result { try Row(columns: ["id"], values: [try lane.usable().scalar("SELECT nextval('journal_ids')")]).decode("id", as: Int.self) })
-            }
+        try await identifiers.run { connection in
+            try Row(columns: ["id"], values: [try connection.scalar("SELECT nextval('journal_ids')")]).decode("id", as: Int.self)
         }
     }
 
