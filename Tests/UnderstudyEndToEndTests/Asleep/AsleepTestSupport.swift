@@ -22,6 +22,18 @@ struct AsleepFixture {
         }
     }
 
+    /// A whole tracked night with webhooks to `callbackUrl`: freezes the clock, starts a session,
+    /// uploads chunks 0–39, stops it and lets 2 s pass so its completion is due.
+    func trackNight(callbackUrl: String) async throws -> (config: AsleepConfig, session: String) {
+        _ = try await projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
+        let config = try await asleep.initAsleepConfig(apiKey: apiKey, callbackUrl: callbackUrl)
+        let session = try await asleep.startTracking(config: config)
+        try await uploadChunks(config, session: session, 0...39)
+        _ = try await asleep.stopTracking(config: config, sessionId: session)
+        _ = try await projectAdmin.advanceClock(by: 2)
+        return (config, session)
+    }
+
     /// Uploads chunks `range`, advancing the (frozen) project clock 30 s before each.
     func uploadChunks(_ config: AsleepConfig, session: String, _ range: ClosedRange<Int>) async throws {
         for seq in range {

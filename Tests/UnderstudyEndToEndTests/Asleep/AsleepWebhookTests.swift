@@ -11,12 +11,7 @@ struct AsleepWebhookTests {
             try await WebhookReceiver.with(statuses: [500]) { receiver in
                 // Retries are opt-in (the real service does not retry); this test is about the retry.
                 _ = try await fixture.admin.updateSettings(["webhookMaxAttempts": 3])
-                _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
-                let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey, callbackUrl: receiver.url)
-                let session = try await fixture.asleep.startTracking(config: config)
-                try await fixture.uploadChunks(config, session: session, 0...39)
-                _ = try await fixture.asleep.stopTracking(config: config, sessionId: session)
-                _ = try await fixture.projectAdmin.advanceClock(by: 2)
+                let (config, session) = try await fixture.trackNight(callbackUrl: receiver.url)
 
                 // First INFERENCE_COMPLETE attempt (500), its retry, and SESSION_COMPLETE.
                 await receiver.waitFor(3)

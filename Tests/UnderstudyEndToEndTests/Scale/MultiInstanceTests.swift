@@ -98,12 +98,7 @@ struct MultiInstanceTests {
             let project = try await a.makeProject(name: "asleep")
             let fixture = AsleepFixture(server: a, project: project)
             try await WebhookReceiver.with { receiver in
-                _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
-                let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey, callbackUrl: receiver.url)
-                let session = try await fixture.asleep.startTracking(config: config)
-                try await fixture.uploadChunks(config, session: session, 0...39)
-                _ = try await fixture.asleep.stopTracking(config: config, sessionId: session)
-                _ = try await fixture.projectAdmin.advanceClock(by: 2)
+                let (_, session) = try await fixture.trackNight(callbackUrl: receiver.url)
                 await receiver.waitFor(2)
                 // Both workers tick every 200 ms: a second delivery would have arrived by now.
                 try await Task.sleep(nanoseconds: 1_500_000_000)
