@@ -9,19 +9,41 @@ import Synchronization
 /// Here the writer's commit hook only notes the log's size. Past the threshold a passive
 /// checkpoint copies the log into the database on its own connection and queue while writes go on.
 /// It cannot finish the job alone: under steady writes there is always a newer frame, so the log
-/// would never start over (it grew to 200 MB in a benchmark). Once the background pass is done, the
-/// writer — between two transactions, when nothing is being appended — runs a second passive
+/// would never start over (it grew to 200 MB in a benchmark). Once the background passes are done,
+/// the writer — between two transactions, when nothing is being appended — runs a last passive
 /// checkpoint that only has the few frames written meanwhile to copy, and the next write starts
 /// the log from its beginning.
+///
+/// That last pass is on the writer, so its cost is every write's wait. Each pass syncs the log
+/// and the database file, and `fdatasync` writes back every dirty page of the file, not only the
+/// pass's own: after a single background pass the writer's turn inherited a second or so of log
+/// writes to flush, 100–275 ms on this disk (every queued write stalled behind it). So the
+/// background repeats its pass while more than `writerShare` frames are left over: each pass has
+/// only what arrived during the previous one to copy, the remainder shrinks by the ratio of write
+/// rate to disk rate, and the writer's turn has a few pages to copy.
+///
+/// The writer's turn does not sync at all: on this machine's disk a sync of even a few pages
+/// waited 100–500 ms behind other writeback, and every write waited with it. The price is a
+/// window, until the next background pass syncs the database file, in which a power cut (not a
+/// crash of the process: the kernel still holds the pages) could leave the file inconsistent,
+/// since the log those pages came from is being overwritten. An emulator's database is test
+/// state that can be seeded again; a writer stalled for half a second is a failed test.
 final class Checkpointer: @unchecked Sendable { // `connection` is only used on `queue`; the flags are atomic
     /// Pages in the log after which a background checkpoint is started (SQLite's own default).
     static let threshold: Int32 = 1_000
+    /// Frames the background may leave for the writer's pass (about 256 KB to sync).
+    static let writerShare = 64
+    /// Background passes per checkpoint at most: a write rate above the disk's never converges,
+    /// and the writer then copies what is left rather than let the log grow.
+    static let maxBackgroundPasses = 6
 
     private let queue = DispatchQueue(label: "understudy.sqlite.checkpoint")
     private let connection: SQLiteConnection
     private let scheduled = Atomic<Bool>(false)
     private let backgroundDone = Atomic<Bool>(false)
     private let completed = Atomic<Int>(0)
+    private let writerNanoseconds = Atomic<Int>(0)
+    private let longestWriterNanoseconds = Atomic<Int>(0)
 
     @inline(never) // classes with Atomic storage are allocated only by their own module (docs/notes)
     init(path: String) throws {
@@ -30,6 +52,12 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
 
     /// Checkpoints run so far, background and writer passes together (tests, the shutdown log).
     var checkpointsRun: Int { completed.load(ordering: .acquiring) }
+
+    /// Time the writer spent in its checkpoint turns, in all and the longest one: every write
+    /// queued meanwhile waited that long (the shutdown log).
+    var writerTurns: (totalNanoseconds: Int, longestNanoseconds: Int) {
+        (writerNanoseconds.load(ordering: .relaxed), longestWriterNanoseconds.load(ordering: .relaxed))
+    }
 
     /// Installs the hook on the writer connection; `self` must outlive it (the `Database` holds both).
     func watch(_ writer: SQLiteConnection) {
@@ -46,7 +74,9 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [self] in
             // A failed checkpoint only leaves the log longer; the next commit schedules another.
-            try? connection.checkpoint()
+            for _ in 0..<Self.maxBackgroundPasses {
+                guard let progress = try? connection.checkpoint(), progress.logFrames - progress.copiedFrames > Self.writerShare else { break }
+            }
             completed.add(1, ordering: .releasing)
             backgroundDone.store(true, ordering: .releasing)
         }
@@ -59,7 +89,16 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// prepared, so that the next write can restart the log.
     func writerIsIdle(_ writer: SQLiteConnection) {
         guard backgroundDone.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        try? writer.checkpoint() // as above: a failure leaves the log longer, nothing else
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Without syncing: even a few frames' `fdatasync` waited 100–500 ms behind the disk's other
+        // writeback here, and every write waited with it. The background passes synced the rest;
+        // the next one syncs these pages too (see the type's note on power cuts).
+        _ = try? writer.execute("PRAGMA synchronous = OFF")
+        _ = try? writer.checkpoint() // as above: a failure leaves the log longer, nothing else
+        _ = try? writer.execute("PRAGMA synchronous = NORMAL")
+        let spent = Int(DispatchTime.now().uptimeNanoseconds - started)
+        writerNanoseconds.add(spent, ordering: .relaxed)
+        longestWriterNanoseconds.max(spent, ordering: .relaxed)
         completed.add(1, ordering: .releasing)
         scheduled.store(false, ordering: .releasing)
     }

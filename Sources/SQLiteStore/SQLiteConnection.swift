@@ -233,13 +233,17 @@ public final class SQLiteConnection: StoreConnection {
 extension SQLiteConnection {
     /// Copies what it can of the write-ahead log into the database file without waiting for, or
     /// blocking, readers and the writer (`SQLITE_CHECKPOINT_PASSIVE`), or — `restart` — waits for
-    /// readers so the next writer starts the log from its beginning again.
-    public func checkpoint(restart: Bool = false) throws {
+    /// readers so the next writer starts the log from its beginning again. Returns the frames in
+    /// the log and how many of them are now in the database file (-1 each outside WAL mode).
+    @discardableResult
+    public func checkpoint(restart: Bool = false) throws -> (logFrames: Int, copiedFrames: Int) {
         let mode = restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE
-        let status = sqlite3_wal_checkpoint_v2(rawHandle, nil, mode, nil, nil)
+        var logFrames: Int32 = -1, copiedFrames: Int32 = -1
+        let status = sqlite3_wal_checkpoint_v2(rawHandle, nil, mode, &logFrames, &copiedFrames)
         // BUSY only means another checkpoint or a reader was in the way; the next one continues.
         guard status == SQLITE_OK || status == SQLITE_BUSY else {
             throw SQLiteError(code: status, message: String(cString: sqlite3_errmsg(rawHandle)), sql: "wal_checkpoint")
         }
+        return (Int(logFrames), Int(copiedFrames))
     }
 }

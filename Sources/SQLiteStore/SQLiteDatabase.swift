@@ -144,6 +144,12 @@ public final class SQLiteDatabase: Database {
     /// Background WAL checkpoints run so far (tests).
     public var checkpointsRun: Int { checkpointer.checkpointsRun }
 
+    /// Milliseconds the writer spent finishing checkpoints, in all and the longest turn (the shutdown log).
+    public var checkpointWriterMilliseconds: (total: Double, longest: Double) {
+        let turns = checkpointer.writerTurns
+        return (Double(turns.totalNanoseconds) / 1e6, Double(turns.longestNanoseconds) / 1e6)
+    }
+
     /// Returns once a background checkpoint already started has finished (tests).
     func waitForCheckpoint() { checkpointer.drain() }
 

@@ -140,7 +140,9 @@ public final class UnderstudyServer: Sendable {
         if let file = emulator.services.database as? SQLiteDatabase {
             let commits = file.groupCommitCounts
             emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
-                                                              ("checkpoints", String(file.checkpointsRun))])
+                                                              ("checkpoints", String(file.checkpointsRun)),
+                                                              ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
+                                                              ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
         }
     }
 
