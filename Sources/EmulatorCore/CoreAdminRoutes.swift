@@ -124,16 +124,15 @@ enum CoreAdminRoutes {
             guard try await projects.delete(id) else { throw AdminError.notFound("Project `\(id)`") }
             faults.forget(project: id)
             context.services.credentials.invalidate(project: id)
-            try await journal.recount()
+            try await journal.clear(project: id)
             for platform in platforms { await platform.projectStateDidChange(id) }
             return .empty(204)
         })
         routes.append(Route(.post, "/__admin/projects/{id}/reset") { request, context in
             let id = context.parameter("id")
-            try await journal.flush()
             try await projects.reset(id)
             try await faults.removeAll(project: id)
-            try await journal.recount()
+            try await journal.clear(project: id)
             for platform in platforms { await platform.projectStateDidChange(id) }
             guard let record = try await projects.get(id) else { throw AdminError.notFound("Project `\(id)`") }
             return .json(status: 200, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())

@@ -54,6 +54,10 @@ public struct JournalLimits: Sendable, Equatable {
 public final class EmulatorServices: Sendable {
     /// The database.
     public let database: any Database
+    /// Where the request journal is kept: a SQLite file of its own next to a SQLite `database`
+    /// (its commits would otherwise empty every reader's page cache and queue SDK writes behind
+    /// them), or `database` itself (PostgreSQL, and tests).
+    public let journalDatabase: any Database
     /// Per-project clocks.
     public let clocks: ClockStore
     /// Logging.
@@ -71,8 +75,9 @@ public final class EmulatorServices: Sendable {
 
     /// Creates the services.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: any Database, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
+    public init(database: any Database, journalDatabase: (any Database)? = nil, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
         self.database = database
+        self.journalDatabase = journalDatabase ?? database
         self.clocks = ClockStore()
         self.logger = logger
         self.settings = settings

@@ -360,13 +360,6 @@ public final class Journal: Sendable {
         totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
     }
 
-    /// Re-reads the totals after entries were removed behind the journal's back (project deletion).
-    public func recount() async throws {
-        let row = try await database.read { try $0.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal") }
-        let counted: (Int, Int) = try row.map { (try $0.decode("n"), try $0.decode("bytes")) } ?? (0, 0)
-        totals.withLock { $0 = counted }
-    }
-
     private static func relativePath(_ path: String, platform: String) -> String {
         let prefix = "/" + platform
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path

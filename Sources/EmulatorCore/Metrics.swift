@@ -48,7 +48,7 @@ public final class EmulatorMetrics: Sendable {
         public var journalBytes: Int
         /// Journal entries evicted since start.
         public var journalEvictions: Int
-        /// The database file plus its write-ahead log, in bytes.
+        /// The database files (the main one and the journal's) plus their write-ahead logs, in bytes.
         public var databaseBytes: Int
 
         /// Collects the facts.
@@ -80,7 +80,7 @@ public final class EmulatorMetrics: Sendable {
         }
         out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
-        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database file plus its write-ahead log.")
+        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
         out.family("understudy_uptime_seconds", .gauge, help: "Seconds since the server started.")
         out.sample("understudy_uptime_seconds", Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9)
@@ -120,8 +120,11 @@ public final class EmulatorMetrics: Sendable {
                 try connection.scalar("SELECT count(*) FROM projects").int ?? 0
             }
             let totals = journal.storedTotals
+            let services = context.services
+            var databaseBytes = try await services.database.storedBytes()
+            if services.journalDatabase.location != services.database.location { databaseBytes += try await services.journalDatabase.storedBytes() }
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
-                                   journalEvictions: journal.evictedSinceStart, databaseBytes: try await context.database.storedBytes())
+                                   journalEvictions: journal.evictedSinceStart, databaseBytes: databaseBytes)
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

@@ -132,7 +132,7 @@ public final class ProjectBundleStore: Sendable {
                 credentials[platform, default: [:]][try row.decode("name", as: String.self)] = try row.decode("value", as: String.self)
             }
             for table in context.tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing) }
-            for table in ["journal", "journal_evictions", "fault_rules", "snapshots", "project_credentials"] {
+            for table in ["fault_rules", "snapshots", "project_credentials"] {
                 try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing)
             }
             try connection.run("DELETE FROM projects WHERE id = ?", replacing)
@@ -219,7 +219,8 @@ public final class ProjectBundleStore: Sendable {
             services.credentials.invalidate(project: record.id)
             try await faults.reload(project: record.id)
         }
-        try await journal.recount()
+        // The journal keeps its entries in a database of its own: the replaced projects' go now.
+        for id in replaced { try await journal.clear(project: id) }
         for id in Set(replaced + records.map(\.id)) {
             for platform in platforms { await platform.projectStateDidChange(id) }
         }

@@ -157,13 +157,12 @@ public final class ProjectStore: Sendable {
                              createdAt: createdAt, clock: try ClockStore.settings(from: row), credentials: credentials, isDemo: try row.decode("is_demo"))
     }
 
-    /// Deletes a project and everything it owns. Returns false when it did not exist.
+    /// Deletes a project and everything it owns but its journal entries, which live in the
+    /// journal's own database (`Journal.clear(project:)`). Returns false when it did not exist.
     public func delete(_ id: ProjectID) async throws -> Bool {
         let tables = allProjectTables
         let deleted = try await services.database.write { connection -> Bool in
             for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", id) }
-            try connection.run("DELETE FROM journal WHERE project_id = ?", id)
-            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", id)
             return try connection.run("DELETE FROM projects WHERE id = ?", id) > 0
         }
         known.withLock { _ = $0.remove(id) }
@@ -172,7 +171,8 @@ public final class ProjectStore: Sendable {
         return deleted
     }
 
-    /// Clears a project's state (platform data, outbox, journal, faults, clock) but keeps its
+    /// Clears a project's state (platform data, outbox, clock; the journal and faults are the
+    /// caller's: `Journal.clear(project:)`, `FaultEngine.removeAll(project:)`) but keeps its
     /// credentials working, as if it had just been created. Snapshots are kept. The demo project
     /// gets its fixtures back, in the same transaction, so a reset never leaves it empty for good.
     public func reset(_ id: ProjectID) async throws {
@@ -183,8 +183,6 @@ public final class ProjectStore: Sendable {
         let fixtures = isDemo ? services.settings.fixturesDirectory : nil
         try await services.database.write { connection in
             for table in tables.reversed() { try connection.run("DELETE FROM \(table) WHERE project_id = ?", id) }
-            try connection.run("DELETE FROM journal WHERE project_id = ?", id)
-            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", id)
             try ClockStore.save(.real, project: id, connection: connection)
             try Self.reprovision(id, platforms: platforms, connection: connection, now: now)
             if let fixtures { try Self.loadFixtureFiles(from: fixtures, project: id, platforms: platforms, connection: connection, now: now) }

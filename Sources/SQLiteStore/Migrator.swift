@@ -80,6 +80,9 @@ public struct Migrator: Sendable {
         self.init(migrations: migrations)
     }
 
+    /// The migrations of the request journal's own SQLite file, inside the main folder.
+    public static func journalDirectory(inside migrations: URL) -> URL { migrations.appendingPathComponent("journal") }
+
     /// Finds the migrations folder: `configured` if given, else `Migrations/` in the working
     /// directory, else the folder baked in at build time (this package's `Migrations/`).
     public static func locateDirectory(configured: String?) throws -> URL {

@@ -239,8 +239,11 @@ public enum UnderstudyCommand {
     private static func migrate(_ configuration: ServerConfiguration) -> Int32 {
         do {
             let database = try SQLiteDatabase(path: configuration.databasePath, readerCount: 1)
-            let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: configuration.migrationsPath))
+            let journal = try SQLiteDatabase(path: UnderstudyServer.journalPath(besides: configuration.databasePath), readerCount: 1)
+            let directory = try Migrator.locateDirectory(configured: configuration.migrationsPath)
+            let migrator = try Migrator(directory: directory), journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: directory))
             let applied = try database.withWriterBlocking { try migrator.migrate($0) }
+                + journal.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
             print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
             return 0
         } catch {

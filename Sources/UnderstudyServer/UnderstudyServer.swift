@@ -37,11 +37,16 @@ public final class UnderstudyServer: Sendable {
         self.configuration = configuration
         let migrations = try Migrator.locateDirectory(configured: configuration.migrationsPath)
         let database: any Database
+        var journalDatabase: (any Database)?
         switch try DatabaseLocation(configuration.databasePath) {
         case .sqlite(let path):
             database = try SQLiteDatabase(path: path)
             let migrator = try Migrator(directory: migrations)
+            let journalFile = try SQLiteDatabase(path: Self.journalPath(besides: path), readerCount: 1)
+            let journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: migrations))
             appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
+                + journalFile.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
+            journalDatabase = journalFile
         case .postgres(let location):
             let postgres = try PostgresDatabase(location: location)
             let migrator = try PostgresMigrator(directory: PostgresMigrator.directory(inside: migrations))
@@ -53,7 +58,7 @@ public final class UnderstudyServer: Sendable {
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
                                         proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse))
-        let services = EmulatorServices(database: database, logger: logger, settings: settings)
+        let services = EmulatorServices(database: database, journalDatabase: journalDatabase, logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)
         let httpConfiguration = HTTPServerConfiguration(
@@ -74,6 +79,14 @@ public final class UnderstudyServer: Sendable {
             certificateAuthority = nil
             tls = nil
         }
+    }
+
+    /// The request journal's SQLite file next to the database at `path`: `understudy.sqlite` →
+    /// `understudy.requests.sqlite` (a name of its own: SQLite itself owns `…-journal`).
+    public static func journalPath(besides path: String) -> String {
+        // NSString's path methods keep a relative path relative, where URL would resolve it.
+        let file = path as NSString
+        return file.pathExtension.isEmpty ? path + ".requests" : file.deletingPathExtension + ".requests." + file.pathExtension
     }
 
     /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
@@ -137,12 +150,16 @@ public final class UnderstudyServer: Sendable {
         }
         if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
         // How well writes were grouped into transactions: the group commit's one figure of merit.
-        if let file = emulator.services.database as? SQLiteDatabase {
+        let services = emulator.services
+        var files: [(name: String, database: any Database)] = [("database writes", services.database)]
+        if services.journalDatabase.location != services.database.location { files.append(("journal writes", services.journalDatabase)) }
+        for (name, database) in files {
+            guard let file = database as? SQLiteDatabase else { continue }
             let commits = file.groupCommitCounts
-            emulator.services.logger.info("database writes", [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
-                                                              ("checkpoints", String(file.checkpointsRun)),
-                                                              ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
-                                                              ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
+            emulator.services.logger.info(name, [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                                                 ("checkpoints", String(file.checkpointsRun)),
+                                                 ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
+                                                 ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
         }
     }
 

@@ -130,6 +130,33 @@ struct SQLiteStoreTests {
         let database = try SQLiteDatabase(path: temporaryPath())
         #expect(try database.withWriterBlocking { try migrator.migrate($0) }.count == migrator.migrations.count)
     }
+
+    @Test("the journal file's migrations build the journal tables column for column as the main schema has them")
+    func journalFileSchemaMatchesMainSchema() throws {
+        let folder = try Migrator.locateDirectory(configured: nil)
+        let main = try SQLiteDatabase(path: temporaryPath())
+        let journal = try SQLiteDatabase(path: temporaryPath())
+        try main.withWriterBlocking { _ = try Migrator(directory: folder).migrate($0) }
+        let applied = try journal.withWriterBlocking { try Migrator(directory: Migrator.journalDirectory(inside: folder)).migrate($0) }
+        #expect(!applied.isEmpty)
+        func shape(_ database: SQLiteDatabase) throws -> [String] {
+            try database.withWriterBlocking { connection in
+                var lines: [String] = []
+                for table in ["journal", "journal_evictions"] {
+                    for column in try connection.query("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid", table) {
+                        lines.append("\(table) " + column.values.map { $0.string ?? $0.int.map(String.init) ?? "NULL" }.joined(separator: " "))
+                    }
+                }
+                for index in try connection.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'journal%' AND sql IS NOT NULL ORDER BY name") {
+                    lines.append("index " + index.values.compactMap(\.string).joined(separator: " "))
+                }
+                return lines
+            }
+        }
+        let mainShape = try shape(main)
+        #expect(mainShape.count > 20) // both tables and the index were found at all
+        #expect(try shape(journal) == mainShape)
+    }
 }
 
 @Suite("Typed rows")

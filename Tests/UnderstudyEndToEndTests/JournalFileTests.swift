@@ -1,0 +1,51 @@
+import Foundation
+import SQLiteStore
+import Testing
+import UnderstudyClient
+import UnderstudyServer
+import UnderstudyTesting
+
+/// On SQLite the journal lives in a file of its own next to the database: the requests land
+/// there and not in the main file, and deleting or resetting a project clears its entries there.
+@Suite("The journal's own SQLite file")
+struct JournalFileTests {
+    @Test("the journal file is named after the database, never SQLite's own `-journal` name")
+    func naming() {
+        #expect(UnderstudyServer.journalPath(besides: "data/understudy.sqlite") == "data/understudy.requests.sqlite")
+        #expect(UnderstudyServer.journalPath(besides: "/tmp/x/state.db") == "/tmp/x/state.requests.db")
+        #expect(UnderstudyServer.journalPath(besides: "/tmp/x/plain") == "/tmp/x/plain.requests")
+    }
+
+    private static func count(_ path: String, _ sql: String, _ project: String) throws -> Int {
+        let connection = try SQLiteConnection(path: path)
+        return try connection.scalar(sql, project).int ?? -1
+    }
+
+    @Test("requests are journalled in the journal file, not the main one; reset and delete clear them there")
+    func entriesLiveInTheirOwnFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-journal-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("main.sqlite").path
+        let journalFile = UnderstudyServer.journalPath(besides: database)
+        try await UnderstudyTestServer.with(configure: { $0.databasePath = database }) { server in
+            let project = try await server.makeProject()
+            let admin = server.client.admin.project(project.id)
+            let headers = ["x-api-key": project.credential("asleep", "apiKey")]
+            for user in ["one", "two"] {
+                _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/\(user)", headers: headers))
+            }
+            let page = try await admin.waitForRequests(JournalQuery(platform: "asleep"), count: 2)
+            #expect(page.requests.count == 2)
+            let inFile = "SELECT count(*) FROM journal WHERE project_id = ? AND platform = 'asleep'"
+            #expect(try Self.count(journalFile, inFile, project.id) == 2)
+            #expect(try Self.count(database, inFile, project.id) == 0)
+
+            _ = try await admin.reset()
+            #expect(try Self.count(journalFile, inFile, project.id) == 0)
+            _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/three", headers: headers))
+            #expect(try await admin.waitForRequests(JournalQuery(platform: "asleep"), count: 1).requests.count == 1)
+            try await admin.delete()
+            #expect(try Self.count(journalFile, inFile, project.id) == 0)
+        }
+    }
+}
