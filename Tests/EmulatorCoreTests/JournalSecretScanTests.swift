@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HTTPServer
 @testable import EmulatorCore
 
 @Suite("Journal secret scan")
@@ -34,5 +35,43 @@ struct JournalSecretScanTests {
         #expect(found > 1000)
         #expect(Journal.mentionsSecret(Data("xxsecret".utf8)) && Journal.mentionsSecret(Data("PASSWORD".utf8)))
         #expect(!Journal.mentionsSecret(Data("passwor".utf8)) && !Journal.mentionsSecret(Data("secre".utf8)) && !Journal.mentionsSecret(Data("s\u{e9}cret".utf8)))
+    }
+}
+
+@Suite("Journal header maps")
+struct JournalHeaderObjectTests {
+    /// What the journal stored before the maps were written straight from the fields: a
+    /// dictionary by lowercase name (repeats joined, or the last kept), encoded as a `JSONValue`.
+    static func reference(_ headers: HTTPHeaders, redacting: Bool, joiningRepeats: Bool) -> (json: String, bytes: Int) {
+        var map: [String: String] = [:]
+        for field in headers {
+            let secret = redacting && ["authorization", "x-api-key", "cookie"].contains(field.lowercasedName)
+            let value = secret ? Journal.redact(field.value) : field.value
+            if joiningRepeats, let existing = map[field.lowercasedName] { map[field.lowercasedName] = existing + ", " + value } else { map[field.lowercasedName] = value }
+        }
+        let json = String(decoding: JSONValue.object(map.mapValues(JSONValue.string)).encoded(), as: UTF8.self)
+        return (json, map.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count })
+    }
+
+    @Test("matches a dictionary encoded as JSON on random headers: repeats, letter case, escapes, secrets")
+    func randomHeaders() {
+        var random = SplitMix64(state: 15)
+        let names = ["Accept", "accept", "X-Trace", "Authorization", "x-api-key", "Cookie", "Content-Type", "a", "Z-Last", "x-é"]
+        let values = ["1", "text/html", "Bearer wl_test_abcdefgh1234", "quote \" and \\ back", "tab\there", "line\nbreak", "ünïcode ✓", "", "\u{01}"]
+        var repeated = 0
+        for _ in 0..<3_000 {
+            var headers = HTTPHeaders()
+            for _ in 0..<Int(random.next() % 9) {
+                headers.add(names[Int(random.next() % UInt64(names.count))], values[Int(random.next() % UInt64(values.count))])
+            }
+            if Set(headers.map(\.lowercasedName)).count < headers.count { repeated += 1 }
+            for (redacting, joining) in [(true, true), (false, false)] {
+                let fast = Journal.headerObject(headers, redacting: redacting, joiningRepeats: joining)
+                let expected = Self.reference(headers, redacting: redacting, joiningRepeats: joining)
+                #expect(fast.json == expected.json, "\(Array(headers))")
+                #expect(fast.bytes == expected.bytes)
+            }
+        }
+        #expect(repeated > 500) // the repeats path was exercised
     }
 }
