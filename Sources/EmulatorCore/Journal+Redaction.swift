@@ -88,15 +88,35 @@ extension Journal {
                 }
                 return true
             }
-            for start in 0...(buffer.count - 6) {
+            // Eight bytes at a time past words with no p/P/s/S in them (most of a JSON body): the
+            // byte loop alone was a seventh of journalling a 43 KB trip list.
+            func mayStartNeedle(_ word: UInt64) -> Bool {
+                let folded = word | 0x2020_2020_2020_2020
+                return hasZeroByte(folded ^ 0x7070_7070_7070_7070) || hasZeroByte(folded ^ 0x7373_7373_7373_7373)
+            }
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            let last = buffer.count - 6
+            var start = 0
+            while start <= last {
+                if start + 8 <= buffer.count, !mayStartNeedle(base.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
+                    start += 8
+                    continue
+                }
                 switch buffer[start] | 0x20 { // only P/p become `p`, only S/s become `s`
                 case UInt8(ascii: "p"): if matches("password", at: start) { return true }
                 case UInt8(ascii: "s"): if matches("secret", at: start) { return true }
-                default: continue
+                default: break
                 }
+                start += 1
             }
             return false
         }
+    }
+
+    /// Whether any byte of `word` is zero (exact: no byte is reported that is not zero).
+    @inline(__always)
+    private static func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// `a=1&password=x` → `a=1&password=[redacted]` (form bodies, such as a login).

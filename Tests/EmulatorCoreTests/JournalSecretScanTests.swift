@@ -33,6 +33,21 @@ struct JournalSecretScanTests {
             #expect(Journal.mentionsSecret(Data([1, 2] + bytes).dropFirst(2)) == expected, "slice \(bytes)")
         }
         #expect(found > 1000)
+        // Long bodies: the word-at-a-time skip, needles across word boundaries and at the very end.
+        var long = 0
+        for round in 0..<3_000 {
+            let count = 8 + Int(random.next() % 300)
+            var bytes = (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] | (round % 3 == 0 ? 0 : 0x40) }
+            if round % 2 == 0 {
+                let word = Array((round % 4 == 0 ? "PASSWORD" : "secret").utf8)
+                let at = round % 8 == 0 ? count - word.count : Int(random.next() % UInt64(count - word.count + 1))
+                if at >= 0 { bytes.replaceSubrange(at..<at + word.count, with: word) }
+            }
+            let expected = Self.reference(bytes)
+            if expected { long += 1 }
+            #expect(Journal.mentionsSecret(Data(bytes)) == expected, "\(bytes)")
+        }
+        #expect(long > 1000 && long < 2900)
         #expect(Journal.mentionsSecret(Data("xxsecret".utf8)) && Journal.mentionsSecret(Data("PASSWORD".utf8)))
         #expect(!Journal.mentionsSecret(Data("passwor".utf8)) && !Journal.mentionsSecret(Data("secre".utf8)) && !Journal.mentionsSecret(Data("s\u{e9}cret".utf8)))
     }
