@@ -145,7 +145,7 @@ public final class Emulator: HTTPApplication {
         if let proxied = await proxyStage.answer(request) {
             exchange.routedPath = proxied.journalPath
             exchange.isProxyAnswer = true
-            recorder.record(request, proxied.response, exchange)
+            await recorder.record(request, proxied.response, exchange)
             return proxied.response
         }
         let destination = platformResolver.resolve(request)
@@ -170,7 +170,7 @@ public final class Emulator: HTTPApplication {
         } else {
             response = failureResponse(.routeNotFound, platform: nil, requestID: exchange.requestID)
         }
-        recorder.record(request, response, exchange)
+        await recorder.record(request, response, exchange)
         return response
     }
 
@@ -186,7 +186,7 @@ public final class Emulator: HTTPApplication {
         }
         if case .matched(_, _, let template) = router.match(head.method, path: destination.routedPath) { exchange.route = template }
         let response = failureResponse(.unreadableRequest(error), platform: destination.platform, requestID: requestID)
-        recorder.record(head, response, exchange)
+        await recorder.record(head, response, exchange)
         return response
     }
 

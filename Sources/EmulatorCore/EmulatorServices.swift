@@ -40,13 +40,18 @@ public struct JournalLimits: Sendable, Equatable {
     public var bodyCaptureBytes: Int
     /// Whether requests are journalled at all.
     public var enabled: Bool
+    /// Bytes of recorded exchanges (their bodies, and 1 KB each for the rest) that may wait to be
+    /// written before requests wait for the journal to catch up.
+    public var backlogBytes: Int
 
-    /// Creates limits; defaults are 50,000 entries, 256 MiB and 64 KiB per body.
-    public init(maxEntries: Int = 50_000, maxBytes: Int = 256 * 1024 * 1024, bodyCaptureBytes: Int = 64 * 1024, enabled: Bool = true) {
+    /// Creates limits; defaults are 50,000 entries, 256 MiB and 64 KiB per body, and a 64 MiB backlog.
+    public init(maxEntries: Int = 50_000, maxBytes: Int = 256 * 1024 * 1024, bodyCaptureBytes: Int = 64 * 1024, enabled: Bool = true,
+                backlogBytes: Int = 64 * 1024 * 1024) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
         self.bodyCaptureBytes = bodyCaptureBytes
         self.enabled = enabled
+        self.backlogBytes = backlogBytes
     }
 }
 

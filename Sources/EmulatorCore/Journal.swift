@@ -55,6 +55,10 @@ public final class Journal: Sendable {
     private struct Pending: Sendable {
         var entries: [Exchange] = []
         var flushScheduled = false
+        /// Bodies (and a fixed share for the rest) of exchanges recorded and not yet committed.
+        var backlogBytes = 0
+        /// Recorders waiting for the backlog to fall under its bound.
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let database: any Database
@@ -112,13 +116,21 @@ public final class Journal: Sendable {
     public var isEnabled: Bool { limits.enabled }
 
     /// Queues an exchange; it is written within `gatherDelay`, and before any query runs.
-    public func record(_ entry: Exchange) {
+    ///
+    /// Returns at once unless more than `JournalLimits.backlogBytes` of recorded exchanges wait to
+    /// be committed: then it returns once the writer caught up, so a request answered faster than
+    /// the journal can write (a 43 KB trip list at full speed) slows to the journal's pace instead
+    /// of piling exchanges up in memory (that backlog grew the process by 100 MB every 3 s).
+    public func record(_ entry: Exchange) async {
         guard limits.enabled, !Self.isJournalRead(entry) else { return }
-        let schedule = pending.withLock { state -> Bool in
+        let footprint = Self.footprint(entry)
+        let (schedule, overBound) = pending.withLock { state -> (Bool, Bool) in
             state.entries.append(entry)
-            if state.flushScheduled { return false }
+            state.backlogBytes += footprint
+            let overBound = state.backlogBytes > limits.backlogBytes
+            if state.flushScheduled { return (false, overBound) }
             state.flushScheduled = true
-            return true
+            return (true, overBound)
         }
         if schedule {
             // A delay gathers the requests of a burst into one transaction. The timer's
@@ -126,14 +138,39 @@ public final class Journal: Sendable {
             // (two more thread wake-ups per batch). Nobody waits for this batch: a failed write
             // loses its entries, and the next flush reports nothing about it.
             flushQueue.asyncAfter(deadline: .now() + Self.gatherDelay) { [self] in
-                enqueue(takeBatch()) { _ in }
+                let (batch, footprint) = takeBatch()
+                enqueue(batch, footprint: footprint) { _ in }
             }
         }
+        guard overBound else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = pending.withLock { state -> Bool in
+                guard state.backlogBytes > limits.backlogBytes else { return false }
+                state.waiters.append(continuation)
+                return true
+            }
+            if !waits { continuation.resume() }
+        }
+    }
+
+    /// What an exchange counts against the backlog bound: its bodies, and 1 KB for the rest.
+    private static func footprint(_ exchange: Exchange) -> Int { exchange.request.body.count + exchange.responseBody.count + 1024 }
+
+    /// Gives back what a committed (or failed) batch counted against the backlog, and lets the
+    /// waiting recorders go once it is under its bound again.
+    private func release(_ footprint: Int) {
+        let waiters = pending.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.backlogBytes -= footprint
+            guard state.backlogBytes <= limits.backlogBytes else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Takes everything recorded so far as entries, and lets the next record schedule a flush.
     /// Runs on `flushQueue`, which hands batches to the writer in the order they were taken.
-    private func takeBatch() -> [StoredEntry] {
+    private func takeBatch() -> (entries: [StoredEntry], footprint: Int) {
         let exchanges = pending.withLock { state -> [Exchange] in
             let taken = state.entries
             state.entries = []
@@ -141,7 +178,7 @@ public final class Journal: Sendable {
             return taken
         }
         let cap = limits.bodyCaptureBytes
-        return exchanges.map { Self.stored($0, cap: cap) }
+        return (exchanges.map { Self.stored($0, cap: cap) }, exchanges.reduce(0) { $0 + Self.footprint($1) })
     }
 
     /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
@@ -163,14 +200,16 @@ public final class Journal: Sendable {
             // Taken on the queue: whatever was recorded before this call is either in a batch
             // the queue already handed to the writer, or in this one.
             flushQueue.async { [self] in
-                enqueue(takeBatch()) { continuation.resume(returning: $0) }
+                let (batch, footprint) = takeBatch()
+                enqueue(batch, footprint: footprint) { continuation.resume(returning: $0) }
             }
         }
         if let failure { throw failure }
     }
 
-    /// Inserts `batch` (evicting past the bounds) in the writer's next transaction.
-    private func enqueue(_ batch: [StoredEntry], completion: @escaping @Sendable ((any Error)?) -> Void) {
+    /// Inserts `batch` (evicting past the bounds) in the writer's next transaction, then gives
+    /// back its `footprint` against the backlog bound.
+    private func enqueue(_ batch: [StoredEntry], footprint: Int, completion: @escaping @Sendable ((any Error)?) -> Void) {
         database.enqueueWrite({ [self] connection in
             guard !batch.isEmpty else { return }
             for entry in batch { try Self.insert(entry, connection: connection) }
@@ -191,6 +230,7 @@ public final class Journal: Sendable {
             }
         }, completion: { [self] error in
             generation.add(1, ordering: .releasing)
+            release(footprint)
             completion(error)
         })
     }
@@ -220,6 +260,7 @@ public final class Journal: Sendable {
         var storedBytes: Int
     }
 
+    /// The row of `exchange`: headers as JSON (secrets redacted), bodies as text cut at `cap`.
     static func stored(_ exchange: Exchange, cap: Int) -> StoredEntry {
         // Repeated request headers are joined, as a proxy would; a response's last one wins.
         let requestHeaders = headerObject(exchange.request.headers, redacting: true, joiningRepeats: true)

@@ -126,6 +126,7 @@ extension ServerConfiguration {
                     case "maxEntries": journal.maxEntries = try int(setting, "journal.maxEntries")
                     case "maxBytes": journal.maxBytes = try int(setting, "journal.maxBytes")
                     case "bodyCaptureBytes": journal.bodyCaptureBytes = try int(setting, "journal.bodyCaptureBytes")
+                    case "backlogBytes": journal.backlogBytes = try int(setting, "journal.backlogBytes")
                     case "enabled": journal.enabled = try bool(setting, "journal.enabled")
                     default: throw ConfigurationError(description: "unknown setting journal.\(name)")
                     }

@@ -20,15 +20,15 @@ struct JournalRecorder: Sendable {
     let logger: Logger
     let metrics: RequestMetrics
 
-    /// Records `request` answered with `response`.
-    func record(_ request: Request, _ response: Response, _ exchange: Exchange) {
+    /// Records `request` answered with `response`; waits only while the journal is too far behind (see `Journal.record`).
+    func record(_ request: Request, _ response: Response, _ exchange: Exchange) async {
         let elapsed = MonotonicClock.nanoseconds() &- request.receivedAt
         let durationMs = Double(elapsed) / 1_000_000
         let platformName = exchange.isProxyAnswer ? Journal.proxyPlatform : exchange.platform?.rawValue ?? "admin"
         metrics.observe(platform: platformName, route: exchange.route, status: response.status, nanoseconds: elapsed)
         if let fault = exchange.fault { metrics.faultFired(note: fault, project: exchange.project) }
         if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {
-            journal.record(Journal.Exchange(
+            await journal.record(Journal.Exchange(
                 id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
                 route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
                 responseBody: response.body, durationMs: durationMs, fault: exchange.fault))

@@ -1,0 +1,53 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import SQLiteStore
+import Synchronization
+import Testing
+@testable import EmulatorCore
+
+@Suite("Journal backlog")
+struct JournalBacklogTests {
+    /// Set once by the recorder task, read by the test.
+    private final class Flag: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
+    }
+
+    private static func exchange(id: Int, bodyBytes: Int) -> Journal.Exchange {
+        Journal.Exchange(id: id, time: Date(), projectID: "prj_backlog", platform: "warplink", path: "/warplink/v1/sdk/validate",
+                         route: "/warplink/v1/sdk/validate", request: Request(method: .get, target: "/warplink/v1/sdk/validate"),
+                         status: 200, responseHeaders: HTTPHeaders(), responseBody: Data(repeating: 0x61, count: bodyBytes),
+                         durationMs: 1, fault: nil)
+    }
+
+    @Test("a recorder returns at once under the backlog bound, waits past it until the writer committed, and nothing is lost")
+    func backpressure() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let database = try SQLiteDatabase(path: path)
+        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
+        let journal = try Journal(database: database, limits: JournalLimits(backlogBytes: 4_096))
+
+        // The writer is busy until the gate opens: nothing the journal queues can commit.
+        let gate = DispatchSemaphore(value: 0)
+        database.enqueueWrite({ _ in gate.wait() }, completion: { _ in })
+        await journal.record(Self.exchange(id: 1, bodyBytes: 100)) // 1,124 bytes: under the bound
+
+        let returned = Flag()
+        let recorder = Task {
+            await journal.record(Self.exchange(id: 2, bodyBytes: 8_000)) // past the bound
+            returned.set()
+        }
+        try await Task.sleep(for: .milliseconds(300)) // the 20 ms batch was taken and queued behind the gate
+        #expect(!returned.isSet, "the recorder went on while its entry could not be written")
+        gate.signal()
+        await recorder.value
+        #expect(returned.isSet)
+        let page = try await journal.query(project: "prj_backlog", filter: JournalFilter())
+        #expect(page.entries.map(\.id) == [2, 1])
+        #expect(page.entries.first?.responseBodySize == 8_000)
+    }
+}
