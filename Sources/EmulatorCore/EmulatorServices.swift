@@ -63,6 +63,8 @@ public final class EmulatorServices: Sendable {
     /// (its commits would otherwise empty every reader's page cache and queue SDK writes behind
     /// them), or `database` itself (PostgreSQL, and tests).
     public let journalDatabase: any Database
+    /// Whether `journalDatabase` is a database of its own rather than `database` itself.
+    public var journalHasOwnDatabase: Bool { journalDatabase.location != database.location }
     /// Per-project clocks.
     public let clocks: ClockStore
     /// Logging.

@@ -122,7 +122,7 @@ public final class EmulatorMetrics: Sendable {
             let totals = journal.storedTotals
             let services = context.services
             var databaseBytes = try await services.database.storedBytes()
-            if services.journalDatabase.location != services.database.location { databaseBytes += try await services.journalDatabase.storedBytes() }
+            if services.journalHasOwnDatabase { databaseBytes += try await services.journalDatabase.storedBytes() }
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
                                    journalEvictions: journal.evictedSinceStart, databaseBytes: databaseBytes)
             var headers = HTTPHeaders()

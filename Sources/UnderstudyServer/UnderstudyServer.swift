@@ -152,7 +152,7 @@ public final class UnderstudyServer: Sendable {
         // How well writes were grouped into transactions: the group commit's one figure of merit.
         let services = emulator.services
         var files: [(name: String, database: any Database)] = [("database writes", services.database)]
-        if services.journalDatabase.location != services.database.location { files.append(("journal writes", services.journalDatabase)) }
+        if services.journalHasOwnDatabase { files.append(("journal writes", services.journalDatabase)) }
         for (name, database) in files {
             guard let file = database as? SQLiteDatabase else { continue }
             let commits = file.groupCommitCounts
