@@ -70,6 +70,9 @@ public final class Journal: Sendable {
     private let generation = Atomic<Int>(0)
     private let waitsEnded = Atomic<Bool>(false)
     private let evictions = Atomic<Int>(0)
+    /// Large bodies stored once; nil on a database other instances share, whose writers would
+    /// number bodies alike (each entry there keeps its own copy).
+    private let bodies: JournalBodies?
 
     /// Entries and stored bytes the journal holds now, as its eviction bounds count them (read by the metrics).
     public var storedTotals: (entries: Int, bytes: Int) { totals.withLock { ($0.count, $0.bytes) } }
@@ -81,13 +84,18 @@ public final class Journal: Sendable {
     public init(database: any Database, limits: JournalLimits) throws {
         self.database = database
         self.limits = limits
-        let (maxID, count, bytes) = try database.withWriterBlocking { connection -> (Int, Int, Int) in
-            let row = try connection.queryOne("SELECT coalesce(max(id), 0) AS max_id, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal")
+        let (maxID, count, bytes, maxBodyID) = try database.withWriterBlocking { connection -> (Int, Int, Int, Int) in
+            let row = try connection.queryOne("""
+                SELECT coalesce(max(id), 0) AS max_id, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes,
+                    (SELECT coalesce(max(id), 0) FROM journal_bodies) AS max_body_id
+                FROM journal
+                """)
             // Aggregates with coalesce: one row, never NULL.
-            guard let row else { return (0, 0, 0) }
-            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"))
+            guard let row else { return (0, 0, 0, 0) }
+            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"), try row.decode("max_body_id"))
         }
         nextIDValue = Atomic(maxID + 1)
+        bodies = database.isShared ? nil : JournalBodies(nextID: maxBodyID + 1)
         totals.withLock { $0 = (count, bytes) }
     }
 
@@ -178,7 +186,7 @@ public final class Journal: Sendable {
             return taken
         }
         let cap = limits.bodyCaptureBytes
-        return (exchanges.map { Self.stored($0, cap: cap) }, exchanges.reduce(0) { $0 + Self.footprint($1) })
+        return (exchanges.map { Self.stored($0, cap: cap, bodies: bodies) }, exchanges.reduce(0) { $0 + Self.footprint($1) })
     }
 
     /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
@@ -212,27 +220,40 @@ public final class Journal: Sendable {
     private func enqueue(_ batch: [StoredEntry], footprint: Int, completion: @escaping @Sendable ((any Error)?) -> Void) {
         database.enqueueWrite({ [self] connection in
             guard !batch.isEmpty else { return }
-            for entry in batch { try Self.insert(entry, connection: connection) }
-            let added = batch.reduce(0) { $0 + $1.storedBytes }
-            let (count, bytes) = totals.withLock { totals -> (Int, Int) in
-                totals.count += batch.count
-                totals.bytes += added
-                return totals
-            }
-            if count > limits.maxEntries || bytes > limits.maxBytes {
-                // Down to 99% of each bound: a few hundred rows per eviction. Evicting down to
-                // 90% deleted thousands of rows in one go, stalling every write queued behind it.
-                let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
-                let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
-                let evicted = try Self.evict(count: excessCount, bytes: excessBytes, connection: connection)
-                totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
-                evictions.add(evicted.count, ordering: .relaxed)
+            do {
+                try insert(batch, connection: connection)
+            } catch {
+                // Rolled back with the job: bodies it inserted are gone again.
+                bodies?.forgetAll()
+                throw error
             }
         }, completion: { [self] error in
+            // A failed commit lost the bodies of every job in it.
+            if error != nil { bodies?.forgetAll() }
             generation.add(1, ordering: .releasing)
             release(footprint)
             completion(error)
         })
+    }
+
+    /// Inserts `batch`, evicting the oldest entries past the bounds.
+    private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
+        for entry in batch { try insert(entry, connection: connection) }
+        let added = batch.reduce(0) { $0 + $1.storedBytes }
+        let (count, bytes) = totals.withLock { totals -> (Int, Int) in
+            totals.count += batch.count
+            totals.bytes += added
+            return totals
+        }
+        if count > limits.maxEntries || bytes > limits.maxBytes {
+            // Down to 99% of each bound: a few hundred rows per eviction. Evicting down to
+            // 90% deleted thousands of rows in one go, stalling every write queued behind it.
+            let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
+            let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
+            let evicted = try evict(count: excessCount, bytes: excessBytes, connection: connection)
+            totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
+            evictions.add(evicted.count, ordering: .relaxed)
+        }
     }
 
     /// An entry as its row is inserted: the header maps already JSON text, its size counted.
@@ -249,9 +270,13 @@ public final class Journal: Sendable {
         var durationMs: Double
         var requestHeaders: String
         var requestBody: String?
+        /// Set when the request body is worth storing once (see `JournalBodies`).
+        var requestBodyKey: JournalBodies.Key?
         var requestBodySize: Int
         var responseHeaders: String
         var responseBody: String?
+        /// Set when the response body is worth storing once.
+        var responseBodyKey: JournalBodies.Key?
         var responseBodySize: Int
         var fault: String?
         var via: String?
@@ -260,41 +285,54 @@ public final class Journal: Sendable {
         var storedBytes: Int
     }
 
-    /// The row of `exchange`: headers as JSON (secrets redacted), bodies as text cut at `cap`.
-    static func stored(_ exchange: Exchange, cap: Int) -> StoredEntry {
+    /// The row of `exchange`: headers as JSON (secrets redacted), bodies as text cut at `cap`;
+    /// with `bodies`, large bodies keyed to be stored once (and their text reused when recent).
+    static func stored(_ exchange: Exchange, cap: Int, bodies: JournalBodies? = nil) -> StoredEntry {
         // Repeated request headers are joined, as a proxy would; a response's last one wins.
         let requestHeaders = headerObject(exchange.request.headers, redacting: true, joiningRepeats: true)
         let responseHeaders = headerObject(exchange.responseHeaders, redacting: false, joiningRepeats: false)
-        let requestBody = bodyText(exchange.request.body, cap: cap), responseBody = bodyText(exchange.responseBody, cap: cap)
+        func body(_ bytes: Data) -> (text: String?, key: JournalBodies.Key?) {
+            guard let bodies, let key = JournalBodies.key(bytes) else { return (bodyText(bytes, cap: cap), nil) }
+            let text = bodies.text(for: key, cap: cap)
+            return (text, text == nil ? nil : key)
+        }
+        let (requestBody, requestBodyKey) = body(exchange.request.body), (responseBody, responseBodyKey) = body(exchange.responseBody)
         return StoredEntry(
             id: exchange.id, time: Timestamp.format(exchange.time), projectID: exchange.projectID, platform: exchange.platform,
             method: exchange.request.method.rawValue, path: exchange.path, route: exchange.route, query: exchange.request.query,
             status: exchange.status, durationMs: (exchange.durationMs * 1000).rounded() / 1000,
-            requestHeaders: requestHeaders.json, requestBody: requestBody, requestBodySize: exchange.request.body.count,
-            responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodySize: exchange.responseBody.count,
+            requestHeaders: requestHeaders.json, requestBody: requestBody, requestBodyKey: requestBodyKey, requestBodySize: exchange.request.body.count,
+            responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodyKey: responseBodyKey,
+            responseBodySize: exchange.responseBody.count,
             fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost,
             storedBytes: (requestBody?.utf8.count ?? 0) + (responseBody?.utf8.count ?? 0) + 256 + requestHeaders.bytes + responseHeaders.bytes)
     }
 
-    private static func insert(_ entry: StoredEntry, connection: any StoreConnection) throws {
+    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws {
+        // A shared body leaves the entry's own column NULL and names the body instead.
+        func place(_ text: String?, _ key: JournalBodies.Key?) throws -> (inline: String?, ref: Int?) {
+            guard let text, let key, let bodies else { return (text, nil) }
+            return (nil, try bodies.id(for: key, text: text, connection: connection))
+        }
+        let request = try place(entry.requestBody, entry.requestBodyKey), response = try place(entry.responseBody, entry.responseBodyKey)
         try connection.run("""
             INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
                 request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes,
-                via, proxy_host)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                via, proxy_host, request_body_ref, response_body_ref)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, bindings: [
                 entry.id, entry.projectID, entry.time, entry.platform, entry.method, entry.path, entry.route, entry.query,
                 entry.status, entry.durationMs, entry.requestHeaders,
-                entry.requestBody, entry.requestBodySize, entry.responseHeaders,
-                entry.responseBody, entry.responseBodySize, entry.fault, entry.storedBytes,
-                entry.via, entry.proxyHost,
+                request.inline, entry.requestBodySize, entry.responseHeaders,
+                response.inline, entry.responseBodySize, entry.fault, entry.storedBytes,
+                entry.via, entry.proxyHost, request.ref, response.ref,
             ])
     }
 
     /// Deletes the oldest entries so that at least `count` entries and `bytes` stored bytes go,
     /// and counts per project what went. Callers ask for a hundredth of the bounds more than the
     /// excess, so eviction runs once per hundreds of requests instead of on every batch.
-    private static func evict(count: Int, bytes: Int, connection: any StoreConnection) throws -> (count: Int, bytes: Int) {
+    private func evict(count: Int, bytes: Int, connection: any StoreConnection) throws -> (count: Int, bytes: Int) {
         var cutoff = 0
         if count > 0 {
             cutoff = try connection.scalar("SELECT id FROM journal ORDER BY id LIMIT 1 OFFSET ?", count - 1).int ?? 0
@@ -328,7 +366,9 @@ public final class Journal: Sendable {
                 ON CONFLICT (project_id) DO UPDATE SET evicted = journal_evictions.evicted + excluded.evicted
                 """, try row.decode("project", as: String.self), evicted)
         }
+        let named = try JournalBodies.named(where: "id <= ?", [cutoff], connection: connection)
         try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
+        try JournalBodies.collect(named, connection: connection, cache: bodies)
         return (removedCount, removedBytes)
     }
 
@@ -367,7 +407,7 @@ public final class Journal: Sendable {
             }
             sql += " ORDER BY id DESC"
             guard let pattern = filter.path else {
-                let entries = try connection.query("SELECT *" + sql + " LIMIT ?", bindings: bindings + [limit]).map { try Self.entry($0) }
+                let entries = try connection.query("SELECT " + Self.entryColumns + sql + " LIMIT ?", bindings: bindings + [limit]).map { try Self.entry($0) }
                 return (entries, try Self.evicted(project, connection))
             }
             // Globs run in Swift, over the narrow columns: bodies are read only for the page itself.
@@ -379,10 +419,16 @@ public final class Journal: Sendable {
                 if ids.count >= limit { break }
             }
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let entries = ids.isEmpty ? [] : try connection.query("SELECT * FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try Self.entry($0) }
+            let entries = ids.isEmpty ? [] : try connection.query("SELECT \(Self.entryColumns) FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try Self.entry($0) }
             return (entries, try Self.evicted(project, connection))
         }
     }
+
+    /// An entry's columns, with the shared bodies it names in `*_shared`.
+    private static let entryColumns = """
+        *, (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.request_body_ref) AS request_body_shared,
+        (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.response_body_ref) AS response_body_shared
+        """
 
     /// Our glob as a looser SQLite GLOB: `**` → `*`, and SQLite's own `?` and `[` taken literally.
     static func sqliteGlob(_ pattern: String) -> String {
@@ -425,10 +471,12 @@ public final class Journal: Sendable {
     /// Deletes a project's entries (and its eviction count).
     public func clear(project: ProjectID) async throws {
         try await flush()
-        let removed = try await database.write { connection -> (Int, Int) in
+        let removed = try await database.write { [bodies] connection -> (Int, Int) in
             let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
+            let named = try JournalBodies.named(where: "project_id = ?", [project], connection: connection)
             try connection.run("DELETE FROM journal WHERE project_id = ?", project)
             try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
+            try JournalBodies.collect(named, connection: connection, cache: bodies)
             guard let row else { return (0, 0) }
             return (try row.decode("n"), try row.decode("bytes"))
         }
@@ -453,8 +501,8 @@ public final class Journal: Sendable {
                             platform: try row.decode("platform"), method: try row.decode("method"), path: try row.decode("path"),
                             route: try row.decodeIfPresent("route"), query: try row.decode("query"), status: try row.decode("status"),
                             durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
-                            requestBody: try Self.text(row, "request_body"), requestBodySize: try row.decode("request_body_size"),
-                            responseHeaders: try headers("response_headers"), responseBody: try Self.text(row, "response_body"),
+                            requestBody: try Self.text(row, "request_body") ?? Self.text(row, "request_body_shared"), requestBodySize: try row.decode("request_body_size"),
+                            responseHeaders: try headers("response_headers"), responseBody: try Self.text(row, "response_body") ?? Self.text(row, "response_body_shared"),
                             responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
                             via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"))
     }

@@ -142,7 +142,7 @@ struct SQLiteStoreTests {
         func shape(_ database: SQLiteDatabase) throws -> [String] {
             try database.withWriterBlocking { connection in
                 var lines: [String] = []
-                for table in ["journal", "journal_evictions"] {
+                for table in ["journal", "journal_evictions", "journal_bodies"] {
                     for column in try connection.query("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid", table) {
                         lines.append("\(table) " + column.values.map { $0.string ?? $0.int.map(String.init) ?? "NULL" }.joined(separator: " "))
                     }

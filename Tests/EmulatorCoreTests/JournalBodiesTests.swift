@@ -1,0 +1,140 @@
+import Foundation
+import HTTPServer
+import SQLiteStore
+import Testing
+@testable import EmulatorCore
+
+@Suite("Journal shared bodies")
+struct JournalBodiesTests {
+    /// A journal on a fresh SQLite file migrated as the server migrates its journal file.
+    private static func journal(_ limits: JournalLimits = JournalLimits()) throws -> (Journal, SQLiteDatabase, cleanup: () -> Void) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-bodies-\(UUID().uuidString).sqlite").path
+        let database = try SQLiteDatabase(path: path)
+        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
+        return (try Journal(database: database, limits: limits), database, {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        })
+    }
+
+    private static func exchange(id: Int, project: ProjectID, requestBody: Data = Data(), responseBody: Data) -> Journal.Exchange {
+        var request = Request(method: .post, target: "/telematics/api/v1/trips")
+        request.body = requestBody
+        return Journal.Exchange(id: id, time: Date(), projectID: project, platform: "telematics", path: "/telematics/api/v1/trips",
+                                route: "/telematics/api/v1/trips", request: request, status: 200, responseHeaders: HTTPHeaders(),
+                                responseBody: responseBody, durationMs: 1, fault: nil)
+    }
+
+    /// A JSON body of about `bytes` bytes, different for each `seed`.
+    private static func body(_ seed: Int, bytes: Int = 4_000) -> Data {
+        Data(("{\"seed\":\(seed),\"trips\":\"" + String(repeating: "x", count: bytes) + "\"}").utf8)
+    }
+
+    private static func scalar(_ database: SQLiteDatabase, _ sql: String) throws -> Int {
+        try database.withWriterBlocking { try $0.scalar(sql).int ?? -1 }
+    }
+
+    @Test("a large body answered again and again is stored once, and every entry reads it back whole")
+    func repeatedBodyStoredOnce() async throws {
+        let (journal, database, cleanup) = try Self.journal()
+        defer { cleanup() }
+        let trips = Self.body(1), upload = Self.body(2, bytes: 30_000)
+        for id in 1...20 { await journal.record(Self.exchange(id: id, project: "prj_a", requestBody: upload, responseBody: trips)) }
+        await journal.record(Self.exchange(id: 21, project: "prj_a", responseBody: Data("{\"small\":true}".utf8)))
+        let page = try await journal.query(project: "prj_a", filter: JournalFilter(limit: 100))
+        #expect(page.entries.count == 21)
+        #expect(page.entries.dropFirst().allSatisfy { $0.responseBody == String(decoding: trips, as: UTF8.self) })
+        #expect(page.entries.dropFirst().allSatisfy { $0.requestBody == String(decoding: upload, as: UTF8.self) })
+        #expect(page.entries.first?.responseBody == "{\"small\":true}")
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == 2)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE response_body IS NULL AND response_body_ref IS NOT NULL") == 20)
+        // A body under the sharing threshold stays in its entry.
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE id = 21 AND response_body IS NOT NULL AND response_body_ref IS NULL") == 1)
+        // The byte bound still counts every entry's bodies in full.
+        #expect(journal.storedTotals.bytes > 20 * (trips.count + upload.count))
+    }
+
+    @Test("a body goes with the last entry that names it, by eviction and by clearing a project")
+    func bodiesCollected() async throws {
+        let (journal, database, cleanup) = try Self.journal(JournalLimits(maxEntries: 10))
+        defer { cleanup() }
+        let shared = Self.body(7)
+        // 1–5: prj_a, all naming `shared`; 6–9 prj_b naming it too, and 10 with a body of its own.
+        for id in 1...5 { await journal.record(Self.exchange(id: id, project: "prj_a", responseBody: shared)) }
+        for id in 6...9 { await journal.record(Self.exchange(id: id, project: "prj_b", responseBody: shared)) }
+        await journal.record(Self.exchange(id: 10, project: "prj_b", responseBody: Self.body(8)))
+        try await journal.flush()
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == 2)
+
+        // Clearing prj_a leaves `shared`: prj_b's entries still name it.
+        try await journal.clear(project: "prj_a")
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == 2)
+        let kept = try await journal.query(project: "prj_b", filter: JournalFilter())
+        #expect(kept.entries.count == 5)
+        #expect(kept.entries.last?.responseBody == String(decoding: shared, as: UTF8.self))
+
+        // Ten entries of fresh bodies push the total to 15: down to 9 the oldest go, 6–11, and
+        // `shared` with the last of them.
+        for id in 11...20 { await journal.record(Self.exchange(id: id, project: "prj_b", responseBody: Self.body(id))) }
+        try await journal.flush()
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE response_body_ref = 1") == 0)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies WHERE id = 1") == 0)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == (try Self.scalar(database, """
+            SELECT count(DISTINCT response_body_ref) FROM journal
+            """)))
+
+        // The same bytes arriving again after their body went are stored anew, not named by a dead id.
+        await journal.record(Self.exchange(id: 21, project: "prj_b", responseBody: shared))
+        let again = try await journal.query(project: "prj_b", filter: JournalFilter(limit: 1))
+        #expect(again.entries.first?.responseBody == String(decoding: shared, as: UTF8.self))
+
+        try await journal.clear(project: "prj_b")
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == 0)
+    }
+
+    @Test("bodies with equal hashes but different bytes get bodies of their own")
+    func hashCollision() throws {
+        let (_, database, cleanup) = try Self.journal()
+        defer { cleanup() }
+        let bodies = JournalBodies(nextID: 1)
+        let first = JournalBodies.Key(hash: 42, bytes: Self.body(1)), second = JournalBodies.Key(hash: 42, bytes: Self.body(2))
+        let ids = try database.withWriterBlocking { connection in
+            [try bodies.id(for: first, text: "first", connection: connection), try bodies.id(for: second, text: "second", connection: connection),
+             try bodies.id(for: second, text: "second", connection: connection)]
+        }
+        #expect(ids == [1, 2, 2])
+        #expect(try database.withWriterBlocking { try $0.scalar("SELECT body FROM journal_bodies WHERE id = 2").string } == "second")
+    }
+
+    @Test("the hash tells apart bodies that differ in one byte anywhere, and of different lengths")
+    func hashSpreads() {
+        let base = Self.body(0, bytes: 5_000)
+        var seen: Set<UInt64> = [JournalBodies.hash(base)]
+        for offset in stride(from: 0, to: base.count, by: 97) {
+            var changed = base
+            changed[offset] ^= 0x01
+            seen.insert(JournalBodies.hash(changed))
+        }
+        for cut in 1...40 { seen.insert(JournalBodies.hash(base.prefix(base.count - cut))) }
+        #expect(seen.count == 1 + (base.count + 96) / 97 + 40)
+        #expect(JournalBodies.hash(base) == JournalBodies.hash(Data(base)))
+    }
+
+    @Test("the cache keeps at most its bound of bodies")
+    func cacheBounded() throws {
+        let (_, database, cleanup) = try Self.journal()
+        defer { cleanup() }
+        let bodies = JournalBodies(nextID: 1, maxEntries: 8, maxBytes: 1 << 30)
+        try database.withWriterBlocking { connection in
+            for seed in 0..<20 {
+                let bytes = Self.body(seed)
+                _ = try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(bytes), bytes: bytes), text: "\(seed)", connection: connection)
+            }
+        }
+        #expect(bodies.cachedCount == 8)
+        // The oldest were forgotten: their bytes are stored again under a new id.
+        let first = Self.body(0)
+        let id = try database.withWriterBlocking { try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(first), bytes: first), text: "0", connection: $0) }
+        #expect(id == 21)
+    }
+}
