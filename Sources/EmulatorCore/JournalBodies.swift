@@ -27,40 +27,64 @@ final class JournalBodies: Sendable {
     /// uploads that large are seldom sent twice.
     static let maximumBytes = 1 << 20
 
-    private struct Cached {
-        var id: Int
-        var bytes: Data
+    /// Bodies by hash with a value each (an id, a text); past `maxEntries` bodies or `maxBytes`
+    /// of them, the oldest are forgotten first.
+    private struct Recent<Value> {
+        private var byHash: [UInt64: (bytes: Data, value: Value)] = [:]
+        /// Hashes in insertion order (at most a few hundred: removing the first is cheap).
+        private var order: [UInt64] = []
+        private var heldBytes = 0
+        let maxEntries: Int
+        let maxBytes: Int
+
+        init(maxEntries: Int, maxBytes: Int) {
+            self.maxEntries = maxEntries
+            self.maxBytes = maxBytes
+        }
+
+        var count: Int { byHash.count }
+
+        /// The value of the body with `key`'s bytes, compared byte for byte.
+        func value(for key: Key) -> Value? {
+            guard let recent = byHash[key.hash], recent.bytes == key.bytes else { return nil }
+            return recent.value
+        }
+
+        /// Keeps `value` for `key`'s bytes; a different body with the same hash loses its slot.
+        mutating func insert(_ value: Value, for key: Key) {
+            if let replaced = byHash.updateValue((key.bytes, value), forKey: key.hash) {
+                heldBytes -= replaced.bytes.count
+            } else {
+                order.append(key.hash)
+            }
+            heldBytes += key.bytes.count
+            while byHash.count > maxEntries || heldBytes > maxBytes, !order.isEmpty {
+                if let gone = byHash.removeValue(forKey: order.removeFirst()) { heldBytes -= gone.bytes.count }
+            }
+        }
+
+        /// Forgets the bodies whose value `matches`.
+        mutating func removeAll(where matches: (Value) -> Bool) {
+            for (hash, recent) in byHash where matches(recent.value) {
+                byHash[hash] = nil
+                heldBytes -= recent.bytes.count
+            }
+            // Else the order would keep growing while removals, not the bounds, keep the count down.
+            order.removeAll { byHash[$0] == nil }
+        }
     }
 
-    private struct State {
-        var byHash: [UInt64: Cached] = [:]
-        /// Hashes in insertion order, for evicting the oldest past the bounds.
-        var order: [UInt64] = []
-        var orderStart = 0
-        var heldBytes = 0
-        var nextID: Int
-    }
-
-    private let state: Mutex<State>
-    private let maxEntries: Int
-    private let maxBytes: Int
-    /// The journal text of recent bodies by hash, for the journal's flush queue: building the
-    /// text of a 43 KB answer (UTF-8 check, secret scan, copy) cost 30 µs a request.
-    private let texts = Mutex(RecentTexts())
-    private struct RecentTexts {
-        var byHash: [UInt64: (bytes: Data, text: String?)] = [:]
-        var order: [UInt64] = []
-        var heldBytes = 0
-    }
-    private static let textEntries = 64, textBytes = 8 << 20
+    /// Ids of stored bodies, and the id the next one gets.
+    private let stored: Mutex<(recent: Recent<Int>, nextID: Int)>
+    /// The journal text of recent bodies, for the journal's flush queue: building the text of a
+    /// 43 KB answer (UTF-8 check, secret scan, copy) cost 30 µs a request.
+    private let texts = Mutex(Recent<String?>(maxEntries: 64, maxBytes: 8 << 20))
 
     /// A cache that numbers new bodies from `nextID`, holding at most `maxEntries` bodies and
     /// `maxBytes` of them (the bytes are the exchanges' own, kept alive a little longer).
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     init(nextID: Int, maxEntries: Int = 256, maxBytes: Int = 16 << 20) {
-        state = Mutex(State(nextID: nextID))
-        self.maxEntries = maxEntries
-        self.maxBytes = maxBytes
+        stored = Mutex((Recent(maxEntries: maxEntries, maxBytes: maxBytes), nextID))
     }
 
     /// The key of a body worth sharing, nil for a smaller one.
@@ -109,55 +133,22 @@ final class JournalBodies: Sendable {
     /// `Journal.bodyText(key.bytes, cap:)`, from the recent texts when the same bytes were
     /// turned into text lately. Runs on the journal's flush queue; `cap` is the journal's own.
     func text(for key: Key, cap: Int) -> String? {
-        if let text = texts.withLock({ texts -> String?? in
-            guard let recent = texts.byHash[key.hash], recent.bytes == key.bytes else { return nil }
-            return .some(recent.text)
-        }) { return text }
+        if let text = texts.withLock({ $0.value(for: key) }) { return text }
         let text = Journal.bodyText(key.bytes, cap: cap)
-        texts.withLock { texts in
-            if let replaced = texts.byHash.updateValue((key.bytes, text), forKey: key.hash) {
-                texts.heldBytes -= replaced.bytes.count
-            } else {
-                texts.order.append(key.hash)
-            }
-            texts.heldBytes += key.bytes.count
-            while texts.order.count > Self.textEntries || texts.heldBytes > Self.textBytes, !texts.order.isEmpty {
-                if let gone = texts.byHash.removeValue(forKey: texts.order.removeFirst()) { texts.heldBytes -= gone.bytes.count }
-            }
-        }
+        texts.withLock { $0.insert(text, for: key) }
         return text
     }
 
     /// The id of the stored body with `key`'s bytes, inserting `text` as a new body when no
     /// cached one has them. Runs inside a writer job.
     func id(for key: Key, text: String, connection: any StoreConnection) throws -> Int {
-        if let id = state.withLock({ state -> Int? in
-            guard let cached = state.byHash[key.hash], cached.bytes == key.bytes else { return nil }
-            return cached.id
-        }) { return id }
-        let id = state.withLock { state -> Int in
-            defer { state.nextID += 1 }
-            return state.nextID
+        if let id = stored.withLock({ $0.recent.value(for: key) }) { return id }
+        let id = stored.withLock { stored -> Int in
+            defer { stored.nextID += 1 }
+            return stored.nextID
         }
         try connection.run("INSERT INTO journal_bodies (id, body) VALUES (?, ?)", id, text)
-        state.withLock { state in
-            if let replaced = state.byHash.updateValue(Cached(id: id, bytes: key.bytes), forKey: key.hash) {
-                // A different body with the same hash: the newer one takes the slot.
-                state.heldBytes -= replaced.bytes.count
-            } else {
-                state.order.append(key.hash)
-            }
-            state.heldBytes += key.bytes.count
-            while state.byHash.count > maxEntries || state.heldBytes > maxBytes, state.orderStart < state.order.count {
-                let oldest = state.order[state.orderStart]
-                state.orderStart += 1
-                if let gone = state.byHash.removeValue(forKey: oldest) { state.heldBytes -= gone.bytes.count }
-            }
-            if state.orderStart > maxEntries {
-                state.order.removeFirst(state.orderStart)
-                state.orderStart = 0
-            }
-        }
+        stored.withLock { $0.recent.insert(id, for: key) }
         return id
     }
 
@@ -176,12 +167,7 @@ final class JournalBodies: Sendable {
             deleted.insert(id)
         }
         guard !deleted.isEmpty, let cache else { return }
-        cache.state.withLock { state in
-            for (hash, cached) in state.byHash where deleted.contains(cached.id) {
-                state.byHash[hash] = nil
-                state.heldBytes -= cached.bytes.count
-            }
-        }
+        cache.stored.withLock { $0.recent.removeAll(where: deleted.contains) }
     }
 
     /// The bodies named by the entries `whereSQL` selects (before they are deleted).
@@ -197,14 +183,9 @@ final class JournalBodies: Sendable {
 
     /// Forgets every cached body: a write job that inserted some failed and rolled them back.
     func forgetAll() {
-        state.withLock { state in
-            state.byHash = [:]
-            state.order = []
-            state.orderStart = 0
-            state.heldBytes = 0
-        }
+        stored.withLock { $0.recent.removeAll { _ in true } }
     }
 
     /// Bodies cached now (tests).
-    var cachedCount: Int { state.withLock { $0.byHash.count } }
+    var cachedCount: Int { stored.withLock { $0.recent.count } }
 }
