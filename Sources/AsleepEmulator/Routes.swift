@@ -240,7 +240,7 @@ struct AsleepRoutes: Sendable {
             // The SDK's plain `12`: Foundation's Unicode-aware trim was a twentieth of an upload.
             guard let number = Int(digits), number <= maxSeqNum else { throw .notValidParameter }
             seqNum = number
-        } else if let text = seqText?.trimmingCharacters(in: .whitespacesAndNewlines) {
+        } else if let text = seqText?.trimmingWhitespaceAndNewlines() {
             // Beyond twice the 24 h maximum a sequence number is nonsense (and would size the stage arrays).
             guard let number = Int(text), (0...maxSeqNum).contains(number) else { throw .notValidParameter }
             seqNum = number

@@ -85,7 +85,7 @@ struct AsleepService {
 
     /// The `x-user-id` header, or 401 `x-user-id is invalid`.
     func userIDHeader(_ presented: Presented) throws(AsleepError) -> String {
-        guard let id = presented.userID?.trimmingCharacters(in: .whitespaces), !id.isEmpty else { throw .userIDHeaderInvalid }
+        guard let id = presented.userID?.trimmingWhitespace(), !id.isEmpty else { throw .userIDHeaderInvalid }
         return id
     }
 

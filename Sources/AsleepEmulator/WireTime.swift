@@ -9,7 +9,7 @@ enum WireTime {
 
     /// The zone named by a `timezone` header or parameter; absent or empty means UTC.
     static func zone(_ name: String?) throws(AsleepError) -> TimeZone {
-        guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return utc }
+        guard let name = name?.trimmingWhitespace(), !name.isEmpty else { return utc }
         guard knownZones.contains(name), let zone = TimeZone(identifier: name) else { throw .invalidTimezone }
         return zone
     }

@@ -221,7 +221,7 @@ public final class FaultEngine: Sendable {
         var kind: FaultAction.Kind?
         var retryAfter: Int?
         for item in text.split(separator: ";") {
-            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard let key = parts.first else { continue }
             let value = parts.count > 1 ? parts[1] : nil
             switch key {

@@ -68,10 +68,35 @@ public struct TelematicsPlatform: Platform {
     }
 
     /// The tenant key inside `tma_<tenant>_<secret>` / `tmr_<tenant>_<secret>`.
+    /// Parts are the non-empty runs between underscores, as `split(separator: "_")` makes them;
+    /// an ASCII token (every minted one) is scanned byte by byte, since the split cost ~2 µs of
+    /// every Telematics request.
     static func tenant(of token: String) -> String? {
-        let parts = token.split(separator: "_")
-        guard parts.count == 3, parts[0] == "tma" || parts[0] == "tmr", !parts[1].isEmpty else { return nil }
-        return String(parts[1])
+        let utf8 = token.utf8
+        guard !utf8.contains(where: { $0 >= 0x80 }) else {
+            let parts = token.split(separator: "_")
+            guard parts.count == 3, parts[0] == "tma" || parts[0] == "tmr", !parts[1].isEmpty else { return nil }
+            return String(parts[1])
+        }
+        var parts: (kind: Range<String.Index>?, tenant: Range<String.Index>?, count: Int) = (nil, nil, 0)
+        var index = utf8.startIndex, partStart: String.Index?
+        while true {
+            let atEnd = index == utf8.endIndex
+            if atEnd || utf8[index] == UInt8(ascii: "_") {
+                if let start = partStart {
+                    parts.count += 1
+                    if parts.count == 1 { parts.kind = start..<index } else if parts.count == 2 { parts.tenant = start..<index }
+                    partStart = nil
+                }
+                if atEnd { break }
+            } else if partStart == nil {
+                partStart = index
+            }
+            index = utf8.index(after: index)
+        }
+        guard parts.count == 3, let kind = parts.kind, let tenant = parts.tenant,
+              utf8[kind].elementsEqual("tma".utf8) || utf8[kind].elementsEqual("tmr".utf8) else { return nil }
+        return String(token[tenant])
     }
 
     /// Fresh credentials: the tenant key tokens carry, and a service code for `setServiceCode`.

@@ -20,7 +20,7 @@ public enum ClientAddress {
     public static func effective(peer: String, forwardedFor: String?, settings: MatchingSettings) -> String {
         if let override = settings.clientIP { return reduce(override) }
         if settings.trustForwardedFor, let header = forwardedFor,
-           let first = header.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), kind(of: first) != .invalid {
+           let first = header.split(separator: ",").first?.trimmingWhitespace(), kind(of: first) != .invalid {
             return reduce(first)
         }
         return reduce(peer)

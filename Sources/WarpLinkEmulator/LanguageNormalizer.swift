@@ -8,7 +8,7 @@ public enum LanguageNormalizer {
         guard let raw else { return "" }
         let first = raw.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let tag = (first.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "")
-            .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-").lowercased()
+            .trimmingWhitespace().replacingOccurrences(of: "_", with: "-").lowercased()
         if mode == "primary" { return tag.split(separator: "-").first.map(String.init) ?? tag }
         return tag
     }

@@ -7,7 +7,7 @@ import SQLiteStore // SHA256Digest
 extension WarrantyLifeService {
     /// Voucher codes match case-insensitively with surrounding whitespace ignored.
     static func normalizedVoucherCode(_ code: String) -> String {
-        code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        code.trimmingWhitespaceAndNewlines().uppercased()
     }
 
     /// The 1302 mask: first and last character of the local part around five `*`, `@*.`, then the TLD

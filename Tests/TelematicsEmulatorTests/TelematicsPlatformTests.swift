@@ -22,6 +22,16 @@ struct TelematicsPlatformTests {
         #expect(TelematicsPlatform.tenant(of: "tma_abc123_SECRET") == "abc123")
         #expect(TelematicsPlatform.tenant(of: "tmr_abc123_SECRET") == "abc123")
         #expect(TelematicsPlatform.tenant(of: "garbage") == nil && TelematicsPlatform.tenant(of: "tma__x") == nil)
+        // Parts are the non-empty runs between underscores, as `split(separator: "_")` makes them.
+        func bySplit(_ token: String) -> String? {
+            let parts = token.split(separator: "_")
+            guard parts.count == 3, parts[0] == "tma" || parts[0] == "tmr", !parts[1].isEmpty else { return nil }
+            return String(parts[1])
+        }
+        for token in ["tma_a_b", "tma__a_b", "_tma_a_b_", "tma_a_b_c", "tmx_a_b", "tma_a", "", "___", "tmr_x_y", "tma_é_b", "TMA_a_b",
+                      "tma_a_b_", "tmaa_b_c", "tm_a_b", "tma_a__b", "tma_\u{301}_b", "tma_a_\u{301}b", "tma_é\u{301}_b"] {
+            #expect(TelematicsPlatform.tenant(of: token) == bySplit(token), "\(token.debugDescription)")
+        }
         let platform = try TelematicsPlatform(configuration: ["hosts": ["telematics.example.com"]])
         #expect(platform.pathPrefix(forHost: "telematics.example.com") == "/telematics")
         #expect(platform.pathPrefix(forHost: "other.example.com") == nil)

@@ -143,6 +143,12 @@ struct WarrantyLifeRulesTests {
         #expect(basic?.identity == "jane@example.com" && basic?.token == "abc")
         #expect(credentials("Bearer xyz")?.token == "xyz" && credentials("Bearer xyz")?.identity == nil)
         #expect(credentials("Basic !!!") == nil && credentials("Digest x") == nil && credentials(nil) == nil)
+        func encoded(_ text: String, padding: String = "") -> UserCredentials? { credentials("Basic " + padding + Data(text.utf8).base64EncodedString() + padding) }
+        #expect(encoded("a:b:c")?.identity == "a:b" && encoded("a:b:c")?.token == "c", "the last colon splits")
+        #expect(encoded("jane:abc", padding: " \t\u{A0}")?.token == "abc", "Unicode white space around the value is dropped")
+        #expect(encoded("jöe:tök")?.identity == "jöe" && encoded("jöe:tök")?.token == "tök")
+        #expect(encoded("joe:\u{301}x")?.identity == nil, "a colon under a combining mark is no colon: no credentials")
+        #expect(encoded("joe:") == nil && encoded("nocolon") == nil)
         #expect(platform.pathPrefix(forHost: "www.warrantylife.com") == "/warrantylife" && platform.pathPrefix(forHost: "warrantylife.com") == nil)
         #expect(WarrantyLifePlatform(configuration: ["hosts": ["sandbox.warrantylife.com"]]).pathPrefix(forHost: "sandbox.warrantylife.com") == "/warrantylife")
     }
