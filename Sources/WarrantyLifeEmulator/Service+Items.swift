@@ -178,7 +178,7 @@ extension WarrantyLifeService {
         let offers = try store.content(project, "offers").arrayValue ?? []
         func matches(_ offer: JSONValue, _ key: String, _ wanted: String?) -> Bool {
             guard let wanted, let value = offer[key]?.stringValue else { return true }
-            return value.caseInsensitiveCompare(wanted) == .orderedSame
+            return value.equalsIgnoringCase(wanted)
         }
         return offers.filter { matches($0, "country", country) && matches($0, "state", state) }
     }

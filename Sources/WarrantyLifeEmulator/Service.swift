@@ -103,7 +103,7 @@ struct WarrantyLifeService {
     /// (when sent) must be the account's e-mail or id.
     func caller(_ credentials: UserCredentials?) throws -> UserRecord? {
         guard let credentials, let found = try store.user(project, token: credentials.token) else { return nil }
-        let matches = credentials.identity.map { $0.caseInsensitiveCompare(found.email) == .orderedSame || $0 == found.id } ?? true
+        let matches = credentials.identity.map { $0.equalsIgnoringCase(found.email) || $0 == found.id } ?? true
         return matches ? found : nil
     }
 
@@ -145,7 +145,7 @@ struct WarrantyLifeService {
         }
         if try store.user(project, email: registration.email) != nil { throw WarrantyLifeError.emailAlreadyRegistered }
         if type == .lockedEmailRegistration, let code = lookup?.code, let locked = try store.voucher(project, code: code)?.seed.lockedEmail,
-           locked.caseInsensitiveCompare(registration.email) != .orderedSame {
+           !locked.equalsIgnoringCase(registration.email) {
             throw WarrantyLifeError.emailLocked
         }
         let user = UserRecord(id: id, email: registration.email, password: registration.password, token: token, activated: !requireActivation,
