@@ -56,11 +56,17 @@ extension AsleepService {
 
     /// `GET /data/v3/sessions/{id}`.
     func getReport(_ caller: Caller, presented: Presented, sessionID: String) throws -> SessionReport {
+        let (session, zone) = try reportSession(caller, presented: presented, sessionID: sessionID)
+        return try reportContent(session, settings: caller.settings, zone: zone)
+    }
+
+    /// The checks of `GET /data/v3/sessions/{id}` (zone, user, the session and who may read it),
+    /// and what its report is made of.
+    func reportSession(_ caller: Caller, presented: Presented, sessionID: String) throws -> (SessionRecord, TimeZone) {
         let zone = try WireTime.zone(presented.timezone)
         let userID = try userIDHeader(presented)
         _ = try user(caller, userID)
-        let session = try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist)
-        return try reportContent(session, settings: caller.settings, zone: zone)
+        return (try session(caller, presented: presented, id: sessionID, missing: .sessionDoesNotExist), zone)
     }
 
     /// `GET /data/v1/sessions`.

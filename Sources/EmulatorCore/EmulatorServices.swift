@@ -75,6 +75,8 @@ public final class EmulatorServices: Sendable {
     public let outbox: Outbox
     /// Every platform's credential → project cache, with its one invalidation rule.
     public let credentials: CredentialIndex
+    /// SDK answers derived from the data, reused while the database has not changed.
+    public let derivedAnswers: DerivedAnswers
     /// Names this instance in its announcements to others sharing the database, so it skips its own.
     public let instanceID = UUID().uuidString
     private let addressesValue = Mutex(ServerAddresses())
@@ -90,6 +92,7 @@ public final class EmulatorServices: Sendable {
         self.settings = settings
         self.outbox = Outbox(database: database)
         self.credentials = CredentialIndex()
+        self.derivedAnswers = DerivedAnswers()
     }
 
     /// After a committed write that changed `project`'s cached state (nil: something global, or

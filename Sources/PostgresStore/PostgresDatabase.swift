@@ -120,6 +120,9 @@ public final class PostgresDatabase: Database {
     /// Other instances may serve the same database.
     public var isShared: Bool { true }
 
+    /// Nil: other instances write to the same database unseen, so no derived answer is reused.
+    public var localChangeCount: Int? { nil }
+
     /// `nextval` of the journal's id sequence, on a lane of its own (outside any transaction:
     /// reader lanes are read-only, and the writer's queue is for writes).
     public func nextSharedRequestID() async throws -> Int? {

@@ -42,6 +42,9 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     private let pending = Mutex(Pending())
     private let batches = Atomic<Int>(0)
     private let jobsRun = Atomic<Int>(0)
+    /// Transactions ended (and `exclusively` blocks run), counted after the data changed and
+    /// before any caller hears of it, so whoever reads it next reads the change too.
+    private let changes = Atomic<Int>(0)
 
     private let betweenBatches: @Sendable (SQLiteConnection) -> Void
     private let turnIsDue: @Sendable () -> Bool
@@ -58,6 +61,9 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
         self.betweenBatches = betweenBatches
         self.turnIsDue = turnIsDue
     }
+
+    /// How many transactions (and `exclusively` blocks) ended so far: what `localChangeCount` reports.
+    var changeCount: Int { changes.load(ordering: .acquiring) }
 
     /// Transactions committed and writes run so far (tests, metrics).
     var counts: (batches: Int, jobs: Int) { (batches.load(ordering: .acquiring), jobsRun.load(ordering: .acquiring)) }
@@ -89,7 +95,10 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     /// caller meanwhile: startup work (migrations) and tests, never a request.
     func exclusively<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         while !claim() { queue.sync {} } // a running drain ends at most one batch later
-        defer { release() }
+        defer {
+            changes.add(1, ordering: .releasing)
+            release()
+        }
         return try body(connection)
     }
 
@@ -181,6 +190,9 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
             commitError = error
             if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } // the commit's error is the one to report
         }
+        // Before anyone hears of the write: a caller that reads right after must not be given an
+        // answer derived from the data before it.
+        changes.add(1, ordering: .releasing)
         for outcome in settled { outcome.finish(outcome.failed ? nil : commitError) }
     }
 }

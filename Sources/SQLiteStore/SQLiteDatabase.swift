@@ -194,6 +194,9 @@ public final class SQLiteDatabase: Database {
     /// A SQLite file belongs to this instance alone.
     public var isShared: Bool { false }
 
+    /// Write transactions ended so far: every write goes through this process's one writer.
+    public var localChangeCount: Int? { commits.changeCount }
+
     /// Nil: this server numbers its own requests.
     public func nextSharedRequestID() -> Int? { nil }
 

@@ -23,14 +23,21 @@ extension TelematicsRoutes {
         return (user, project)
     }
 
+    /// The list is reused while the database has not changed (an SDK polling its trips gets the
+    /// same bytes without the rows read and encoded again, see `DerivedAnswers`); the user is
+    /// authenticated and their idle periods closed on every request, which is a write when due.
     func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
+        let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context)
-        let trips = try await context.database.read { connection in
-            try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
-                                                              toMs: TelematicsService.bound(range.end, Int64.max))
+        let fromMs = TelematicsService.bound(range.start, Int64.min), toMs = TelematicsService.bound(range.end, Int64.max)
+        let key = "telematics.trips\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(fromMs)\u{1F}\(toMs)"
+        if let kept = answers.answer(for: key, asOf: asOf) { return .json(status: 200, bytes: kept) }
+        let list = try await context.database.read { connection in
+            TripListEncoder.encode(try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: fromMs, toMs: toMs))
         }
-        return .json(status: 200, bytes: TripListEncoder.encode(trips))
+        answers.keep(list, for: key, asOf: asOf)
+        return .json(status: 200, bytes: list)
     }
 
     func trip(_ request: Request, _ context: EmulatorContext) async throws -> Response {

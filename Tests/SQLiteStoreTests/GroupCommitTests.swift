@@ -38,6 +38,32 @@ private func currentThreadID() -> UInt {
 
 @Suite("Group commit")
 struct GroupCommitTests {
+    @Test("the change count moves with every write, inline, queued or blocking, before the writer hears back, and not with reads")
+    func changeCount() async throws {
+        let database = try freshDatabase()
+        let start = try #require(database.localChangeCount)
+        try await database.read { _ = try $0.query("SELECT * FROM t") }
+        #expect(database.localChangeCount == start)
+        // Read inside the write's own completion: the count has already moved when the caller hears of it.
+        let seenByCaller = try await database.write { connection -> Int in
+            try connection.run("INSERT INTO t (name) VALUES ('a')")
+            return 0
+        }
+        #expect(seenByCaller == 0 && database.localChangeCount == start + 1)
+        let countInCompletion = Mutex<Int?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            database.enqueueWrite({ try $0.run("INSERT INTO t (name) VALUES ('b')") }, completion: { _ in
+                countInCompletion.withLock { $0 = database.localChangeCount }
+                continuation.resume()
+            })
+        }
+        #expect(countInCompletion.withLock { $0 } == start + 2)
+        await #expect(throws: Refused.self) { try await database.write { _ in throw Refused() } }
+        #expect(database.localChangeCount == start + 3, "a failed write moves it too: counting only commits would save nothing")
+        try database.withWriterBlocking { try $0.execute("DELETE FROM t") }
+        #expect(database.localChangeCount == start + 4)
+    }
+
     /// Holds the writer on a write that waits, so that everything queued meanwhile is provably
     /// pending at once; returns the release.
     private func holdWriter(_ database: any Database) -> DispatchSemaphore {

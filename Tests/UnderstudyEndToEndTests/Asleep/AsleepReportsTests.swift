@@ -35,6 +35,30 @@ struct AsleepReportsTests {
         #expect((50...100).contains(stat.sleepIndex ?? 0))
     }
 
+    @Test("a report fetched again is the same bytes until an upload or the control plane changes the night")
+    func reportFollowsEveryChange() async throws {
+        try await AsleepFixture.with { fixture in
+            let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+            let session = try await fixture.asleep.startTracking(config: config)
+            try await fixture.uploadChunks(config, session: session, 0...29)
+            func fetch() async throws -> String {
+                let response = try await fixture.asleep.raw("GET", "/data/v3/sessions/\(session)", config: config)
+                #expect(response.status == 200)
+                return response.text
+            }
+            let first = try await fetch()
+            #expect(try await fetch() == first)
+            #expect(try await fixture.asleep.report(config: config, sessionId: session).session.sleepStages?.count == 30)
+            try await fixture.uploadChunks(config, session: session, 30...39)
+            #expect(try await fixture.asleep.report(config: config, sessionId: session).session.sleepStages?.count == 40, "the SDK's uploads show")
+            _ = try await fixture.admin.updateSession(session, ["sleepStages": .array(Array(repeating: 2, count: 40))])
+            let deep = try await fixture.asleep.report(config: config, sessionId: session)
+            #expect(deep.session.sleepStages == Array(repeating: 2, count: 40), "the control plane's override shows")
+            let seoul = try await fixture.asleep.report(config: AsleepConfig(apiKey: fixture.apiKey, userId: config.userId, timezone: "Asia/Seoul"), sessionId: session)
+            #expect(seoul.session.startTime.hasSuffix("+09:00") && seoul.session.sleepStages == deep.session.sleepStages, "each zone has its own answer")
+        }
+    }
+
     @Test("complete reports are deterministic, in the requested timezone, and their stats are consistent")
     func reportShape() async throws {
         try await AsleepFixture.with { fixture in

@@ -37,6 +37,29 @@ struct TelematicsProcessingTests {
         }
     }
 
+    @Test("the trip list fetched again is the same bytes until a trip is added or a snapshot restored")
+    func tripListFollowsEveryChange() async throws {
+        try await TelematicsFixture.with { server, project, admin in
+            let pair = try await admin.mintTokens(userId: 2)
+            let sdk = server.client.telematics.session(pair, deviceClock: { TelematicsFixture.epochDate })
+            func listed() async throws -> String {
+                let response = try await server.client.send(ClientRequest(method: "GET", path: "/telematics/api/v1/trips", headers: ["Authorization": "Bearer \(pair.token)"]))
+                #expect(response.status == 200)
+                return response.text
+            }
+            #expect(try await sdk.getTripsList().isEmpty)
+            _ = try await admin.seedTrip(["userId": 2, "startedAt": "2026-10-01T08:00:00Z", "endedAt": "2026-10-01T09:00:00Z", "distanceKm": 50])
+            let one = try await listed()
+            #expect(try await listed() == one)
+            #expect(try await sdk.getTripsList().map(\.distanceKm) == [50])
+            _ = try await server.client.admin.project(project.id).saveSnapshot("one-trip")
+            _ = try await admin.seedTrip(["userId": 2, "startedAt": "2026-10-02T08:00:00Z", "endedAt": "2026-10-02T09:00:00Z", "distanceKm": 20])
+            #expect(try await sdk.getTripsList().count == 2, "a seeded trip shows")
+            try await server.client.admin.project(project.id).restoreSnapshot("one-trip")
+            #expect(try await listed() == one, "the restored state answers as before")
+        }
+    }
+
     @Test("seeded trips with samples, events and attention; estimated mileage adds tracked distance")
     func seededTrip() async throws {
         try await TelematicsFixture.with { server, _, admin in
