@@ -71,9 +71,16 @@ extension WarrantyLifeRoutes {
 
     // MARK: Content
 
-    /// Content served as is (`/app-config`, `/sensor-tests`).
+    /// Content served as is (`/app-config`, `/sensor-tests`): its encoded envelope is reused while
+    /// the database has not changed (the document parsed and encoded again was most of the route,
+    /// see `DerivedAnswers`).
     func content(_ request: Request, _ context: EmulatorContext, _ caller: Caller, name: String) async throws -> Response {
-        ok(try await read(context, caller.project) { service in try service.content(name) })
+        let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
+        let key = "warrantylife.content\u{1F}\(caller.project)\u{1F}\(name)\u{1F}\(settings.bareEnvelope)"
+        if let kept = answers.answer(for: key, asOf: asOf) { return .json(status: 200, bytes: kept) }
+        let response = ok(try await read(context, caller.project) { service in try service.content(name) })
+        answers.keep(response.body, for: key, asOf: asOf)
+        return response
     }
 
     /// `POST /surveys` (D-WL-13): `surveyVersion` and `answers` in either form → 201 `{id}`.

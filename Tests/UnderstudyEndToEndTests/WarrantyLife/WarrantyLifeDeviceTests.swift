@@ -132,6 +132,13 @@ struct WarrantyLifeDeviceTests {
             #expect(try await repo.postFeedback(model: ["rating": 5, "message": "Great"])["id"]?.string != nil)
             #expect(try await f.admin.list("submissions").map { $0["kind"]?.string } == ["survey", "feedback"])
             #expect(try await repo.getSensorTests().array?.first?["id"]?.string == "3")
+            // Served content is reused between fetches, and a control-plane change shows at once.
+            let firstConfig = try await f.raw("GET", "/app-config")
+            #expect(try await f.raw("GET", "/app-config").text == firstConfig.text)
+            try await f.admin.setContent("appConfig", ["countries": []])
+            #expect(try await f.raw("GET", "/app-config").text == #"{"data":{"countries":[]}}"#)
+            try await f.admin.setContent("sensorTests", [["id": "4", "name": "x", "description": "y", "sensorTestPhases": []]])
+            #expect(try await repo.getSensorTests().array?.first?["id"]?.string == "4")
             #expect(try await repo.getDiagnosticConfig(model: "iPhone14,2")["diagnosticRequirements"]?["sensorTest"]?["id"]?.string == "3")
             try await f.admin.setContent("diagnosticConfig", ["iPhone14,2": ["sensorTest": ["id": "9", "name": "x", "description": "y", "sensorTestPhases": []]]])
             #expect(await wlError { _ = try await repo.getDiagnosticConfig(model: "Pixel") }?.status == 404)
