@@ -24,22 +24,20 @@ extension TelematicsRoutes {
     }
 
     /// The list is reused while the database has not changed (an SDK polling its trips gets the
-    /// same bytes without the rows read and encoded again, see `DerivedAnswers`); the user is
-    /// authenticated and their idle periods closed on every request, which is a write when due.
+    /// same bytes without the rows read and encoded again); the user is authenticated and their
+    /// idle periods closed on every request, which is a write when due.
     func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
-        let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before any read
+        let asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context)
         let fromMs = TelematicsService.bound(range.start, Int64.min), toMs = TelematicsService.bound(range.end, Int64.max)
         let key = "telematics.trips\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(fromMs)\u{1F}\(toMs)"
-        if let kept = answers.answer(for: key, asOf: asOf) { return .json(status: 200, bytes: kept) }
-        let list = try await context.database.read { connection in
-            TripListEncoder.encode(try TelematicsStore(connection: connection).trips(project, userID: user.userID, fromMs: fromMs, toMs: toMs))
-        }
-        answers.keep(list, for: key, asOf: asOf)
-        return .json(status: 200, bytes: list)
+        return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
+            TripListEncoder.encode(try store.trips(project, userID: user.userID, fromMs: fromMs, toMs: toMs))
+        })
     }
 
+    /// Reused like the list: a trip's detail with its samples is the largest read the SDK makes.
     func trip(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let includeSamples: Bool
         switch request.queryValue("includeSamples")?.lowercased() {
@@ -47,14 +45,26 @@ extension TelematicsRoutes {
         case "true", "1": includeSamples = true
         case let other?: throw TelematicsError.invalidRequest("`includeSamples` must be true or false; got `\(other)`.")
         }
+        let asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context)
         let tripParameter = context.parameter("tripId")
-        let body = try await context.database.read { connection -> JSONValue in
-            let store = TelematicsStore(connection: connection)
+        let key = "telematics.trip\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(tripParameter)\u{1F}\(includeSamples)"
+        return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
             guard let id = Int(tripParameter), let trip = try store.trip(project, userID: user.userID, id: id) else { throw TelematicsError.tripNotFound }
-            return try Self.tripDetails(trip, store: store, project: project, includeSamples: includeSamples)
-        }
-        return json(body)
+            return try Self.tripDetails(trip, store: store, project: project, includeSamples: includeSamples).encoded()
+        })
+    }
+
+    /// The answer kept for `key` if the database has not changed since `asOf` was read, or
+    /// `make`'s from a fresh read, kept for next time (see `DerivedAnswers`); `make`'s errors
+    /// are thrown and nothing is kept.
+    private func reused(_ key: String, asOf: Int?, _ context: EmulatorContext,
+                        make: @escaping @Sendable (TelematicsStore) throws -> Data) async throws -> Data {
+        let answers = context.services.derivedAnswers
+        if let kept = answers.answer(for: key, asOf: asOf) { return kept }
+        let made = try await context.database.read { connection in try make(TelematicsStore(connection: connection)) }
+        answers.keep(made, for: key, asOf: asOf)
+        return made
     }
 
     /// A trip with its (optional) samples, its detected and manual driving events in time order,

@@ -53,10 +53,15 @@ struct TelematicsProcessingTests {
             #expect(try await listed() == one)
             #expect(try await sdk.getTripsList().map(\.distanceKm) == [50])
             _ = try await server.client.admin.project(project.id).saveSnapshot("one-trip")
-            _ = try await admin.seedTrip(["userId": 2, "startedAt": "2026-10-02T08:00:00Z", "endedAt": "2026-10-02T09:00:00Z", "distanceKm": 20])
+            let second = try await admin.seedTrip(["userId": 2, "startedAt": "2026-10-02T08:00:00Z", "endedAt": "2026-10-02T09:00:00Z", "distanceKm": 20])
             #expect(try await sdk.getTripsList().count == 2, "a seeded trip shows")
+            #expect(try await sdk.getTripById(tripId: second.id, includeSamples: false).samples.isEmpty)
+            #expect(try await sdk.getTripById(tripId: second.id, includeSamples: true).distanceKm == 20)
             try await server.client.admin.project(project.id).restoreSnapshot("one-trip")
             #expect(try await listed() == one, "the restored state answers as before")
+            await #expect(throws: UnderstudyClientError.self, "the restore removed the trip its detail was kept for") {
+                _ = try await sdk.getTripById(tripId: second.id, includeSamples: false)
+            }
         }
     }
 
