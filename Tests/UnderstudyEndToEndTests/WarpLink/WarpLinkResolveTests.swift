@@ -17,6 +17,9 @@ struct WarpLinkResolveTests {
             #expect(try valid.get() == WarpLinkValidation(valid: true, domains: ["aplnk.to", app.domain, "links.shop.example"]))
             #expect(valid.raw.headers["x-ratelimit-limit"] == "60")
             #expect(try await h.warpLink.validate(apiKey: h.apiKey).value?.valid == true)
+            _ = try await h.admin.addDomain("more.shop.example")
+            #expect(try await h.warpLink.validate(apiKey: h.sdkKey).value?.domains == ["aplnk.to", app.domain, "links.shop.example", "more.shop.example"],
+                    "a domain added after a validate shows in the next one")
 
             let revoked = try await h.admin.createKey()
             _ = try await h.admin.revokeKey(revoked.value)
