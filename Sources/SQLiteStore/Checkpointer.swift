@@ -43,6 +43,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     private let backgroundDone = Atomic<Bool>(false)
     private let completed = Atomic<Int>(0)
     private let writerNanoseconds = Atomic<Int>(0)
+    private let commitsWithFrames = Atomic<Int>(0)
     private let longestWriterNanoseconds = Atomic<Int>(0)
 
     @inline(never) // classes with Atomic storage are allocated only by their own module (docs/notes)
@@ -59,12 +60,20 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         (writerNanoseconds.load(ordering: .relaxed), longestWriterNanoseconds.load(ordering: .relaxed))
     }
 
+    /// Commits on the writer that wrote to the log, so far. SQLite calls the hook only for a
+    /// commit that wrote pages — a transaction that changed nothing (the webhook worker's claim,
+    /// five times a second, usually) writes none — and calls it inside `COMMIT`, before the
+    /// writer's callers hear of it.
+    var commitCount: Int { commitsWithFrames.load(ordering: .acquiring) }
+
     /// Installs the hook on the writer connection; `self` must outlive it (the `Database` holds both).
     func watch(_ writer: SQLiteConnection) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(writer.rawHandle, { context, _, _, frames in
             guard let context else { return SQLITE_OK }
-            if frames >= Checkpointer.threshold { Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue().schedule() }
+            let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
+            checkpointer.commitsWithFrames.add(1, ordering: .releasing)
+            if frames >= Checkpointer.threshold { checkpointer.schedule() }
             return SQLITE_OK
         }, context)
     }

@@ -42,9 +42,8 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     private let pending = Mutex(Pending())
     private let batches = Atomic<Int>(0)
     private let jobsRun = Atomic<Int>(0)
-    /// Transactions ended (and `exclusively` blocks run), counted after the data changed and
-    /// before any caller hears of it, so whoever reads it next reads the change too.
-    private let changes = Atomic<Int>(0)
+    /// `exclusively` blocks run: they may change anything, schema included, outside a transaction.
+    private let exclusiveRuns = Atomic<Int>(0)
 
     private let betweenBatches: @Sendable (SQLiteConnection) -> Void
     private let turnIsDue: @Sendable () -> Bool
@@ -62,8 +61,8 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
         self.turnIsDue = turnIsDue
     }
 
-    /// How many transactions (and `exclusively` blocks) ended so far: what `localChangeCount` reports.
-    var changeCount: Int { changes.load(ordering: .acquiring) }
+    /// How many `exclusively` blocks have ended (part of what `localChangeCount` reports).
+    var exclusiveRunCount: Int { exclusiveRuns.load(ordering: .acquiring) }
 
     /// Transactions committed and writes run so far (tests, metrics).
     var counts: (batches: Int, jobs: Int) { (batches.load(ordering: .acquiring), jobsRun.load(ordering: .acquiring)) }
@@ -96,7 +95,7 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     func exclusively<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
         while !claim() { queue.sync {} } // a running drain ends at most one batch later
         defer {
-            changes.add(1, ordering: .releasing)
+            exclusiveRuns.add(1, ordering: .releasing)
             release()
         }
         return try body(connection)
@@ -190,9 +189,6 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
             commitError = error
             if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } // the commit's error is the one to report
         }
-        // Before anyone hears of the write: a caller that reads right after must not be given an
-        // answer derived from the data before it.
-        changes.add(1, ordering: .releasing)
         for outcome in settled { outcome.finish(outcome.failed ? nil : commitError) }
     }
 }

@@ -194,8 +194,10 @@ public final class SQLiteDatabase: Database {
     /// A SQLite file belongs to this instance alone.
     public var isShared: Bool { false }
 
-    /// Write transactions ended so far: every write goes through this process's one writer.
-    public var localChangeCount: Int? { commits.changeCount }
+    /// Commits that wrote to the log, plus blocks run on the writer outside a transaction:
+    /// every write goes through this process's one writer, and a transaction that changed no
+    /// page (most of the Asleep webhook worker's claims) leaves the count where it was.
+    public var localChangeCount: Int? { checkpointer.commitCount + commits.exclusiveRunCount }
 
     /// Nil: this server numbers its own requests.
     public func nextSharedRequestID() -> Int? { nil }

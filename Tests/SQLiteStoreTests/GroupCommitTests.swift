@@ -38,18 +38,14 @@ private func currentThreadID() -> UInt {
 
 @Suite("Group commit")
 struct GroupCommitTests {
-    @Test("the change count moves with every write, inline, queued or blocking, before the writer hears back, and not with reads")
+    @Test("the change count moves with every write that changed a page, before its writer hears back; not with reads or empty writes")
     func changeCount() async throws {
         let database = try freshDatabase()
         let start = try #require(database.localChangeCount)
         try await database.read { _ = try $0.query("SELECT * FROM t") }
         #expect(database.localChangeCount == start)
-        // Read inside the write's own completion: the count has already moved when the caller hears of it.
-        let seenByCaller = try await database.write { connection -> Int in
-            try connection.run("INSERT INTO t (name) VALUES ('a')")
-            return 0
-        }
-        #expect(seenByCaller == 0 && database.localChangeCount == start + 1)
+        try await database.write { try $0.run("INSERT INTO t (name) VALUES ('a')") }
+        #expect(database.localChangeCount == start + 1)
         let countInCompletion = Mutex<Int?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             database.enqueueWrite({ try $0.run("INSERT INTO t (name) VALUES ('b')") }, completion: { _ in
@@ -57,11 +53,19 @@ struct GroupCommitTests {
                 continuation.resume()
             })
         }
-        #expect(countInCompletion.withLock { $0 } == start + 2)
-        await #expect(throws: Refused.self) { try await database.write { _ in throw Refused() } }
-        #expect(database.localChangeCount == start + 3, "a failed write moves it too: counting only commits would save nothing")
-        try database.withWriterBlocking { try $0.execute("DELETE FROM t") }
-        #expect(database.localChangeCount == start + 4)
+        #expect(countInCompletion.withLock { $0 } == start + 2, "moved before the writer's caller heard of the commit")
+        await #expect(throws: Refused.self) {
+            try await database.write { connection in
+                try connection.run("INSERT INTO t (name) VALUES ('rolled back')")
+                throw Refused()
+            }
+        }
+        try await database.write { _ = try $0.query("SELECT * FROM t"); _ = try $0.run("UPDATE t SET name = 'x' WHERE id < 0") }
+        #expect(database.localChangeCount == start + 2, "a rolled-back write and a write that changed no row leave it")
+        try await database.write { try $0.execute("CREATE TABLE u (id INTEGER PRIMARY KEY)") }
+        #expect(database.localChangeCount == start + 3, "schema changes count")
+        try database.withWriterBlocking { _ = try $0.query("SELECT 1") }
+        #expect(try #require(database.localChangeCount) > start + 3, "a block on the writer outside a transaction counts whatever it did")
     }
 
     /// Holds the writer on a write that waits, so that everything queued meanwhile is provably
