@@ -53,6 +53,9 @@ struct AsleepOpenAPITests {
                 #expect(try await sdk("PUT", "/ai/v1/users/{user_id}", "/ai/v1/users/\(userID)", body: body(#"{"metadata":{"height":180.5}}"#)).status == 200)
                 let start = try await sdk("POST", "/ai/v1/sessions", "/ai/v1/sessions", config: config, body: body(#"{"service":"app"}"#))
                 let session = try #require(try start.json()["result"]?["session_id"]?.string)
+                // The session is completed by hand below: the worker must not beat the test to it
+                // on a slow machine (the default completion delay is 2 s of real time).
+                _ = try await fixture.admin.updateSettings(["completionDelaySeconds": 29])
                 for seq in 0..<12 {
                     let (form, type) = AsleepClient.multipart(seqNum: seq, chunk: AsleepClient.melChunk())
                     #expect(
