@@ -2,9 +2,10 @@ import Foundation
 import SQLiteStore
 import Synchronization
 
-/// SDK answers derived from stored data (an encoded report, a trip list), kept for as long as
-/// the database has not changed: an SDK polling its report or trip list gets the same bytes
-/// again without the reads and the encoding behind them.
+/// SDK answers derived from stored data (an encoded report, a trip list), and records a route
+/// reads on every request (a token's pair and user), kept for as long as the database has not
+/// changed: an SDK polling its report or trip list gets the same bytes again without the reads
+/// and the encoding behind them.
 ///
 /// The rule is the database's change count (`Database.localChangeCount`), read before the read
 /// that an answer is derived from: an answer is reused only under the count it was made under.
@@ -19,7 +20,8 @@ import Synchronization
 public final class DerivedAnswers: Sendable {
     private struct Kept: Sendable {
         var changeCount: Int
-        var bytes: Data
+        var value: any Sendable
+        var bytes: Int
     }
 
     private struct State: Sendable {
@@ -44,37 +46,11 @@ public final class DerivedAnswers: Sendable {
 
     /// The answer kept for `key` if it was made under `changeCount`; nil otherwise, and always
     /// when `changeCount` is nil.
-    public func answer(for key: String, asOf changeCount: Int?) -> Data? {
-        guard let changeCount else { return nil }
-        let kept = state.withLock { $0.answers[key] }
-        guard let kept, kept.changeCount == changeCount else {
-            misses.add(1, ordering: .relaxed)
-            return nil
-        }
-        hits.add(1, ordering: .relaxed)
-        return kept.bytes
-    }
+    public func answer(for key: String, asOf changeCount: Int?) -> Data? { value(for: key, asOf: changeCount, as: Data.self) }
 
     /// Keeps `bytes` as the answer for `key`, made from data read after `changeCount` was; a
     /// nil count keeps nothing.
-    public func keep(_ bytes: Data, for key: String, asOf changeCount: Int?) {
-        guard let changeCount, bytes.count <= maxBytes else { return }
-        state.withLock { state in
-            if let old = state.answers[key] {
-                // An answer made under a later count is at least as fresh: never replace it with an older one.
-                guard old.changeCount <= changeCount else { return }
-                state.heldBytes -= old.bytes.count
-            }
-            state.answers[key] = Kept(changeCount: changeCount, bytes: bytes)
-            state.heldBytes += bytes.count
-            guard state.answers.count > maxEntries || state.heldBytes > maxBytes else { return }
-            state.answers = state.answers.filter { $0.value.changeCount == changeCount }
-            if state.answers.count > maxEntries || state.answers.values.reduce(0, { $0 + $1.bytes.count }) > maxBytes {
-                state.answers = [key: Kept(changeCount: changeCount, bytes: bytes)]
-            }
-            state.heldBytes = state.answers.values.reduce(0) { $0 + $1.bytes.count }
-        }
-    }
+    public func keep(_ bytes: Data, for key: String, asOf changeCount: Int?) { keep(bytes, costing: bytes.count, for: key, asOf: changeCount) }
 
     /// The answer kept for `key` under `changeCount`, or `make()`'s, kept for next time.
     public func answer(for key: String, asOf changeCount: Int?, make: () throws -> Data) rethrows -> Data {
@@ -82,6 +58,39 @@ public final class DerivedAnswers: Sendable {
         let made = try make()
         keep(made, for: key, asOf: changeCount)
         return made
+    }
+
+    /// A value other than bytes (records read to authenticate, say) kept for `key` under
+    /// `changeCount`, by the same rule as answers; nil when there is none or it is another type.
+    public func value<Value: Sendable>(for key: String, asOf changeCount: Int?, as type: Value.Type) -> Value? {
+        guard let changeCount else { return nil }
+        let kept = state.withLock { $0.answers[key] }
+        guard let kept, kept.changeCount == changeCount, let value = kept.value as? Value else {
+            misses.add(1, ordering: .relaxed)
+            return nil
+        }
+        hits.add(1, ordering: .relaxed)
+        return value
+    }
+
+    /// Keeps `value` for `key` under `changeCount`, counted as `bytes` against the byte bound.
+    public func keep<Value: Sendable>(_ value: Value, costing bytes: Int, for key: String, asOf changeCount: Int?) {
+        guard let changeCount, bytes <= maxBytes else { return }
+        state.withLock { state in
+            if let old = state.answers[key] {
+                // An answer made under a later count is at least as fresh: never replace it with an older one.
+                guard old.changeCount <= changeCount else { return }
+                state.heldBytes -= old.bytes
+            }
+            state.answers[key] = Kept(changeCount: changeCount, value: value, bytes: bytes)
+            state.heldBytes += bytes
+            guard state.answers.count > maxEntries || state.heldBytes > maxBytes else { return }
+            state.answers = state.answers.filter { $0.value.changeCount == changeCount }
+            if state.answers.count > maxEntries || state.answers.values.reduce(0, { $0 + $1.bytes }) > maxBytes {
+                state.answers = [key: Kept(changeCount: changeCount, value: value, bytes: bytes)]
+            }
+            state.heldBytes = state.answers.values.reduce(0) { $0 + $1.bytes }
+        }
     }
 
     /// Answers reused and answers made since the start (tests, metrics).

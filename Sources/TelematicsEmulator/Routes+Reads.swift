@@ -6,10 +6,15 @@ import HTTPServer
 /// reads reflects the project clock.
 extension TelematicsRoutes {
     /// Authenticates and closes the user's idle periods (on the project clock) before a read.
-    private func settle(_ request: Request, _ context: EmulatorContext) async throws -> (user: UserRecord, project: ProjectID) {
+    /// `asOf` is the change count read before this call (see `authenticate`); when closing the
+    /// periods wrote, it becomes the count after that write, so that what the route reuses next
+    /// was made from data that includes it (an answer kept a moment earlier, under the old count,
+    /// would miss the trip this request just closed).
+    private func settle(_ request: Request, _ context: EmulatorContext, asOf: inout Int?) async throws -> (user: UserRecord, project: ProjectID) {
+        let readAsOf = asOf
         let (user, project, stale) = try await context.database.read { connection -> (UserRecord, ProjectID, Bool) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
+            let (user, project) = try authenticate(store, request, context, feature: "TRIPS", readAsOf: readAsOf)
             let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
             return (user, project, try processor.hasIdle(userID: user.userID))
         }
@@ -19,6 +24,7 @@ extension TelematicsRoutes {
                 let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
                 try processor.closeIdle(userID: user.userID)
             }
+            asOf = context.database.localChangeCount // the write moved it before returning
         }
         return (user, project)
     }
@@ -28,8 +34,8 @@ extension TelematicsRoutes {
     /// idle periods closed on every request, which is a write when due.
     func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
-        let asOf = context.database.localChangeCount // before any read
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let fromMs = TelematicsService.bound(range.start, Int64.min), toMs = TelematicsService.bound(range.end, Int64.max)
         let key = "telematics.trips\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(fromMs)\u{1F}\(toMs)"
         return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
@@ -45,8 +51,8 @@ extension TelematicsRoutes {
         case "true", "1": includeSamples = true
         case let other?: throw TelematicsError.invalidRequest("`includeSamples` must be true or false; got `\(other)`.")
         }
-        let asOf = context.database.localChangeCount // before any read
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let tripParameter = context.parameter("tripId")
         let key = "telematics.trip\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(tripParameter)\u{1F}\(includeSamples)"
         return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
@@ -87,7 +93,8 @@ extension TelematicsRoutes {
 
     func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let totals = try await context.database.read { connection in
             try TelematicsStore(connection: connection).tripTotals(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
                                                                    toMs: TelematicsService.bound(range.end, Int64.max))
@@ -107,7 +114,8 @@ extension TelematicsRoutes {
 
     func activitySummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let (driving, marks) = try await context.database.read { connection -> (TripTotals, [String: Int]) in
             let store = TelematicsStore(connection: connection)
             let low = TelematicsService.bound(range.start, Int64.min), high = TelematicsService.bound(range.end, Int64.max)
@@ -142,7 +150,8 @@ extension TelematicsRoutes {
         }
         let page = try positive("page", 1)
         let pageSize = min(100, try positive("pageSize", 20))
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let (total, periods) = try await context.database.read { connection in
             try TelematicsStore(connection: connection).periods(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
                                                                 toMs: TelematicsService.bound(range.end, Int64.max), processed: processed,
@@ -154,7 +163,8 @@ extension TelematicsRoutes {
     }
 
     func period(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let (user, project) = try await settle(request, context)
+        var asOf = context.database.localChangeCount // before any read
+        let (user, project) = try await settle(request, context, asOf: &asOf)
         let parameter = context.parameter("periodId")
         let period = try await context.database.read { connection -> PeriodRecord in
             guard let id = Int(parameter), let period = try TelematicsStore(connection: connection).period(project, userID: user.userID, id: id) else {

@@ -64,12 +64,31 @@ struct TelematicsRoutes: Sendable {
 
     /// The authenticated user and their project [D-TM-06]: 401 for a missing, malformed or
     /// unknown access token (including one whose tenant is no project), 403 for refused accounts.
+    ///
+    /// `readAsOf` is for reads only: the database's change count read before the read began. The
+    /// token's pair and user are then reused while nothing has been written since (see
+    /// `DerivedAnswers`); admitting them (expiry, revocation, account state) still runs on the
+    /// request's clock every time. A write must not pass it: its own uncommitted changes have not
+    /// moved the count.
     func authenticate(_ store: TelematicsStore, _ request: Request, _ context: EmulatorContext,
-                      feature: String? = nil) throws -> (user: UserRecord, project: ProjectID) {
+                      feature: String? = nil, readAsOf: Int? = nil) throws -> (user: UserRecord, project: ProjectID) {
         let (token, project) = try TelematicsService.project(token: request.bearerToken, credential: context.credential)
-        let pair = try store.pair(project, access: token)
-        let user = try pair.flatMap { try store.user(project, id: $0.userID) }
-        return (try TelematicsService.admit(pair: pair, user: user, now: context.now, feature: feature), project)
+        let answers = context.services.derivedAnswers, key = "telematics.token\u{1F}\(project)\u{1F}\(token)"
+        let records: TokenRecords
+        if let kept = answers.value(for: key, asOf: readAsOf, as: TokenRecords.self) {
+            records = kept
+        } else {
+            let pair = try store.pair(project, access: token)
+            records = TokenRecords(pair: pair, user: try pair.flatMap { try store.user(project, id: $0.userID) })
+            answers.keep(records, costing: 1024, for: key, asOf: readAsOf)
+        }
+        return (try TelematicsService.admit(pair: records.pair, user: records.user, now: context.now, feature: feature), project)
+    }
+
+    /// What an access token stands for in the store: its pair, and the pair's user (either may be missing).
+    struct TokenRecords: Sendable {
+        var pair: PairRecord?
+        var user: UserRecord?
     }
 
     /// The project's effective settings (`TelematicsSettings.Unreadable` → the route's 503); an
@@ -174,7 +193,10 @@ struct TelematicsRoutes: Sendable {
     // MARK: User, catalogues, service codes
 
     func currentUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        let user = try await context.database.read { connection in try authenticate(TelematicsStore(connection: connection), request, context).user }
+        let asOf = context.database.localChangeCount // before the read
+        let user = try await context.database.read { connection in
+            try authenticate(TelematicsStore(connection: connection), request, context, readAsOf: asOf).user
+        }
         return json(Wire.user(user))
     }
 
@@ -191,9 +213,10 @@ struct TelematicsRoutes: Sendable {
     }
 
     private func authenticatedSettings(_ request: Request, _ context: EmulatorContext) async throws -> TelematicsSettings {
-        try await context.database.read { connection in
+        let asOf = context.database.localChangeCount // before the read
+        return try await context.database.read { connection in
             let store = TelematicsStore(connection: connection)
-            return try effectiveSettings(store, authenticate(store, request, context).project, cachedFor: context)
+            return try effectiveSettings(store, authenticate(store, request, context, readAsOf: asOf).project, cachedFor: context)
         }
     }
 

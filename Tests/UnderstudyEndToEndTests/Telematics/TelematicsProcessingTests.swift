@@ -65,6 +65,25 @@ struct TelematicsProcessingTests {
         }
     }
 
+    @Test("on a running clock, a trip the idle rule closes shows in the list although an empty list was answered just before")
+    func idleCloseAfterAnAnsweredList() async throws {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "telematics-live")
+            let admin = server.client.telematics.admin(project.id)
+            _ = try await admin.updateSettings(["periodIdleTimeoutSeconds": 4])
+            let user = try await admin.createUser(userName: "live")
+            let sdk = server.client.telematics.session(try await admin.mintTokens(userId: user.userId))
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: now - 298_000, count: 150)))
+            // Answered (and kept) while the period is open; nothing is written until it is due.
+            #expect(try await sdk.getTripsList().isEmpty)
+            #expect(try await sdk.getTripsList().isEmpty)
+            try await Task.sleep(for: .seconds(5))
+            // This request closes the period itself: its answer must include the trip it just made.
+            #expect(try await sdk.getTripsList().count == 1)
+        }
+    }
+
     @Test("seeded trips with samples, events and attention; estimated mileage adds tracked distance")
     func seededTrip() async throws {
         try await TelematicsFixture.with { server, _, admin in
