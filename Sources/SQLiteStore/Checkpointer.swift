@@ -61,8 +61,8 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     }
 
     /// Commits on the writer that wrote to the log, so far. SQLite calls the hook only for a
-    /// commit that wrote pages — a transaction that changed nothing (the webhook worker's claim,
-    /// five times a second, usually) writes none — and calls it inside `COMMIT`, before the
+    /// commit that wrote pages — a transaction that changed nothing (a background worker's
+    /// claim that found nothing due) writes none — and calls it inside `COMMIT`, before the
     /// writer's callers hear of it.
     var commitCount: Int { commitsWithFrames.load(ordering: .acquiring) }
 

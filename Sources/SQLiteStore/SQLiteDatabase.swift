@@ -196,7 +196,7 @@ public final class SQLiteDatabase: Database {
 
     /// Commits that wrote to the log, plus blocks run on the writer outside a transaction:
     /// every write goes through this process's one writer, and a transaction that changed no
-    /// page (most of the Asleep webhook worker's claims) leaves the count where it was.
+    /// page (a background worker's claim that found nothing due) leaves the count where it was.
     public var localChangeCount: Int? { checkpointer.commitCount + commits.exclusiveRunCount }
 
     /// Nil: this server numbers its own requests.
