@@ -60,6 +60,15 @@ public final class DerivedAnswers: Sendable {
         return made
     }
 
+    /// The answer kept for `key` under `changeCount`, or `make()`'s (a read, say), kept for next
+    /// time; `make`'s errors are thrown and nothing is kept.
+    public func answer(for key: String, asOf changeCount: Int?, make: () async throws -> Data) async rethrows -> Data {
+        if let kept = answer(for: key, asOf: changeCount) { return kept }
+        let made = try await make()
+        keep(made, for: key, asOf: changeCount)
+        return made
+    }
+
     /// A value other than bytes (records read to authenticate, say) kept for `key` under
     /// `changeCount`, by the same rule as answers; nil when there is none or it is another type.
     public func value<Value: Sendable>(for key: String, asOf changeCount: Int?, as type: Value.Type) -> Value? {

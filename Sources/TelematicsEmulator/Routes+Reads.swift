@@ -62,15 +62,12 @@ extension TelematicsRoutes {
     }
 
     /// The answer kept for `key` if the database has not changed since `asOf` was read, or
-    /// `make`'s from a fresh read, kept for next time (see `DerivedAnswers`); `make`'s errors
-    /// are thrown and nothing is kept.
+    /// `make`'s from a fresh read (see `DerivedAnswers`).
     private func reused(_ key: String, asOf: Int?, _ context: EmulatorContext,
                         make: @escaping @Sendable (TelematicsStore) throws -> Data) async throws -> Data {
-        let answers = context.services.derivedAnswers
-        if let kept = answers.answer(for: key, asOf: asOf) { return kept }
-        let made = try await context.database.read { connection in try make(TelematicsStore(connection: connection)) }
-        answers.keep(made, for: key, asOf: asOf)
-        return made
+        try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
+            try await context.database.read { connection in try make(TelematicsStore(connection: connection)) }
+        }
     }
 
     /// A trip with its (optional) samples, its detected and manual driving events in time order,

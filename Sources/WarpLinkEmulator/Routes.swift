@@ -41,13 +41,11 @@ struct WarpLinkRoutes {
         }
         // The key's checks and the rate limit run every time; the domains it may serve (two
         // reads) are reused while the database has not changed (see `DerivedAnswers`).
-        let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
+        let asOf = context.database.localChangeCount // before the read
         let answerKey = "warplink.validate\u{1F}\(key.projectID)\u{1F}\(key.appID ?? "")"
-        if let kept = answers.answer(for: answerKey, asOf: asOf) { return .json(status: 200, bytes: kept) }
-        let domains = try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }
-        let body = WarpLinkWire.validate(valid: true, domains: domains).encoded()
-        answers.keep(body, for: answerKey, asOf: asOf)
-        return .json(status: 200, bytes: body)
+        return .json(status: 200, bytes: try await context.services.derivedAnswers.answer(for: answerKey, asOf: asOf) {
+            WarpLinkWire.validate(valid: true, domains: try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
+        })
     }
 
     // MARK: GET /links/resolve/{slug}

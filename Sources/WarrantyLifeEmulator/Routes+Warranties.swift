@@ -75,12 +75,11 @@ extension WarrantyLifeRoutes {
     /// the database has not changed (the document parsed and encoded again was most of the route,
     /// see `DerivedAnswers`).
     func content(_ request: Request, _ context: EmulatorContext, _ caller: Caller, name: String) async throws -> Response {
-        let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
+        let asOf = context.database.localChangeCount // before the read
         let key = "warrantylife.content\u{1F}\(caller.project)\u{1F}\(name)\u{1F}\(settings.bareEnvelope)"
-        if let kept = answers.answer(for: key, asOf: asOf) { return .json(status: 200, bytes: kept) }
-        let response = ok(try await read(context, caller.project) { service in try service.content(name) })
-        answers.keep(response.body, for: key, asOf: asOf)
-        return response
+        return .json(status: 200, bytes: try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
+            ok(try await read(context, caller.project) { service in try service.content(name) }).body
+        })
     }
 
     /// `POST /surveys` (D-WL-13): `surveyVersion` and `answers` in either form → 201 `{id}`.

@@ -23,6 +23,17 @@ struct DerivedAnswersTests {
         #expect(answers.counts.hits == 2 && answers.held.entries == 2)
     }
 
+    @Test("an answer made asynchronously is kept the same way; one that throws is not kept")
+    func asynchronousMake() async throws {
+        struct Failed: Error {}
+        let answers = DerivedAnswers()
+        await #expect(throws: Failed.self) { _ = try await answers.answer(for: "k", asOf: 1) { () async throws -> Data in throw Failed() } }
+        #expect(answers.held.entries == 0)
+        let made = try await answers.answer(for: "k", asOf: 1) { () async throws -> Data in Data("made".utf8) }
+        let again = try await answers.answer(for: "k", asOf: 1) { () async throws -> Data in Data("made again".utf8) }
+        #expect(made == Data("made".utf8) && again == made)
+    }
+
     @Test("an answer made under an older count never replaces a fresher one")
     func olderNeverReplaces() {
         let answers = DerivedAnswers()
