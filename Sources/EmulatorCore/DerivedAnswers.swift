@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The rule is the database's change count (`Database.localChangeCount`), read before the read
 /// that an answer is derived from: an answer is reused only under the count it was made under.
-/// Every write transaction moves the count before its caller hears of it, so nothing stale is
+/// Every commit that changed data moves the count before its caller hears of it, so nothing stale is
 /// ever served: a write that lands between reading the count and reading the data only makes
 /// the kept answer look older than it is. Where the count is nil (a database other instances
 /// share) nothing is kept. Routes still authenticate, check and answer errors on every request;
@@ -95,14 +95,15 @@ public final class DerivedAnswers: Sendable {
             state.heldBytes += bytes
             guard state.answers.count > maxEntries || state.heldBytes > maxBytes else { return }
             state.answers = state.answers.filter { $0.value.changeCount == changeCount }
-            if state.answers.count > maxEntries || state.answers.values.reduce(0, { $0 + $1.bytes }) > maxBytes {
-                state.answers = [key: Kept(changeCount: changeCount, value: value, bytes: bytes)]
-            }
             state.heldBytes = state.answers.values.reduce(0) { $0 + $1.bytes }
+            if state.answers.count > maxEntries || state.heldBytes > maxBytes {
+                state.answers = [key: Kept(changeCount: changeCount, value: value, bytes: bytes)]
+                state.heldBytes = bytes
+            }
         }
     }
 
-    /// Answers reused and answers made since the start (tests, metrics).
+    /// Lookups that found a kept answer and lookups that did not, since the start (tests).
     public var counts: (hits: Int, misses: Int) { (hits.load(ordering: .relaxed), misses.load(ordering: .relaxed)) }
 
     /// How many answers are kept now, and their bytes.

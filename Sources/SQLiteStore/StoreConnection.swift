@@ -106,7 +106,7 @@ public protocol Database: AnyObject, Sendable {
     func storedBytes() async throws -> Int
     /// Whether other instances may share this database (their writes and caches are not this one's).
     var isShared: Bool { get }
-    /// A number that grows with every write transaction this process ends here, read before a
+    /// A number that grows with every commit of this process that changed data here, read before a
     /// read so that an answer derived from the data can be reused while it has not moved (see
     /// `DerivedAnswers`); nil when writes this process does not make can change the data too
     /// (a shared database), and such answers are never reused.
