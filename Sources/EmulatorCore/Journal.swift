@@ -61,8 +61,8 @@ public final class Journal: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let database: any Database
-    private let limits: JournalLimits
+    let database: any Database
+    let limits: JournalLimits
     private let nextIDValue: Atomic<Int>
     private let pending = Mutex(Pending())
     private let totals = Mutex<(count: Int, bytes: Int)>((0, 0))
@@ -72,7 +72,11 @@ public final class Journal: Sendable {
     private let evictions = Atomic<Int>(0)
     /// Large bodies stored once; nil on a database other instances share, whose writers would
     /// number bodies alike (each entry there keeps its own copy).
-    private let bodies: JournalBodies?
+    let bodies: JournalBodies?
+    /// What the table holds, for eviction without reading it. Not kept on a database other
+    /// instances share, whose table holds their entries too (eviction reads the table there).
+    let ledger: Mutex<JournalLedger>
+    private let keepsLedger: Bool
 
     /// Entries and stored bytes the journal holds now, as its eviction bounds count them (read by the metrics).
     public var storedTotals: (entries: Int, bytes: Int) { totals.withLock { ($0.count, $0.bytes) } }
@@ -96,6 +100,9 @@ public final class Journal: Sendable {
         }
         nextIDValue = Atomic(maxID + 1)
         bodies = database.isShared ? nil : JournalBodies(nextID: maxBodyID + 1)
+        // What an earlier run wrote is not listed: eviction reads the table until it is gone.
+        keepsLedger = !database.isShared
+        ledger = Mutex(JournalLedger(unlistedThrough: database.isShared ? .max : count > 0 ? maxID : nil))
         totals.withLock { $0 = (count, bytes) }
     }
 
@@ -223,13 +230,18 @@ public final class Journal: Sendable {
             do {
                 try insert(batch, connection: connection)
             } catch {
-                // Rolled back with the job: bodies it inserted are gone again.
+                // Rolled back with the job: bodies it inserted are gone again, and the ledger
+                // may list entries the table no longer holds.
                 bodies?.forgetAll()
+                startLedgerOver()
                 throw error
             }
         }, completion: { [self] error in
             // A failed commit lost the bodies of every job in it.
-            if error != nil { bodies?.forgetAll() }
+            if error != nil {
+                bodies?.forgetAll()
+                startLedgerOver()
+            }
             generation.add(1, ordering: .releasing)
             release(footprint)
             completion(error)
@@ -238,7 +250,24 @@ public final class Journal: Sendable {
 
     /// Inserts `batch`, evicting the oldest entries past the bounds.
     private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
-        for entry in batch { try insert(entry, connection: connection) }
+        guard keepsLedger else {
+            for entry in batch { _ = try insert(entry, connection: connection) }
+            try evictPastBounds(adding: batch, connection: connection)
+            return
+        }
+        var listed: [JournalLedger.Item] = []
+        listed.reserveCapacity(batch.count)
+        for entry in batch {
+            let refs = try insert(entry, connection: connection)
+            listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
+                                             requestBodyRef: refs.request, responseBodyRef: refs.response))
+        }
+        ledger.withLock { ledger in for item in listed { ledger.append(item) } }
+        try evictPastBounds(adding: batch, connection: connection)
+    }
+
+    /// Counts `batch` into the totals and evicts the oldest entries once they are past a bound.
+    private func evictPastBounds(adding batch: [StoredEntry], connection: any StoreConnection) throws {
         let added = batch.reduce(0) { $0 + $1.storedBytes }
         let (count, bytes) = totals.withLock { totals -> (Int, Int) in
             totals.count += batch.count
@@ -308,7 +337,8 @@ public final class Journal: Sendable {
             storedBytes: (requestBody?.utf8.count ?? 0) + (responseBody?.utf8.count ?? 0) + 256 + requestHeaders.bytes + responseHeaders.bytes)
     }
 
-    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws {
+    /// Inserts one entry; returns the shared bodies it names.
+    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws -> (request: Int?, response: Int?) {
         // A shared body leaves the entry's own column NULL and names the body instead.
         func place(_ text: String?, _ key: JournalBodies.Key?) throws -> (inline: String?, ref: Int?) {
             guard let text, let key, let bodies else { return (text, nil) }
@@ -327,49 +357,7 @@ public final class Journal: Sendable {
                 response.inline, entry.responseBodySize, entry.fault, entry.storedBytes,
                 entry.via, entry.proxyHost, request.ref, response.ref,
             ])
-    }
-
-    /// Deletes the oldest entries so that at least `count` entries and `bytes` stored bytes go,
-    /// and counts per project what went. Callers ask for a hundredth of the bounds more than the
-    /// excess, so eviction runs once per hundreds of requests instead of on every batch.
-    private func evict(count: Int, bytes: Int, connection: any StoreConnection) throws -> (count: Int, bytes: Int) {
-        var cutoff = 0
-        if count > 0 {
-            cutoff = try connection.scalar("SELECT id FROM journal ORDER BY id LIMIT 1 OFFSET ?", count - 1).int ?? 0
-        }
-        if bytes > 0 {
-            // Oldest first, a page at a time, until enough bytes are covered: a window over the
-            // whole table cost a scan of every entry per eviction.
-            var covered = 0, byBytes = 0
-            scan: while covered < bytes {
-                let page = try connection.query("SELECT id, stored_bytes FROM journal WHERE id > ? ORDER BY id LIMIT 500", byBytes)
-                if page.isEmpty { break }
-                for row in page {
-                    byBytes = try row.decode("id")
-                    covered += try row.decode("stored_bytes", as: Int.self)
-                    if covered >= bytes { break scan }
-                }
-            }
-            cutoff = max(cutoff, byBytes)
-        }
-        guard cutoff > 0 else { return (0, 0) }
-        var removedCount = 0, removedBytes = 0
-        for row in try connection.query("""
-            SELECT coalesce(project_id, '') AS project, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes
-            FROM journal WHERE id <= ? GROUP BY project_id
-            """, cutoff) {
-            let evicted: Int = try row.decode("n")
-            removedCount += evicted
-            removedBytes += try row.decode("bytes", as: Int.self)
-            try connection.run("""
-                INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
-                ON CONFLICT (project_id) DO UPDATE SET evicted = journal_evictions.evicted + excluded.evicted
-                """, try row.decode("project", as: String.self), evicted)
-        }
-        let named = try JournalBodies.named(where: "id <= ?", [cutoff], connection: connection)
-        try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
-        try JournalBodies.collect(named, connection: connection, cache: bodies)
-        return (removedCount, removedBytes)
+        return (request.ref, response.ref)
     }
 
     /// Entries of a project (or of requests with no project when `project` is nil… use "" for those), newest first.
@@ -471,16 +459,30 @@ public final class Journal: Sendable {
     /// Deletes a project's entries (and its eviction count).
     public func clear(project: ProjectID) async throws {
         try await flush()
-        let removed = try await database.write { [bodies] connection -> (Int, Int) in
-            let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
-            let named = try JournalBodies.named(where: "project_id = ?", [project], connection: connection)
-            try connection.run("DELETE FROM journal WHERE project_id = ?", project)
-            try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
-            try JournalBodies.collect(named, connection: connection, cache: bodies)
-            guard let row else { return (0, 0) }
-            return (try row.decode("n"), try row.decode("bytes"))
+        let removed: (Int, Int)
+        do {
+            removed = try await database.write { [self] connection -> (Int, Int) in
+                let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
+                let named = try JournalBodies.named(where: "project_id = ?", [project], connection: connection)
+                try connection.run("DELETE FROM journal WHERE project_id = ?", project)
+                try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
+                try JournalBodies.collect(named, connection: connection, cache: bodies)
+                ledger.withLock { $0.remove(project: project) }
+                guard let row else { return (0, 0) }
+                return (try row.decode("n"), try row.decode("bytes"))
+            }
+        } catch {
+            startLedgerOver()
+            throw error
         }
         totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
+    }
+
+    /// Has the ledger forget what it listed: after a failed write, the table may hold less (or,
+    /// after a failed clear, more) than it says. Every id reserved so far may be in the table.
+    func startLedgerOver() {
+        let reserved = nextIDValue.load(ordering: .relaxed)
+        ledger.withLock { $0.startOver(reservedThrough: reserved) }
     }
 
     private static func relativePath(_ path: String, platform: String) -> String {
