@@ -159,7 +159,35 @@ public struct Router<Value: Sendable>: Sendable {
         return nil
     }
 
-    private static func segments(of path: String) -> [Substring] {
+    /// The path's segments between `/`s, without a leading and a trailing `/`.
+    ///
+    /// Split on the UTF-8 bytes: a request target is ASCII (the parser refuses anything else), and
+    /// splitting by `Character` (grapheme breaking for every byte) was most of a lookup, about
+    /// 2 µs of every request to a route with a parameter. Anything else splits as before.
+    static func segments(of path: String) -> [Substring] {
+        let utf8 = path.utf8
+        var start = utf8.startIndex, end = utf8.endIndex
+        if start < end, utf8[start] == UInt8(ascii: "/") { start = utf8.index(after: start) }
+        if start < end, utf8[utf8.index(before: end)] == UInt8(ascii: "/") { end = utf8.index(before: end) }
+        if start == end { return [] }
+        var segments: [Substring] = []
+        segments.reserveCapacity(8)
+        var segmentStart = start, index = start
+        while index < end {
+            let byte = utf8[index]
+            if byte >= 0x80 { return segmentsByCharacter(of: path) }
+            if byte == UInt8(ascii: "/") {
+                segments.append(Substring(utf8[segmentStart..<index]))
+                segmentStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(Substring(utf8[segmentStart..<end]))
+        return segments
+    }
+
+    /// `segments(of:)` by `Character`, for paths with non-ASCII text (in-process callers).
+    static func segmentsByCharacter(of path: String) -> [Substring] {
         var trimmed = Substring(path)
         if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
         if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() } // `/a/b/` routes like `/a/b`

@@ -3,9 +3,11 @@ public enum URLQuery {
     /// Splits `a=1&b=2` into decoded pairs; `+` becomes a space.
     public static func parse(_ query: String) -> [(name: String, value: String)] {
         guard !query.isEmpty else { return [] }
+        // ASCII text (every query the parser accepts) is split by bytes; anything else by Character.
+        let pieces = splitASCII(Substring(query), on: UInt8(ascii: "&")), ascii = pieces != nil
         var items: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = part.firstIndex(of: "=") {
+        for part in pieces ?? query.split(separator: "&", omittingEmptySubsequences: true) {
+            if let equals = ascii ? part.utf8.firstIndex(of: UInt8(ascii: "=")) : part.firstIndex(of: "=") {
                 let name = percentDecode(part[..<equals], plusAsSpace: true) ?? String(part[..<equals])
                 let value = percentDecode(part[part.index(after: equals)...], plusAsSpace: true) ?? String(part[part.index(after: equals)...])
                 items.append((name, value))
@@ -14,6 +16,27 @@ public enum URLQuery {
             }
         }
         return items
+    }
+
+    /// `text` split on an ASCII `separator` byte, empty pieces left out — what
+    /// `split(separator:)` gives — or nil when `text` is not all ASCII (the caller splits by
+    /// `Character` then: a combining mark after the separator makes one grapheme with it).
+    /// Splitting by bytes skips grapheme breaking, most of what parsing a query cost.
+    public static func splitASCII(_ text: Substring, on separator: UInt8) -> [Substring]? {
+        let utf8 = text.utf8
+        var pieces: [Substring] = []
+        var start = utf8.startIndex, index = start
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte >= 0x80 { return nil }
+            if byte == separator {
+                if start < index { pieces.append(Substring(utf8[start..<index])) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < utf8.endIndex { pieces.append(Substring(utf8[start..<utf8.endIndex])) }
+        return pieces
     }
 
     /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.

@@ -14,10 +14,12 @@ public enum LinkReshaper {
     /// result is not UTF-8.
     public static func parseQuery(_ query: String) -> [(String, String)]? {
         guard !query.isEmpty else { return [] }
+        // By bytes when ASCII (the usual case), by Character otherwise, as `URLQuery.parse`.
+        let pieces = URLQuery.splitASCII(Substring(query), on: UInt8(ascii: "&")), ascii = pieces != nil
         var items: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+        for part in pieces ?? query.split(separator: "&", omittingEmptySubsequences: true) {
             let name: Substring, value: Substring
-            if let equals = part.firstIndex(of: "=") {
+            if let equals = ascii ? part.utf8.firstIndex(of: UInt8(ascii: "=")) : part.firstIndex(of: "=") {
                 name = part[..<equals]
                 value = part[part.index(after: equals)...]
             } else {

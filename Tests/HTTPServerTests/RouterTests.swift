@@ -80,6 +80,21 @@ struct RouterTests {
         #expect(hits > 100)
     }
 
+    @Test("splitting a path by bytes gives the segments splitting it by characters gives")
+    func segmentsByBytesAgreeWithCharacters() {
+        let pieces = ["", "a", "links", "%2F", "%C3%A9", "sp ace", "x.y", "~", "ünïcode", "e\u{301}", "/\u{301}", "🇩🇪", "a\u{301}/b"]
+        var paths = ["", "/", "//", "///", "a", "a/", "/a", "/a/", "//a//", "/a//b/", "/\u{301}", "/a/\u{301}b", "é/", "/é"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0...5, using: &generator)
+            let body = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")
+            paths.append((Bool.random(using: &generator) ? "/" : "") + body + (Bool.random(using: &generator) ? "/" : ""))
+        }
+        for path in paths {
+            #expect(Router<String>.segments(of: path).map(String.init) == Router<String>.segmentsByCharacter(of: path).map(String.init), "\(path.debugDescription)")
+        }
+    }
+
     private func describe(_ match: Router<String>.Match) -> String {
         switch match {
         case .matched(let value, let parameters, let template): return "\(value) \(parameters.sorted { $0.key < $1.key }) \(template)"
