@@ -7,12 +7,16 @@ import Foundation
 /// space, line separator, NEL) trim as before.
 extension StringProtocol {
     /// The string without leading and trailing `CharacterSet.whitespaces` (spaces, tabs, Unicode Zs).
+    @inlinable // specialised in the callers' modules: unspecialised, every scalar went through protocol witnesses
     public func trimmingWhitespace() -> String { trimming(newlines: false) }
 
     /// The string without leading and trailing `CharacterSet.whitespacesAndNewlines`.
+    @inlinable
     public func trimmingWhitespaceAndNewlines() -> String { trimming(newlines: true) }
 
-    private func trimming(newlines: Bool) -> String {
+    /// Both trims: `newlines` decides whether line breaks go too.
+    @inlinable
+    func trimming(newlines: Bool) -> String {
         func trims(_ scalar: Unicode.Scalar) -> Bool {
             switch scalar.value {
             case 0x20, 0x09: return true

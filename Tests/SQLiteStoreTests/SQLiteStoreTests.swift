@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import SQLiteStore
@@ -20,6 +21,18 @@ struct SQLiteStoreTests {
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         let names = try await database.read { try $0.query("SELECT name FROM t").compactMap { $0.string("name") } }
         #expect(names == ["a"])
+    }
+
+    @Test("SQLite keeps no memory statistics: no allocation takes its process-wide mutex")
+    func memoryStatisticsOff() async throws {
+        let database = try SQLiteDatabase(path: temporaryPath())
+        try await database.write { connection in
+            try connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
+            for id in 0..<100 { try connection.run("INSERT INTO t (id, name) VALUES (?, ?)", id, String(repeating: "x", count: 500)) }
+        }
+        // Counted only while the statistics are on; connections and 50 KB of rows allocated plenty.
+        #expect(sqlite3_memory_used() == 0)
+        #expect(try await database.read { try $0.scalar("SELECT count(*) FROM t").int } == 100)
     }
 
     @Test("a write that throws is rolled back whole")
