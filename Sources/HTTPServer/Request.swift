@@ -42,7 +42,9 @@ public struct Request: Sendable {
          remoteAddress: String, receivedAt: UInt64) {
         self.method = method
         self.target = target
-        if let question = target.firstIndex(of: "?") {
+        // By bytes when the target is ASCII (every target the parser accepts), else by Character.
+        let ascii = target.utf8.allSatisfy { $0 < 0x80 }
+        if let question = ascii ? target.utf8.firstIndex(of: UInt8(ascii: "?")) : target.firstIndex(of: "?") {
             path = String(target[..<question])
             query = String(target[target.index(after: question)...])
         } else {
