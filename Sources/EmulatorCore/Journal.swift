@@ -298,12 +298,12 @@ public final class Journal: Sendable {
         var status: Int
         var durationMs: Double
         var requestHeaders: String
-        var requestBody: String?
+        var requestBody: StoredBody?
         /// Set when the request body is worth storing once (see `JournalBodies`).
         var requestBodyKey: JournalBodies.Key?
         var requestBodySize: Int
         var responseHeaders: String
-        var responseBody: String?
+        var responseBody: StoredBody?
         /// Set when the response body is worth storing once.
         var responseBodyKey: JournalBodies.Key?
         var responseBodySize: Int
@@ -320,10 +320,10 @@ public final class Journal: Sendable {
         // Repeated request headers are joined, as a proxy would; a response's last one wins.
         let requestHeaders = headerObject(exchange.request.headers, redacting: true, joiningRepeats: true)
         let responseHeaders = headerObject(exchange.responseHeaders, redacting: false, joiningRepeats: false)
-        func body(_ bytes: Data) -> (text: String?, key: JournalBodies.Key?) {
-            guard let bodies, let key = JournalBodies.key(bytes) else { return (bodyText(bytes, cap: cap), nil) }
-            let text = bodies.text(for: key, cap: cap)
-            return (text, text == nil ? nil : key)
+        func body(_ bytes: Data) -> (body: StoredBody?, key: JournalBodies.Key?) {
+            guard let bodies, let key = JournalBodies.key(bytes) else { return (storedBody(bytes, cap: cap), nil) }
+            let body = bodies.body(for: key, cap: cap)
+            return (body, body == nil ? nil : key)
         }
         let (requestBody, requestBodyKey) = body(exchange.request.body), (responseBody, responseBodyKey) = body(exchange.responseBody)
         return StoredEntry(
@@ -334,15 +334,15 @@ public final class Journal: Sendable {
             responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodyKey: responseBodyKey,
             responseBodySize: exchange.responseBody.count,
             fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost,
-            storedBytes: (requestBody?.utf8.count ?? 0) + (responseBody?.utf8.count ?? 0) + 256 + requestHeaders.bytes + responseHeaders.bytes)
+            storedBytes: (requestBody?.storedCount ?? 0) + (responseBody?.storedCount ?? 0) + 256 + requestHeaders.bytes + responseHeaders.bytes)
     }
 
     /// Inserts one entry; returns the shared bodies it names.
     private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws -> (request: Int?, response: Int?) {
         // A shared body leaves the entry's own column NULL and names the body instead.
-        func place(_ text: String?, _ key: JournalBodies.Key?) throws -> (inline: String?, ref: Int?) {
-            guard let text, let key, let bodies else { return (text, nil) }
-            return (nil, try bodies.id(for: key, text: text, connection: connection))
+        func place(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
+            guard let body, let key, let bodies else { return (body, nil) }
+            return (nil, try bodies.id(for: key, body: body, connection: connection))
         }
         let request = try place(entry.requestBody, entry.requestBodyKey), response = try place(entry.responseBody, entry.responseBodyKey)
         try connection.run("""
@@ -490,9 +490,9 @@ public final class Journal: Sendable {
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 
-    /// A body column as text: stored as TEXT or BLOB (both read as UTF-8), NULL when not captured.
+    /// A body column as journal text (`journalText(stored:)`), NULL when not captured.
     private static func text(_ row: Row, _ column: String) throws -> String? {
-        try row.decodeIfPresent(column, as: Data.self).map { String(decoding: $0, as: UTF8.self) }
+        try row.decodeIfPresent(column, as: Data.self).map(journalText(stored:))
     }
 
     private static func entry(_ row: Row) throws -> JournalEntry {

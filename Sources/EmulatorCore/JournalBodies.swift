@@ -76,9 +76,9 @@ final class JournalBodies: Sendable {
 
     /// Ids of stored bodies, and the id the next one gets.
     private let stored: Mutex<(recent: Recent<Int>, nextID: Int)>
-    /// The journal text of recent bodies, for the journal's flush queue: building the text of a
+    /// The stored form of recent bodies, for the journal's flush queue: building the text of a
     /// 43 KB answer (UTF-8 check, secret scan, copy) cost 30 µs a request.
-    private let texts = Mutex(Recent<String?>(maxEntries: 64, maxBytes: 8 << 20))
+    private let texts = Mutex(Recent<Journal.StoredBody?>(maxEntries: 64, maxBytes: 8 << 20))
 
     /// A cache that numbers new bodies from `nextID`, holding at most `maxEntries` bodies and
     /// `maxBytes` of them (the bytes are the exchanges' own, kept alive a little longer).
@@ -130,24 +130,24 @@ final class JournalBodies: Sendable {
         }
     }
 
-    /// `Journal.bodyText(key.bytes, cap:)`, from the recent texts when the same bytes were
-    /// turned into text lately. Runs on the journal's flush queue; `cap` is the journal's own.
-    func text(for key: Key, cap: Int) -> String? {
-        if let text = texts.withLock({ $0.value(for: key) }) { return text }
-        let text = Journal.bodyText(key.bytes, cap: cap)
-        texts.withLock { $0.insert(text, for: key) }
-        return text
+    /// `Journal.storedBody(key.bytes, cap:)`, from the recent ones when the same bytes were
+    /// stored lately. Runs on the journal's flush queue; `cap` is the journal's own.
+    func body(for key: Key, cap: Int) -> Journal.StoredBody? {
+        if let body = texts.withLock({ $0.value(for: key) }) { return body }
+        let body = Journal.storedBody(key.bytes, cap: cap)
+        texts.withLock { $0.insert(body, for: key) }
+        return body
     }
 
-    /// The id of the stored body with `key`'s bytes, inserting `text` as a new body when no
+    /// The id of the stored body with `key`'s bytes, inserting `body` as a new one when no
     /// cached one has them. Runs inside a writer job.
-    func id(for key: Key, text: String, connection: any StoreConnection) throws -> Int {
+    func id(for key: Key, body: Journal.StoredBody, connection: any StoreConnection) throws -> Int {
         if let id = stored.withLock({ $0.recent.value(for: key) }) { return id }
         let id = stored.withLock { stored -> Int in
             defer { stored.nextID += 1 }
             return stored.nextID
         }
-        try connection.run("INSERT INTO journal_bodies (id, body) VALUES (?, ?)", id, text)
+        try connection.run("INSERT INTO journal_bodies (id, body) VALUES (?, ?)", id, body)
         stored.withLock { $0.recent.insert(id, for: key) }
         return id
     }

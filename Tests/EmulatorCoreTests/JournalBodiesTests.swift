@@ -92,6 +92,34 @@ struct JournalBodiesTests {
         #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == 0)
     }
 
+    @Test("a body that is not UTF-8 is stored as its bytes and reads back as base64, as an older base64 text does")
+    func binaryStoredRaw() async throws {
+        let (journal, database, cleanup) = try Self.journal()
+        defer { cleanup() }
+        let upload = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 0x80) }), small = Data([0xff, 0x00, 0x01])
+        await journal.record(Self.exchange(id: 1, project: "prj_a", requestBody: upload, responseBody: small))
+        await journal.record(Self.exchange(id: 2, project: "prj_a", responseBody: Data("{\"ok\":true}".utf8)))
+        let page = try await journal.query(project: "prj_a", filter: JournalFilter(limit: 10))
+        let binary = try #require(page.entries.last)
+        #expect(binary.requestBody == "base64:" + upload.base64EncodedString())
+        #expect(binary.responseBody == "base64:/wAB")
+        #expect(page.entries.first?.responseBody == "{\"ok\":true}")
+        // Raw bytes in the database: a BLOB of the body's own size, no third more for base64.
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies WHERE typeof(body) = 'blob' AND length(body) = 30000") == 1)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE id = 1 AND typeof(response_body) = 'blob' AND length(response_body) = 3") == 1)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE id = 2 AND typeof(response_body) = 'text'") == 1)
+        #expect(try Self.scalar(database, "SELECT stored_bytes FROM journal WHERE id = 1") < 30_000 + 3 + 2_000)
+        // An entry written before raw storage holds its base64 text: it reads as it always did.
+        try database.withWriterBlocking { connection in
+            _ = try connection.run("""
+                INSERT INTO journal (id, project_id, time, platform, method, path, query, status, duration_ms, request_headers, request_body, response_headers)
+                VALUES (3, 'prj_a', '2026-01-01T00:00:00.000Z', 'testing', 'POST', '/x', '', 200, 1, '{}', 'base64:/wAB', '{}')
+                """)
+        }
+        let old = try await journal.query(project: "prj_a", filter: JournalFilter(limit: 1))
+        #expect(old.entries.first?.requestBody == "base64:/wAB")
+    }
+
     @Test("bodies with equal hashes but different bytes get bodies of their own")
     func hashCollision() throws {
         let (_, database, cleanup) = try Self.journal()
@@ -99,8 +127,8 @@ struct JournalBodiesTests {
         let bodies = JournalBodies(nextID: 1)
         let first = JournalBodies.Key(hash: 42, bytes: Self.body(1)), second = JournalBodies.Key(hash: 42, bytes: Self.body(2))
         let ids = try database.withWriterBlocking { connection in
-            [try bodies.id(for: first, text: "first", connection: connection), try bodies.id(for: second, text: "second", connection: connection),
-             try bodies.id(for: second, text: "second", connection: connection)]
+            [try bodies.id(for: first, body: .text("first"), connection: connection), try bodies.id(for: second, body: .text("second"), connection: connection),
+             try bodies.id(for: second, body: .text("second"), connection: connection)]
         }
         #expect(ids == [1, 2, 2])
         #expect(try database.withWriterBlocking { try $0.scalar("SELECT body FROM journal_bodies WHERE id = 2").string } == "second")
@@ -128,13 +156,13 @@ struct JournalBodiesTests {
         try database.withWriterBlocking { connection in
             for seed in 0..<20 {
                 let bytes = Self.body(seed)
-                _ = try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(bytes), bytes: bytes), text: "\(seed)", connection: connection)
+                _ = try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(bytes), bytes: bytes), body: .text("\(seed)"), connection: connection)
             }
         }
         #expect(bodies.cachedCount == 8)
         // The oldest were forgotten: their bytes are stored again under a new id.
         let first = Self.body(0)
-        let id = try database.withWriterBlocking { try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(first), bytes: first), text: "0", connection: $0) }
+        let id = try database.withWriterBlocking { try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(first), bytes: first), body: .text("0"), connection: $0) }
         #expect(id == 21)
     }
 }
