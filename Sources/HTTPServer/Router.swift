@@ -14,18 +14,23 @@ public struct Router<Value: Sendable>: Sendable {
         case notFound
     }
 
-    private struct Entry: Sendable {
-        var value: Value
-        var template: String
+    // The lookup is @inlinable, so that the router's one user in another module (the emulator's
+    // Router<RouteTarget>) runs it specialised: unspecialised, every dictionary lookup and copy of
+    // the router went through generic metadata, about 1 µs of every request.
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var value: Value
+        @usableFromInline var template: String
     }
 
-    private struct Node: Sendable {
-        var literals: [String: Node] = [:]
-        var parameterName: String?
-        var parameterChild: [Node] = [] // zero or one node; an array because a struct cannot nest itself directly
-        var wildcardName: String?
-        var wildcardEntries: [HTTPMethod: Entry] = [:]
-        var entries: [HTTPMethod: Entry] = [:]
+    @usableFromInline
+    struct Node: Sendable {
+        @usableFromInline var literals: [String: Node] = [:]
+        @usableFromInline var parameterName: String?
+        @usableFromInline var parameterChild: [Node] = [] // zero or one node; an array because a struct cannot nest itself directly
+        @usableFromInline var wildcardName: String?
+        @usableFromInline var wildcardEntries: [HTTPMethod: Entry] = [:]
+        @usableFromInline var entries: [HTTPMethod: Entry] = [:]
     }
 
     /// Why a pattern could not be registered.
@@ -38,12 +43,12 @@ public struct Router<Value: Sendable>: Sendable {
         case wildcardNotLast(String)
     }
 
-    private var root = Node()
+    @usableFromInline var root = Node()
     /// Patterns without parameters or wildcards, under the paths that reach them exactly
     /// (`/a/b` and `/a/b/`): most SDK requests are one dictionary lookup instead of a split, a
     /// decode and a lookup per segment. Only a hit for the request's method is taken; anything
     /// else goes through the trie, whose literal-first search would have found the same entry.
-    private var exact: [String: [HTTPMethod: Entry]] = [:]
+    @usableFromInline var exact: [String: [HTTPMethod: Entry]] = [:]
     /// Every registered pattern, in registration order (metrics pre-allocate a counter per pattern).
     public private(set) var templates: [String] = []
 
@@ -95,6 +100,7 @@ public struct Router<Value: Sendable>: Sendable {
 
     /// Finds the route for `method` and `path` (percent-encoded, without query).
     /// `HEAD` falls back to `GET` when no `HEAD` route exists.
+    @inlinable
     public func match(_ method: HTTPMethod, path: String) -> Match {
         if let entries = exact[path], let entry = Self.pick(entries, method) {
             return .matched(entry.value, parameters: [:], template: entry.template)
@@ -103,6 +109,7 @@ public struct Router<Value: Sendable>: Sendable {
     }
 
     /// The lookup without the exact-path table (the table's differential test compares the two).
+    @inlinable
     func matchInTrie(_ method: HTTPMethod, path: String) -> Match {
         let segments = Self.segments(of: path)
         var parameters: [String: String] = [:]
@@ -118,13 +125,15 @@ public struct Router<Value: Sendable>: Sendable {
         return .notFound
     }
 
-    private static func pick(_ entries: [HTTPMethod: Entry], _ method: HTTPMethod) -> Entry? {
+    @inlinable
+    static func pick(_ entries: [HTTPMethod: Entry], _ method: HTTPMethod) -> Entry? {
         if let entry = entries[method] { return entry }
         if method == .head { return entries[.get] }
         return nil
     }
 
-    private static func find(_ node: Node, _ segments: ArraySlice<Substring>, method: HTTPMethod,
+    @inlinable
+    static func find(_ node: Node, _ segments: ArraySlice<Substring>, method: HTTPMethod,
                              parameters: inout [String: String], allowed: inout Set<String>) -> Entry? {
         guard let segment = segments.first else {
             if let entry = pick(node.entries, method) { return entry }
@@ -164,6 +173,7 @@ public struct Router<Value: Sendable>: Sendable {
     /// Split on the UTF-8 bytes: a request target is ASCII (the parser refuses anything else), and
     /// splitting by `Character` (grapheme breaking for every byte) was most of a lookup, about
     /// 2 µs of every request to a route with a parameter. Anything else splits as before.
+    @inlinable
     static func segments(of path: String) -> [Substring] {
         let utf8 = path.utf8
         var start = utf8.startIndex, end = utf8.endIndex
@@ -187,6 +197,7 @@ public struct Router<Value: Sendable>: Sendable {
     }
 
     /// `segments(of:)` by `Character`, for paths with non-ASCII text (in-process callers).
+    @inlinable
     static func segmentsByCharacter(of path: String) -> [Substring] {
         var trimmed = Substring(path)
         if trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }

@@ -40,6 +40,7 @@ public enum URLQuery {
     }
 
     /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.
+    @inlinable // specialised in callers' modules (the router's lookup, the platforms' query parsing)
     public static func percentDecode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
         // Most path segments and query values have nothing to decode: no array, no scan twice.
         if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
@@ -81,6 +82,7 @@ public enum URLQuery {
         return out
     }
 
+    @usableFromInline
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
