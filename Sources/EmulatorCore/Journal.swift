@@ -61,8 +61,8 @@ public final class Journal: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    let database: any Database
-    let limits: JournalLimits
+    private let database: any Database
+    private let limits: JournalLimits
     private let nextIDValue: Atomic<Int>
     private let pending = Mutex(Pending())
     private let totals = Mutex<(count: Int, bytes: Int)>((0, 0))
@@ -250,19 +250,15 @@ public final class Journal: Sendable {
 
     /// Inserts `batch`, evicting the oldest entries past the bounds.
     private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
-        guard keepsLedger else {
-            for entry in batch { _ = try insert(entry, connection: connection) }
-            try evictPastBounds(adding: batch, connection: connection)
-            return
-        }
         var listed: [JournalLedger.Item] = []
-        listed.reserveCapacity(batch.count)
+        listed.reserveCapacity(keepsLedger ? batch.count : 0)
         for entry in batch {
             let refs = try insert(entry, connection: connection)
+            guard keepsLedger else { continue }
             listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
                                              requestBodyRef: refs.request, responseBodyRef: refs.response))
         }
-        ledger.withLock { ledger in for item in listed { ledger.append(item) } }
+        if keepsLedger { ledger.withLock { ledger in for item in listed { ledger.append(item) } } }
         try evictPastBounds(adding: batch, connection: connection)
     }
 
