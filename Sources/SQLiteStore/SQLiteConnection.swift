@@ -35,7 +35,7 @@ public final class SQLiteConnection: StoreConnection {
     /// Process-wide settings, made once before the first connection opens (SQLite accepts them
     /// only before it initializes). Memory statistics off: with them on, every allocation inside
     /// SQLite took one process-wide mutex, and the event loops' readers and the writers contended
-    /// for it on every request (a fifth of a read's time went to waking and waiting on it).
+    /// for it on every request (waking and waiting on mutexes were an eighth of a read's samples).
     private static let configureSQLite: Void = {
         // SQLITE_MISUSE only if SQLite was initialized already; it then keeps counting, correctly.
         _ = understudy_sqlite3_disable_memstatus()
