@@ -18,24 +18,26 @@ public enum URLQuery {
         return items
     }
 
-    /// `text` split on an ASCII `separator` byte, empty pieces left out — what
-    /// `split(separator:)` gives — or nil when `text` is not all ASCII (the caller splits by
-    /// `Character` then: a combining mark after the separator makes one grapheme with it).
-    /// Splitting by bytes skips grapheme breaking, most of what parsing a query cost.
-    public static func splitASCII(_ text: Substring, on separator: UInt8) -> [Substring]? {
+    /// `text` split on an ASCII `separator` byte — what `split(separator:omittingEmptySubsequences:)`
+    /// gives — or nil when `text` is not all ASCII (the caller splits by `Character` then: a
+    /// combining mark after the separator makes one grapheme with it). Splitting by bytes skips
+    /// grapheme breaking, most of what parsing a query or routing a path cost.
+    @inlinable // the router's lookup, itself inlinable, calls it
+    public static func splitASCII(_ text: Substring, on separator: UInt8, omittingEmpty: Bool = true) -> [Substring]? {
         let utf8 = text.utf8
         var pieces: [Substring] = []
+        pieces.reserveCapacity(8)
         var start = utf8.startIndex, index = start
         while index < utf8.endIndex {
             let byte = utf8[index]
             if byte >= 0x80 { return nil }
             if byte == separator {
-                if start < index { pieces.append(Substring(utf8[start..<index])) }
+                if !omittingEmpty || start < index { pieces.append(Substring(utf8[start..<index])) }
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
-        if start < utf8.endIndex { pieces.append(Substring(utf8[start..<utf8.endIndex])) }
+        if !omittingEmpty || start < utf8.endIndex { pieces.append(Substring(utf8[start..<utf8.endIndex])) }
         return pieces
     }
 
