@@ -54,6 +54,19 @@ public final class PostgresStoreConnection: StoreConnection {
         return result.rows.map { Row(layout: layout, values: $0.values.map(Self.value)) }
     }
 
+    /// Runs a statement with values already converted.
+    @discardableResult
+    public func run(_ sql: String, values: [SQLValue]) throws -> Int {
+        let translated = try translated(sql)
+        return try Self.reporting(sql: sql) { try connection.execute(translated, values.map(Self.value)).affectedRows }
+    }
+
+    /// Hands `body` each row of the query; the result arrives whole from the server anyway, so this
+    /// is `query` row by row.
+    public func forEachRow(_ sql: String, bindings: [any SQLBindable], _ body: (Row) throws -> Void) throws {
+        for row in try query(sql, bindings: bindings) { try body(row) }
+    }
+
     /// The first column of every row as integers.
     public func integers(_ sql: String, bindings: [any SQLBindable]) throws -> [Int] {
         try query(sql, bindings: bindings).map { row in try row.decode(at: 0, as: Int.self) }
@@ -80,8 +93,10 @@ public final class PostgresStoreConnection: StoreConnection {
         return translated
     }
 
-    static func value(_ binding: any SQLBindable) -> PostgresValue {
-        switch binding.sqlValue {
+    static func value(_ binding: any SQLBindable) -> PostgresValue { value(binding.sqlValue) }
+
+    static func value(_ value: SQLValue) -> PostgresValue {
+        switch value {
         case .null: return .null
         case .integer(let value): return .integer(value)
         case .real(let value): return .double(value)

@@ -96,6 +96,41 @@ public final class SQLiteConnection: StoreConnection {
         return rows
     }
 
+    /// Runs a statement with values already converted (see `StoreConnection.run(_:values:)`).
+    @discardableResult
+    public func run(_ sql: String, values: [SQLValue]) throws -> Int {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try checkCount(values.count, of: statement, sql: sql)
+        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1), to: statement, sql: sql) }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            if status != SQLITE_ROW { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+        }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and hands `body` each row as it is read. The rows share one values buffer,
+    /// which is allocated again only when `body` keeps a row.
+    public func forEachRow(_ sql: String, bindings: [any SQLBindable], _ body: (Row) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try bind(bindings, to: statement, sql: sql)
+        let columnCount = Int(sqlite3_column_count(statement))
+        let columns = layout(of: statement, count: columnCount)
+        var values: [SQLValue] = []
+        values.reserveCapacity(columnCount)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+            values.removeAll(keepingCapacity: true)
+            for index in 0..<Int32(columnCount) { values.append(Self.column(statement, index)) }
+            try body(Row(layout: columns, values: values))
+        }
+    }
+
     /// The first column of every row as integers, read straight off the statement: for long
     /// lists of numbers (960 sequence numbers for one sleep session), where building a `Row` per
     /// value cost more than the query itself. Throws `RowDecodingError` as `Row.decode` would
@@ -198,25 +233,30 @@ public final class SQLiteConnection: StoreConnection {
     }
 
     private func bind(_ bindings: [any SQLBindable], to statement: OpaquePointer, sql: String) throws {
+        try checkCount(bindings.count, of: statement, sql: sql)
+        for (offset, binding) in bindings.enumerated() { try bind(binding.sqlValue, at: Int32(offset + 1), to: statement, sql: sql) }
+    }
+
+    private func checkCount(_ count: Int, of statement: OpaquePointer, sql: String) throws {
         let expected = Int(sqlite3_bind_parameter_count(statement))
-        guard expected == bindings.count else {
-            throw SQLiteError(code: -1, message: "statement takes \(expected) parameters, \(bindings.count) given", sql: sql)
+        guard expected == count else {
+            throw SQLiteError(code: -1, message: "statement takes \(expected) parameters, \(count) given", sql: sql)
         }
-        for (offset, binding) in bindings.enumerated() {
-            let index = Int32(offset + 1)
-            let status: Int32
-            switch binding.sqlValue {
-            case .null: status = sqlite3_bind_null(statement, index)
-            case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
-            case .real(let value): status = sqlite3_bind_double(statement, index, value)
-            case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, Self.transient)
-            case .blob(let value):
-                status = value.withUnsafeBytes { raw in
-                    sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)
-                }
+    }
+
+    private func bind(_ value: SQLValue, at index: Int32, to statement: OpaquePointer, sql: String) throws {
+        let status: Int32
+        switch value {
+        case .null: status = sqlite3_bind_null(statement, index)
+        case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+        case .real(let value): status = sqlite3_bind_double(statement, index, value)
+        case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, Self.transient)
+        case .blob(let value):
+            status = value.withUnsafeBytes { raw in
+                sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)
             }
-            guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastMessage, sql: sql) }
         }
+        guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastMessage, sql: sql) }
     }
 
     private static func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {

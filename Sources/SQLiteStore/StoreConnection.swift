@@ -17,6 +17,14 @@ public protocol StoreConnection: AnyObject {
     func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row]
     /// The first column of every row as integers (NULL or another type throws, as `Row.decode` would).
     func integers(_ sql: String, bindings: [any SQLBindable]) throws -> [Int]
+    /// Runs a statement with values already converted, returning the number of rows changed: for
+    /// statements with hundreds of parameters (multi-row inserts), where converting each binding
+    /// through `SQLBindable` cost more than SQLite's work with it.
+    @discardableResult func run(_ sql: String, values: [SQLValue]) throws -> Int
+    /// Runs a query and hands `body` each row as it is read, instead of collecting them: for
+    /// thousands of rows decoded into records, where allocating a `Row` each cost more than the
+    /// query. A row may be kept, but reading it where it is given is what makes this cheap.
+    func forEachRow(_ sql: String, bindings: [any SQLBindable], _ body: (Row) throws -> Void) throws
     /// Runs `body` in a transaction (a savepoint when one is already open); rolls back if it throws.
     /// `immediate` takes the write lock up front where the backend has one to take (SQLite).
     func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T

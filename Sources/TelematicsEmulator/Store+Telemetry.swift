@@ -50,9 +50,9 @@ extension TelematicsStore {
         var high = low
         for sample in samples { low = min(low, sample.timestampMs); high = max(high, sample.timestampMs) }
         var taken = Set<Int64>(minimumCapacity: samples.count)
-        for row in try connection.query("SELECT ts_ms FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
-                                        project, userID, low, high) {
-            if case .integer(let time) = row.values[0] { taken.insert(time) }
+        for time in try connection.integers("SELECT ts_ms FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
+                                            project, userID, low, high) {
+            taken.insert(Int64(time))
         }
         var fresh: [Sample] = []
         fresh.reserveCapacity(samples.count)
@@ -60,21 +60,25 @@ extension TelematicsStore {
         var start = 0
         while start < fresh.count {
             let size = Self.sampleRowsPerInsert.first { $0 <= fresh.count - start } ?? 1
-            var bindings: [any SQLBindable] = [project, userID, batchID]
-            bindings.reserveCapacity(3 + 9 * size)
+            // Values, not `SQLBindable`s: converting 9,000 optionals through the protocol was a tenth of an upload's CPU.
+            var values: [SQLValue] = [.text(project), .integer(Int64(userID)), batchID.map(SQLValue.text) ?? .null]
+            values.reserveCapacity(3 + 9 * size)
             for sample in fresh[start..<(start + size)] {
-                bindings.append(sample.timestampMs); bindings.append(sample.latitude); bindings.append(sample.longitude)
-                bindings.append(sample.speedKmh); bindings.append(sample.courseDeg); bindings.append(sample.horizontalAccuracyM)
-                bindings.append(sample.altitudeM); bindings.append(sample.speedLimitKmh); bindings.append(sample.phoneInUse)
+                values.append(.integer(sample.timestampMs)); values.append(.real(sample.latitude)); values.append(.real(sample.longitude))
+                values.append(Self.value(sample.speedKmh)); values.append(Self.value(sample.courseDeg))
+                values.append(Self.value(sample.horizontalAccuracyM)); values.append(Self.value(sample.altitudeM))
+                values.append(Self.value(sample.speedLimitKmh)); values.append(sample.phoneInUse.map { .integer($0 ? 1 : 0) } ?? .null)
             }
             // A plain INSERT: every row was checked above, so a conflict would be a bug and must not pass silently.
-            try connection.run(Self.sampleInsertSQL[size] ?? "", bindings: bindings)
+            try connection.run(Self.sampleInsertSQL[size] ?? "", values: values)
             start += size
         }
         return fresh
     }
 
     private static let sampleColumns = Sample.columns.joined(separator: ", ")
+
+    private static func value(_ number: Double?) -> SQLValue { number.map(SQLValue.real) ?? .null }
 
     /// Statement sizes, largest first: few distinct statements for the connection's cache.
     private static let sampleRowsPerInsert = [64, 16, 4, 1]
@@ -91,10 +95,14 @@ extension TelematicsStore {
             + "speed_limit_kmh, phone_in_use, batch_id) VALUES " + rows.joined(separator: ", ")
     }
 
-    /// A user's samples in `[fromMs, toMs]`, in time order.
-    func samples(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [Sample] {
-        try connection.query("SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
-                             project, userID, fromMs, toMs).map { row throws(RowDecodingError) in try Sample(positional: row) }
+    /// A user's samples in `[fromMs, toMs]`, in time order; `expected`, how many there should be,
+    /// sizes the array once instead of growing it through fresh pages.
+    func samples(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64, expected: Int = 0) throws -> [Sample] {
+        var samples: [Sample] = []
+        samples.reserveCapacity(max(0, min(expected, 10_000_000)))
+        try connection.forEachRow("SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
+                                  bindings: [project, userID, fromMs, toMs]) { row in samples.append(try Sample(positional: row)) }
+        return samples
     }
 
     // MARK: Periods

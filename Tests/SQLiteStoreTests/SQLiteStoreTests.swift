@@ -226,4 +226,38 @@ struct TypedRowTests {
         #expect(throws: RowDecodingError.wrongType(column: "name", expected: "Int", found: "TEXT")) { try connection.integers("SELECT name FROM widgets") }
         #expect(throws: RowDecodingError.wrongType(column: "weight", expected: "Int", found: "REAL")) { try connection.integers("SELECT weight FROM widgets WHERE id = 1") }
     }
+
+    @Test("rows handed one by one are the rows a query returns, and a row kept keeps its values while later rows are read")
+    func rowByRow() throws {
+        let connection = try connection()
+        try connection.run("INSERT INTO widgets (id, name, weight) VALUES (3, 'washer', 0.5), (4, NULL, 7)")
+        let sql = "SELECT id, name, weight FROM widgets WHERE id >= ? ORDER BY id"
+        var kept: [Row] = []
+        try connection.forEachRow(sql, bindings: [2]) { kept.append($0) }
+        let queried = try connection.query(sql, 2)
+        #expect(kept.map(\.values) == queried.map(\.values) && kept.count == 3)
+        #expect(kept.first?.values == [.integer(2), .text("nut"), .null] && kept.map(\.columns) == queried.map(\.columns))
+        var none = 0
+        try connection.forEachRow(sql, bindings: [99]) { _ in none += 1 }
+        #expect(none == 0)
+        // What `body` throws ends the read and reaches the caller; the statement is usable again after.
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) { try connection.forEachRow(sql, bindings: [1]) { _ in seen += 1; throw Stop() } }
+        #expect(seen == 1)
+        #expect(try connection.query(sql, 1).count == 4)
+    }
+
+    @Test("values bound without SQLBindable store every storage class; a wrong count throws and binds nothing")
+    func valueBinding() throws {
+        let connection = try connection()
+        let blob = Data([0, 1, 254, 255])
+        let changed = try connection.run("INSERT INTO widgets (id, name, weight) VALUES (?, ?, ?), (?, ?, ?)",
+                                         values: [.integer(7), .text("it's"), .real(1.25), .integer(8), .blob(blob), .null])
+        #expect(changed == 2)
+        let rows = try connection.query("SELECT id, name, weight FROM widgets WHERE id >= 7 ORDER BY id")
+        #expect(rows.map(\.values) == [[.integer(7), .text("it's"), .real(1.25)], [.integer(8), .blob(blob), .null]])
+        #expect(throws: SQLiteError.self) { try connection.run("INSERT INTO widgets (id, name) VALUES (?, ?)", values: [.integer(9)]) }
+        #expect(try connection.integers("SELECT count(*) FROM widgets") == [4])
+    }
 }
