@@ -104,7 +104,7 @@ struct PeriodProcessor {
     func processPeriod(_ periodID: Int) throws -> Int {
         guard let period = try store.period(project, id: periodID) else { return 0 }
         let start = period.startedMs, end = period.endedMs ?? period.lastSampleMs
-        let samples = try store.samples(project, userID: period.userID, fromMs: start, toMs: end)
+        let samples = try store.samples(project, userID: period.userID, fromMs: start, toMs: end, expected: period.sampleCount)
         let marks = try store.tripMarks(project, userID: period.userID, fromMs: start, toMs: end)
         let segments = TripSegmenter(settings: settings).segment(samples, starts: marks.starts, ends: marks.ends)
         try store.deleteTrips(project, periodID: periodID)
@@ -119,7 +119,7 @@ struct PeriodProcessor {
     }
 
     /// Inserts a trip measured from `samples` (at least one) and tallies its events.
-    func insertTrip(userID: Int, vehicleID: Int?, periodID: Int?, samples: [Sample]) throws -> (id: Int, metrics: SampleMetrics) {
+    func insertTrip(userID: Int, vehicleID: Int?, periodID: Int?, samples: some RandomAccessCollection<Sample>) throws -> (id: Int, metrics: SampleMetrics) {
         let metrics = SampleMetrics(samples: samples)
         guard let first = samples.first, let last = samples.last else { throw TelematicsStoreError.tripWithoutSamples }
         let id = try store.insertTrip(project, userID: userID, vehicleID: vehicleID, periodID: periodID, first: first, last: last, metrics: metrics)

@@ -18,7 +18,7 @@ struct SampleMetrics: Sendable, Equatable {
     var nightDistanceKm: Double
 
     /// Measures time-ordered `samples`; all zero without samples.
-    init(samples: [Sample]) {
+    init(samples: some RandomAccessCollection<Sample>) {
         guard let first = samples.first, let last = samples.last else {
             self.init(distanceKm: 0, durationSec: 0, avgSpeedKmh: 0, maxSpeedKmh: 0, speedingCount: 0, speedingDurationSec: 0, nightDistanceKm: 0)
             return
@@ -26,10 +26,11 @@ struct SampleMetrics: Sendable, Equatable {
         var distance = 0.0, night = 0.0, maxSpeed = 0.0, speedingMs: Int64 = 0
         var speedingCount = 0
         var wasSpeeding = false
-        for (index, sample) in samples.enumerated() {
+        var previousSample: Sample?
+        for sample in samples {
+            defer { previousSample = sample }
             var speed = sample.speedKmh
-            if index > 0 {
-                let previous = samples[index - 1]
+            if let previous = previousSample {
                 let leg = TripSegmenter.haversineKm(previous, sample)
                 distance += leg
                 let hour = (previous.timestampMs / 3_600_000) % 24

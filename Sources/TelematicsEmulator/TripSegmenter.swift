@@ -25,26 +25,32 @@ struct TripSegmenter: Sendable {
 
     /// Splits samples at gaps over `gapMs` and at `tripStart`/`tripEnd` marks (samples after a
     /// `tripEnd` and before the next `tripStart` belong to no trip), then drops segments shorter
-    /// than the minimums.
-    func segment(_ samples: [Sample], starts: [Int64] = [], ends: [Int64] = []) -> [[Sample]] {
+    /// than the minimums. Every trip is a run of consecutive samples, so the trips are slices of
+    /// `samples`: copying a period of tens of thousands of samples into new arrays cost more
+    /// (mostly the kernel clearing fresh pages for them) than reading them from the database.
+    func segment(_ samples: [Sample], starts: [Int64] = [], ends: [Int64] = []) -> [ArraySlice<Sample>] {
         var marks: [(time: Int64, isStart: Bool)] = starts.map { ($0, true) } + ends.map { ($0, false) }
         marks.sort { $0.time < $1.time }
-        var segments: [[Sample]] = []
-        var current: [Sample] = []
+        var segments: [ArraySlice<Sample>] = []
+        var current = samples.startIndex..<samples.startIndex // empty: no trip under way
         var markIndex = 0
         var excluded = false
-        for sample in samples {
+        for index in samples.indices {
+            let time = samples[index].timestampMs
             var cut = false
-            while markIndex < marks.count && marks[markIndex].time <= sample.timestampMs {
+            while markIndex < marks.count && marks[markIndex].time <= time {
                 cut = true
                 excluded = !marks[markIndex].isStart
                 markIndex += 1
             }
-            if let last = current.last, sample.timestampMs - last.timestampMs > gapMs { cut = true }
-            if cut, !current.isEmpty { segments.append(current); current = [] }
-            if !excluded { current.append(sample) }
+            if !current.isEmpty, time - samples[current.upperBound - 1].timestampMs > gapMs { cut = true }
+            if cut, !current.isEmpty { segments.append(samples[current]); current = index..<index }
+            if !excluded {
+                if current.isEmpty { current = index..<index }
+                current = current.lowerBound..<(index + 1)
+            }
         }
-        if !current.isEmpty { segments.append(current) }
+        if !current.isEmpty { segments.append(samples[current]) }
         return segments.filter { segment in
             guard let first = segment.first, let last = segment.last else { return false }
             return last.timestampMs - first.timestampMs >= minDurationMs && Self.distanceKm(segment) >= minDistanceKm
@@ -61,10 +67,13 @@ struct TripSegmenter: Sendable {
     }
 
     /// Sum of haversine legs.
-    static func distanceKm(_ samples: [Sample]) -> Double {
-        guard samples.count > 1 else { return 0 }
+    static func distanceKm(_ samples: ArraySlice<Sample>) -> Double {
         var total = 0.0
-        for index in 1..<samples.count { total += haversineKm(samples[index - 1], samples[index]) }
+        var previous: Sample?
+        for sample in samples {
+            if let previous { total += haversineKm(previous, sample) }
+            previous = sample
+        }
         return total
     }
 
