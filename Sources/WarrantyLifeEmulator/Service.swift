@@ -99,14 +99,6 @@ struct WarrantyLifeService {
 
     // MARK: Accounts
 
-    /// The account presenting `credentials`: the token must be current and the Basic identity
-    /// (when sent) must be the account's e-mail or id.
-    func caller(_ credentials: UserCredentials?) throws -> UserRecord? {
-        guard let credentials, let found = try store.user(project, token: credentials.token) else { return nil }
-        let matches = credentials.identity.map { $0.equalsIgnoringCase(found.email) || $0 == found.id } ?? true
-        return matches ? found : nil
-    }
-
     /// The account with this e-mail, if any.
     func account(email: String) throws -> UserRecord? { try store.user(project, email: email) }
 

@@ -186,6 +186,11 @@ struct UserCredentials: Sendable, Equatable {
         if token.isEmpty { return nil }
     }
 
+    /// Whether the Basic identity, when sent, is `account`'s e-mail (any case) or id.
+    func names(_ account: UserRecord) -> Bool {
+        identity.map { $0.equalsIgnoringCase(account.email) || $0 == account.id } ?? true
+    }
+
     /// Where the last `:` is: by bytes in ASCII text (Character search cost ~1.5 µs of every
     /// request with Basic credentials), by Characters otherwise, where a combining mark can make
     /// a colon part of another character.

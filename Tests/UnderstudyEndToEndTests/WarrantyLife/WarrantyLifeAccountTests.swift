@@ -94,6 +94,40 @@ struct WarrantyLifeAccountTests {
         }
     }
 
+    @Test("a token answered once stops working at once after a logout, a revoke by the control plane and a project reset")
+    func revokedTokensStopAtOnce() async throws {
+        try await WarrantyLifeFixture.with { f in
+            let userID = try await f.user("jane@example.com")
+            func login() async throws -> String {
+                try await f.repository().getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass").token
+            }
+            func whoami(_ token: String, identity: String? = nil) async throws -> Int {
+                let authorization = identity.map { "Basic " + Data("\($0):\(token)".utf8).base64EncodedString() } ?? "Bearer \(token)"
+                return try await f.raw("GET", "/whoami", headers: ["Authorization": authorization]).status
+            }
+            // Answered twice (the second from the credential index), then logged out.
+            let first = try await login()
+            #expect(try await whoami(first) == 200)
+            #expect(try await whoami(first) == 200)
+            #expect(try await whoami(first, identity: "jane@example.com") == 200)
+            #expect(try await whoami(first, identity: userID) == 200)
+            #expect(try await whoami(first, identity: "someone@example.com") == 401) // the identity is checked on a cached account too
+            #expect(try await f.raw("DELETE", "/auth/token", headers: ["Authorization": "Bearer \(first)"]).status == 204)
+            #expect(try await whoami(first) == 401)
+            // A new token, revoked by the control plane.
+            let second = try await login()
+            #expect(second != first)
+            #expect(try await whoami(second) == 200)
+            try await f.admin.updateUser(userID, ["revokeToken": true])
+            #expect(try await whoami(second) == 401)
+            // A reset removes the account with its token.
+            let third = try await login()
+            #expect(try await whoami(third) == 200)
+            _ = try await f.projectAdmin.reset()
+            #expect(try await whoami(third) == 401)
+        }
+    }
+
     @Test("passwordless and locked-email registration follow the looked-up voucher")
     func registrationTypes() async throws {
         try await WarrantyLifeFixture.with { f in
