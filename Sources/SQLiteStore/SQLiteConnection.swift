@@ -68,11 +68,7 @@ public final class SQLiteConnection: StoreConnection {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            if status != SQLITE_ROW { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
-        }
+        while try step(statement, sql: sql) {}
         return Int(sqlite3_changes(handle))
     }
 
@@ -84,10 +80,7 @@ public final class SQLiteConnection: StoreConnection {
         let columnCount = Int(sqlite3_column_count(statement))
         let columns = layout(of: statement, count: columnCount)
         var rows: [Row] = []
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+        while try step(statement, sql: sql) {
             var values: [SQLValue] = []
             values.reserveCapacity(columnCount)
             for index in 0..<Int32(columnCount) { values.append(Self.column(statement, index)) }
@@ -103,11 +96,7 @@ public final class SQLiteConnection: StoreConnection {
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try checkCount(values.count, of: statement, sql: sql)
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1), to: statement, sql: sql) }
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            if status != SQLITE_ROW { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
-        }
+        while try step(statement, sql: sql) {}
         return Int(sqlite3_changes(handle))
     }
 
@@ -121,10 +110,7 @@ public final class SQLiteConnection: StoreConnection {
         let columns = layout(of: statement, count: columnCount)
         var values: [SQLValue] = []
         values.reserveCapacity(columnCount)
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+        while try step(statement, sql: sql) {
             values.removeAll(keepingCapacity: true)
             for index in 0..<Int32(columnCount) { values.append(Self.column(statement, index)) }
             try body(Row(layout: columns, values: values))
@@ -140,10 +126,7 @@ public final class SQLiteConnection: StoreConnection {
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
         var numbers: [Int] = []
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else { throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql) }
+        while try step(statement, sql: sql) {
             if sqlite3_column_type(statement, 0) == SQLITE_INTEGER {
                 numbers.append(Int(sqlite3_column_int64(statement, 0)))
                 continue
@@ -235,6 +218,15 @@ public final class SQLiteConnection: StoreConnection {
     private func bind(_ bindings: [any SQLBindable], to statement: OpaquePointer, sql: String) throws {
         try checkCount(bindings.count, of: statement, sql: sql)
         for (offset, binding) in bindings.enumerated() { try bind(binding.sqlValue, at: Int32(offset + 1), to: statement, sql: sql) }
+    }
+
+    /// Steps `statement` once: true with a row to read, false when it is done.
+    private func step(_ statement: OpaquePointer, sql: String) throws -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: sqlite3_extended_errcode(handle), message: lastMessage, sql: sql)
+        }
     }
 
     private func checkCount(_ count: Int, of statement: OpaquePointer, sql: String) throws {

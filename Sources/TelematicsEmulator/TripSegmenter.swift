@@ -45,10 +45,7 @@ struct TripSegmenter: Sendable {
             }
             if !current.isEmpty, time - samples[current.upperBound - 1].timestampMs > gapMs { cut = true }
             if cut, !current.isEmpty { segments.append(samples[current]); current = index..<index }
-            if !excluded {
-                if current.isEmpty { current = index..<index }
-                current = current.lowerBound..<(index + 1)
-            }
+            if !excluded { current = (current.isEmpty ? index : current.lowerBound)..<(index + 1) }
         }
         if !current.isEmpty { segments.append(samples[current]) }
         return segments.filter { segment in

@@ -169,7 +169,7 @@ struct WarrantyLifeRoutes: Sendable {
     }
 
     /// The credential index's kind for accounts' tokens (the SDK's developer keys are another).
-    static let accountTokenKind = "accountToken"
+    private static let accountTokenKind = "accountToken"
 
     /// Runs `body` on the service in a read transaction.
     func read<T: Sendable>(_ context: EmulatorContext, _ project: ProjectID, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T) async throws -> T {
