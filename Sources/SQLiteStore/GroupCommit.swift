@@ -31,6 +31,8 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     private struct Pending: Sendable {
         var jobs: [Job] = []
         var draining = false
+        /// Turn takers that will look at the queue when their turn ends.
+        var turnsAwaited: Set<ObjectIdentifier> = []
     }
 
     /// More jobs than this wait for the next transaction, so one commit never holds thousands of
@@ -79,6 +81,40 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
             return true
         }
         if start { queue.async { [self] in drain() } }
+    }
+
+    /// Queues `job` for the end of the caller's turn, when whatever else the turn writes is queued
+    /// with it: then the turn taker runs them all in one transaction (see `endTurn`). A writer
+    /// already busy picks the job up sooner, with the rest of the queue.
+    func stage(_ job: Job, turn: WriteTurn) {
+        let first = pending.withLock { state -> Bool in
+            state.jobs.append(job)
+            return state.turnsAwaited.insert(turn.owner).inserted
+        }
+        if first { turn.atEnd { [self] in endTurn(turn.owner) } }
+    }
+
+    /// At the end of `owner`'s turn: runs everything queued, in order and in one transaction, right
+    /// here when the writer is idle (another loop's staged writes too: handing those to the writer
+    /// thread instead measured no better), and leaves it to a writer already draining.
+    private func endTurn(_ owner: ObjectIdentifier) {
+        enum Next { case nothing, inline([Job]), handOff }
+        let next = pending.withLock { state -> Next in
+            state.turnsAwaited.remove(owner)
+            guard !state.draining, !state.jobs.isEmpty else { return .nothing }
+            state.draining = true
+            guard state.jobs.count <= Self.maxBatch else { return .handOff }
+            defer { state.jobs = [] }
+            return .inline(state.jobs)
+        }
+        switch next {
+        case .nothing: return
+        case .inline(let batch):
+            run(batch)
+            release()
+        case .handOff:
+            queue.async { [self] in drain() }
+        }
     }
 
     /// Runs `job` on the calling thread, in a transaction of its own, when the writer is idle and

@@ -35,6 +35,7 @@ public final class SQLiteDatabase: Database {
     private let checkpointer: Checkpointer
     private let readers: [Lane]
     private let nextReader = Atomic<Int>(0)
+    private let currentTurn: (@Sendable () -> WriteTurn?)?
     /// Reader connections owned by the threads that asked for them (see `read`).
     private let threadReaders = Mutex<[UInt: ThreadReader]>([:])
 
@@ -48,10 +49,12 @@ public final class SQLiteDatabase: Database {
     // Atomic/Mutex storage when another module allocated or accessed them (heap corruption in
     // release builds). This attribute, on every public initializer of such a class, keeps release
     // builds correct with the default optimization settings (docs/notes/release-heap-corruption.md).
-    /// Opens (creating it and its folder if needed) the database at `path`.
+    /// Opens (creating it and its folder if needed) the database at `path`; `currentTurn` names
+    /// the turn a write is made in, when its caller works in turns (see `WriteTurn`).
     @inline(never)
-    public init(path: String, readerCount: Int = 3) throws {
+    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil) throws {
         self.path = path
+        self.currentTurn = currentTurn
         let folder = (path as NSString).deletingLastPathComponent
         // A folder that cannot be made surfaces as sqlite3_open's own, clearer error just below.
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -86,6 +89,11 @@ public final class SQLiteDatabase: Database {
     /// commit-before-return guarantee); only contended writes wait for the writer queue.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
+        if let turn = currentTurn?(), turn.othersMayWrite {
+            return try await withCheckedThrowingContinuation { continuation in
+                commits.stage(job(body, settled: { continuation.resume(with: $0) }), turn: turn)
+            }
+        }
         let inline = InlineResult<T>()
         if commits.runInline(job(body, settled: { inline.value = $0 })) {
             // `run` settles every job it is given (value, error or rejection) before returning.

@@ -30,6 +30,12 @@ public final class UnderstudyServer: Sendable {
     public var seedReport: SeedReport? { seeds.withLock { $0 } }
     private let seeds = Mutex<SeedReport?>(nil)
 
+    /// The event loop turn a handler's write is made in: writes of the requests one loop handles
+    /// in one pass are committed together.
+    private static let loopTurn: @Sendable () -> WriteTurn? = {
+        LoopTurn.current.map { turn in WriteTurn(owner: turn.id, othersMayWrite: turn.hasQueuedWork, atEnd: turn.afterQueuedWork) }
+    }
+
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
@@ -40,7 +46,7 @@ public final class UnderstudyServer: Sendable {
         var journalDatabase: (any Database)?
         switch try DatabaseLocation(configuration.databasePath) {
         case .sqlite(let path):
-            database = try SQLiteDatabase(path: path)
+            database = try SQLiteDatabase(path: path, currentTurn: Self.loopTurn)
             let migrator = try Migrator(directory: migrations)
             let journalFile = try SQLiteDatabase(path: Self.journalPath(besides: path), readerCount: 1)
             let journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: migrations))

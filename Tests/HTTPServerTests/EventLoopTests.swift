@@ -56,6 +56,36 @@ struct EventLoopTests {
         loop.stop()
     }
 
+    @Test("a loop's turn names the loop, runs work after what is queued, and says whether anything is", arguments: EventLoopKind.available)
+    func loopTurn(kind: EventLoopKind) async throws {
+        let loop = try #require(EventLoopFactory.makeLoops(kind, count: 1).first)
+        #expect(LoopTurn.current == nil, "off the server's loops there is no turn")
+        let order = Mutex<[String]>([])
+        let seen = Mutex<(id: ObjectIdentifier?, queued: [Bool])>((nil, []))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // Queued from the loop itself, so that all four wait before the first runs.
+            loop.execute {
+                loop.execute {
+                    let turn = LoopTurn.current
+                    seen.withLock { $0.id = turn?.id; $0.queued.append(turn?.hasQueuedWork ?? false) }
+                    turn?.afterQueuedWork {
+                        order.withLock { $0.append("end of turn") }
+                        // Nothing is left: on epoll the turn says so (Dispatch cannot tell, and says true).
+                        seen.withLock { $0.queued.append(LoopTurn.current?.hasQueuedWork ?? true) }
+                        done.resume()
+                    }
+                    order.withLock { $0.append("first") }
+                }
+                for index in 1...3 { loop.execute { order.withLock { $0.append("queued \(index)") } } }
+            }
+        }
+        #expect(order.withLock { $0 } == ["first", "queued 1", "queued 2", "queued 3", "end of turn"])
+        let (id, queued) = seen.withLock { $0 }
+        #expect(id == ObjectIdentifier(loop))
+        #expect(queued == (kind == .dispatch ? [true, true] : [true, false]))
+        loop.stop()
+    }
+
     /// Descriptor numbers are reused as soon as a socket closes. A loop that let the number go
     /// while it still watched it (a Dispatch source not yet cancelled) would attach the next
     /// client's events to the old connection, and that client would wait in vain.

@@ -4,9 +4,9 @@ import Synchronization
 import Testing
 @testable import SQLiteStore
 
-private func freshDatabase() throws -> SQLiteDatabase {
+private func freshDatabase(currentTurn: (@Sendable () -> WriteTurn?)? = nil) throws -> SQLiteDatabase {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)/db.sqlite").path
-    let database = try SQLiteDatabase(path: path)
+    let database = try SQLiteDatabase(path: path, currentTurn: currentTurn)
     try database.withWriterBlocking { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, payload BLOB)") }
     return database
 }
@@ -34,6 +34,40 @@ private func currentThreadID() -> UInt {
     #else
     UInt(bitPattern: pthread_self())
     #endif
+}
+
+/// A serial queue that takes turns the way an event loop does: tasks that prefer it run their jobs
+/// on it in order, and work handed to its turn's `atEnd` runs after what is queued before it.
+private final class TurnQueue: TaskExecutor, @unchecked Sendable { // immutable after init
+    let queue = DispatchQueue(label: "group-commit-tests.turns")
+    private let key = DispatchSpecificKey<Bool>()
+    private let othersMayWrite: Bool
+
+    init(othersMayWrite: Bool = true) {
+        self.othersMayWrite = othersMayWrite
+        queue.setSpecific(key: key, value: true)
+    }
+
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// The turn under way when the caller runs on the queue.
+    var turn: WriteTurn? {
+        guard isCurrent else { return nil }
+        return WriteTurn(owner: ObjectIdentifier(self), othersMayWrite: othersMayWrite, atEnd: { [queue] work in queue.async(execute: work) })
+    }
+
+    /// Starts `count` tasks that prefer the queue from inside one of its blocks, so that all of
+    /// them are queued before the first runs: they make up one turn.
+    func startTogether<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) async throws -> T) async -> [Task<T, any Error>] {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: (0..<count).map { index in Task(executorPreference: self) { try await body(index) } }) }
+        }
+    }
 }
 
 @Suite("Group commit")
@@ -259,5 +293,79 @@ struct GroupCommitTests {
             while order.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.001) }
             #expect(order.withLock { $0 } == ["released", "exclusive"])
         }
+    }
+
+    @Test("the writes of one turn commit together when it ends, on the turn's own thread; one failing rolls back alone")
+    func turnWritesShareTransaction() async throws {
+        let turns = TurnQueue()
+        let database = try freshDatabase(currentTurn: { turns.turn })
+        let probe = try SQLiteConnection(path: database.path)
+        let before = database.groupCommitCounts
+        let tasks = await turns.startTogether(8) { index -> Bool in
+            try await database.write { connection -> Bool in
+                try connection.run("INSERT INTO t (id, name) VALUES (?, ?)", index, "row \(index)")
+                if index == 3 { throw Refused() }
+                return turns.isCurrent
+            }
+        }
+        var ranOnTurnQueue: [Bool] = []
+        for (index, task) in tasks.enumerated() {
+            do {
+                ranOnTurnQueue.append(try await task.value)
+                // Answered only after the commit: another connection sees the row.
+                #expect(try probe.scalar("SELECT count(*) FROM t WHERE id = ?", index).int == 1)
+            } catch {
+                #expect(index == 3 && error is Refused)
+            }
+        }
+        #expect(ranOnTurnQueue == Array(repeating: true, count: 7))
+        let after = database.groupCommitCounts
+        #expect(after.transactions - before.transactions == 1)
+        #expect(after.writes - before.writes == 8)
+        let ids = try probe.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int }
+        #expect(ids == [0, 1, 2, 4, 5, 6, 7])
+    }
+
+    @Test("a write made when nothing else of its turn is left to run commits at once, in a transaction of its own")
+    func loneTurnWriteRunsAtOnce() async throws {
+        let turns = TurnQueue(othersMayWrite: false)
+        let database = try freshDatabase(currentTurn: { turns.turn })
+        let before = database.groupCommitCounts
+        let tasks = await turns.startTogether(3) { index in
+            try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (?, 'alone')", index) }
+        }
+        for task in tasks { _ = try await task.value }
+        let after = database.groupCommitCounts
+        #expect(after.transactions - before.transactions == 3)
+        #expect(after.writes - before.writes == 3)
+    }
+
+    @Test("a turn's writes that find the writer busy go with its next batch, on the writer queue")
+    func turnWritesBehindBusyWriter() async throws {
+        let turns = TurnQueue()
+        let database = try freshDatabase(currentTurn: { turns.turn })
+        let started = database.groupCommitCounts
+        let release = DispatchSemaphore(value: 0)
+        try await onOwnThread {
+            let holding = DispatchSemaphore(value: 0)
+            database.enqueueWrite({ _ in holding.signal(); release.wait() }, completion: { _ in })
+            holding.wait()
+        }
+        let tasks = await turns.startTogether(4) { index -> Bool in
+            try await database.write { connection -> Bool in
+                try connection.run("INSERT INTO t (id, name) VALUES (?, 'behind')", index)
+                return turns.isCurrent
+            }
+        }
+        try await onOwnThread {
+            while database.queuedWrites < 4 { Thread.sleep(forTimeInterval: 0.001) }
+            turns.queue.sync {} // the turn has ended: it found the writer busy and left its writes queued
+            #expect(database.queuedWrites == 4)
+            release.signal()
+        }
+        for task in tasks { #expect(try await task.value == false, "ran on the writer queue") }
+        let after = database.groupCommitCounts
+        #expect(after.transactions - started.transactions == 2, "the held write's, then one for the turn's four")
+        #expect(after.writes - started.writes == 5)
     }
 }

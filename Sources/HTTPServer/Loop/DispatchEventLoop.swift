@@ -66,6 +66,14 @@ final class DispatchEventLoop: EventLoop, @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     private let queue: DispatchQueue
     private let key = DispatchSpecificKey<Bool>()
+    /// Which loop a queue belongs to, for `LoopTurn.current` (weak: the queue must not keep its loop).
+    private static let ownerKey = OwnerKey()
+    private struct OwnerKey: @unchecked Sendable { // immutable; declared Sendable by some Dispatch versions only
+        let key = DispatchSpecificKey<Owner>()
+    }
+    private final class Owner: @unchecked Sendable { // written once, before the queue runs anything
+        weak var loop: DispatchEventLoop?
+    }
     private var watches: [Int32: Watch] = [:]
     private var listeners: [Int32: Listener] = [:]
     private let watched = Atomic<Int>(0)
@@ -79,7 +87,13 @@ final class DispatchEventLoop: EventLoop, @unchecked Sendable {
         queue = DispatchQueue(label: "understudy.http.loop.\(index)", qos: .userInitiated)
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         queue.setSpecific(key: key, value: true)
+        let owner = Owner()
+        owner.loop = self
+        queue.setSpecific(key: Self.ownerKey.key, value: owner)
     }
+
+    /// The loop whose queue runs the caller, if any.
+    static var current: DispatchEventLoop? { DispatchQueue.getSpecific(key: ownerKey.key)?.loop }
 
     deinit {
         timer?.cancel() // a timer the server never stopped would otherwise fire for ever
@@ -95,6 +109,9 @@ final class DispatchEventLoop: EventLoop, @unchecked Sendable {
     func execute(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
+
+    /// Always true: a Dispatch queue does not tell what is queued on it.
+    var hasQueuedWork: Bool { true }
 
     /// Runs a job of a handler task on the loop's queue. From the queue itself (a handler that
     /// starts or resumes without awaiting anything) this wakes no thread: the draining worker

@@ -31,6 +31,8 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let threadID = Atomic<UInt>(0) // pthread_t of the loop thread; 0 until it starts
     private var local: [Work] = []
+    private var running: [Work] = [] // the pass `drainWork` is in, and how far it got
+    private var runningNext = 0
     private var connections: [Int32: Connection] = [:]
     private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
     private let watched = Atomic<Int>(0)
@@ -70,6 +72,22 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
         let id = threadID.load(ordering: .acquiring)
         return id != 0 && pthread_equal(pthread_self(), pthread_t(id)) != 0
     }
+
+    /// The loop whose thread runs the caller, if any.
+    static var current: EpollEventLoop? {
+        guard let pointer = pthread_getspecific(threadKey) else { return nil }
+        return Unmanaged<EpollEventLoop>.fromOpaque(pointer).takeUnretainedValue() // the thread's own closure keeps its loop alive
+    }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether the pass under way has more to run, or work was queued from the loop for the next
+    /// one. Work queued by other threads is not counted (it runs in the next pass either way).
+    var hasQueuedWork: Bool { runningNext < running.count || !local.isEmpty }
 
     /// Runs `work` on the loop thread (soon, in order).
     func execute(_ work: @escaping @Sendable () -> Void) {
@@ -188,6 +206,7 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [cepoll_event](repeating: cepoll_event(), count: 256)
         nextSweep = MonotonicClock.nanoseconds() + sweepNanoseconds
         while true {
@@ -232,19 +251,23 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
 
     private func drainWork() {
         while true {
-            var batch = local
-            local.removeAll(keepingCapacity: true)
-            batch += inbox.withLock { inbox -> [Work] in
+            swap(&running, &local) // `local` takes the emptied buffer: no allocation per pass
+            running += inbox.withLock { inbox -> [Work] in
                 defer { inbox.work.removeAll(keepingCapacity: true) }
                 return inbox.work
             }
-            if batch.isEmpty { return }
-            for work in batch {
+            if running.isEmpty { return }
+            runningNext = 0
+            while runningNext < running.count {
+                let work = running[runningNext]
+                runningNext += 1
                 switch work {
                 case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
                 case .closure(let closure): closure()
                 }
             }
+            running.removeAll(keepingCapacity: true)
+            runningNext = 0
         }
     }
 

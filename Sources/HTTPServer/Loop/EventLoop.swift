@@ -13,6 +13,8 @@ protocol EventLoop: TaskExecutor, AnyObject, Sendable {
     var inLoop: Bool { get }
     /// Runs `work` on the loop (soon, in order).
     func execute(_ work: @escaping @Sendable () -> Void)
+    /// Whether work other than the caller's is queued on the loop now (called on the loop).
+    var hasQueuedWork: Bool { get }
 
     /// Starts watching a connection's socket for reads; `sweepInterval` (seconds) bounds deadline slack.
     func register(_ connection: Connection, sweepInterval: Double)
