@@ -125,9 +125,11 @@ struct AsleepRoutes: Sendable {
     /// (then the service writes nothing): the usual fetch no longer queues behind the writer.
     /// Nil when something is due or on any error; the write path then does it all, errors included.
     ///
-    /// The checks run on every fetch; the report's bytes (960 chunk numbers read, the analysis,
-    /// the encoding: most of a fetch) are reused while the database has not changed, which is
-    /// what an SDK polling a finished night sees (see `DerivedAnswers`).
+    /// What the database decides is reused while it has not changed (see `DerivedAnswers`), which
+    /// is what an SDK polling a finished night sees: when the project's next state change falls
+    /// due (only the clock moves a fetch closer to it), and the checks (user, session, who may read
+    /// it) together with the report's bytes (960 chunk numbers read, the analysis, the encoding),
+    /// under a key that holds every input the checks read.
     private func reportWithoutWriting(_ request: Request, _ context: EmulatorContext, sessionID: String) async -> Data? {
         let presented = Self.presented(in: request)
         let credential = context.credential
@@ -136,12 +138,20 @@ struct AsleepRoutes: Sendable {
         return try? await context.database.read { connection -> Data? in
             let service = make(connection)
             let caller = try service.authenticate(presented, credential: credential)
-            guard try !service.store.hasDueTransitions(project: caller.project, maxSession: caller.settings.maxSession,
-                                                       delay: caller.settings.completionDelay, now: service.now) else { return nil }
-            let (session, zone) = try service.reportSession(caller, presented: presented, sessionID: sessionID)
-            let key = "asleep.report\u{1F}\(caller.project)\u{1F}\(session.id)\u{1F}\(zone.identifier)"
+            let (maxSession, delay) = (caller.settings.maxSession, caller.settings.completionDelay)
+            let dueKey = "asleep.nextDue\u{1F}\(caller.project)\u{1F}\(maxSession)\u{1F}\(delay)"
+            let nextDue: Double
+            if let kept = answers.value(for: dueKey, asOf: asOf, as: Double.self) {
+                nextDue = kept
+            } else {
+                nextDue = try service.store.nextTransitionDue(project: caller.project, maxSession: maxSession, delay: delay) ?? .infinity
+                answers.keep(nextDue, costing: 64, for: dueKey, asOf: asOf)
+            }
+            guard service.now.timeIntervalSince1970 < nextDue else { return nil }
+            let key = "asleep.report\u{1F}\(caller.project)\u{1F}\(caller.customer)\u{1F}\(presented.userID ?? "")\u{1F}\(sessionID)\u{1F}\(presented.timezone ?? "")"
             return try answers.answer(for: key, asOf: asOf) {
-                try service.reportContent(session, settings: caller.settings, zone: zone).envelope(detail: "OK")
+                let (session, zone) = try service.reportSession(caller, presented: presented, sessionID: sessionID)
+                return try service.reportContent(session, settings: caller.settings, zone: zone).envelope(detail: "OK")
             }
         }
     }

@@ -63,6 +63,15 @@ extension AsleepStore {
             """, project, maxSession, now.timeIntervalSince1970, delay, now.timeIntervalSince1970) != nil
     }
 
+    /// When the project's first state change falls due (seconds since 1970; nil when no session
+    /// waits for one): `hasDueTransitions` is true exactly when this is at or before `now`.
+    func nextTransitionDue(project: ProjectID, maxSession: Double, delay: Double) throws -> Double? {
+        try connection.scalar("""
+            SELECT min(CASE WHEN state = 'OPEN' THEN start_time + ? ELSE closed_at + ? END) FROM asleep_sessions
+            WHERE project_id = ? AND (state = 'OPEN' OR (state = 'CLOSED' AND hold = 0))
+            """, maxSession, delay, project).double
+    }
+
     /// Projects with an OPEN or CLOSED session (the worker's round).
     func projectsWithLiveSessions() throws -> [ProjectID] {
         try connection.query("SELECT DISTINCT project_id FROM asleep_sessions WHERE state IN ('OPEN', 'CLOSED')")

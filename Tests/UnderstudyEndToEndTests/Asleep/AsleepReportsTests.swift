@@ -59,6 +59,27 @@ struct AsleepReportsTests {
         }
     }
 
+    @Test("a kept report answers only the caller it was made for: another user, or the same user id under another customer's key, is refused")
+    func keptReportKeepsItsChecks() async throws {
+        try await AsleepFixture.with { fixture in
+            let config = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+            let session = try await fixture.asleep.startTracking(config: config)
+            try await fixture.uploadChunks(config, session: session, 0...9)
+            // Made first: any write in between would leave nothing kept to test.
+            let otherUser = try await fixture.asleep.initAsleepConfig(apiKey: fixture.apiKey)
+            let otherKey = try #require(try await fixture.admin.addKey()["apiKey"]?.string)
+            let path = "/data/v3/sessions/\(session)"
+            let first = try await fixture.asleep.raw("GET", path, config: config)
+            #expect(first.status == 200)
+            #expect(try await fixture.asleep.raw("GET", path, config: config).text == first.text, "kept, and answered again")
+            let refused = try await fixture.asleep.raw("GET", path, config: otherUser)
+            #expect(refused.status == 404 && refused.text.contains("session does not exist"), "\(refused.text)")
+            let stranger = try await fixture.asleep.raw("GET", path, config: AsleepConfig(apiKey: otherKey, userId: config.userId))
+            #expect(stranger.status == 404 && stranger.text.contains("user does not exist"), "\(stranger.text)")
+            #expect(try await fixture.asleep.raw("GET", path, config: config).text == first.text, "the owner still gets it")
+        }
+    }
+
     @Test("complete reports are deterministic, in the requested timezone, and their stats are consistent")
     func reportShape() async throws {
         try await AsleepFixture.with { fixture in
