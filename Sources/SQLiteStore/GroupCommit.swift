@@ -13,7 +13,8 @@ import Synchronization
 /// A write that finds the writer idle and nothing queued runs on the caller's thread instead
 /// (`runInline`): handing it to the writer thread and back cost two wake-ups, about a tenth of a
 /// resolve's CPU. Whoever holds `draining` owns the connection, so inline writes, the writer queue
-/// and `exclusively` never overlap, and queued work keeps its order.
+/// and `exclusively` never overlap, and queued work keeps its order. Writes made during one turn
+/// of an event loop are staged instead (`stage`) and run together when the turn ends.
 final class GroupCommit: @unchecked Sendable { // `connection` is only used by the holder of `draining`; the rest is Mutex/Atomic
     /// One queued write: `perform` runs it on the writer inside the batch's transaction and says
     /// whether it failed; `finish` later learns whether the batch committed.

@@ -86,7 +86,9 @@ public final class SQLiteDatabase: Database {
     /// that transaction committed. If `body` throws, only its own changes are rolled back.
     ///
     /// When the writer is idle the write runs right here, on the caller's thread (no hop, same
-    /// commit-before-return guarantee); only contended writes wait for the writer queue.
+    /// commit-before-return guarantee); only contended writes wait for the writer queue. A write
+    /// made in a turn with more work still to run waits for the turn's end and commits with the
+    /// turn's other writes, on the caller's thread too (see `WriteTurn`).
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         if let turn = currentTurn?(), turn.othersMayWrite {
