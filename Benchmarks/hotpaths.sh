@@ -4,7 +4,8 @@
 # CPU per request (utime + stime of the whole process from /proc/<pid>/stat) and its context switches per
 # request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
 # readings ingest (1,000-sample gzip/JSON batches) as samples/s and CPU µs per sample; flatness (resolve,
-# voucher lookup and a trips list with 10 and with 100,000 links/vouchers/trips in the project); RSS idle
+# voucher lookup and a trips list in a project with 10 and in one with 100,000 links/vouchers/trips, measured
+# alternately); RSS idle
 # and after every round. Journal on (the default). Prints one Markdown table and writes it to OUT.
 #
 #   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
@@ -192,44 +193,34 @@ for round in $(seq "$ROUNDS"); do
 done
 echo "ingest $(rss_kb)" >> "$WORK/rss.txt"
 
-# --- flatness: the same requests with 10 and with FLAT_ROWS links / vouchers / trips in the project ---------
+# --- flatness: the same requests in a project with 10 and in one with FLAT_ROWS links / vouchers / trips ----
+# Both projects live in the same server and are measured alternately in every round (small then large,
+# then large then small), so that the machine's drift weighs on both alike: measured one after the other,
+# a single route's ratio swung by ±30 % from run to run.
 if [ -z "${SKIP_FLATNESS:-}" ]; then
-  python3 "$HERE/prepare.py" flat "$BASE" > "$WORK/flat.sh" || fail "seeding the flatness project"
+  python3 "$HERE/prepare.py" flat "$BASE" SMALL flatness-10 > "$WORK/flat-small.sh" || fail "seeding the small flatness project"
+  python3 "$HERE/prepare.py" flat "$BASE" LARGE "flatness-$FLAT_ROWS" > "$WORK/flat-large.sh" || fail "seeding the large flatness project"
   # shellcheck disable=SC1091
-  source "$WORK/flat.sh"
-  FADMIN="/__admin/projects/$FLAT_PROJECT"
-  flat_wrk() { # NAME wrk-flags…
-    local name=$1; shift
+  source "$WORK/flat-small.sh"; source "$WORK/flat-large.sh"
+  flat_var() { local name="$1_$2"; echo "${!name}"; } # SIDE NAME → $SIDE_NAME
+  flat_wrk() { # SIDE NAME wrk-flags…
+    local side=$1 name=$2; shift 2
     case $name in
-      resolve) wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $FLAT_WL_SDK_KEY" -H "User-Agent: WarpLink-Android/1.1.0" "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" ;;
-      voucher) wrk "$@" -s "$HERE/stats.lua" -H "X-WL-Developer-Key: $FLAT_WL_DEV_KEY" -H "Authorization: $FLAT_WL_AUTH" \
+      resolve) wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $(flat_var "$side" WL_SDK_KEY)" -H "User-Agent: WarpLink-Android/1.1.0" \
+                 "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" ;;
+      voucher) wrk "$@" -s "$HERE/stats.lua" -H "X-WL-Developer-Key: $(flat_var "$side" WL_DEV_KEY)" -H "Authorization: $(flat_var "$side" WL_AUTH)" \
                  "$WLM/vouchers/FLAT3?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=FLAT-DEVICE" ;;
-      trips)   wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $FLAT_TM_TOKEN" "$BASE/telematics/api/v1/trips" ;;
+      trips)   wrk "$@" -s "$HERE/stats.lua" -H "Authorization: Bearer $(flat_var "$side" TM_TOKEN)" "$BASE/telematics/api/v1/trips" ;;
     esac
   }
-  flat_check() { # PHASE: each request answers what it did with 10 rows
+  flat_check() { # SIDE: each request answers what it did with 10 rows
     local a b c
-    a=$(curl -s -H "Authorization: Bearer $FLAT_WL_SDK_KEY" "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" | grep -c '"slug":"flat3"' || true)
-    b=$(curl -s -H "X-WL-Developer-Key: $FLAT_WL_DEV_KEY" -H "Authorization: $FLAT_WL_AUTH" \
+    a=$(curl -s -H "Authorization: Bearer $(flat_var "$1" WL_SDK_KEY)" "$BASE/warplink/v1/links/resolve/flat3?domain=aplnk.to" | grep -c '"slug":"flat3"' || true)
+    b=$(curl -s -H "X-WL-Developer-Key: $(flat_var "$1" WL_DEV_KEY)" -H "Authorization: $(flat_var "$1" WL_AUTH)" \
       "$WLM/vouchers/FLAT3?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=FLAT-DEVICE" | grep -c '"voucherCode":"FLAT3"' || true)
-    c=$(curl -s -H "Authorization: Bearer $FLAT_TM_TOKEN" "$BASE/telematics/api/v1/trips" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-    [ "$a$b$c" = "1110" ] || fail "flatness ($1): resolve $a, voucher $b, trips $c (expected 1 1 10)"
+    c=$(curl -s -H "Authorization: Bearer $(flat_var "$1" TM_TOKEN)" "$BASE/telematics/api/v1/trips" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+    [ "$a$b$c" = "1110" ] || fail "flatness ($1 project): resolve $a, voucher $b, trips $c (expected 1 1 10)"
   }
-  flat_phase() { # PHASE
-    flat_check "$1"
-    for name in resolve voucher trips; do flat_wrk "$name" -t1 -c4 -d1s > /dev/null 2>&1; done
-    for round in $(seq "$ROUNDS"); do
-      for name in resolve voucher trips; do
-        for conns in 16 1; do
-          row=$(measure "$UPID" flat_wrk "$name" -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT")
-          echo "flat $round $1 $name $conns $row" >> "$RESULTS"
-        done
-      done
-    done
-    echo "  $1 rows: measured"
-  }
-  echo "flatness: 10 rows of each"
-  flat_phase 10
   bulk() { # ROUTE BODY COUNT → "<created> <seconds>"
     local started out=$WORK/bulk.out w
     started=$(date +%s%N); : > "$out"
@@ -241,17 +232,34 @@ if [ -z "${SKIP_FLATNESS:-}" ]; then
     [ "$failed" = 0 ] || { cat "$out" >&2; fail "bulk seeding of $1: $failed failures"; }
     echo "$created $(awk -v ns=$(( $(date +%s%N) - started )) 'BEGIN { printf "%.1f", ns / 1e9 }')"
   }
+  FADMIN="/__admin/projects/$LARGE_PROJECT"
   MORE=$((FLAT_ROWS - 10))
-  echo "flatness: seeding $MORE more links, vouchers and trips through the control plane (16 connections)…"
+  echo "flatness: seeding $MORE more links, vouchers and trips into the large project through the control plane (16 connections)…"
   read -r L_N L_S < <(bulk "$FADMIN/warplink/links" '{"slug":"many%d","destination_url":"https://example.com/m%d"}' "$MORE")
   read -r V_N V_S < <(bulk "$FADMIN/warrantylife/vouchers" '{"code":"MANY%d"}' "$MORE")
   read -r T_N T_S < <(bulk "$FADMIN/telematics/trips" '{"userId":8,"startedAt":"%t","endedAt":"%e","distanceKm":12}' "$MORE")
   LINKS=$(curl -s "$BASE$FADMIN/warplink/links?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
-  [ "$LINKS" -ge "$FLAT_ROWS" ] || fail "the flatness project has $LINKS links, expected ≥ $FLAT_ROWS"
+  [ "$LINKS" -ge "$FLAT_ROWS" ] || fail "the large flatness project has $LINKS links, expected ≥ $FLAT_ROWS"
   echo "seed links $L_N $L_S $LINKS" >> "$RESULTS"; echo "seed vouchers $V_N $V_S" >> "$RESULTS"; echo "seed trips $T_N $T_S" >> "$RESULTS"
   echo "  links: $L_N in $L_S s ($LINKS in the project); vouchers: $V_N in $V_S s; trips: $T_N in $T_S s"
-  echo "flatness: $FLAT_ROWS rows of each"
-  flat_phase "$FLAT_ROWS"
+  for side in SMALL LARGE; do
+    flat_check "$side"
+    for name in resolve voucher trips; do flat_wrk "$side" "$name" -t1 -c4 -d1s > /dev/null 2>&1; done
+  done
+  echo "flatness: 10 against $FLAT_ROWS rows of each, alternating"
+  for round in $(seq "$ROUNDS"); do
+    order="SMALL LARGE"; [ $((round % 2)) -eq 0 ] && order="LARGE SMALL"
+    for name in resolve voucher trips; do
+      for conns in 16 1; do
+        for side in $order; do
+          rows=10; [ "$side" = LARGE ] && rows=$FLAT_ROWS
+          row=$(measure "$UPID" flat_wrk "$side" "$name" -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT")
+          echo "flat $round $rows $name $conns $row" >> "$RESULTS"
+        done
+      done
+    done
+    echo "  round $round: measured"
+  done
   echo "flatness $(rss_kb)" >> "$WORK/rss.txt"
 fi
 

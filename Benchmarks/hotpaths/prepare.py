@@ -4,8 +4,8 @@
   prepare.py setup BASE WORKDIR   a project with what every measured route needs; prints shell assignments
                                   and writes the request bodies (match.json, sensor.json, readings.json.gz,
                                   chunk.npy) into WORKDIR
-  prepare.py flat  BASE           a second project with 10 links, 10 vouchers and 10 trips of one user;
-                                  prints shell assignments (FLAT_*)
+  prepare.py flat  BASE [PREFIX NAME]  a project NAME with 10 links, 10 vouchers and 10 trips of one user;
+                                  prints shell assignments (PREFIX_*, FLAT_* by default)
   prepare.py failures BASE PROJECT  the project's journalled 4xx/5xx answers (newest 1,000 of each class),
                                   one "journal <count> × <status> <method> <route>: <body>" line per kind
 """
@@ -62,9 +62,10 @@ def setup(base, work):
         print(f"{name}='{value}'")
 
 
-def flat(base):
+def flat(base, prefix="FLAT", name="flatness-bench"):
+    """A project with 10 links, vouchers and trips; its credentials as PREFIX_* shell variables."""
     c = seed.Client(base)
-    project = c.call("POST", "/__admin/projects", {"name": "flatness-bench"}, expect=201)
+    project = c.call("POST", "/__admin/projects", {"name": name}, expect=201)
     pid, creds = project["id"], project["credentials"]
     admin = f"/__admin/projects/{pid}"
     for i in range(10):
@@ -73,13 +74,13 @@ def flat(base):
     user = c.call("POST", f"{admin}/warrantylife/users", {"email": "flat@example.com", "password": "flat-password"}, expect=201)
     token = c.call("POST", f"{admin}/telematics/tokens", {"userId": 7, "userName": "Ten Trips", "accessTtlSeconds": 86400}, expect=201)["token"]
     trips(c, admin, 7, 10, 0)
-    # The 100,000-row phase adds the other trips to user 8, so user 7's list stays the same 10 trips.
+    # The large project's bulk trips go to user 8, so user 7's list stays the same 10 trips.
     c.call("POST", f"{admin}/telematics/tokens", {"userId": 8, "userName": "Bulk", "accessTtlSeconds": 86400}, expect=201)
-    print(f"FLAT_PROJECT='{pid}'")
-    print(f"FLAT_WL_SDK_KEY='{creds['warplink']['sdkKey']}'")
-    print(f"FLAT_WL_DEV_KEY='{creds['warrantylife']['developerKey']}'")
-    print(f"FLAT_WL_AUTH='{user['authorization']}'")
-    print(f"FLAT_TM_TOKEN='{token}'")
+    print(f"{prefix}_PROJECT='{pid}'")
+    print(f"{prefix}_WL_SDK_KEY='{creds['warplink']['sdkKey']}'")
+    print(f"{prefix}_WL_DEV_KEY='{creds['warrantylife']['developerKey']}'")
+    print(f"{prefix}_WL_AUTH='{user['authorization']}'")
+    print(f"{prefix}_TM_TOKEN='{token}'")
 
 
 def failures(base, pid):

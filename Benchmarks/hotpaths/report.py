@@ -49,7 +49,7 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
             ingest.setdefault(f[2], []).append(run(f[3:13]))
         elif f[0] == "flat":
             _, rnd, phase, name, conns = f[:5]
-            flat.setdefault((name, int(conns)), {}).setdefault(int(phase), []).append(run(f[5:15]))
+            flat.setdefault((name, int(conns)), {}).setdefault(int(phase), []).append(dict(run(f[5:15]), round=int(rnd)))
         elif f[0] == "seed":
             seeds[f[1]] = f[2:]
         elif f[0] == "journal":
@@ -118,9 +118,13 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
             if bad:
                 loud.append(f"!! flatness {name} c{conns}: {bad} failed statuses or socket errors")
             label = "Telematics trips (the user's 10)" if name == "trips" else LABELS[name]
+            # The two projects are measured side by side in every round: the ratio of each round's pair, then their median.
+            by_round = {r["round"]: r for r in a}
+            pairs = [ratio(r["cpu"], by_round[r["round"]]["cpu"]) for r in b if r["round"] in by_round]
+            spread = f", per-round {min(pairs):.2f}–{max(pairs):.2f}" if len(pairs) > 1 else ""
             out.append(f"- flatness, {label}, {conns} conn: {small:,} → {large:,} rows: p50 {ms(m['p50'][0])} → {ms(m['p50'][1])} ms "
                        f"(×{ratio(m['p50'][1], m['p50'][0]):.2f}), p99 {ms(m['p99'][0])} → {ms(m['p99'][1])} ms (×{ratio(m['p99'][1], m['p99'][0]):.2f}), "
-                       f"CPU {m['cpu'][0]:.1f} → {m['cpu'][1]:.1f} µs/req (×{ratio(m['cpu'][1], m['cpu'][0]):.2f}), req/s ×{ratio(m['rps'][1], m['rps'][0]):.2f}"
+                       f"CPU {m['cpu'][0]:.1f} → {m['cpu'][1]:.1f} µs/req (**×{median(pairs):.2f}**{spread}), req/s ×{ratio(m['rps'][1], m['rps'][0]):.2f}"
                        + (f", {bad} non-2xx" if bad else ""))
     rss = OrderedDict((k, int(v)) for k, v in (line.split() for line in open(rss_path)))
     mib = lambda kb: f"{kb / 1024:.1f} MiB"

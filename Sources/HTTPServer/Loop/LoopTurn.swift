@@ -1,10 +1,3 @@
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The event loop the caller runs on, as code outside the server may use it: to run work once the
 /// loop has run what is queued on it now (the end of its turn).
 ///
