@@ -45,10 +45,18 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     private let writerNanoseconds = Atomic<Int>(0)
     private let commitsWithFrames = Atomic<Int>(0)
     private let longestWriterNanoseconds = Atomic<Int>(0)
+    private let backgroundFrames = Atomic<Int>(0)
+    private let writerFrames = Atomic<Int>(0)
+    /// Frames of the current log the background passes copied: the writer's turn copies the rest.
+    private let copiedByBackground = Atomic<Int>(0)
 
     @inline(never) // classes with Atomic storage are allocated only by their own module (docs/notes)
     init(path: String) throws {
         connection = try SQLiteConnection(path: path)
+        // A connection opens the log only on its first read. Until then SQLite (3.40 here) answers
+        // a checkpoint on it with success and -1 frames, having copied nothing: every background
+        // pass was a no-op, and the writer's turn copied the whole log while writes waited.
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
     }
 
     /// Checkpoints run so far, background and writer passes together (tests, the shutdown log).
@@ -58,6 +66,12 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// queued meanwhile waited that long (the shutdown log).
     var writerTurns: (totalNanoseconds: Int, longestNanoseconds: Int) {
         (writerNanoseconds.load(ordering: .relaxed), longestWriterNanoseconds.load(ordering: .relaxed))
+    }
+
+    /// Log frames copied into the database file by the background passes and by the writer's
+    /// turns: the writer's share is what its callers waited for (tests, the shutdown log).
+    var framesCopied: (background: Int, writer: Int) {
+        (backgroundFrames.load(ordering: .relaxed), writerFrames.load(ordering: .relaxed))
     }
 
     /// Commits on the writer that wrote to the log, so far. SQLite calls the hook only for a
@@ -83,9 +97,14 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.async { [self] in
             // A failed checkpoint only leaves the log longer; the next commit schedules another.
+            var copied = 0
             for _ in 0..<Self.maxBackgroundPasses {
-                guard let progress = try? connection.checkpoint(), progress.logFrames - progress.copiedFrames > Self.writerShare else { break }
+                guard let progress = try? connection.checkpoint() else { break }
+                copied = max(copied, progress.copiedFrames)
+                guard progress.logFrames - progress.copiedFrames > Self.writerShare else { break }
             }
+            backgroundFrames.add(copied, ordering: .relaxed)
+            copiedByBackground.store(copied, ordering: .relaxed)
             completed.add(1, ordering: .releasing)
             backgroundDone.store(true, ordering: .releasing)
         }
@@ -103,7 +122,11 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         // writeback here, and every write waited with it. The background passes synced the rest;
         // the next one syncs these pages too (see the type's note on power cuts).
         _ = try? writer.execute("PRAGMA synchronous = OFF")
-        _ = try? writer.checkpoint() // as above: a failure leaves the log longer, nothing else
+        // As above: a failure leaves the log longer, nothing else. SQLite counts the frames copied
+        // from this log in all, the background's included.
+        if let progress = try? writer.checkpoint() {
+            writerFrames.add(max(0, progress.copiedFrames - copiedByBackground.load(ordering: .relaxed)), ordering: .relaxed)
+        }
         _ = try? writer.execute("PRAGMA synchronous = NORMAL")
         let spent = Int(DispatchTime.now().uptimeNanoseconds - started)
         writerNanoseconds.add(spent, ordering: .relaxed)

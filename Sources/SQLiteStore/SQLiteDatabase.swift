@@ -160,6 +160,10 @@ public final class SQLiteDatabase: Database {
         return (Double(turns.totalNanoseconds) / 1e6, Double(turns.longestNanoseconds) / 1e6)
     }
 
+    /// Log frames checkpoints copied into the database file, by background passes and by the
+    /// writer's turns (tests, the shutdown log).
+    public var checkpointFrames: (background: Int, writer: Int) { checkpointer.framesCopied }
+
     /// Returns once a background checkpoint already started has finished (tests).
     func waitForCheckpoint() { checkpointer.drain() }
 

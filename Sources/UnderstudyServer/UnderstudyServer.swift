@@ -164,6 +164,8 @@ public final class UnderstudyServer: Sendable {
             let commits = file.groupCommitCounts
             emulator.services.logger.info(name, [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
                                                  ("checkpoints", String(file.checkpointsRun)),
+                                                 ("background_checkpoint_frames", String(file.checkpointFrames.background)),
+                                                 ("writer_checkpoint_frames", String(file.checkpointFrames.writer)),
                                                  ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
                                                  ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
         }
