@@ -56,6 +56,21 @@ struct EventLoopTests {
         loop.stop()
     }
 
+    #if os(Linux)
+    @Test("an epoll loop's thread carries its own name in the kernel, for top, perf and /proc")
+    func epollThreadName() async throws {
+        let loop = try #require(EventLoopFactory.makeLoops(.epoll, count: 1).first)
+        let name = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
+            loop.execute {
+                let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                done.resume(returning: comm.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        #expect(name == "http-loop-0")
+        loop.stop()
+    }
+    #endif
+
     @Test("a loop's turn names the loop, runs work after what is queued, and says whether anything is", arguments: EventLoopKind.available)
     func loopTurn(kind: EventLoopKind) async throws {
         let loop = try #require(EventLoopFactory.makeLoops(kind, count: 1).first)
