@@ -113,6 +113,12 @@ public final class Journal: Sendable {
     /// the checkpoint.
     static let gatherDelay = DispatchTimeInterval.milliseconds(20)
 
+    /// Entries a flush converts, or inserts, between two `sched_yield()`s. A flush is a burst of
+    /// milliseconds of CPU on one thread, and Linux lets it run on until its slice ends: a loop or
+    /// a client woken on the same core meanwhile waited behind it (a request's 1–3 ms at one
+    /// connection, every gather interval). Yielding lets it run; the flush goes on next.
+    static let entriesPerYield = 16
+
     /// The platform name of what the proxy answered itself (a CONNECT, a forwarded request).
     public static let proxyPlatform = "proxy"
 
@@ -193,7 +199,13 @@ public final class Journal: Sendable {
             return taken
         }
         let cap = limits.bodyCaptureBytes
-        return (exchanges.map { Self.stored($0, cap: cap, bodies: bodies) }, exchanges.reduce(0) { $0 + Self.footprint($1) })
+        var entries: [StoredEntry] = []
+        entries.reserveCapacity(exchanges.count)
+        for (index, exchange) in exchanges.enumerated() {
+            if index > 0, index % Self.entriesPerYield == 0 { sched_yield() }
+            entries.append(Self.stored(exchange, cap: cap, bodies: bodies))
+        }
+        return (entries, exchanges.reduce(0) { $0 + Self.footprint($1) })
     }
 
     /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
@@ -252,7 +264,8 @@ public final class Journal: Sendable {
     private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
         var listed: [JournalLedger.Item] = []
         listed.reserveCapacity(keepsLedger ? batch.count : 0)
-        for entry in batch {
+        for (index, entry) in batch.enumerated() {
+            if index > 0, index % Self.entriesPerYield == 0 { sched_yield() }
             let refs = try insert(entry, connection: connection)
             guard keepsLedger else { continue }
             listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
