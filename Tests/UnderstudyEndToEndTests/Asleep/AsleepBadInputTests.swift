@@ -62,6 +62,14 @@ struct AsleepBadInputTests {
             let truncated = Data(
                 "--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"0.npy\"\r\n\r\nabc".utf8)
             #expect(try await upload(truncated) == (422, "Not valid parameter"))
+            // Who is calling is settled before what was sent: a broken upload with a wrong key is a
+            // 401. The body is checked before the session, so one to a session that does not exist
+            // is still a 422: parsing ahead of the write must not change either order.
+            let wrongKey = try await fixture.asleep.raw("POST", path, config: config, apiKey: "wrong", body: truncated, contentType: multipart)
+            #expect(wrongKey.status == 401)
+            let elsewhere = try await fixture.asleep.raw("POST", "/ai/v1/sessions/20260101000000_abcde/upload", config: config, body: truncated,
+                                                         contentType: multipart)
+            #expect(elsewhere.status == 422)
             let noFile = Data("--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ--\r\n".utf8)
             #expect(try await upload(noFile) == (422, "Not valid parameter"))
             #expect(
