@@ -1,5 +1,5 @@
-// epoll, eventfd and thread names for the HTTP server's event loops. Glibc's Swift module does not export
-// them, and `struct epoll_event` is packed on x86-64, so Swift gets plain inline wrappers.
+// epoll, eventfd and thread names for the HTTP server's event loops. Glibc's Swift module does
+// not export them, and `struct epoll_event` is packed on x86-64, so Swift gets plain inline wrappers.
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
