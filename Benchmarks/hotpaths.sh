@@ -3,7 +3,7 @@
 # at 16 connections and at 1 (wrk -t1, keep-alive), req/s, p50/p99/p99.9 and the worst request, the server's
 # CPU per request (utime + stime of the whole process from /proc/<pid>/stat) and its context switches per
 # request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
-# readings ingest (1,000-sample gzip/JSON batches) as samples/s and CPU µs per sample; flatness (resolve,
+# readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample; flatness (resolve,
 # voucher lookup and a trips list in a project with 10 and in one with 100,000 links/vouchers/trips, measured
 # alternately); RSS idle
 # and after every round. Journal on (the default). Prints one Markdown table and writes it to OUT.
@@ -168,7 +168,7 @@ done
 # What the failed answers were (wrk only counts them): the journal keeps each one with its body.
 python3 "$HERE/prepare.py" failures "$BASE" "$PROJECT" >> "$RESULTS" || echo "  (could not read the journal's failures)" >&2
 
-# --- ingest: 1,000-sample batches, wrk -t$INGEST_THREADS -c16 (telemetry: one fresh user per thread) --------
+# --- ingest: 1,000-sample gzip batches, wrk -t$INGEST_THREADS -c16 (telemetry: one fresh user per connection) -
 echo "ingest (1,000 samples per batch):"
 check telemetry; check readings
 wrk_route readings -t1 -c4 -d1s > /dev/null 2>&1

@@ -98,7 +98,7 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
             bad = int(sum(r["bad"] + r["sock"] for r in rs))
             if bad:
                 loud.append(f"!! {LABELS[name]} ingest: {bad} failed statuses or socket errors")
-            out.append(f"- ingest, {LABELS[name]} (1,000 samples a batch, wrk -t{ingest_threads} -c16): **{rate:,.0f} samples/s**, "
+            out.append(f"- ingest, {LABELS[name]} (1,000 samples a gzip batch, wrk -t{ingest_threads} -c16): **{rate:,.0f} samples/s**, "
                        f"{per:.3f} server CPU µs per sample, p99 {ms(median([r['p99'] for r in rs]))} ms a batch, {bad} non-2xx "
                        f"(goal ≥ 300,000 samples/s: {'met' if rate >= 300_000 else 'NOT met'}); per round "
                        + ", ".join(f"{r['rps'] * 1000:,.0f}" for r in rs))

@@ -58,15 +58,25 @@ check() { # NAME: the real response must be the documented one; it is kept as ng
 }
 
 TELEMETRY_RUN=0
+TELEMETRY_START=0
+USERS_PER_THREAD=1
 # prep NAME THREADS: what the next run of NAME needs, made before it is measured (fresh Asleep sessions
-# with distinct seq_nums ahead; fresh Telematics users, one per wrk thread, so no sample repeats).
+# with distinct seq_nums ahead; fresh Telematics users, one per connection, so no sample repeats).
 prep() {
   case $1 in
     upload) SESSIONS=$(python3 "$PLAT/seed.py" sessions "$BASE" "$ASLEEP_KEY" 4) ;;
     telemetry)
+      # One user per connection (the ingest runs with 16), each thread taking turns over its own.
       TELEMETRY_RUN=$((TELEMETRY_RUN + 1))
-      echo "$((1000 + TELEMETRY_RUN * 100)) $2" > "$WORK/last-users"
-      TOKENS=$(python3 "$PLAT/seed.py" tokens "$BASE" "$PROJECT" $((1000 + TELEMETRY_RUN * 100)) "$2") ;;
+      TELEMETRY_START=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 ))
+      USERS_PER_THREAD=$(( 16 / $2 ))
+      echo "$((1000 + TELEMETRY_RUN * 100)) $(( $2 * USERS_PER_THREAD ))" > "$WORK/last-users"
+      TOKENS=$(python3 "$PLAT/seed.py" tokens "$BASE" "$PROJECT" $((1000 + TELEMETRY_RUN * 100)) $(( $2 * USERS_PER_THREAD )))
+      # The batches go gzip-compressed, made now for up to 700 batches a second per thread (this
+      # machine's server takes about 220); running out shows as duplicates, which the run fails on.
+      mkdir -p "$WORK/telemetry-bodies"
+      python3 "$PLAT/seed.py" telemetry-bodies "$WORK/telemetry-bodies" "$TELEMETRY_RUN" "$TELEMETRY_START" "$2" \
+        $(( ${DURATION:-5} * 700 + 100 )) "$USERS_PER_THREAD" ;;
   esac
 }
 # wrk_route NAME wrk-flags… : wrk with stats.lua around the route's script (after prep NAME).
@@ -77,7 +87,7 @@ wrk_route() {
     upload)
       SESSIONS=$SESSIONS THREAD_COUNT=1 WRK_INNER="$PLAT/asleep_upload.lua" wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$BASE/" ;;
     telemetry)
-      TOKENS=$TOKENS RUN=$TELEMETRY_RUN START_MS=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 )) WRK_INNER="$PLAT/telemetry.lua" \
+      TOKENS=$TOKENS USERS_PER_THREAD=$USERS_PER_THREAD RUN=$TELEMETRY_RUN START_MS=$TELEMETRY_START TELEMETRY_BODIES="$WORK/telemetry-bodies" WRK_INNER="$PLAT/telemetry.lua" \
         wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "$URL" ;;
     *) WRK_METHOD=$METHOD WRK_BODY_FILE=$BODY wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$URL" ;;
   esac

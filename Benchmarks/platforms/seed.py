@@ -7,6 +7,9 @@
   seed.py batches BASE PROJECT USERS   "<batches> <accepted samples> <batches short of 1,000>" for comma-separated user ids
   seed.py sessions BASE APIKEY N       N fresh Asleep users with an OPEN session each; prints user:session,…
   seed.py chunks BASE PROJECT PAIRS    chunks received by those sessions
+  seed.py telemetry-bodies DIR RUN START_MS THREADS COUNT [USERS_PER_THREAD]
+                                       COUNT gzip telemetry batches per wrk thread, as telemetry.lua would send them
+                                       plain, into DIR/telemetry-<thread>.gz (bodies back to back) and .sizes
 """
 import base64, datetime, gzip, http.client, json, random, sys, urllib.parse
 
@@ -151,6 +154,24 @@ def chunks(base, pid, pairs):
               for pair in pairs.split(",")))
 
 
+def telemetry_bodies(out, run, start_ms, threads, count, per_thread="1"):
+    """Gzip telemetry batches made ahead of a run: wrk's Lua has no zlib, and compressing 150 KB per request
+    in the client would cost the two cores the server is measured on. Request n of thread t is the body
+    telemetry.lua makes for it (batchId bench-r<run>-t<t>-<n>, samples of batch n // per_thread)."""
+    parts = [f'{{"timestampMs":@{i:03d}000,"latitude":{40.2 + i * 0.000135:.6f},"longitude":-8.4,"speedMps":15,'
+             f'"courseDeg":0,"horizontalAccuracyM":5,"screenLocked":true,"handsFree":false}}' for i in range(1000)]
+    samples = '","deviceId":"understudy-bench","platform":"ios","samples":[' + ",".join(parts) + "]}"
+    first = int(start_ms) // 1_000_000
+    for thread in range(int(threads)):
+        with open(f"{out}/telemetry-{thread}.gz", "wb") as bodies, open(f"{out}/telemetry-{thread}.sizes", "w") as sizes:
+            for n in range(int(count)):
+                body = f'{{"batchId":"bench-r{run}-t{thread}-{n}' + samples.replace("@", str(first + n // int(per_thread)))
+                data = gzip.compress(body.encode(), compresslevel=6, mtime=0)  # zlib's default, as clients use
+                bodies.write(data)
+                sizes.write(f"{len(data)}\n")
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"setup": setup, "links": links, "tokens": tokens, "batches": batches, "sessions": sessions, "chunks": chunks}[command](*args)
+    {"setup": setup, "links": links, "tokens": tokens, "batches": batches, "sessions": sessions, "chunks": chunks,
+     "telemetry-bodies": telemetry_bodies}[command](*args)
