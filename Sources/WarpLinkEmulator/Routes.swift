@@ -60,8 +60,9 @@ struct WarpLinkRoutes {
         let clickID = tapID ?? context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
+        let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
         let body = try await write(context, project: project) { service in
-            let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup)
+            let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tapped)
             try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
                                                           userAgent: userAgent, tapID: tapID), project: project)
@@ -102,8 +103,9 @@ struct WarpLinkRoutes {
         let clickID = context.services.generateIDs(for: project) { $0.uuid() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
+        let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
         let location = try await write(context, project: project) { service in
-            let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false)
+            let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
             try service.store.insert(service.redirectClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
                                                            zone: zone, userAgent: userAgent, settings: settings), project: project)

@@ -149,6 +149,35 @@ struct WarpLinkResolveTests {
         }
     }
 
+    @Test("resolve and the redirect serve a link as the control plane last left it: changed, deleted, recreated, reset")
+    func linkChangesShowAtOnce() async throws {
+        try await WarpLinkHarness.with { h in
+            let slug = WarpLinkHarness.slug()
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://e.com/first"))
+            // Twice each, so the second answer can come from what the first one kept.
+            for _ in 0..<2 {
+                #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://e.com/first")
+                #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/first")
+            }
+            _ = try await h.admin.updateLink(link.id, ["destination_url": "https://e.com/second"])
+            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://e.com/second")
+            #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/second")
+
+            _ = try await h.admin.updateLink(link.id, ["is_active": false])
+            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).status == 404)
+            #expect(try await h.warpLink.tap(slug: slug).status == 404)
+
+            try await h.admin.deleteLink(link.id)
+            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).status == 404)
+            let again = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://e.com/third"))
+            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.id == again.id)
+            #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/third")
+
+            _ = try await h.projectAdmin.reset()
+            #expect(try await h.warpLink.tap(slug: slug).status == 404)
+        }
+    }
+
     @Test("lenient lookup finds a link by slug alone when the slug is unique; handle domains resolve strictly")
     func lenientLookup() async throws {
         try await WarpLinkHarness.with { h in

@@ -1,0 +1,58 @@
+import EmulatorCore
+import Synchronization
+
+/// One project's links as resolve and the redirect find them by domain and slug, and whether each
+/// domain is served, kept between requests: the link's read and row decoding were a twelfth of a
+/// resolve, in the writer's turn. Links, apps and domains change only through the control plane,
+/// an import, a reset or a restore, and each of those drops the project's `CredentialIndex`
+/// entries once it has committed, this object with them (`cached(for:in:)`). What depends on the
+/// clock (expiry) or the request (the app, the password) is still decided per request.
+///
+/// A caller takes this object before it reads: a read that could still see the state before a
+/// change can then only fill an object the change has already dropped. Misses are not kept, so
+/// a link created later is found at once. At most `capacity` links are kept; a full object starts over.
+final class LinkLookups: Sendable {
+    /// At most this many links are kept per project.
+    static let capacity = 4096
+
+    private struct Entries {
+        var links: [String: LinkRecord] = [:]
+        var served: [String: Bool] = [:]
+    }
+
+    private let entries = Mutex(Entries())
+
+    @inline(never) // classes with Mutex storage are allocated only by their own module (see docs/notes)
+    init() {}
+
+    /// The project's lookups, from `credentials` (made when the project has none).
+    static func cached(for project: ProjectID, in credentials: CredentialIndex) -> LinkLookups {
+        credentials.derived("warplink.links", project: project) { LinkLookups() }
+    }
+
+    /// The link on `domain` with `slug`: kept, or from `load` (kept when found).
+    func link(domain: String, slug: String, load: () throws -> LinkRecord?) rethrows -> LinkRecord? {
+        let key = domain + "\u{1F}" + slug
+        if let kept = entries.withLock({ $0.links[key] }) { return kept }
+        guard let found = try load() else { return nil }
+        entries.withLock { all in
+            if all.links.count >= Self.capacity { all.links.removeAll(keepingCapacity: true) }
+            all.links[key] = found
+        }
+        return found
+    }
+
+    /// Whether links on `domain` are served: kept, or from `load` (then kept).
+    func isServed(domain: String, load: () throws -> Bool) rethrows -> Bool {
+        if let kept = entries.withLock({ $0.served[domain] }) { return kept }
+        let verdict = try load()
+        entries.withLock { all in
+            if all.served.count >= Self.capacity { all.served.removeAll(keepingCapacity: true) }
+            all.served[domain] = verdict
+        }
+        return verdict
+    }
+
+    /// How many links are kept (for tests).
+    var linkCount: Int { entries.withLock { $0.links.count } }
+}
