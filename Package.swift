@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.brew(["openssl@3"]), .apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // glibc's malloc_trim, for handing freed heap back once the server is idle (Linux only).
+        .systemLibrary(name: "CMallocTrim", path: "Sources/CMallocTrim"),
         // libpq, for PostgreSQL as a shared store; Debian's header lives in /usr/include/postgresql.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
@@ -52,6 +54,7 @@ let package = Package(
             "PostgresStore",
             // The control commands (`understudy projects …`) talk to a running server as any client would.
             "UnderstudyClient",
+            .target(name: "CMallocTrim", condition: .when(platforms: [.linux])),
         ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),

@@ -164,6 +164,8 @@ for round in $(seq "$ROUNDS"); do
     done
   done
   echo "round$round $(rss_kb)" >> "$WORK/rss.txt"
+  # And at rest: an idle server hands the heap a round freed back (report.py's REST_SECONDS).
+  sleep 3; echo "rest$round $(rss_kb)" >> "$WORK/rss.txt"
 done
 # What the failed answers were (wrk only counts them): the journal keeps each one with its body.
 python3 "$HERE/prepare.py" failures "$BASE" "$PROJECT" >> "$RESULTS" || echo "  (could not read the journal's failures)" >&2

@@ -38,6 +38,9 @@ def ratio(a, b):
     return a / b if b > 0 else float("nan")
 
 
+REST_SECONDS = 3
+
+
 def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
     for line in open(results):
@@ -135,6 +138,10 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     for k in ("ingest", "flatness"):
         if k in rss:
             line += f"; after {k} {mib(rss[k])}"
+    rested = [v for k, v in rss.items() if k.startswith("rest")]
+    if rested:
+        line += (f"\n- RSS at rest ({REST_SECONDS} s after each round, once the server has handed freed heap back): " + ", ".join(mib(v) for v in rested)
+                 + (f" (growth from the first round to the last: {(rested[-1] - rested[0]) / 1024:+.1f} MiB)" if len(rested) > 1 else ""))
     out.append(line)
     if journal:
         out.append("\nfailed answers in the benchmark project's journal (the routes' rounds): " + "; ".join(journal))

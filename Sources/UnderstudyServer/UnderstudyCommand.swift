@@ -210,12 +210,17 @@ public enum UnderstudyCommand {
         if let directory = configuration.exportOnExitDirectory { logger.log(.info, "bundles are written at exit", values: [("directory", .string(directory))]) }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
+        let trimmer = IdleMemoryTrimmer { before, after in
+            guard let before, let after else { return }
+            logger.log(.debug, "returned freed memory", values: [("rssBeforeKB", .int(Int64(before / 1024))), ("rssAfterKB", .int(Int64(after / 1024)))])
+        }
 
         for await number in stop.stream {
             logger.log(.info, "shutting down", values: [("signal", .string(number == SIGTERM ? "SIGTERM" : "SIGINT")),
                                                          ("inFlight", .int(Int64(server.http.requestsInFlight)))])
             break
         }
+        trimmer.cancel()
         await server.stop()
         sources.forEach { $0.cancel() }
         logger.info("stopped")
