@@ -112,13 +112,16 @@ t_upload() {
   [ -n "${WRK_CHECK:-}" ] || echo "$sessions" > "$WORK/last-sessions"
 }
 t_telemetry() {
-  local threads tokens
+  local threads connections tokens per
   threads=$(printf '%s\n' "$@" | sed -n 's/^-t//p' | head -1)
+  connections=$(printf '%s\n' "$@" | sed -n 's/^-c//p' | head -1)
+  # One user per connection, taken in turn by its thread, so each user's batches arrive in order.
+  per=$(( ${connections:-$threads} / threads )); [ "$per" -ge 1 ] || per=1
   RUN=$((RUN + 1))
-  tokens=$(python3 "$HERE/seed.py" tokens "$BASE" "$PROJECT" $((1000 + RUN * 100)) "$threads")
-  [ -n "${WRK_CHECK:-}" ] || echo "$((1000 + RUN * 100)) $threads" > "$WORK/last-users"
+  tokens=$(python3 "$HERE/seed.py" tokens "$BASE" "$PROJECT" $((1000 + RUN * 100)) $((threads * per)))
+  [ -n "${WRK_CHECK:-}" ] || echo "$((1000 + RUN * 100)) $((threads * per))" > "$WORK/last-users"
   # Sample times: 30 days back, whole 1,000 s batches; every run has its own users, so no sample repeats.
-  TOKENS=$tokens RUN=$RUN START_MS=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 )) \
+  TOKENS=$tokens USERS_PER_THREAD=$per RUN=$RUN START_MS=$(( ($(date +%s) - 30 * 86400) / 1000 * 1000000 )) \
     wrk "$@" -s "$HERE/telemetry.lua" "$BASE/telematics/api/v1/telemetry"
 }
 
