@@ -1,9 +1,11 @@
 import EmulatorCore
+import Foundation
 import Synchronization
 
-/// One project's links as resolve and the redirect find them by domain and slug, and whether each
-/// domain is served, kept between requests: the link's read and row decoding were a twelfth of a
-/// resolve, in the writer's turn. Links, apps and domains change only through the control plane,
+/// One project's links as resolve and the redirect find them by domain and slug, whether each
+/// domain is served, and each link's resolve answer when the tap carried no parameters, kept
+/// between requests: the link's read and row decoding were a twelfth of a resolve, and reshaping
+/// and encoding the answer another twelfth, in the writer's turn. Links, apps and domains change only through the control plane,
 /// an import, a reset or a restore, and each of those drops the project's `CredentialIndex`
 /// entries once it has committed, this object with them (`cached(for:in:)`). What depends on the
 /// clock (expiry) or the request (the app, the password) is still decided per request.
@@ -18,6 +20,15 @@ final class LinkLookups: Sendable {
     private struct Entries {
         var links: [String: LinkRecord] = [:]
         var served: [String: Bool] = [:]
+        var untapped: [String: UntappedAnswer] = [:]
+    }
+
+    /// A link reshaped with no tapped parameters, and the resolve answer's bytes.
+    struct UntappedAnswer: Sendable {
+        /// The URLs and parameters the click records.
+        var shaped: ReshapedLink
+        /// The encoded `Link` object.
+        var body: Data
     }
 
     private let entries = Mutex(Entries())
@@ -51,6 +62,19 @@ final class LinkLookups: Sendable {
             all.served[domain] = verdict
         }
         return verdict
+    }
+
+    /// `link`'s answer to a resolve without tapped parameters, keyed by its id: kept, or from
+    /// `make` (then kept). Reshaping depends only on the link and the tapped parameters, and the
+    /// object is dropped with any change to the project's links.
+    func untappedAnswer(for link: LinkRecord, make: () -> UntappedAnswer) -> UntappedAnswer {
+        if let kept = entries.withLock({ $0.untapped[link.id] }) { return kept }
+        let made = make()
+        entries.withLock { all in
+            if all.untapped.count >= Self.capacity { all.untapped.removeAll(keepingCapacity: true) }
+            all.untapped[link.id] = made
+        }
+        return made
     }
 
     /// How many links are kept (for tests).

@@ -63,12 +63,16 @@ struct WarpLinkRoutes {
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
         let body = try await write(context, project: project) { service in
             let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, lookups: lookups)
-            let shaped = LinkReshaper.reshape(link, tapped: tapped)
-            try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
+            func answer() -> LinkLookups.UntappedAnswer {
+                let shaped = LinkReshaper.reshape(link, tapped: tapped)
+                return LinkLookups.UntappedAnswer(shaped: shaped, body: WarpLinkWire.link(link, reshaped: shaped).encoded())
+            }
+            let made = tapped.pairs.isEmpty ? lookups.untappedAnswer(for: link, make: answer) : answer()
+            try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: made.shaped, ip: ip, acceptLanguage: acceptLanguage,
                                                           userAgent: userAgent, tapID: tapID), project: project)
-            return WarpLinkWire.link(link, reshaped: shaped)
+            return made.body
         }
-        return .json(status: 200, bytes: body.encoded())
+        return .json(status: 200, bytes: body)
     }
 
     // MARK: POST /attribution/match

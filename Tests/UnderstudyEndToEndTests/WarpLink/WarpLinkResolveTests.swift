@@ -93,9 +93,21 @@ struct WarpLinkResolveTests {
             let entry = try await h.projectAdmin.waitForRequests(JournalQuery(path: "/warplink/v1/links/resolve/abc123"), count: 1).requests[0]
             #expect(entry.query == "domain=aplnk.to&params=note%3Da%2520b%26pct%3D100%2525%26both%3Dx%2526y%26email%3Da%252Bb%2540x.com%26next%3D%252Fp%253Fa%253D1%2526b%253D2")
 
-            // Without params the stored custom params alone are the set.
-            let plain = try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).get()
-            #expect(plain.customParams == ["ref": "link", "note": "stored", "product_id": "42", "promo": "true"])
+            // Without params the stored custom params alone are the set; a resolve answers the same
+            // again, params after it are still applied, and the clicks record the shaped URLs of each.
+            let plainQuery = "ref=link&note=stored&product_id=42&promo=true"
+            for _ in 0..<2 {
+                let plain = try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).get()
+                #expect(plain.customParams == ["ref": "link", "note": "stored", "product_id": "42", "promo": "true"])
+                #expect(plain.destinationURL == "https://shop.example.com/p?" + plainQuery)
+            }
+            #expect(try await h.warpLink.resolve(slug: slug, tappedQuery: "note=late", apiKey: h.sdkKey).get().customParams["note"] == "late")
+            let clicks = try await h.admin.clicks(source: "resolve")
+            #expect(clicks.map(\.destinationURL) == [
+                "https://shop.example.com/p?ref=link&note=late&product_id=42&promo=true",
+                "https://shop.example.com/p?" + plainQuery, "https://shop.example.com/p?" + plainQuery,
+                "https://shop.example.com/p?" + query,
+            ], "newest first")
         }
     }
 
