@@ -60,6 +60,26 @@ struct WarrantyLifeVoucherTests {
         }
     }
 
+    @Test("a voucher replaced through the control plane answers with its new attributes at once")
+    func replacedVoucher() async throws {
+        try await WarrantyLifeFixture.with { f in
+            try await f.admin.createVoucher(["code": "SWAP", "plan": ["planName": "Basic"]])
+            let repo = f.repository(device: "PHONE-1")
+            for _ in 0..<2 {
+                let voucher = try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 0)
+                #expect(voucher.raw?["plan"]?["planName"]?.string == "Basic")
+            }
+            try await f.admin.createVoucher(["code": "SWAP", "plan": ["planName": "Premium"]])
+            let replaced = try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 0)
+            #expect(replaced.raw?["plan"]?["planName"]?.string == "Premium" && replaced.action == "normalRegistration")
+            let conflict = try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 2)
+            #expect(conflict.action == "activeWarrantyConflict" && conflict.raw?["plan"]?["planName"]?.string == "Premium")
+            try await f.admin.createVoucher(["code": "SWAP", "plan": ["planName": "Premium"], "forceAction": "deviceTransferablePopup"])
+            #expect(try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 0).action
+                == "deviceTransferablePopup")
+        }
+    }
+
     @Test("a plan transfer moves the warranty to the new owner's device; the old item loses coverage")
     func transfer() async throws {
         try await WarrantyLifeFixture.with { f in
