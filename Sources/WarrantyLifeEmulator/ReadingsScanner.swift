@@ -62,40 +62,8 @@ enum ReadingsScanner {
         numericFields.contains { $0.count == key.count && scanner.equals(key, $0) }
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` with an optional `.` and digits, a real calendar day of a year from
-    /// 1000: a strict subset of what `WarrantyLifeService.isLocalTimestamp` accepts.
+    /// `WarrantyLifeService.isStrictLocalTimestamp` over the string at `range`.
     static func isLocalTimestamp(_ scanner: JSONScanner, _ range: Range<Int>) -> Bool {
-        let bytes = scanner.bytes
-        guard range.count >= 19 else { return false }
-        let base = range.lowerBound
-        func digit(_ offset: Int) -> Int? {
-            let byte = bytes[base + offset]
-            return (48...57).contains(byte) ? Int(byte - 48) : nil
-        }
-        func number(_ offset: Int, _ width: Int) -> Int? {
-            var value = 0
-            for position in offset..<(offset + width) {
-                guard let next = digit(position) else { return nil }
-                value = value * 10 + next
-            }
-            return value
-        }
-        guard bytes[base + 4] == UInt8(ascii: "-"), bytes[base + 7] == UInt8(ascii: "-"), bytes[base + 10] == UInt8(ascii: " "),
-              bytes[base + 13] == UInt8(ascii: ":"), bytes[base + 16] == UInt8(ascii: ":"),
-              let year = number(0, 4), year >= 1000, let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return false }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return false }
-        if range.count == 19 { return true }
-        guard range.count > 20, bytes[base + 19] == UInt8(ascii: ".") else { return false }
-        for offset in 20..<range.count where digit(offset) == nil { return false }
-        return true
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        WarrantyLifeService.isStrictLocalTimestamp(UnsafeBufferPointer(rebasing: scanner.bytes[range]))
     }
 }

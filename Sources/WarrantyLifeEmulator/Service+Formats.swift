@@ -94,6 +94,14 @@ extension WarrantyLifeService {
     /// Checks a device-local timestamp `yyyy-MM-dd HH:mm:ss.SSS` (fraction optional); `eventAt`,
     /// `readingAt` and the audio `createdAt` use it.
     static func isLocalTimestamp(_ text: String) -> Bool {
+        // The usual form is settled byte by byte; the rest by the full parse, which builds a
+        // calendar date (a sixteenth of a sensor event when every request went that way).
+        var bytes = text
+        return bytes.withUTF8(isStrictLocalTimestamp) || isLocalTimestampByParsing(text)
+    }
+
+    /// The reference check behind `isLocalTimestamp`: the day through `parseDay`, then the time.
+    static func isLocalTimestampByParsing(_ text: String) -> Bool {
         let pieces = text.split(separator: " ", omittingEmptySubsequences: false)
         guard pieces.count == 2, parseDay(String(pieces[0])) != nil else { return false }
         let time = pieces[1].split(separator: ".", omittingEmptySubsequences: false)
@@ -103,6 +111,33 @@ extension WarrantyLifeService {
         guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
               let hour = Int(hms[0]), let minute = Int(hms[1]), let second = Int(hms[2]) else { return false }
         return hour < 24 && minute < 60 && second < 61
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` with an optional `.` and digits, a real calendar day of a year from
+    /// 1000: a strict subset of what `isLocalTimestamp` accepts, checked without building a date.
+    static func isStrictLocalTimestamp(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 19 else { return false }
+        func digit(_ offset: Int) -> Int? {
+            let byte = bytes[offset]
+            return (48...57).contains(byte) ? Int(byte - 48) : nil
+        }
+        func number(_ offset: Int, _ width: Int) -> Int? {
+            var value = 0
+            for position in offset..<(offset + width) {
+                guard let next = digit(position) else { return nil }
+                value = value * 10 + next
+            }
+            return value
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let year = number(0, 4), year >= 1000, let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return false }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return false }
+        if bytes.count == 19 { return true }
+        guard bytes.count > 20, bytes[19] == UInt8(ascii: ".") else { return false }
+        for offset in 20..<bytes.count where digit(offset) == nil { return false }
+        return true
     }
 
     /// SHA-256 of the document serialised with sorted keys (the SDK's diagnostic fingerprint, §7.3).

@@ -54,7 +54,8 @@ struct ReadingsScannerTests {
         for text in Self.timestamps {
             let bytes = Array(text.utf8)
             let fast = bytes.withUnsafeBufferPointer { ReadingsScanner.isLocalTimestamp(JSONScanner(bytes: $0), 0..<bytes.count) }
-            if fast { #expect(WarrantyLifeService.isLocalTimestamp(text), "\(text)") }
+            if fast { #expect(WarrantyLifeService.isLocalTimestampByParsing(text), "\(text)") }
+            #expect(WarrantyLifeService.isLocalTimestamp(text) == WarrantyLifeService.isLocalTimestampByParsing(text), "\(text)")
         }
         let accepted = ["2026-11-30 10:00:01.123", "2026-11-30 10:00:01", "2024-02-29 23:59:60.5"]
         for text in accepted {
