@@ -36,6 +36,12 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// Background passes per checkpoint at most: a write rate above the disk's never converges,
     /// and the writer then copies what is left rather than let the log grow.
     static let maxBackgroundPasses = 6
+    /// Uncopied frames (left by the background or appended since) past which the writer's turn
+    /// waits for another background round instead of copying them itself (about 4 MB).
+    static let writerDeferral = 1_024
+    /// The log's size past which the writer copies whatever is left regardless (128 MB): the
+    /// bound on the log under a write rate the disk cannot follow.
+    static let maximumDeferredLog = 32_768
 
     private let queue = DispatchQueue(label: "understudy.sqlite.checkpoint")
     private let connection: SQLiteConnection
@@ -49,6 +55,9 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     private let writerFrames = Atomic<Int>(0)
     /// Frames of the current log the background passes copied: the writer's turn copies the rest.
     private let copiedByBackground = Atomic<Int>(0)
+    /// The log's size after the writer's last commit (the WAL hook's count).
+    private let logFrames = Atomic<Int>(0)
+    private let deferredTurns = Atomic<Int>(0)
 
     @inline(never) // classes with Atomic storage are allocated only by their own module (docs/notes)
     init(path: String) throws {
@@ -87,6 +96,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
             checkpointer.commitsWithFrames.add(1, ordering: .releasing)
+            checkpointer.logFrames.store(Int(frames), ordering: .relaxed)
             if frames >= Checkpointer.threshold { checkpointer.schedule() }
             return SQLITE_OK
         }, context)
@@ -103,7 +113,9 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
                 copied = max(copied, progress.copiedFrames)
                 guard progress.logFrames - progress.copiedFrames > Self.writerShare else { break }
             }
-            backgroundFrames.add(copied, ordering: .relaxed)
+            // What an earlier, deferred round copied of this log is counted already.
+            let counted = copiedByBackground.load(ordering: .relaxed)
+            backgroundFrames.add(copied >= counted ? copied - counted : copied, ordering: .relaxed) // smaller: a new log
             copiedByBackground.store(copied, ordering: .relaxed)
             completed.add(1, ordering: .releasing)
             backgroundDone.store(true, ordering: .releasing)
@@ -117,6 +129,18 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// prepared, so that the next write can restart the log.
     func writerIsIdle(_ writer: SQLiteConnection) {
         guard backgroundDone.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let log = logFrames.load(ordering: .relaxed)
+        if Self.writerDefers(left: log - copiedByBackground.load(ordering: .relaxed), log: log) {
+            // A burst outran the background (Asleep uploads filling the journal): what it left,
+            // and what the writer appended since, took the writer up to 88 ms to copy, and a
+            // request answered meanwhile waited on the journal's backlog. Another background
+            // round goes on from where this one stopped; the log grows meanwhile, up to
+            // `maximumDeferredLog`.
+            deferredTurns.add(1, ordering: .relaxed)
+            scheduled.store(false, ordering: .releasing)
+            schedule()
+            return
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         // Without syncing: even a few frames' `fdatasync` waited 100–500 ms behind the disk's other
         // writeback here, and every write waited with it. The background passes synced the rest;
@@ -127,6 +151,8 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         if let progress = try? writer.checkpoint() {
             writerFrames.add(max(0, progress.copiedFrames - copiedByBackground.load(ordering: .relaxed)), ordering: .relaxed)
         }
+        // The next log starts from nothing copied.
+        copiedByBackground.store(0, ordering: .relaxed)
         _ = try? writer.execute("PRAGMA synchronous = NORMAL")
         let spent = Int(DispatchTime.now().uptimeNanoseconds - started)
         writerNanoseconds.add(spent, ordering: .relaxed)
@@ -134,6 +160,15 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         completed.add(1, ordering: .releasing)
         scheduled.store(false, ordering: .releasing)
     }
+
+    /// Whether the writer's turn should leave `left` uncopied frames of a `log`-frame log to
+    /// another background round: when they are many and the log is still under its bound.
+    static func writerDefers(left: Int, log: Int) -> Bool {
+        left > writerDeferral && log < maximumDeferredLog
+    }
+
+    /// Writer turns left to another background round (the shutdown log).
+    var deferredWriterTurns: Int { deferredTurns.load(ordering: .relaxed) }
 
     /// Waits for a running background checkpoint (tests, shutdown).
     func drain() { queue.sync {} }

@@ -163,6 +163,8 @@ public final class SQLiteDatabase: Database {
     /// Log frames checkpoints copied into the database file, by background passes and by the
     /// writer's turns (tests, the shutdown log).
     public var checkpointFrames: (background: Int, writer: Int) { checkpointer.framesCopied }
+    /// Writer checkpoint turns left to another background round because a burst outran the disk.
+    public var deferredWriterCheckpoints: Int { checkpointer.deferredWriterTurns }
 
     /// Returns once a background checkpoint already started has finished (tests).
     func waitForCheckpoint() { checkpointer.drain() }

@@ -166,6 +166,7 @@ public final class UnderstudyServer: Sendable {
                                                  ("checkpoints", String(file.checkpointsRun)),
                                                  ("background_checkpoint_frames", String(file.checkpointFrames.background)),
                                                  ("writer_checkpoint_frames", String(file.checkpointFrames.writer)),
+                                                 ("deferred_writer_checkpoints", String(file.deferredWriterCheckpoints)),
                                                  ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
                                                  ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
         }

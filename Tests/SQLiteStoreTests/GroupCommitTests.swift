@@ -242,6 +242,48 @@ struct GroupCommitTests {
         #expect(count == 602)
     }
 
+    @Test("the writer leaves a large remainder to another background round, and copies it once the background caught up")
+    func deferredWriterTurn() async throws {
+        #expect(Checkpointer.writerDefers(left: Checkpointer.writerDeferral + 1, log: 5_000))
+        #expect(!Checkpointer.writerDefers(left: Checkpointer.writerDeferral, log: 5_000), "a small remainder is the writer's")
+        #expect(!Checkpointer.writerDefers(left: 30_000, log: Checkpointer.maximumDeferredLog), "past the bound the writer copies it all")
+
+        let database = try freshDatabase()
+        try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (0, 'first')") }
+        // A reader's snapshot stops every checkpoint at its frame, as a disk slower than a burst
+        // of writes would: the background rounds leave almost the whole log over.
+        let reader = try SQLiteConnection(path: database.path)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalar("SELECT count(*) FROM t").int == 1)
+        let payload = Data(repeating: 0xCD, count: 8_000) // two pages a row
+        for batch in 0..<14 {
+            try await database.write { connection in
+                for index in 0..<100 { try connection.run("INSERT INTO t (id, name, payload) VALUES (?, 'p', ?)", 1 + batch * 100 + index, payload) }
+            }
+        }
+        database.waitForCheckpoint()
+        try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (5000, 'a')") }
+        try database.withWriterBlocking { _ in }
+        #expect(database.deferredWriterCheckpoints >= 1, "the writer copied a remainder of thousands of frames itself")
+        #expect(database.checkpointWriterMilliseconds.total == 0)
+
+        // Once nothing holds the background back, its round copies the log, and the writer's
+        // turn after it has almost nothing left: the log starts over.
+        try reader.execute("COMMIT")
+        var frames = -1, attempts = 0
+        while attempts < 20 {
+            database.waitForCheckpoint()
+            let id = 6000 + attempts
+            try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (?, 'b')", id) }
+            attempts += 1
+            try database.withWriterBlocking { _ in }
+            frames = try reader.query("PRAGMA wal_checkpoint(PASSIVE)").first?.values[1].int ?? -1
+            if (0..<Int(Checkpointer.threshold)).contains(frames) { break }
+        }
+        #expect((0..<Int(Checkpointer.threshold)).contains(frames), "the log holds \(frames) frames; it should have started over")
+        #expect(try await database.read { try $0.scalar("SELECT count(*) FROM t").int } == 1 + 1_400 + 1 + attempts)
+    }
+
     @Test("a write to an idle writer runs on the caller's thread, committed before it returns; a busy writer queues it")
     func inlineWhenIdle() async throws {
         let database = try freshDatabase()
