@@ -131,7 +131,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         guard backgroundDone.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let log = logFrames.load(ordering: .relaxed)
         if Self.writerDefers(left: log - copiedByBackground.load(ordering: .relaxed), log: log) {
-            // A burst outran the background (Asleep uploads filling the journal): what it left,
+            // A burst outran the background (large uploads filling the journal): what it left,
             // and what the writer appended since, took the writer up to 88 ms to copy, and a
             // request answered meanwhile waited on the journal's backlog. Another background
             // round goes on from where this one stopped; the log grows meanwhile, up to
