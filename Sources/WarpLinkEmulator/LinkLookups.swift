@@ -76,7 +76,4 @@ final class LinkLookups: Sendable {
         }
         return made
     }
-
-    /// How many links are kept (for tests).
-    var linkCount: Int { entries.withLock { $0.links.count } }
 }
