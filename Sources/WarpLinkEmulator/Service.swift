@@ -47,18 +47,18 @@ struct WarpLinkService {
     /// or another app's → 404; expired → 410; password-protected → 403.
     /// `lenient` finds a link by slug alone when the domain does not match and the slug is unique.
     /// `lookups` keeps the exact lookup and the domain's verdict between requests (see `LinkLookups`).
-    func servedLink(domain: String, slug: String, appID: String?, lenient: Bool, lookups: LinkLookups? = nil) throws -> LinkRecord {
+    func servedLink(domain: String, slug: String, appID: String?, lenient: Bool, lookups: LinkLookups) throws -> LinkRecord {
         // No link can have such a slug; the SDKs read 404 as `linkNotFound` but a 400 as a server error.
         guard WarpLinkNames.isValidSlug(slug) else { throw WarpLinkError.notFound }
-        var found = try lookups.map { try $0.link(domain: domain, slug: slug) { try store.link(project, domain: domain, slug: slug) } }
-            ?? store.link(project, domain: domain, slug: slug)
+        var found = try lookups.link(domain: domain, slug: slug) { try store.link(project, domain: domain, slug: slug) }
         if found == nil, lenient {
             let candidates = try store.links(project, slug: slug)
             if candidates.count == 1 { found = candidates[0] }
         }
         guard let link = found else { throw WarpLinkError.notFound }
-        let served = try lookups.map { try $0.isServed(domain: link.domain) { try isServed(domain: link.domain) } } ?? isServed(domain: link.domain)
-        guard served, link.isActive else { throw WarpLinkError.notFound }
+        guard try lookups.isServed(domain: link.domain, load: { try isServed(domain: link.domain) }), link.isActive else {
+            throw WarpLinkError.notFound
+        }
         if let appID, let owner = link.appID, owner != appID { throw WarpLinkError.notFound }
         if let expiry = link.expiresAt, expiry <= now { throw WarpLinkError.gone }
         if let password = link.password, !password.isEmpty { throw WarpLinkError.passwordRequired }
