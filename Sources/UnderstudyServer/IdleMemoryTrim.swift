@@ -10,19 +10,16 @@ import Foundation
 /// the next. `malloc_trim` returns that memory, but it walks every arena under their locks, so it
 /// runs only when the last interval used almost no CPU, and only after enough work since the last
 /// trim for there to be something to give back.
-struct IdleTrimPolicy: Sendable, Equatable {
+struct IdleTrimPolicy: Sendable {
     /// CPU seconds per second below which the process counts as idle.
-    var idleShare = 0.02
+    let idleShare: Double
     /// CPU seconds spent since the last trim before another is worth it.
-    var workBetweenTrims = 0.5
+    let workBetweenTrims: Double
     private var lastCPU: Double?
     private var cpuAtLastTrim = 0.0
 
-    /// A policy with the default thresholds.
-    init() {}
-
-    /// A policy with explicit thresholds (tests).
-    init(idleShare: Double, workBetweenTrims: Double) {
+    /// A policy with these thresholds (tests choose their own).
+    init(idleShare: Double = 0.02, workBetweenTrims: Double = 0.5) {
         self.idleShare = idleShare
         self.workBetweenTrims = workBetweenTrims
     }

@@ -96,8 +96,8 @@ extension WarrantyLifeService {
     static func isLocalTimestamp(_ text: String) -> Bool {
         // The usual form is settled byte by byte; the rest by the full parse, which builds a
         // calendar date (a sixteenth of a sensor event when every request went that way).
-        var bytes = text
-        return bytes.withUTF8(isStrictLocalTimestamp) || isLocalTimestampByParsing(text)
+        var contiguous = text // `withUTF8` may make it contiguous
+        return contiguous.withUTF8(isStrictLocalTimestamp) || isLocalTimestampByParsing(text)
     }
 
     /// The reference check behind `isLocalTimestamp`: the day through `parseDay`, then the time.
