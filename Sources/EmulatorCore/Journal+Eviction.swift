@@ -12,16 +12,17 @@ extension Journal {
     /// count (a disagreement rolls it back, starts the ledger over and reads the table instead).
     func evict(count: Int, bytes: Int, connection: any StoreConnection) throws -> (count: Int, bytes: Int) {
         if let plan = ledger.withLock({ $0.plan(count: count, bytes: bytes) }) {
+            var freed = 0
             do {
                 try connection.transaction(immediate: false) {
                     guard try connection.run("DELETE FROM journal WHERE id <= ?", plan.cutoff) == plan.count else { throw LedgerMismatch() }
                     for (project, evicted) in plan.perProject.sorted(by: { $0.key < $1.key }) {
                         try Self.countEvicted(evicted, project: project, connection: connection)
                     }
-                    try JournalBodies.collect(plan.bodies, connection: connection, cache: bodies)
+                    freed = try JournalBodies.collect(plan.bodies, connection: connection, cache: bodies)
                 }
                 ledger.withLock { $0.remove(plan) }
-                return (plan.count, plan.bytes)
+                return (plan.count, plan.bytes + freed)
             } catch is LedgerMismatch {
                 startLedgerOver()
             }
@@ -38,14 +39,28 @@ extension Journal {
         }
         if bytes > 0 {
             // Oldest first, a page at a time, until enough bytes are covered: a window over the
-            // whole table cost a scan of every entry per eviction.
-            var covered = 0, byBytes = 0
+            // whole table cost a scan of every entry per eviction. A shared body is expected back
+            // with the first entry that names it, as the ledger expects it.
+            var covered = 0, byBytes = 0, seenBodies: Set<Int> = []
             scan: while covered < bytes {
-                let page = try connection.query("SELECT id, stored_bytes FROM journal WHERE id > ? ORDER BY id LIMIT 500", byBytes)
+                let page = try connection.query("""
+                    SELECT journal.id, journal.stored_bytes, request_body_ref, response_body_ref,
+                        coalesce(request_body.stored_bytes, 0) AS request_body_bytes, coalesce(response_body.stored_bytes, 0) AS response_body_bytes
+                    FROM journal
+                    LEFT JOIN journal_bodies AS request_body ON request_body.id = journal.request_body_ref
+                    LEFT JOIN journal_bodies AS response_body ON response_body.id = journal.response_body_ref
+                    WHERE journal.id > ? ORDER BY journal.id LIMIT 500
+                    """, byBytes)
                 if page.isEmpty { break }
                 for row in page {
                     byBytes = try row.decode("id")
                     covered += try row.decode("stored_bytes", as: Int.self)
+                    if let ref = try row.decodeIfPresent("request_body_ref", as: Int.self), seenBodies.insert(ref).inserted {
+                        covered += try row.decode("request_body_bytes", as: Int.self)
+                    }
+                    if let ref = try row.decodeIfPresent("response_body_ref", as: Int.self), seenBodies.insert(ref).inserted {
+                        covered += try row.decode("response_body_bytes", as: Int.self)
+                    }
                     if covered >= bytes { break scan }
                 }
             }
@@ -64,7 +79,7 @@ extension Journal {
         }
         let named = try JournalBodies.named(where: "id <= ?", [cutoff], connection: connection)
         try connection.run("DELETE FROM journal WHERE id <= ?", cutoff)
-        try JournalBodies.collect(named, connection: connection, cache: bodies)
+        removedBytes += try JournalBodies.collect(named, connection: connection, cache: bodies)
         ledger.withLock { $0.tableEvicted(through: cutoff) }
         return (removedCount, removedBytes)
     }

@@ -90,7 +90,8 @@ public final class Journal: Sendable {
         self.limits = limits
         let (maxID, count, bytes, maxBodyID) = try database.withWriterBlocking { connection -> (Int, Int, Int, Int) in
             let row = try connection.queryOne("""
-                SELECT coalesce(max(id), 0) AS max_id, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes,
+                SELECT coalesce(max(id), 0) AS max_id, count(*) AS n,
+                    coalesce(sum(stored_bytes), 0) + (SELECT coalesce(sum(stored_bytes), 0) FROM journal_bodies) AS bytes,
                     (SELECT coalesce(max(id), 0) FROM journal_bodies) AS max_body_id
                 FROM journal
                 """)
@@ -264,20 +265,23 @@ public final class Journal: Sendable {
     private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
         var listed: [JournalLedger.Item] = []
         listed.reserveCapacity(keepsLedger ? batch.count : 0)
+        var sharedBytes = 0
         for (index, entry) in batch.enumerated() {
             if index > 0, index % Self.entriesPerYield == 0 { sched_yield() }
             let refs = try insert(entry, connection: connection)
+            sharedBytes += refs.added
             guard keepsLedger else { continue }
             listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
-                                             requestBodyRef: refs.request, responseBodyRef: refs.response))
+                                             requestBodyRef: refs.request, responseBodyRef: refs.response, storedBodyBytes: refs.added))
         }
         if keepsLedger { ledger.withLock { ledger in for item in listed { ledger.append(item) } } }
-        try evictPastBounds(adding: batch, connection: connection)
+        try evictPastBounds(adding: batch, sharedBytes: sharedBytes, connection: connection)
     }
 
-    /// Counts `batch` into the totals and evicts the oldest entries once they are past a bound.
-    private func evictPastBounds(adding batch: [StoredEntry], connection: any StoreConnection) throws {
-        let added = batch.reduce(0) { $0 + $1.storedBytes }
+    /// Counts `batch` and the shared bodies it stored (`sharedBytes`) into the totals and evicts
+    /// the oldest entries once they are past a bound.
+    private func evictPastBounds(adding batch: [StoredEntry], sharedBytes: Int, connection: any StoreConnection) throws {
+        let added = batch.reduce(sharedBytes) { $0 + $1.storedBytes }
         let (count, bytes) = totals.withLock { totals -> (Int, Int) in
             totals.count += batch.count
             totals.bytes += added
@@ -319,7 +323,9 @@ public final class Journal: Sendable {
         var fault: String?
         var via: String?
         var proxyHost: String?
-        /// What the byte bound counts: captured bodies, header names and values, and 256 for the rest.
+        /// What the byte bound counts for the entry itself: the bodies it keeps in its own row,
+        /// header names and values, and 256 for the rest. A shared body counts once, when it is
+        /// stored (`JournalBodies.id(for:body:connection:)`).
         var storedBytes: Int
     }
 
@@ -343,15 +349,19 @@ public final class Journal: Sendable {
             responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodyKey: responseBodyKey,
             responseBodySize: exchange.responseBody.count,
             fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost,
-            storedBytes: (requestBody?.storedCount ?? 0) + (responseBody?.storedCount ?? 0) + 256 + requestHeaders.bytes + responseHeaders.bytes)
+            storedBytes: (requestBodyKey == nil ? requestBody?.storedCount ?? 0 : 0) + (responseBodyKey == nil ? responseBody?.storedCount ?? 0 : 0)
+                + 256 + requestHeaders.bytes + responseHeaders.bytes)
     }
 
-    /// Inserts one entry; returns the shared bodies it names.
-    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws -> (request: Int?, response: Int?) {
+    /// Inserts one entry; returns the shared bodies it names, and what those it stored anew count.
+    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws -> (request: Int?, response: Int?, added: Int) {
         // A shared body leaves the entry's own column NULL and names the body instead.
+        var added = 0
         func place(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
             guard let body, let key, let bodies else { return (body, nil) }
-            return (nil, try bodies.id(for: key, body: body, connection: connection))
+            let placed = try bodies.id(for: key, body: body, connection: connection)
+            added += placed.added
+            return (nil, placed.id)
         }
         let request = try place(entry.requestBody, entry.requestBodyKey), response = try place(entry.responseBody, entry.responseBodyKey)
         try connection.run("""
@@ -366,7 +376,7 @@ public final class Journal: Sendable {
                 response.inline, entry.responseBodySize, entry.fault, entry.storedBytes,
                 entry.via, entry.proxyHost, request.ref, response.ref,
             ])
-        return (request.ref, response.ref)
+        return (request.ref, response.ref, added)
     }
 
     /// Entries of a project (or of requests with no project when `project` is nil… use "" for those), newest first.
@@ -475,10 +485,10 @@ public final class Journal: Sendable {
                 let named = try JournalBodies.named(where: "project_id = ?", [project], connection: connection)
                 try connection.run("DELETE FROM journal WHERE project_id = ?", project)
                 try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
-                try JournalBodies.collect(named, connection: connection, cache: bodies)
+                let freed = try JournalBodies.collect(named, connection: connection, cache: bodies)
                 ledger.withLock { $0.remove(project: project) }
-                guard let row else { return (0, 0) }
-                return (try row.decode("n"), try row.decode("bytes"))
+                guard let row else { return (0, freed) }
+                return (try row.decode("n"), try row.decode("bytes") + freed)
             }
         } catch {
             startLedgerOver()

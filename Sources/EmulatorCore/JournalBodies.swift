@@ -140,34 +140,38 @@ final class JournalBodies: Sendable {
     }
 
     /// The id of the stored body with `key`'s bytes, inserting `body` as a new one when no
-    /// cached one has them. Runs inside a writer job.
-    func id(for key: Key, body: Journal.StoredBody, connection: any StoreConnection) throws -> Int {
-        if let id = stored.withLock({ $0.recent.value(for: key) }) { return id }
+    /// cached one has them; `added` is what a new body counts against the byte bound (0 when an
+    /// existing one is named). Runs inside a writer job.
+    func id(for key: Key, body: Journal.StoredBody, connection: any StoreConnection) throws -> (id: Int, added: Int) {
+        if let id = stored.withLock({ $0.recent.value(for: key) }) { return (id, 0) }
         let id = stored.withLock { stored -> Int in
             defer { stored.nextID += 1 }
             return stored.nextID
         }
-        try connection.run("INSERT INTO journal_bodies (id, body) VALUES (?, ?)", id, body)
+        try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes) VALUES (?, ?, ?)", id, body, body.storedCount)
         stored.withLock { $0.recent.insert(id, for: key) }
-        return id
+        return (id, body.storedCount)
     }
 
     /// Deletes those of `candidates` that no entry names any more (after entries were deleted),
-    /// and has `cache` forget them. Runs inside the write that deleted the entries.
-    static func collect(_ candidates: Set<Int>, connection: any StoreConnection, cache: JournalBodies?) throws {
-        guard !candidates.isEmpty else { return }
-        var deleted: Set<Int> = []
+    /// and has `cache` forget them; returns what the deleted bodies counted against the byte
+    /// bound. Runs inside the write that deleted the entries.
+    @discardableResult
+    static func collect(_ candidates: Set<Int>, connection: any StoreConnection, cache: JournalBodies?) throws -> Int {
+        guard !candidates.isEmpty else { return 0 }
+        var deleted: Set<Int> = [], freed = 0
         for id in candidates.sorted() {
             let named = try connection.queryOne("""
                 SELECT 1 AS named WHERE EXISTS (SELECT 1 FROM journal WHERE request_body_ref = ?)
                     OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
                 """, id, id) != nil
             guard !named else { continue }
+            freed += try connection.scalar("SELECT stored_bytes FROM journal_bodies WHERE id = ?", id).int ?? 0
             try connection.run("DELETE FROM journal_bodies WHERE id = ?", id)
             deleted.insert(id)
         }
-        guard !deleted.isEmpty, let cache else { return }
-        cache.stored.withLock { $0.recent.removeAll(where: deleted.contains) }
+        if !deleted.isEmpty, let cache { cache.stored.withLock { $0.recent.removeAll(where: deleted.contains) } }
+        return freed
     }
 
     /// The bodies named by the entries `whereSQL` selects (before they are deleted).

@@ -20,12 +20,17 @@ struct JournalLedger: Sendable {
         var bytes: Int
         var requestBodyRef: Int?
         var responseBodyRef: Int?
+        /// What the shared bodies this entry stored anew count. Eviction expects them back with
+        /// the entry: exact for a body no later entry names (an upload), early for one that later
+        /// entries name too (it comes back with the last of them, and a later eviction goes on).
+        var storedBodyBytes = 0
     }
 
     /// What one eviction deletes: every entry with an id up to `cutoff`.
     struct Eviction: Equatable {
         var cutoff: Int
         var count = 0
+        /// The deleted entries' own bytes (the bodies they free are counted as they are deleted).
         var bytes = 0
         /// Entries per project; requests with no project under "", as `journal_evictions` counts them.
         var perProject: [String: Int] = [:]
@@ -67,7 +72,7 @@ struct JournalLedger: Sendable {
         while index < items.count, coveredCount < count || coveredBytes < bytes {
             cutoff = max(cutoff, items[index].id)
             coveredCount += 1
-            coveredBytes += items[index].bytes
+            coveredBytes += items[index].bytes + items[index].storedBodyBytes
             index += 1
         }
         guard cutoff > 0 else { return nil }

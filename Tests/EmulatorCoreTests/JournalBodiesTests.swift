@@ -50,8 +50,59 @@ struct JournalBodiesTests {
         #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE response_body IS NULL AND response_body_ref IS NOT NULL") == 20)
         // A body under the sharing threshold stays in its entry.
         #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE id = 21 AND response_body IS NOT NULL AND response_body_ref IS NULL") == 1)
-        // The byte bound still counts every entry's bodies in full.
-        #expect(journal.storedTotals.bytes > 20 * (trips.count + upload.count))
+        // The byte bound counts each shared body once, as it is stored.
+        #expect(journal.storedTotals.bytes >= trips.count + upload.count)
+        #expect(journal.storedTotals.bytes < 2 * (trips.count + upload.count))
+    }
+
+    @Test("a byte bound counts a shared body once: entries naming it are not evicted for its size")
+    func byteBoundCountsSharedBodyOnce() async throws {
+        // 40 entries naming one 30 KB body: 1.2 MB counted in full, about 40 KB counted once.
+        let (journal, database, cleanup) = try Self.journal(JournalLimits(maxBytes: 200_000))
+        defer { cleanup() }
+        let upload = Self.body(3, bytes: 30_000)
+        for id in 1...40 { await journal.record(Self.exchange(id: id, project: "prj_a", requestBody: upload, responseBody: Data("{}".utf8))) }
+        try await journal.flush()
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal") == 40)
+        #expect(journal.evictedSinceStart == 0)
+        // Bodies that differ are each counted: the bound holds the newest few of them.
+        for id in 41...60 { await journal.record(Self.exchange(id: id, project: "prj_a", requestBody: Self.body(id, bytes: 30_000), responseBody: Data("{}".utf8))) }
+        try await journal.flush()
+        #expect(journal.storedTotals.bytes <= 200_000)
+        // Down to 99% of the bound, each entry expected to free its own body: six of them stay,
+        // not none (evicting by the entries' own bytes alone went through all of them).
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal") == 6)
+
+        // A journal opened on the same file evicts rows it did not write by reading the table,
+        // and expects each body back with the first entry that names it there too.
+        let reopened = try Journal(database: database, limits: JournalLimits(maxBytes: 200_000))
+        for id in 61...64 { await reopened.record(Self.exchange(id: id, project: "prj_a", requestBody: Self.body(id, bytes: 30_000), responseBody: Data("{}".utf8))) }
+        try await reopened.flush()
+        #expect(reopened.storedTotals.bytes <= 200_000)
+        #expect(try Self.scalar(database, "SELECT count(*) FROM journal") == 6)
+        #expect(try Self.scalar(database, "SELECT min(id) FROM journal") == 59)
+    }
+
+    @Test("the counted bytes stay what the tables hold, through evictions and clears, as a reopened journal counts them")
+    func countedBytesMatchTables() async throws {
+        let (journal, database, cleanup) = try Self.journal(JournalLimits(maxEntries: 12))
+        defer { cleanup() }
+        let shared = Self.body(5, bytes: 8_000)
+        for id in 1...30 {
+            let response = id % 3 == 0 ? Self.body(id, bytes: 2_000) : id % 3 == 1 ? shared : Data("{\"n\":\(id)}".utf8)
+            await journal.record(Self.exchange(id: id, project: id % 2 == 0 ? "prj_a" : "prj_b", responseBody: response))
+            if id % 7 == 0 { try await journal.flush() }
+        }
+        try await journal.flush()
+        try await journal.clear(project: "prj_a")
+        let held = try Self.scalar(database, "SELECT (SELECT coalesce(sum(stored_bytes), 0) FROM journal) + (SELECT coalesce(sum(stored_bytes), 0) FROM journal_bodies)")
+        #expect(journal.storedTotals.bytes == held)
+        #expect(try Journal(database: database, limits: JournalLimits(maxEntries: 12)).storedTotals.bytes == held)
+        // No body outlives the entries that named it.
+        #expect(try Self.scalar(database, """
+            SELECT count(*) FROM journal_bodies WHERE id NOT IN (SELECT request_body_ref FROM journal WHERE request_body_ref IS NOT NULL)
+                AND id NOT IN (SELECT response_body_ref FROM journal WHERE response_body_ref IS NOT NULL)
+            """) == 0)
     }
 
     @Test("a body goes with the last entry that names it, by eviction and by clearing a project")
@@ -127,8 +178,8 @@ struct JournalBodiesTests {
         let bodies = JournalBodies(nextID: 1)
         let first = JournalBodies.Key(hash: 42, bytes: Self.body(1)), second = JournalBodies.Key(hash: 42, bytes: Self.body(2))
         let ids = try database.withWriterBlocking { connection in
-            [try bodies.id(for: first, body: .text("first"), connection: connection), try bodies.id(for: second, body: .text("second"), connection: connection),
-             try bodies.id(for: second, body: .text("second"), connection: connection)]
+            [try bodies.id(for: first, body: .text("first"), connection: connection).id, try bodies.id(for: second, body: .text("second"), connection: connection).id,
+             try bodies.id(for: second, body: .text("second"), connection: connection).id]
         }
         #expect(ids == [1, 2, 2])
         #expect(try database.withWriterBlocking { try $0.scalar("SELECT body FROM journal_bodies WHERE id = 2").string } == "second")
@@ -162,7 +213,7 @@ struct JournalBodiesTests {
         #expect(bodies.cachedCount == 8)
         // The oldest were forgotten: their bytes are stored again under a new id.
         let first = Self.body(0)
-        let id = try database.withWriterBlocking { try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(first), bytes: first), body: .text("0"), connection: $0) }
+        let id = try database.withWriterBlocking { try bodies.id(for: JournalBodies.Key(hash: JournalBodies.hash(first), bytes: first), body: .text("0"), connection: $0).id }
         #expect(id == 21)
     }
 }
