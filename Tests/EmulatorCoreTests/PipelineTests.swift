@@ -23,6 +23,12 @@ struct PipelineTests {
         let admin = resolver.resolve(request(.get, "/__admin/health", host: "api.test.example"))
         #expect(admin.platform == nil && admin.routedPath == "/__admin/health")
         #expect(resolver.resolve(request(.get, "/testingx/items")).platform == nil)
+        #expect(resolver.resolve(request(.get, "/testingx")).platform == nil)
+        #expect(resolver.resolve(request(.get, "/testing")).platform?.id == .testing)
+        #expect(resolver.resolve(request(.get, "/testing/")).platform?.id == .testing)
+        #expect(resolver.resolve(request(.get, "/test")).platform == nil)
+        // The control plane belongs to no platform even when its path could name one.
+        #expect(resolver.resolve(request(.get, "/__admin/testing/x", host: "api.test.example")).platform == nil)
     }
 
     @Test("admin guard: token required when configured (probes exempt), and a path's project must exist")
