@@ -166,8 +166,7 @@ final class JournalBodies: Sendable {
                     OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
                 """, id, id) != nil
             guard !named else { continue }
-            freed += try connection.scalar("SELECT stored_bytes FROM journal_bodies WHERE id = ?", id).int ?? 0
-            try connection.run("DELETE FROM journal_bodies WHERE id = ?", id)
+            freed += try connection.scalar("DELETE FROM journal_bodies WHERE id = ? RETURNING stored_bytes", id).int ?? 0
             deleted.insert(id)
         }
         if !deleted.isEmpty, let cache { cache.stored.withLock { $0.recent.removeAll(where: deleted.contains) } }
