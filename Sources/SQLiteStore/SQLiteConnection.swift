@@ -242,7 +242,12 @@ public final class SQLiteConnection: StoreConnection {
         case .null: status = sqlite3_bind_null(statement, index)
         case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
         case .real(let value): status = sqlite3_bind_double(statement, index, value)
-        case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, Self.transient)
+        case .text(var value):
+            // From the string's own UTF-8, with its length: a `String` passed straight as a
+            // `char *` argument is copied into a new NUL-terminated array on every call.
+            status = value.isEmpty ? sqlite3_bind_text(statement, index, "", 0, Self.transient) : value.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, index, $0.baseAddress, Int32(utf8.count), Self.transient) }
+            }
         case .blob(let value):
             status = value.withUnsafeBytes { raw in
                 sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)
