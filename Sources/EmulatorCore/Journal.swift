@@ -70,6 +70,7 @@ public final class Journal: Sendable {
     private let generation = Atomic<Int>(0)
     private let waitsEnded = Atomic<Bool>(false)
     private let evictions = Atomic<Int>(0)
+    private let backlogWaits = Atomic<Int>(0)
     /// Large bodies stored once; nil on a database other instances share, whose writers would
     /// number bodies alike (each entry there keeps its own copy).
     let bodies: JournalBodies?
@@ -82,6 +83,9 @@ public final class Journal: Sendable {
     public var storedTotals: (entries: Int, bytes: Int) { totals.withLock { ($0.count, $0.bytes) } }
     /// Entries evicted since the process started (a counter for the metrics; the per-project counts are in the database).
     public var evictedSinceStart: Int { evictions.load(ordering: .relaxed) }
+    /// Requests since the process started that waited for the journal's writer to catch up
+    /// (`JournalLimits.backlogBytes`): a counter for the metrics, so slow answers can be told apart.
+    public var backlogWaitsSinceStart: Int { backlogWaits.load(ordering: .relaxed) }
 
     /// Creates the journal, continuing ids after what the database holds.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
@@ -171,7 +175,7 @@ public final class Journal: Sendable {
                 state.waiters.append(continuation)
                 return true
             }
-            if !waits { continuation.resume() }
+            if waits { backlogWaits.add(1, ordering: .relaxed) } else { continuation.resume() }
         }
     }
 

@@ -48,15 +48,18 @@ public final class EmulatorMetrics: Sendable {
         public var journalBytes: Int
         /// Journal entries evicted since start.
         public var journalEvictions: Int
+        /// Requests that waited for the journal's writer to catch up, since start.
+        public var journalBacklogWaits: Int
         /// The database files (the main one and the journal's) plus their write-ahead logs, in bytes.
         public var databaseBytes: Int
 
         /// Collects the facts.
-        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, databaseBytes: Int) {
+        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int = 0, databaseBytes: Int) {
             self.projects = projects
             self.journalEntries = journalEntries
             self.journalBytes = journalBytes
             self.journalEvictions = journalEvictions
+            self.journalBacklogWaits = journalBacklogWaits
             self.databaseBytes = databaseBytes
         }
     }
@@ -71,6 +74,9 @@ public final class EmulatorMetrics: Sendable {
         out.sample("understudy_journal_bytes", facts.journalBytes)
         out.family("understudy_journal_evictions_total", .counter, help: "Journal entries evicted to stay within its bounds since the server started.")
         out.sample("understudy_journal_evictions_total", facts.journalEvictions)
+        out.family("understudy_journal_backlog_waits_total", .counter,
+                   help: "Requests whose answer waited for the journal to write what was queued before it (its backlog bound), since the server started.")
+        out.sample("understudy_journal_backlog_waits_total", facts.journalBacklogWaits)
         out.family("understudy_projects", .gauge, help: "Projects that exist.")
         out.sample("understudy_projects", facts.projects)
         let (server, version) = link.withLock { ($0.server, $0.version) }
@@ -124,7 +130,8 @@ public final class EmulatorMetrics: Sendable {
             var databaseBytes = try await services.database.storedBytes()
             if services.journalHasOwnDatabase { databaseBytes += try await services.journalDatabase.storedBytes() }
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
-                                   journalEvictions: journal.evictedSinceStart, databaseBytes: databaseBytes)
+                                   journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
+                                   databaseBytes: databaseBytes)
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

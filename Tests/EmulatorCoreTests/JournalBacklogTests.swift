@@ -43,11 +43,14 @@ struct JournalBacklogTests {
         }
         try await Task.sleep(for: .milliseconds(300)) // the 20 ms batch was taken and queued behind the gate
         #expect(!returned.isSet, "the recorder went on while its entry could not be written")
+        #expect(journal.backlogWaitsSinceStart == 1)
         gate.signal()
         await recorder.value
         #expect(returned.isSet)
         let page = try await journal.query(project: "prj_backlog", filter: JournalFilter())
         #expect(page.entries.map(\.id) == [2, 1])
         #expect(page.entries.first?.responseBodySize == 8_000)
+        // Only the recorder past the bound waited.
+        #expect(journal.backlogWaitsSinceStart == 1)
     }
 }

@@ -10,7 +10,7 @@ struct MetricsExpositionTests {
     }
 
     static func render(_ metrics: EmulatorMetrics) -> String {
-        metrics.render(EmulatorMetrics.StoreFacts(projects: 2, journalEntries: 3, journalBytes: 4, journalEvictions: 5, databaseBytes: 6))
+        metrics.render(EmulatorMetrics.StoreFacts(projects: 2, journalEntries: 3, journalBytes: 4, journalEvictions: 5, journalBacklogWaits: 7, databaseBytes: 6))
     }
 
     @Test("label values escape backslash, double quote and line feed; help text escapes backslash and line feed only")
@@ -36,6 +36,9 @@ struct MetricsExpositionTests {
             #expect(line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE ") || line.hasPrefix("understudy_"), "\(line)")
         }
         #expect(text.hasSuffix("\n"))
+        // The store's facts are samples of their own families.
+        #expect(text.contains("# TYPE understudy_journal_backlog_waits_total counter\nunderstudy_journal_backlog_waits_total 7\n"))
+        #expect(text.contains("\nunderstudy_journal_evictions_total 5\n"))
     }
 
     @Test("status classes: 1xx…5xx by hundreds; no status (0) and out-of-range statuses are `none`; unknown routes are `unmatched`")

@@ -54,6 +54,8 @@ struct MetricsTests {
             #expect(after["understudy_projects"] == 1)
             #expect(after[#"understudy_open_connections{listener="http"}"#] >= 1)
             #expect(after["understudy_database_bytes"] > 0)
+            // Five small requests never fill the journal's backlog.
+            #expect(after.samples["understudy_journal_backlog_waits_total"] == 0)
         }
     }
 
