@@ -45,6 +45,13 @@ public final class SQLiteDatabase: Database {
         init(connection: SQLiteConnection) { self.connection = connection }
     }
 
+    /// The writer connection's page cache, in KiB (SQLite's default is 2,000). A 20 ms batch of
+    /// 30 KB journalled uploads, with the eviction of as many older ones (whose overflow pages it
+    /// reads to free them), touched more pages than 2 MB hold: SQLite then spilled dirty pages
+    /// into the log mid-transaction, a seventh of the journal writer's time, and wrote them again
+    /// at commit. The cache grows only as far as a transaction needs.
+    static let writerCacheKiB = 16 * 1024
+
     // Allocated only by this module: cross-module optimization mis-laid-out classes holding
     // Atomic/Mutex storage when another module allocated or accessed them (heap corruption in
     // release builds). This attribute, on every public initializer of such a class, keeps release
@@ -66,6 +73,7 @@ public final class SQLiteDatabase: Database {
             throw SQLiteError(code: -1, message: "could not switch \(path) to WAL mode (got \(mode))")
         }
         try writerConnection.execute("PRAGMA synchronous = NORMAL")
+        try writerConnection.execute("PRAGMA cache_size = -\(Self.writerCacheKiB)")
         writer = Lane(label: "understudy.sqlite.writer", connection: writerConnection)
         let checkpointer = try Checkpointer(path: path)
         checkpointer.watch(writerConnection)
