@@ -51,7 +51,12 @@ extension Journal {
         // Keys and tokens are ASCII, where bytes are characters: searching and cutting by
         // character, and lower-casing the scheme, were a twelfth of what the journal spent on
         // an app-config request. Anything else takes the character-wise way.
-        if let redacted = redactASCII(value) { return redacted }
+        redactASCII(value) ?? redactByCharacter(value)
+    }
+
+    /// `redact(_:)` character by character: for any value, and the reference the byte-wise way is
+    /// tested against.
+    static func redactByCharacter(_ value: String) -> String {
         var scheme = ""
         var secret = Substring(value)
         if let space = value.firstIndex(of: " "), ["bearer", "basic", "token"].contains(value[..<space].lowercased()) {
