@@ -156,7 +156,6 @@ final class JournalBodies: Sendable {
     /// Deletes those of `candidates` that no entry names any more (after entries were deleted),
     /// and has `cache` forget them; returns what the deleted bodies counted against the byte
     /// bound. Runs inside the write that deleted the entries.
-    @discardableResult
     static func collect(_ candidates: Set<Int>, connection: any StoreConnection, cache: JournalBodies?) throws -> Int {
         guard !candidates.isEmpty else { return 0 }
         var deleted: Set<Int> = [], freed = 0

@@ -54,7 +54,7 @@ public final class EmulatorMetrics: Sendable {
         public var databaseBytes: Int
 
         /// Collects the facts.
-        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int = 0, databaseBytes: Int) {
+        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, databaseBytes: Int) {
             self.projects = projects
             self.journalEntries = journalEntries
             self.journalBytes = journalBytes
