@@ -35,6 +35,13 @@ struct SQLiteStoreTests {
         #expect(try await database.read { try $0.scalar("SELECT count(*) FROM t").int } == 100)
     }
 
+    @Test("the writer does not zero freed pages: secure_delete is FAST whatever SQLite's build defaults to")
+    func secureDeleteFast() async throws {
+        let database = try SQLiteDatabase(path: temporaryPath())
+        // 2 is FAST; Debian's SQLite defaults to 1 (on), SQLite's own default is 0 (off).
+        #expect(try await database.write { try $0.scalar("PRAGMA secure_delete").int } == 2)
+    }
+
     @Test("a write that throws is rolled back whole")
     func rollback() async throws {
         let database = try SQLiteDatabase(path: temporaryPath())
