@@ -165,11 +165,15 @@ struct BundleFilesTests {
         let process = try SpawnedProcess.start(
             binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--database", database.path] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: LogFormatTests.repository.path)
+        var ready = false
         if let whileReady {
-            var ready = false
-            for _ in 0..<400 where !ready && process.isRunning {
-                if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!),
-                   (response as? HTTPURLResponse)?.statusCode == 200 {
+            // Under a full parallel test run a debug server once took more than 20 s to answer:
+            // a deadline, and each attempt short, so one stuck attempt cannot use it all up.
+            let deadline = Date().addingTimeInterval(60)
+            var probe = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!)
+            probe.timeoutInterval = 2
+            while !ready && process.isRunning && Date() < deadline {
+                if let (_, response) = try? await URLSession.shared.data(for: probe), (response as? HTTPURLResponse)?.statusCode == 200 {
                     ready = true
                 } else {
                     try await Task.sleep(nanoseconds: 50_000_000) // waiting for another process to start; no clock to drive
@@ -179,6 +183,8 @@ struct BundleFilesTests {
             if process.isRunning { process.send(SIGTERM) }
         }
         let finished = process.collect()
+        // Said outright: otherwise a server that never came up shows only as a wrong ending.
+        if whileReady != nil && !ready { Issue.record("the server never answered /__admin/ready: \(finished.ending), \(finished.error)") }
         return (finished.ending, finished.error)
     }
 }
