@@ -147,38 +147,19 @@ struct BundleFilesTests {
         #expect(ProjectBundle.serverVersion == UnderstudyCommand.version)
     }
 
-    /// A port that was free a moment ago.
-    private static func freePort() async throws -> Int {
-        let server = try await UnderstudyTestServer.start()
-        let port = server.server.http.port
-        await server.stop()
-        return port
-    }
-
     /// Runs the built `understudy` binary; `whileReady` runs once it answers `/__admin/ready`
     /// (the process is sent SIGTERM after it unless it ended), or never when it exits first.
     static func runBinary(_ arguments: [String], environment: [String: String] = [:],
                           whileReady: ((SpawnedProcess) async throws -> Void)? = nil) async throws -> (ending: SpawnedProcess.Ending, errors: String) {
         let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy")
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString).sqlite")
-        let port = try await freePort()
+        let port = try await SpawnedServer.freePort()
         let process = try SpawnedProcess.start(
             binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--database", database.path] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: LogFormatTests.repository.path)
         var ready = false
         if let whileReady {
-            // Under a full parallel test run a debug server once took more than 20 s to answer:
-            // a deadline, and each attempt short, so one stuck attempt cannot use it all up.
-            let deadline = Date().addingTimeInterval(60)
-            var probe = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!)
-            probe.timeoutInterval = 2
-            while !ready && process.isRunning && Date() < deadline {
-                if let (_, response) = try? await URLSession.shared.data(for: probe), (response as? HTTPURLResponse)?.statusCode == 200 {
-                    ready = true
-                } else {
-                    try await Task.sleep(nanoseconds: 50_000_000) // waiting for another process to start; no clock to drive
-                }
-            }
+            ready = try await SpawnedServer.waitUntilReady(port: port, process: process)
             if ready { try await whileReady(process) }
             if process.isRunning { process.send(SIGTERM) }
         }

@@ -17,35 +17,18 @@ import TestProcesses
 struct LogFormatTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A port that was free a moment ago (bound on port 0, then released).
-    private func freePort() async throws -> Int {
-        let probe = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { _ in .empty(204) })
-        let port = try probe.start()
-        await probe.shutdown(gracePeriod: 0)
-        return port
-    }
-
     @Test("start-up, banner, requests and shutdown are all JSON lines; the banner is one object")
     func onlyJSONLines() async throws {
         let binary = Self.repository.appendingPathComponent(".build/debug/understudy")
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first: \(binary.path)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logjson-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try await freePort()
+        let port = try await SpawnedServer.freePort()
         let process = try SpawnedProcess.start(
             binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
                           "--database", folder.appendingPathComponent("db.sqlite").path],
             environment: ProcessInfo.processInfo.environment, directory: Self.repository.path)
-        var ready = false
-        for _ in 0..<200 where !ready {
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!), // a literal URL
-               (response as? HTTPURLResponse)?.statusCode == 200 {
-                ready = true
-            } else {
-                try await Task.sleep(nanoseconds: 50_000_000) // waiting for another process to start; no clock to drive
-            }
-        }
-        #expect(ready)
+        #expect(try await SpawnedServer.waitUntilReady(port: port, process: process))
         _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/warplink/v1/sdk/validate")!) // any status: one request line
         process.send(SIGTERM)
         let finished = process.collect()
