@@ -51,7 +51,7 @@ let package = Package(
 
         .target(name: "UnderstudyServer", dependencies: [
             "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "UnderstudyDashboard",
-            "PostgresStore",
+            "PostgresStore", "COpenSSL",
             // The control commands (`understudy projects …`) talk to a running server as any client would.
             "UnderstudyClient",
             .target(name: "CMallocTrim", condition: .when(platforms: [.linux])),

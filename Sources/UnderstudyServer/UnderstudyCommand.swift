@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import COpenSSL
 import HTTPServer
 import PostgresStore
 import SQLiteStore
@@ -56,6 +57,11 @@ public enum UnderstudyCommand {
 
     /// Runs the command line and returns the process exit code.
     public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+        // Before any other OpenSSL call, which would register OpenSSL's exit handler: it frees
+        // libcrypto's state while Dispatch threads (a TLS or libpq connection closing) may still be
+        // inside it, and a server stopped by SIGTERM once crashed there after logging "stopped".
+        // The process is ending; nothing needs freeing.
+        OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
         var arguments = Array(arguments.dropFirst())
         var command = "serve"
         if let first = arguments.first, !first.hasPrefix("-") {
