@@ -5,6 +5,10 @@ import Foundation
 /// knows (escapes or non-ASCII in strings, deep nesting, syntax errors). A caller that gets nil
 /// reparses with `JSONValue.parse` and its own validation, so every error a client sees still comes
 /// from the one reference path; the scanner only has to be right about what it accepts.
+///
+/// The per-byte members are `@inlinable`: the scanners that use it live in the platform modules,
+/// and as calls across the module boundary `string`, `consume` and `equals` alone were a fifth of
+/// a telemetry batch's CPU.
 public struct JSONScanner {
     /// The document.
     public let bytes: UnsafeBufferPointer<UInt8>
@@ -29,13 +33,13 @@ public struct JSONScanner {
     public init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Whether every byte has been read.
-    public var atEnd: Bool { index >= bytes.count }
+    @inlinable public var atEnd: Bool { index >= bytes.count }
 
     /// The next byte, or 0 at the end.
-    public var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+    @inlinable public var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
     /// Skips JSON whitespace.
-    public mutating func skipWhitespace() {
+    @inlinable public mutating func skipWhitespace() {
         while index < bytes.count {
             let byte = bytes[index]
             guard byte == 32 || byte == 10 || byte == 13 || byte == 9 else { return }
@@ -44,7 +48,7 @@ public struct JSONScanner {
     }
 
     /// Skips whitespace, then consumes `byte` if it comes next.
-    public mutating func consume(_ byte: UInt8) -> Bool {
+    @inlinable public mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -52,7 +56,7 @@ public struct JSONScanner {
     }
 
     /// Reads a plain string (the opening quote next); nil for escapes, control or non-ASCII bytes.
-    public mutating func string() -> Range<Int>? {
+    @inlinable public mutating func string() -> Range<Int>? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var cursor = start
@@ -67,11 +71,23 @@ public struct JSONScanner {
     }
 
     /// Whether the bytes in `range` spell `word`.
-    public func equals(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
+    @inlinable public func equals(_ range: Range<Int>, _ word: [UInt8]) -> Bool {
         guard range.count == word.count else { return false }
         var offset = 0
         for position in range {
             if bytes[position] != word[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Whether the bytes in `range` spell `word` (a literal: no array to reach through a lazy global).
+    @inlinable public func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {
+        guard range.count == word.utf8CodeUnitCount else { return false }
+        let start = word.utf8Start
+        var offset = 0
+        for position in range {
+            if bytes[position] != start[offset] { return false }
             offset += 1
         }
         return true
@@ -83,7 +99,7 @@ public struct JSONScanner {
     }
 
     /// Reads a scalar (after whitespace); nil for objects, arrays and anything the scanner gives up on.
-    public mutating func scalar() -> Scalar? {
+    @inlinable public mutating func scalar() -> Scalar? {
         skipWhitespace()
         guard index < bytes.count else { return nil }
         switch bytes[index] {
@@ -117,7 +133,7 @@ public struct JSONScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    @inlinable mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
@@ -132,7 +148,7 @@ public struct JSONScanner {
     /// A number with the reference parser's grammar and values: integral literals that fit are
     /// `.int`; others are the correctly rounded double, computed directly when the digits fit in 2^53
     /// and the exponent in ±22 (one exact operation, so the same bits as `Double(String)`), else by it.
-    private mutating func number() -> Scalar? {
+    @usableFromInline mutating func number() -> Scalar? {
         let start = index
         var cursor = index
         let negative = bytes[cursor] == UInt8(ascii: "-")

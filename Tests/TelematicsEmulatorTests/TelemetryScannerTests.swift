@@ -79,6 +79,30 @@ struct TelemetryScannerTests {
         #expect(scanned > 100, "the scanner took only \(scanned) of 1,000 bodies")
     }
 
+    @Test("every sample key's name finds that key, and names a byte or a letter off find none")
+    func keyLookup() {
+        func lookup(_ name: String) -> SampleKey? {
+            let quoted = Array("\"\(name)\"".utf8)
+            return quoted.withUnsafeBufferPointer { bytes in
+                var scanner = JSONScanner(bytes: bytes)
+                guard let range = scanner.string() else { return nil }
+                return TelemetryScanner.key(scanner, range)
+            }
+        }
+        #expect(Set(SampleKey.allCases.map(\.name)).count == SampleKey.allCases.count)
+        for key in SampleKey.allCases {
+            #expect(lookup(key.name) == key, "\(key.name)")
+            // The same length with the last byte changed, one byte longer and one shorter.
+            #expect(lookup(String(key.name.dropLast()) + "_") == nil, "\(key.name)")
+            #expect(lookup(key.name + "s") == nil, "\(key.name)")
+            if key.name.count > 1 { #expect(lookup(String(key.name.dropLast())) == nil, "\(key.name)") }
+            #expect(lookup(key.name.uppercased()) == nil, "\(key.name)")
+        }
+        for name in ["", "x", "la", "lan", "alt", "speedXps", "accuracyN", "altitudeN", "headingDex", "timestampMS"] {
+            #expect(lookup(name) == nil, "\(name)")
+        }
+    }
+
     @Test("the SDK's plain batch and a bare array are scanned, not reparsed")
     func commonShapeIsScanned() throws {
         let body = Data("""
