@@ -266,17 +266,30 @@ public final class Journal: Sendable {
     }
 
     /// Inserts `batch`, evicting the oldest entries past the bounds.
+    ///
+    /// Up to `entriesPerYield` rows go in one multi-row `INSERT`, bound as `SQLValue`s: a statement
+    /// per row looked its 400-character SQL up, bound 22 values through the protocol and stepped
+    /// and reset SQLite's program once per request.
     private func insert(_ batch: [StoredEntry], connection: any StoreConnection) throws {
         var listed: [JournalLedger.Item] = []
         listed.reserveCapacity(keepsLedger ? batch.count : 0)
         var sharedBytes = 0
-        for (index, entry) in batch.enumerated() {
-            if index > 0, index % Self.entriesPerYield == 0 { sched_yield() }
-            let refs = try insert(entry, connection: connection)
-            sharedBytes += refs.added
-            guard keepsLedger else { continue }
-            listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
-                                             requestBodyRef: refs.request, responseBodyRef: refs.response, storedBodyBytes: refs.added))
+        var values: [SQLValue] = []
+        values.reserveCapacity(Self.columnsPerRow * min(batch.count, Self.entriesPerYield))
+        var start = 0
+        while start < batch.count {
+            if start > 0 { sched_yield() }
+            let chunk = batch[start..<min(start + Self.entriesPerYield, batch.count)]
+            values.removeAll(keepingCapacity: true)
+            for entry in chunk {
+                let refs = try place(entry, into: &values, connection: connection)
+                sharedBytes += refs.added
+                guard keepsLedger else { continue }
+                listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
+                                                 requestBodyRef: refs.request, responseBodyRef: refs.response, storedBodyBytes: refs.added))
+            }
+            try connection.run(Self.insertSQL(rows: chunk.count), values: values)
+            start += chunk.count
         }
         if keepsLedger { ledger.withLock { ledger in for item in listed { ledger.append(item) } } }
         try evictPastBounds(adding: batch, sharedBytes: sharedBytes, connection: connection)
@@ -357,8 +370,10 @@ public final class Journal: Sendable {
                 + 256 + requestHeaders.bytes + responseHeaders.bytes)
     }
 
-    /// Inserts one entry; returns the shared bodies it names, and what those it stored anew count.
-    private func insert(_ entry: StoredEntry, connection: any StoreConnection) throws -> (request: Int?, response: Int?, added: Int) {
+    /// Stores the shared bodies `entry` names and appends its row's values (in `insertColumns`
+    /// order) to `values`; returns the shared bodies it names, and what those it stored anew count.
+    private func place(_ entry: StoredEntry, into values: inout [SQLValue], connection: any StoreConnection) throws
+        -> (request: Int?, response: Int?, added: Int) {
         // A shared body leaves the entry's own column NULL and names the body instead.
         var added = 0
         func place(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
@@ -368,20 +383,35 @@ public final class Journal: Sendable {
             return (nil, placed.id)
         }
         let request = try place(entry.requestBody, entry.requestBodyKey), response = try place(entry.responseBody, entry.responseBodyKey)
-        try connection.run("""
-            INSERT INTO journal (id, project_id, time, platform, method, path, route, query, status, duration_ms,
-                request_headers, request_body, request_body_size, response_headers, response_body, response_body_size, fault, stored_bytes,
-                via, proxy_host, request_body_ref, response_body_ref)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, bindings: [
-                entry.id, entry.projectID, entry.time, entry.platform, entry.method, entry.path, entry.route, entry.query,
-                entry.status, entry.durationMs, entry.requestHeaders,
-                request.inline, entry.requestBodySize, entry.responseHeaders,
-                response.inline, entry.responseBodySize, entry.fault, entry.storedBytes,
-                entry.via, entry.proxyHost, request.ref, response.ref,
-            ])
+        func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+        func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+        values.append(.integer(Int64(entry.id))); values.append(text(entry.projectID)); values.append(.text(entry.time))
+        values.append(.text(entry.platform)); values.append(.text(entry.method)); values.append(.text(entry.path))
+        values.append(text(entry.route)); values.append(.text(entry.query)); values.append(.integer(Int64(entry.status)))
+        values.append(.real(entry.durationMs)); values.append(.text(entry.requestHeaders)); values.append(request.inline?.sqlValue ?? .null)
+        values.append(.integer(Int64(entry.requestBodySize))); values.append(.text(entry.responseHeaders))
+        values.append(response.inline?.sqlValue ?? .null); values.append(.integer(Int64(entry.responseBodySize)))
+        values.append(text(entry.fault)); values.append(.integer(Int64(entry.storedBytes))); values.append(text(entry.via))
+        values.append(text(entry.proxyHost)); values.append(integer(request.ref)); values.append(integer(response.ref))
         return (request.ref, response.ref, added)
     }
+
+    /// The journal row's columns, in the order `place` appends their values.
+    private static let insertColumns = [
+        "id", "project_id", "time", "platform", "method", "path", "route", "query", "status", "duration_ms",
+        "request_headers", "request_body", "request_body_size", "response_headers", "response_body", "response_body_size",
+        "fault", "stored_bytes", "via", "proxy_host", "request_body_ref", "response_body_ref",
+    ]
+    private static let columnsPerRow = insertColumns.count
+
+    /// `INSERT`s of 1…`entriesPerYield` rows, made once (index: rows − 1).
+    private static let insertStatements: [String] = (1...entriesPerYield).map { rows in
+        let row = "(" + Array(repeating: "?", count: columnsPerRow).joined(separator: ", ") + ")"
+        return "INSERT INTO journal (" + insertColumns.joined(separator: ", ") + ") VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    private static func insertSQL(rows: Int) -> String { insertStatements[rows - 1] }
 
     /// Entries of a project (or of requests with no project when `project` is nil… use "" for those), newest first.
     public func query(project: ProjectID?, filter: JournalFilter) async throws -> (entries: [JournalEntry], evicted: Int) {
