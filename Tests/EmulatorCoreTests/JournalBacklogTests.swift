@@ -22,6 +22,59 @@ struct JournalBacklogTests {
                          durationMs: 1, fault: nil)
     }
 
+    private static func exchange(id: Int, responseBody: Data) -> Journal.Exchange {
+        var exchange = Self.exchange(id: id, bodyBytes: 0)
+        exchange.responseBody = responseBody
+        return exchange
+    }
+
+    /// Waits until `done` or a recorder waited on the bound (or 10 s went by), whichever first.
+    private static func settle(_ journal: Journal, until done: Flag) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !done.isSet, journal.backlogWaitsSinceStart == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test("answers sharing one body buffer count it once against the backlog; a body of their own counts in full")
+    func sharedBodiesCountOnce() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let database = try SQLiteDatabase(path: path)
+        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
+        let journal = try Journal(database: database, limits: JournalLimits(backlogBytes: 40_000))
+        let gate = DispatchSemaphore(value: 0)
+        database.enqueueWrite({ _ in gate.wait() }, completion: { _ in })
+
+        // Ten answers with one 8,000-byte buffer (a cached answer): 8,000 + 10 × 1 KB, under the bound
+        // (and still under it if the 20 ms gathering split them into two or three batches).
+        let shared = Data(repeating: 0x62, count: 8_000)
+        let sharedDone = Flag()
+        let sharedRecorder = Task {
+            for id in 1...10 { await journal.record(Self.exchange(id: id, responseBody: shared)) }
+            sharedDone.set()
+        }
+        try await Self.settle(journal, until: sharedDone)
+        #expect(sharedDone.isSet)
+        #expect(journal.backlogWaitsSinceStart == 0)
+
+        // Three more of the same size, each its own buffer: 18,240 + 3 × 9,024 is past the bound.
+        let ownDone = Flag()
+        let ownRecorder = Task {
+            for id in 11...13 { await journal.record(Self.exchange(id: id, bodyBytes: 8_000)) }
+            ownDone.set()
+        }
+        try await Self.settle(journal, until: ownDone)
+        #expect(!ownDone.isSet)
+        #expect(journal.backlogWaitsSinceStart == 1)
+        gate.signal()
+        await sharedRecorder.value
+        await ownRecorder.value
+        let page = try await journal.query(project: "prj_backlog", filter: JournalFilter())
+        #expect(page.entries.count == 13)
+    }
+
     @Test("a recorder returns at once under the backlog bound, waits past it until the writer committed, and nothing is lost")
     func backpressure() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
