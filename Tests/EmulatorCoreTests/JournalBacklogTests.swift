@@ -28,6 +28,26 @@ struct JournalBacklogTests {
         return exchange
     }
 
+    private static func scratchPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
+    }
+
+    private static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A journal in a fresh file whose writer is busy until the returned gate is signalled:
+    /// nothing the journal queues can commit before that.
+    private static func gatedJournal(path: String, backlogBytes: Int) throws -> (Journal, DispatchSemaphore) {
+        let database = try SQLiteDatabase(path: path)
+        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
+        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
+        let journal = try Journal(database: database, limits: JournalLimits(backlogBytes: backlogBytes))
+        let gate = DispatchSemaphore(value: 0)
+        database.enqueueWrite({ _ in gate.wait() }, completion: { _ in })
+        return (journal, gate)
+    }
+
     /// Waits until `done` or a recorder waited on the bound (or 10 s went by), whichever first.
     private static func settle(_ journal: Journal, until done: Flag) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -38,14 +58,9 @@ struct JournalBacklogTests {
 
     @Test("answers sharing one body buffer count it once against the backlog; a body of their own counts in full")
     func sharedBodiesCountOnce() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let database = try SQLiteDatabase(path: path)
-        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
-        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
-        let journal = try Journal(database: database, limits: JournalLimits(backlogBytes: 40_000))
-        let gate = DispatchSemaphore(value: 0)
-        database.enqueueWrite({ _ in gate.wait() }, completion: { _ in })
+        let path = Self.scratchPath()
+        defer { Self.remove(path) }
+        let (journal, gate) = try Self.gatedJournal(path: path, backlogBytes: 40_000)
 
         // Ten answers with one 8,000-byte buffer (a cached answer): 8,000 + 10 × 1 KB, under the bound
         // (and still under it if the 20 ms gathering split them into two or three batches).
@@ -77,16 +92,9 @@ struct JournalBacklogTests {
 
     @Test("a recorder returns at once under the backlog bound, waits past it until the writer committed, and nothing is lost")
     func backpressure() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-backlog-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let database = try SQLiteDatabase(path: path)
-        let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
-        try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
-        let journal = try Journal(database: database, limits: JournalLimits(backlogBytes: 4_096))
-
-        // The writer is busy until the gate opens: nothing the journal queues can commit.
-        let gate = DispatchSemaphore(value: 0)
-        database.enqueueWrite({ _ in gate.wait() }, completion: { _ in })
+        let path = Self.scratchPath()
+        defer { Self.remove(path) }
+        let (journal, gate) = try Self.gatedJournal(path: path, backlogBytes: 4_096)
         await journal.record(Self.exchange(id: 1, bodyBytes: 100)) // 1,124 bytes: under the bound
 
         let returned = Flag()
