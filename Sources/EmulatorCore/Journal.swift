@@ -402,13 +402,13 @@ public final class Journal: Sendable {
         -> (request: Int?, response: Int?, added: Int) {
         // A shared body leaves the entry's own column NULL and names the body instead.
         var added = 0
-        func place(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
+        func placeBody(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
             guard let body, let key, let bodies else { return (body, nil) }
             let placed = try bodies.id(for: key, body: body, connection: connection)
             added += placed.added
             return (nil, placed.id)
         }
-        let request = try place(entry.requestBody, entry.requestBodyKey), response = try place(entry.responseBody, entry.responseBodyKey)
+        let request = try placeBody(entry.requestBody, entry.requestBodyKey), response = try placeBody(entry.responseBody, entry.responseBodyKey)
         func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
         func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
         values.append(.integer(Int64(entry.id))); values.append(text(entry.projectID)); values.append(.text(entry.time))

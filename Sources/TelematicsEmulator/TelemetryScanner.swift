@@ -121,7 +121,6 @@ enum TelemetryScanner {
                 break
             }
         }
-        let scanned = scanner
         do {
             return try TelemetryParser.parseSample(index: index) { key -> JSONValue? in
                 guard seen & (1 << UInt32(key.rawValue)) != 0 else { return nil }
@@ -130,7 +129,7 @@ enum TelemetryScanner {
                 case .bool(let flag): return .bool(flag)
                 case .int(let number): return .int(number)
                 case .double(let number): return .double(number)
-                case .string(let range): return .string(scanned.text(range))
+                case .string(let range): return .string(scanner.text(range))
                 }
             }
         } catch {
