@@ -53,7 +53,7 @@ enum AsleepWorker {
     static func advanceAll(services: EmulatorServices, configuration: JSONValue) async {
         guard let projects = try? await services.database.read({ try AsleepStore(connection: $0).projectsWithLiveSessions() }) else { return }
         for project in projects {
-            let now = services.now(for: project)
+            let now = await projectNow(project, services: services)
             let make = { @Sendable (connection: any StoreConnection) in
                 AsleepService(store: AsleepStore(connection: connection), now: now, realNow: Date(), configuration: configuration) { draw in
                     services.generateIDs(for: project) { generator in generator.draw(draw) }
@@ -75,6 +75,17 @@ enum AsleepWorker {
                 try service.advance(project: project, settings: try service.settings(project: project))
             }
         }
+    }
+
+    /// The project's time for a tick. On a database other instances share it comes from the
+    /// project's row: the cached clock learns another instance's change only when that
+    /// instance's announcement arrives, and a tick on real time before a freeze had arrived
+    /// closed, as past `maxSession`, a session just opened on the frozen clock.
+    static func projectNow(_ project: ProjectID, services: EmulatorServices) async -> Date {
+        guard services.database.isShared,
+              let row = try? await services.database.read({ try $0.queryOne("SELECT * FROM projects WHERE id = ?", project) }),
+              let settings = try? ClockStore.settings(from: row) else { return services.now(for: project) }
+        return settings.now(real: Date())
     }
 
     /// Sends every webhook whose next attempt is due (real time: retries must not wait for a
