@@ -83,8 +83,9 @@ enum AsleepWorker {
     /// closed, as past `maxSession`, a session just opened on the frozen clock.
     static func projectNow(_ project: ProjectID, services: EmulatorServices) async -> Date {
         guard services.database.isShared,
-              let row = try? await services.database.read({ try $0.queryOne("SELECT * FROM projects WHERE id = ?", project) }),
-              let settings = try? ClockStore.settings(from: row) else { return services.now(for: project) }
+              let settings = try? await services.database.read({ try ClockStore.stored(project, connection: $0) }) else {
+            return services.now(for: project)
+        }
         return settings.now(real: Date())
     }
 

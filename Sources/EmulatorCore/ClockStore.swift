@@ -32,6 +32,12 @@ public final class ClockStore: Sendable {
         _ = cache.withLock { $0.removeValue(forKey: project) }
     }
 
+    /// The settings stored for `project` (nil for an unknown project): for a database other
+    /// instances share, where the cache learns their changes only when an announcement arrives.
+    public static func stored(_ project: ProjectID, connection: any StoreConnection) throws -> ClockSettings? {
+        try connection.queryOne("SELECT * FROM projects WHERE id = ?", project).map(settings(from:))
+    }
+
     /// Persists settings for `project` on `connection` (inside the caller's transaction).
     public static func save(_ settings: ClockSettings, project: ProjectID, connection: any StoreConnection) throws {
         try connection.run("UPDATE projects SET clock_mode = ?, clock_frozen_at = ?, clock_offset_seconds = ? WHERE id = ?",
