@@ -6,11 +6,14 @@
 # readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample; flatness (resolve,
 # voucher lookup and a trips list in a project with 10 and in one with 100,000 links/vouchers/trips, measured
 # alternately); RSS idle
-# and after every round. Journal on (the default). Prints one Markdown table and writes it to OUT.
+# and after every round; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
+# turns; with WAITS=1, where the server's threads waited off the CPU (Benchmarks/waits.py, which costs CPU: the
+# run's figures are then not comparable). Journal on (the default). Prints Markdown and writes it to OUT.
 #
 #   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
 #   BIN=/tmp/bench-bin/understudy Benchmarks/hotpaths.sh # measure that binary (no build)
 #   SKIP_BUILD=1 ROUTES="health resolve voucher" SKIP_FLATNESS=1 DURATION=2 ROUNDS=1 Benchmarks/hotpaths.sh
+#   WAITS=1 SKIP_FLATNESS=1 Benchmarks/hotpaths.sh         # and sample where the server's threads block
 #   DATABASE=postgres://user:pass@127.0.0.1:5432/bench SKIP_FLATNESS=1 Benchmarks/hotpaths.sh   # serve from PostgreSQL
 #
 # Routes: health resolve validate voucher appconfig report me trips (reads); match upload sensor (writes).
@@ -49,6 +52,11 @@ STARTED=$(date +%s)
 # --- the server (any free port: other benchmarks and test servers may hold the usual ones) ------------
 "$BIN" --port 0 --https-port 0 --proxy-port 0 --database "${DATABASE:-$WORK/bench.sqlite}" --no-request-log > "$WORK/understudy.log" 2>&1 &
 UPID=$!
+WAITS_PID=""
+if [ -n "${WAITS:-}" ]; then
+  python3 Benchmarks/waits.py "$UPID" --out "$WORK/waits.md" > /dev/null &
+  WAITS_PID=$!
+fi
 for _ in $(seq 400); do grep -q 'listening url=http://' "$WORK/understudy.log" && break; kill -0 "$UPID" 2>/dev/null || break; sleep 0.025; done
 PORT=$(sed -n 's/.* listening url=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/understudy.log" | head -1)
 [ -n "$PORT" ] || { cat "$WORK/understudy.log" >&2; fail "understudy did not start"; }
@@ -266,7 +274,22 @@ if [ -z "${SKIP_FLATNESS:-}" ]; then
 fi
 
 ELAPSED=$(( $(date +%s) - STARTED ))
+# The sampler stops first, so that the shutdown is not in its figures; then the server, whose shutdown
+# log says how long each writer spent in its checkpoint turns (every write queued meanwhile waited).
+if [ -n "$WAITS_PID" ]; then kill -INT "$WAITS_PID" 2>/dev/null || true; wait "$WAITS_PID" 2>/dev/null || true; fi
+kill -TERM "$UPID" 2>/dev/null || true; wait "$UPID" 2>/dev/null || true; UPID=""
 echo
-python3 "$HERE/report.py" "$RESULTS" "$WORK/rss.txt" "$ROUNDS" "$DURATION" "$ELAPSED" "$BIN" "$INGEST_THREADS" | tee "$OUT"
+{
+  python3 "$HERE/report.py" "$RESULTS" "$WORK/rss.txt" "$ROUNDS" "$DURATION" "$ELAPSED" "$BIN" "$INGEST_THREADS"
+  # "database writes writes=… longest_writer_checkpoint_ms=…" → one line per SQLite file.
+  grep -E ' INFO (database|journal) writes ' "$WORK/understudy.log" | sed 's/.* INFO //' | awk '
+    { for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+      name = ($1 == "database" ? "main database" : "journal file")
+      if (!shown++) print ""
+      printf "- %s: %s writes in %s transactions; %s checkpoints, of which the writer copied %s of %s frames", name, v["writes"],
+        v["transactions"], v["checkpoints"], v["writer_checkpoint_frames"], v["writer_checkpoint_frames"] + v["background_checkpoint_frames"]
+      printf " in turns of %s ms in all, the longest %s ms (writes queued meanwhile waited)\n", v["writer_checkpoint_ms"], v["longest_writer_checkpoint_ms"] }'
+  if [ -s "$WORK/waits.md" ]; then echo; cat "$WORK/waits.md"; fi
+} | tee "$OUT"
 echo
 echo "written to $OUT"
