@@ -29,6 +29,8 @@ import Synchronization
 /// since the log those pages came from is being overwritten. An emulator's database is test
 /// state that can be seeded again; a writer stalled for half a second is a failed test.
 final class Checkpointer: @unchecked Sendable { // `connection` is only used on `queue`; the flags are atomic
+    // The bounds below are in frames of a 4 KiB page, as they were measured; a file with larger
+    // pages divides them (`Bounds`), so that each stays the same number of bytes.
     /// Pages in the log after which a background checkpoint is started (SQLite's own default).
     static let threshold: Int32 = 1_000
     /// Frames the background may leave for the writer's pass (about 256 KB to sync).
@@ -42,6 +44,25 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// The log's size past which the writer copies whatever is left regardless (128 MB): the
     /// bound on the log under a write rate the disk cannot follow.
     static let maximumDeferredLog = 32_768
+
+    /// The frame bounds above for a file of `pageSize`-byte pages.
+    struct Bounds {
+        var threshold: Int32 = Checkpointer.threshold
+        var writerShare = Checkpointer.writerShare
+        var writerDeferral = Checkpointer.writerDeferral
+        var maximumDeferredLog = Checkpointer.maximumDeferredLog
+
+        init(pageSize: Int = 4_096) {
+            let scale = max(1, pageSize / 4_096)
+            threshold = max(1, threshold / Int32(scale))
+            writerShare = max(1, writerShare / scale)
+            writerDeferral = max(1, writerDeferral / scale)
+            maximumDeferredLog = max(1, maximumDeferredLog / scale)
+        }
+    }
+
+    /// This file's bounds, by its page size.
+    let bounds: Bounds
 
     private let queue = DispatchQueue(label: "understudy.sqlite.checkpoint")
     private let connection: SQLiteConnection
@@ -66,6 +87,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
         // a checkpoint on it with success and -1 frames, having copied nothing: every background
         // pass was a no-op, and the writer's turn copied the whole log while writes waited.
         _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+        bounds = Bounds(pageSize: Int(try connection.scalar("PRAGMA page_size").int ?? 4_096))
     }
 
     /// Checkpoints run so far, background and writer passes together (tests, the shutdown log).
@@ -97,7 +119,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
             let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
             checkpointer.commitsWithFrames.add(1, ordering: .releasing)
             checkpointer.logFrames.store(Int(frames), ordering: .relaxed)
-            if frames >= Checkpointer.threshold { checkpointer.schedule() }
+            if frames >= checkpointer.bounds.threshold { checkpointer.schedule() }
             return SQLITE_OK
         }, context)
     }
@@ -111,7 +133,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
             for _ in 0..<Self.maxBackgroundPasses {
                 guard let progress = try? connection.checkpoint() else { break }
                 copied = max(copied, progress.copiedFrames)
-                guard progress.logFrames - progress.copiedFrames > Self.writerShare else { break }
+                guard progress.logFrames - progress.copiedFrames > bounds.writerShare else { break }
             }
             // What an earlier, deferred round copied of this log is counted already.
             let counted = copiedByBackground.load(ordering: .relaxed)
@@ -130,7 +152,7 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     func writerIsIdle(_ writer: SQLiteConnection) {
         guard backgroundDone.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let log = logFrames.load(ordering: .relaxed)
-        if Self.writerDefers(left: log - copiedByBackground.load(ordering: .relaxed), log: log) {
+        if Self.writerDefers(left: log - copiedByBackground.load(ordering: .relaxed), log: log, bounds: bounds) {
             // A burst outran the background (large uploads filling the journal): what it left,
             // and what the writer appended since, took the writer up to 88 ms to copy, and a
             // request answered meanwhile waited on the journal's backlog. Another background
@@ -163,8 +185,8 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
 
     /// Whether the writer's turn should leave `left` uncopied frames of a `log`-frame log to
     /// another background round: when they are many and the log is still under its bound.
-    static func writerDefers(left: Int, log: Int) -> Bool {
-        left > writerDeferral && log < maximumDeferredLog
+    static func writerDefers(left: Int, log: Int, bounds: Bounds = Bounds()) -> Bool {
+        left > bounds.writerDeferral && log < bounds.maximumDeferredLog
     }
 
     /// Writer turns left to another background round (the shutdown log).

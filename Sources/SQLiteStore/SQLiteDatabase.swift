@@ -57,15 +57,18 @@ public final class SQLiteDatabase: Database {
     // release builds). This attribute, on every public initializer of such a class, keeps release
     // builds correct with the default optimization settings (docs/notes/release-heap-corruption.md).
     /// Opens (creating it and its folder if needed) the database at `path`; `currentTurn` names
-    /// the turn a write is made in, when its caller works in turns (see `WriteTurn`).
+    /// the turn a write is made in, when its caller works in turns (see `WriteTurn`); `pageSize`
+    /// is the page size of a file this creates (a file that exists keeps its own).
     @inline(never)
-    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil) throws {
+    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil, pageSize: Int? = nil) throws {
         self.path = path
         self.currentTurn = currentTurn
         let folder = (path as NSString).deletingLastPathComponent
         // A folder that cannot be made surfaces as sqlite3_open's own, clearer error just below.
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let writerConnection = try SQLiteConnection(path: path)
+        // Only a file with no page written yet takes it: before WAL mode writes the first one.
+        if let pageSize { try writerConnection.execute("PRAGMA page_size = \(pageSize)") }
         // WAL: readers never block the writer; NORMAL sync is durable across app crashes, which is
         // what a test emulator needs, at a fraction of FULL's fsyncs.
         let mode = try writerConnection.scalar("PRAGMA journal_mode = WAL").string ?? ""
@@ -181,6 +184,9 @@ public final class SQLiteDatabase: Database {
 
     /// Returns once a background checkpoint already started has finished (tests).
     func waitForCheckpoint() { checkpointer.drain() }
+
+    /// The checkpoint bounds of this file's page size (tests).
+    var checkpointBounds: Checkpointer.Bounds { checkpointer.bounds }
 
     /// Runs `body` on a reader connection (a consistent snapshot for the duration of `body`),
     /// on the calling thread, with a reader connection that belongs to that thread.

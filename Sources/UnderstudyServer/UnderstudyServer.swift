@@ -48,7 +48,7 @@ public final class UnderstudyServer: Sendable {
         case .sqlite(let path):
             database = try SQLiteDatabase(path: path, currentTurn: Self.loopTurn)
             let migrator = try Migrator(directory: migrations)
-            let journalFile = try SQLiteDatabase(path: Self.journalPath(besides: path), readerCount: 1)
+            let journalFile = try SQLiteDatabase(path: Self.journalPath(besides: path), readerCount: 1, pageSize: Self.journalPageSize)
             let journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: migrations))
             appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
                 + journalFile.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
@@ -86,6 +86,12 @@ public final class UnderstudyServer: Sendable {
             tls = nil
         }
     }
+
+    /// The page size of a new journal file. A journalled 30 KB upload spans eight 4 KiB pages and
+    /// two of these: in SQLite alone its insert, commit, checkpoint copy and eviction cost 117 µs
+    /// on 4 KiB pages and 81 µs on 16 KiB ones, and the journal's writer, which every upload at
+    /// 16 connections waited on once it fell behind, spends most of its time there.
+    public static let journalPageSize = 16_384
 
     /// The request journal's SQLite file next to the database at `path`: `understudy.sqlite` →
     /// `understudy.requests.sqlite` (a name of its own: SQLite itself owns `…-journal`).

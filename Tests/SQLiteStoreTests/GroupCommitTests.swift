@@ -242,6 +242,42 @@ struct GroupCommitTests {
         #expect(count == 602)
     }
 
+    @Test("a file made with larger pages keeps them, and its checkpoint bounds stay the same in bytes")
+    func largerPages() async throws {
+        #expect(Checkpointer.Bounds().threshold == Checkpointer.threshold)
+        #expect(Checkpointer.Bounds().maximumDeferredLog == Checkpointer.maximumDeferredLog)
+        let sixteen = Checkpointer.Bounds(pageSize: 16_384)
+        #expect(sixteen.threshold == 250 && sixteen.writerShare == 16 && sixteen.writerDeferral == 256 && sixteen.maximumDeferredLog == 8_192)
+        #expect(!Checkpointer.writerDefers(left: 300, log: 1_000))
+        #expect(Checkpointer.writerDefers(left: 300, log: 1_000, bounds: sixteen), "300 frames of 16 KiB are past the 4 MB left to the writer")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("page-size-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let database = try SQLiteDatabase(path: path, pageSize: 16_384)
+        try database.withWriterBlocking { try $0.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload BLOB)") }
+        #expect(try SQLiteConnection(path: path).scalar("PRAGMA page_size").int == 16_384)
+        #expect(database.checkpointBounds.threshold == 250)
+        // 5 MB: past 250 frames of 16 KiB, far short of the 1,000 a 4 KiB file waits for.
+        let payload = Data(repeating: 0xAB, count: 15_000)
+        for batch in 0..<4 {
+            try await database.write { connection in
+                for index in 0..<80 { try connection.run("INSERT INTO t (id, payload) VALUES (?, ?)", batch * 80 + index, payload) }
+            }
+        }
+        database.waitForCheckpoint()
+        #expect(database.checkpointsRun >= 1)
+        #expect(database.checkpointFrames.background >= 250)
+
+        // Opened again, and asked for other pages: a file that exists keeps its own.
+        let again = try SQLiteDatabase(path: path, pageSize: 4_096)
+        #expect(try await again.read { try $0.scalar("PRAGMA page_size").int } == 16_384)
+        #expect(again.checkpointBounds.threshold == 250)
+        let small = try freshDatabase()
+        #expect(try await small.read { try $0.scalar("PRAGMA page_size").int } == 4_096)
+        #expect(small.checkpointBounds.threshold == Checkpointer.threshold)
+    }
+
     @Test("the writer leaves a large remainder to another background round, and copies it once the background caught up")
     func deferredWriterTurn() async throws {
         #expect(Checkpointer.writerDefers(left: Checkpointer.writerDeferral + 1, log: 5_000))

@@ -16,6 +16,20 @@ struct JournalFileTests {
         #expect(UnderstudyServer.journalPath(besides: "/tmp/x/plain") == "/tmp/x/plain.requests")
     }
 
+    @Test("a new journal file has 16 KiB pages, a 30 KB upload's body two of them; the main file keeps SQLite's 4 KiB")
+    func journalPageSize() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-journal-pages-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("main.sqlite").path
+        try await UnderstudyTestServer.with(configure: { $0.databasePath = database }) { server in
+            _ = try await server.makeProject()
+            let pageSize = { (path: String) throws -> Int in try SQLiteConnection(path: path).scalar("PRAGMA page_size").int ?? -1 }
+            #expect(try pageSize(UnderstudyServer.journalPath(besides: database)) == UnderstudyServer.journalPageSize)
+            #expect(UnderstudyServer.journalPageSize == 16_384)
+            #expect(try pageSize(database) == 4_096)
+        }
+    }
+
     private static func count(_ path: String, _ sql: String, _ project: String) throws -> Int {
         let connection = try SQLiteConnection(path: path)
         return try connection.scalar(sql, project).int ?? -1
