@@ -47,17 +47,17 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
 
     /// The frame bounds above for a file of `pageSize`-byte pages.
     struct Bounds {
-        var threshold: Int32 = Checkpointer.threshold
-        var writerShare = Checkpointer.writerShare
-        var writerDeferral = Checkpointer.writerDeferral
-        var maximumDeferredLog = Checkpointer.maximumDeferredLog
+        let threshold: Int32
+        let writerShare: Int
+        let writerDeferral: Int
+        let maximumDeferredLog: Int
 
         init(pageSize: Int = 4_096) {
             let scale = max(1, pageSize / 4_096)
-            threshold = max(1, threshold / Int32(scale))
-            writerShare = max(1, writerShare / scale)
-            writerDeferral = max(1, writerDeferral / scale)
-            maximumDeferredLog = max(1, maximumDeferredLog / scale)
+            threshold = max(1, Checkpointer.threshold / Int32(scale))
+            writerShare = max(1, Checkpointer.writerShare / scale)
+            writerDeferral = max(1, Checkpointer.writerDeferral / scale)
+            maximumDeferredLog = max(1, Checkpointer.maximumDeferredLog / scale)
         }
     }
 
