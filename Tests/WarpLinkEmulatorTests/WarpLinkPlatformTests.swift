@@ -41,6 +41,23 @@ struct WarpLinkRuleTests {
         #expect(LanguageNormalizer.normalize("en-US,en", mode: "primary") == "en")
     }
 
+    @Test("normalizeLang: the byte path for ASCII headers answers as the scalar path does, and leaves other headers to it")
+    func languageByteShortcut() {
+        let headers = ["en-US,en;q=0.9", " fr_CA ;q=1, en", "\tDE-de\t", "zh_Hant_TW", "-en-GB", "---", "", ",", ";q=0.5", "  ",
+                       "EN", "en-US;q=0.8,fr", "a_b_C-d", "x\r\n", "*", "sr-Latn-RS, sr;q=0.9", "pt_BR;", "_"]
+        for header in headers {
+            for mode in ["full", "primary"] {
+                #expect(LanguageNormalizer.ascii(header, primary: mode == "primary") == LanguageNormalizer.scalars(header, mode: mode),
+                        "\(header.debugDescription) in \(mode) mode")
+            }
+        }
+        // Not ASCII anywhere, even past the first entry: the scalar path answers.
+        #expect(LanguageNormalizer.ascii("en, fr\u{00A0}", primary: false) == nil)
+        #expect(LanguageNormalizer.ascii("\u{3000}ja_JP", primary: false) == nil)
+        #expect(LanguageNormalizer.normalize("\u{3000}ja_JP\u{00A0};q=1") == "ja-jp")
+        #expect(LanguageNormalizer.normalize("\u{00C9}N-us", mode: "primary") == "\u{00E9}n")
+    }
+
     @Test("client IPs: mapped IPv4 reduced; shared ranges ×0.6, public IPv4 ×0.9, IPv6 ×1.0; override and X-Forwarded-For")
     func addresses() {
         #expect(ClientAddress.reduce("::ffff:203.0.113.5") == "203.0.113.5")
