@@ -59,8 +59,16 @@ public enum MultipartFormData {
 
     /// Splits `body` into its parts.
     public static func parse(_ body: Data, boundary: String) throws(Failure) -> [MultipartPart] {
-        let bytes = [UInt8](body)
+        // Read in place: copying a 30 KB upload into an array first was a copy and its page faults per request.
+        let result = body.withUnsafeBytes { bytes -> Result<[MultipartPart], Failure> in
+            do throws(Failure) { return .success(try parse(bytes, boundary: boundary)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, boundary: String) throws(Failure) -> [MultipartPart] {
         let delimiter = [UInt8](("--" + boundary).utf8)
+        let closing = [13, 10] + delimiter
         guard var position = find(delimiter, in: bytes, from: 0) else { throw .malformed("no opening boundary") }
         var parts: [MultipartPart] = []
         while true {
@@ -72,11 +80,11 @@ public enum MultipartFormData {
             position += 2
             guard let headerEnd = find([13, 10, 13, 10], in: bytes, from: position) else { throw .malformed("part headers never end") }
             let contentStart = headerEnd + 4
-            guard let next = find([13, 10] + delimiter, in: bytes, from: contentStart) else {
+            guard let next = find(closing, in: bytes, from: contentStart) else {
                 throw .malformed("part is not closed by a boundary (truncated body?)")
             }
-            var part = try parseHeaders(String(decoding: bytes[position..<headerEnd], as: UTF8.self))
-            part.body = Data(bytes[contentStart..<next])
+            var part = try parseHeaders(UnsafeRawBufferPointer(rebasing: bytes[position..<headerEnd]))
+            part.body = Data(UnsafeRawBufferPointer(rebasing: bytes[contentStart..<next]))
             parts.append(part)
             position = next + 2
         }
@@ -97,23 +105,79 @@ public enum MultipartFormData {
         return data
     }
 
+    /// A part's headers: byte by byte when they are ASCII (all the SDKs send), else as text.
+    private static func parseHeaders(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> MultipartPart {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return try parseHeaders(String(decoding: bytes, as: UTF8.self)) }
+        // Splitting, trimming and lower-casing Strings cost a twentieth of a 30 KB upload: Character
+        // by Character for a few hundred bytes. For ASCII the same steps on bytes give the same
+        // results (a CR LF pair is the `\r\n` Character; trimming is of spaces and tabs).
+        typealias Bytes = UnsafeRawBufferPointer.SubSequence
+        func trimmed(_ slice: Bytes) -> Bytes {
+            var start = slice.startIndex, end = slice.endIndex
+            while start < end, slice[start] == 32 || slice[start] == 9 { start += 1 }
+            while end > start, slice[end - 1] == 32 || slice[end - 1] == 9 { end -= 1 }
+            return slice[start..<end]
+        }
+        func equalsLowercased(_ slice: Bytes, _ word: StaticString) -> Bool {
+            guard slice.count == word.utf8CodeUnitCount else { return false }
+            for (offset, byte) in slice.enumerated() where (byte >= 65 && byte <= 90 ? byte + 32 : byte) != word.utf8Start[offset] { return false }
+            return true
+        }
+        func string(_ slice: Bytes) -> String { String(decoding: slice, as: UTF8.self) }
+        func unquotedString(_ slice: Bytes) -> String {
+            slice.count >= 2 && slice.first == 34 && slice.last == 34 ? string(slice.dropFirst().dropLast()) : string(slice)
+        }
+        /// `split(separator:)`'s pieces: empty ones left out.
+        func pieces(_ slice: Bytes, separator: UInt8, maxSplits: Int = .max) -> [Bytes] {
+            slice.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: true)
+        }
+        var name: String?
+        var filename: String?
+        var contentType: String?
+        let all = bytes[...]
+        var lineStart = all.startIndex
+        while lineStart <= all.endIndex {
+            var lineEnd = lineStart
+            while lineEnd + 1 < all.endIndex, !(all[lineEnd] == 13 && all[lineEnd + 1] == 10) { lineEnd += 1 }
+            if lineEnd + 1 >= all.endIndex { lineEnd = all.endIndex } // the last line has no CR LF
+            let line = all[lineStart..<lineEnd]
+            lineStart = lineEnd + 2
+            guard !line.isEmpty else { continue }
+            guard let colon = line.firstIndex(of: 58) else { throw .malformed("bad part header") }
+            let field = trimmed(line[line.startIndex..<colon]), value = trimmed(line[(colon + 1)...])
+            if equalsLowercased(field, "content-type") {
+                contentType = string(value)
+            } else if equalsLowercased(field, "content-disposition") {
+                for parameter in pieces(value, separator: 59).dropFirst() {
+                    let pair = pieces(parameter, separator: 61, maxSplits: 1).map(trimmed)
+                    guard pair.count == 2 else { continue }
+                    if equalsLowercased(pair[0], "name") {
+                        name = unquotedString(pair[1])
+                    } else if equalsLowercased(pair[0], "filename") {
+                        filename = unquotedString(pair[1])
+                    }
+                }
+            }
+        }
+        guard let name else { throw .malformed("part without a Content-Disposition name") }
+        return MultipartPart(name: name, filename: filename, contentType: contentType, body: Data())
+    }
+
+    /// `parseHeaders` for headers that are not all ASCII.
     private static func parseHeaders(_ text: String) throws(Failure) -> MultipartPart {
         var name: String?
         var filename: String?
         var contentType: String?
-        // Foundation's splitting and trimming bridged every header through NSString; for ASCII
-        // headers (all the SDKs send) the native split and a space/tab trim are the same thing.
-        let ascii = isASCII(text)
-        let lines = ascii ? text.split(separator: "\r\n", omittingEmptySubsequences: false) : text.components(separatedBy: "\r\n").map { Substring($0) }
+        let lines = text.components(separatedBy: "\r\n")
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw .malformed("bad part header") }
-            let field = trimmed(line[..<colon], ascii: ascii).lowercased()
-            let value = trimmed(line[line.index(after: colon)...], ascii: ascii)
+            let field = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             if field == "content-type" {
                 contentType = value
             } else if field == "content-disposition" {
                 for parameter in value.split(separator: ";").dropFirst() {
-                    let pair = parameter.split(separator: "=", maxSplits: 1).map { trimmed($0, ascii: ascii) }
+                    let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                     guard pair.count == 2 else { continue }
                     switch pair[0].lowercased() {
                     case "name": name = unquoted(pair[1])
@@ -148,21 +212,19 @@ public enum MultipartFormData {
 
     /// The first `needle` at or after `start`: memchr to each candidate first byte, then memcmp
     /// (a byte loop with bounds checks was most of the parse of a 30 KB part).
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        let last = haystack.count - needle.count
-        return haystack.withUnsafeBytes { hay -> Int? in
-            needle.withUnsafeBytes { pin -> Int? in
-                guard let base = hay.baseAddress, let pattern = pin.baseAddress else { return nil }
-                var index = start
-                while index <= last {
-                    guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
-                    let position = base.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + position, pattern, pin.count) == 0 { return position }
-                    index = position + 1
-                }
-                return nil
+    private static func find(_ needle: [UInt8], in hay: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard !needle.isEmpty, hay.count >= needle.count, start <= hay.count - needle.count, let base = hay.baseAddress else { return nil }
+        let last = hay.count - needle.count
+        return needle.withUnsafeBytes { pin -> Int? in
+            guard let pattern = pin.baseAddress else { return nil }
+            var index = start
+            while index <= last {
+                guard let hit = memchr(base + index, Int32(needle[0]), last - index + 1) else { return nil }
+                let position = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + position, pattern, pin.count) == 0 { return position }
+                index = position + 1
             }
+            return nil
         }
     }
 }
