@@ -22,11 +22,9 @@ struct TelemetrySampleTableTests {
     /// Every sample, as text, in key order.
     static func samples(_ connection: SQLiteConnection) throws -> [String] {
         try connection.query("SELECT \(columns) FROM telematics_samples ORDER BY project_id, user_id, ts_ms").map { row in
-            Self.columns.split(separator: ",").map { name in
-                switch row[name.trimmingCharacters(in: .whitespaces)] {
-                case .text(let text): return text
-                case let value: return "\(value)"
-                }
+            row.values.map { value in
+                if case .text(let text) = value { return text }
+                return "\(value)"
             }.joined(separator: "|")
         }
     }
