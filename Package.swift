@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // glibc's malloc_trim, for handing freed heap back once the server is idle (Linux only).
-        .systemLibrary(name: "CMallocTrim", path: "Sources/CMallocTrim"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq, for PostgreSQL as a shared store; Debian's header lives in /usr/include/postgresql.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SQLiteStore"]),
 
         // Control plane and what the platforms share.
-        .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL"]),
+        .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL", .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
 
         // One module per platform, all the same shape; none imports another.
         .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
@@ -54,7 +54,7 @@ let package = Package(
             "PostgresStore", "COpenSSL",
             // The control commands (`understudy projects …`) talk to a running server as any client would.
             "UnderstudyClient",
-            .target(name: "CMallocTrim", condition: .when(platforms: [.linux])),
+            .target(name: "CMalloc", condition: .when(platforms: [.linux])),
         ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),

@@ -6,7 +6,7 @@
 # readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample; flatness (resolve,
 # voucher lookup and a trips list in a project with 10 and in one with 100,000 links/vouchers/trips, measured
 # alternately); RSS idle
-# and after every round; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
+# and after every round, with the heap's live bytes from the server's metrics; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
 # turns; with WAITS=1, where the server's threads waited off the CPU (Benchmarks/waits.py, which costs CPU: the
 # run's figures are then not comparable). Journal on (the default). Prints Markdown and writes it to OUT.
 #
@@ -62,7 +62,14 @@ PORT=$(sed -n 's/.* listening url=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WOR
 [ -n "$PORT" ] || { cat "$WORK/understudy.log" >&2; fail "understudy did not start"; }
 BASE="http://127.0.0.1:$PORT"
 curl -sf "$BASE/__admin/ready" >/dev/null || fail "understudy is not ready on $BASE"
-rss_kb() { awk '/VmRSS/ { print $2 }' "/proc/$UPID/status"; }
+# rss_kb → "RSS_KB HEAP_KB": the resident set, and the heap's live bytes as the server's metrics
+# report them ("-" without glibc): RSS that rises while the live heap does not is freed memory the
+# allocator keeps, not a leak.
+rss_kb() {
+  local heap
+  heap=$(curl -s "$BASE/__admin/metrics" | awk '$1 == "understudy_heap_in_use_bytes" { printf "%d", $2 / 1024 }')
+  echo "$(awk '/VmRSS/ { print $2 }' "/proc/$UPID/status") ${heap:--}"
+}
 sleep 1
 echo "idle $(rss_kb)" > "$WORK/rss.txt"
 

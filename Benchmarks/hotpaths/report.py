@@ -129,7 +129,9 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
                        f"(×{ratio(m['p50'][1], m['p50'][0]):.2f}), p99 {ms(m['p99'][0])} → {ms(m['p99'][1])} ms (×{ratio(m['p99'][1], m['p99'][0]):.2f}), "
                        f"CPU {m['cpu'][0]:.1f} → {m['cpu'][1]:.1f} µs/req (**×{median(pairs):.2f}**{spread}), req/s ×{ratio(m['rps'][1], m['rps'][0]):.2f}"
                        + (f", {bad} non-2xx" if bad else ""))
-    rss = OrderedDict((k, int(v)) for k, v in (line.split() for line in open(rss_path)))
+    rows = [line.split() for line in open(rss_path)]
+    rss = OrderedDict((row[0], int(row[1])) for row in rows)
+    heap = OrderedDict((row[0], int(row[2])) for row in rows if len(row) > 2 and row[2] != "-")
     mib = lambda kb: f"{kb / 1024:.1f} MiB"
     after = [v for k, v in rss.items() if k.startswith("round")]
     line = f"\n- RSS: idle {mib(rss.get('idle', 0))}; after each round " + ", ".join(mib(v) for v in after)
@@ -142,6 +144,11 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     if rested:
         line += (f"\n- RSS at rest ({REST_SECONDS} s after each round, once the server has handed freed heap back): " + ", ".join(mib(v) for v in rested)
                  + (f" (growth from the first round to the last: {(rested[-1] - rested[0]) / 1024:+.1f} MiB)" if len(rested) > 1 else ""))
+    heap_rested = [v for k, v in heap.items() if k.startswith("rest")]
+    if heap_rested:
+        line += (f"\n- live heap at rest (the allocator's bytes in use, from the server's metrics): idle {mib(heap.get('idle', 0))}; "
+                 + ", ".join(mib(v) for v in heap_rested)
+                 + (f" (growth from the first round to the last: {(heap_rested[-1] - heap_rested[0]) / 1024:+.1f} MiB)" if len(heap_rested) > 1 else ""))
     out.append(line)
     if journal:
         out.append("\nfailed answers in the benchmark project's journal (the routes' rounds): " + "; ".join(journal))

@@ -3,7 +3,8 @@ import HTTPServer
 import Synchronization
 
 /// What `GET /__admin/metrics` reports: the request counters (counted on the request path), and
-/// gauges read only when scraped — journal totals, projects, open connections, the database size.
+/// gauges read only when scraped — journal totals, projects, open connections, the database size,
+/// the process's CPU and memory.
 public final class EmulatorMetrics: Sendable {
     /// The path Prometheus scrapes.
     public static let path = "/__admin/metrics"
@@ -88,11 +89,31 @@ public final class EmulatorMetrics: Sendable {
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
         out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
+        renderProcess(into: &out)
         out.family("understudy_uptime_seconds", .gauge, help: "Seconds since the server started.")
         out.sample("understudy_uptime_seconds", Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9)
         out.family("understudy_build_info", .gauge, help: "Always 1; the version label names the running build.")
         out.sample("understudy_build_info", ["version": version], 1)
         return out.text
+    }
+
+    /// The process's CPU and memory, under the Prometheus process collector's names where it has
+    /// them; the heap families only with glibc's allocator. RSS alone cannot tell a leak from freed
+    /// memory the allocator keeps: the heap's live bytes can.
+    private func renderProcess(into out: inout MetricsExposition) {
+        out.family("process_cpu_seconds_total", .counter, help: "User and system CPU time of the whole process in seconds.")
+        out.sample("process_cpu_seconds_total", ProcessUsage.cpuSeconds())
+        if let resident = ProcessUsage.residentBytes() {
+            out.family("process_resident_memory_bytes", .gauge, help: "Resident memory size in bytes.")
+            out.sample("process_resident_memory_bytes", resident)
+        }
+        if let heap = ProcessUsage.heap() {
+            out.family("understudy_heap_in_use_bytes", .gauge, help: "Bytes in live heap allocations, over all of the allocator's arenas.")
+            out.sample("understudy_heap_in_use_bytes", heap.inUseBytes)
+            out.family("understudy_heap_held_bytes", .gauge,
+                       help: "Bytes the heap allocator has mapped from the system, live allocations included (pages it released with madvise still count).")
+            out.sample("understudy_heap_held_bytes", heap.heldBytes)
+        }
     }
 
     private func renderRequests(into out: inout MetricsExposition) {

@@ -1,6 +1,7 @@
-#if canImport(CMallocTrim)
-import CMallocTrim
+#if canImport(CMalloc)
+import CMalloc
 #endif
+import EmulatorCore
 import Foundation
 
 /// When to hand freed heap back to the system: once the process has gone quiet after real work.
@@ -46,14 +47,14 @@ final class IdleMemoryTrimmer {
 
     /// Starts checking; `onTrim` gets the resident bytes before and after each trim.
     init(interval: Double = 1, onTrim: @escaping @Sendable (_ before: Int?, _ after: Int?) -> Void = { _, _ in }) {
-        #if canImport(CMallocTrim)
+        #if canImport(CMalloc)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "understudy.memory-trim", qos: .utility))
         nonisolated(unsafe) var policy = IdleTrimPolicy() // only the timer's serial queue touches it
         timer.setEventHandler {
-            guard policy.observe(cpuSeconds: Self.processCPUSeconds(), interval: interval) else { return }
-            let before = Self.residentBytes()
+            guard policy.observe(cpuSeconds: ProcessUsage.cpuSeconds(), interval: interval) else { return }
+            let before = ProcessUsage.residentBytes()
             _ = cmalloc_trim(0)
-            onTrim(before, Self.residentBytes())
+            onTrim(before, ProcessUsage.residentBytes())
         }
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         timer.resume()
@@ -65,28 +66,4 @@ final class IdleMemoryTrimmer {
 
     /// Stops checking.
     func cancel() { timer?.cancel() }
-
-    /// User plus system CPU seconds of the whole process.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage) // an enum in glibc's headers, a macro elsewhere
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
-    /// The process's resident set in bytes, from `/proc/self/statm`; nil where there is none.
-    static func residentBytes() -> Int? {
-        #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-        #else
-        return nil
-        #endif
-    }
 }

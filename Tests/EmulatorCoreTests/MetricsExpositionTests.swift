@@ -33,7 +33,7 @@ struct MetricsExpositionTests {
         #expect(text.contains(#"understudy_faults_fired_total{rule="header",project=""} 1"#))
         // Every line is a comment or one sample: the line feed in the id did not split a line.
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            #expect(line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE ") || line.hasPrefix("understudy_"), "\(line)")
+            #expect(line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE ") || line.hasPrefix("understudy_") || line.hasPrefix("process_"), "\(line)")
         }
         #expect(text.hasSuffix("\n"))
         // The store's facts are samples of their own families.

@@ -54,6 +54,14 @@ struct MetricsTests {
             #expect(after["understudy_projects"] == 1)
             #expect(after[#"understudy_open_connections{listener="http"}"#] >= 1)
             #expect(after["understudy_database_bytes"] > 0)
+            // The process's own readings: this test process, which embeds the server.
+            #expect(after["process_cpu_seconds_total"] >= before["process_cpu_seconds_total"])
+            #expect(after["process_cpu_seconds_total"] > 0)
+            #if os(Linux)
+            #expect(after["process_resident_memory_bytes"] > 1_000_000)
+            #expect(after["understudy_heap_in_use_bytes"] > 1_000_000)
+            #expect(after["understudy_heap_held_bytes"] >= after["understudy_heap_in_use_bytes"])
+            #endif
             // Five small requests never fill the journal's backlog.
             #expect(after.samples["understudy_journal_backlog_waits_total"] == 0)
         }
