@@ -3,10 +3,10 @@
 # at 16 connections and at 1 (wrk -t1, keep-alive), req/s, p50/p99/p99.9 and the worst request, the server's
 # CPU per request (utime + stime of the whole process from /proc/<pid>/stat) and its context switches per
 # request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
-# readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample; flatness (resolve,
-# voucher lookup and a trips list in a project with 10 and in one with 100,000 links/vouchers/trips, measured
-# alternately); RSS idle
-# and after every round, with the heap's live bytes from the server's metrics; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
+# readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample;
+# flatness (resolve, voucher lookup and a trips list in a project with 10 and in one with 100,000
+# links/vouchers/trips, measured alternately); RSS idle and after every round, with the heap's live bytes from
+# the server's metrics; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
 # turns; with WAITS=1, where the server's threads waited off the CPU (Benchmarks/waits.py, which costs CPU: the
 # run's figures are then not comparable). Journal on (the default). Prints Markdown and writes it to OUT.
 #
