@@ -9,7 +9,9 @@
 #   ROUTES="me voucher" RUNS=12 DURATION=2 CONNS=16 Benchmarks/compare.sh A B
 #
 # For a change of a few percent that hotpaths.sh's ratios to nginx cannot resolve on a shared machine.
-# Routes: health resolve validate voucher appconfig report me trips match upload sensor (hotpaths.sh's).
+# Routes: health resolve validate voucher appconfig report me trips match upload sensor (hotpaths.sh's), and
+# the ingest routes telemetry and readings (wrk -t$INGEST_THREADS, 2 by default; a request is a
+# 1,000-sample gzip batch, and every telemetry run sends fresh users' samples, as hotpaths.sh's do).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -eq 2 ] || { echo "usage: $0 BIN_A BIN_B" >&2; exit 2; }
@@ -19,6 +21,7 @@ RUNS=${RUNS:-8}
 DURATION=${DURATION:-2}
 CONNS=${CONNS:-16}
 WRK_TIMEOUT=${WRK_TIMEOUT:-10s}
+INGEST_THREADS=${INGEST_THREADS:-2}
 HERE=Benchmarks/hotpaths
 PLAT=Benchmarks/platforms
 WORK=$(mktemp -d /tmp/understudy-compare.XXXXXX)
@@ -66,27 +69,34 @@ for side in A B; do
 done
 HZ=$(getconf CLK_TCK)
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
-# run SIDE NAME → "cpu_us_per_request req_per_s p99_us" for one wrk run of the route on that side.
+# run SIDE NAME PAIR: one wrk run of the route on that side, appended to RESULTS as
+# "NAME PAIR SIDE cpu_us_per_request req_per_s p99_us errors". Not in a subshell: prep's telemetry run
+# counter must carry over to the next run, or every run would send the first one's samples again.
 run() {
   use "$1"
-  WORK=$SIDE_WORK prep "$2" 1
-  local t0 t1 line
+  local threads=1 t0 t1 line
+  case $2 in telemetry|readings) threads=$INGEST_THREADS ;; esac
+  WORK=$SIDE_WORK prep "$2" "$threads"
   t0=$(ticks "$UPID")
-  WORK=$SIDE_WORK wrk_route "$2" -t1 -c"$CONNS" -d"${DURATION}s" > "$WORK/wrk.txt" 2>&1 || { cat "$WORK/wrk.txt" >&2; fail "wrk $2 on $1"; }
+  WORK=$SIDE_WORK wrk_route "$2" -t"$threads" -c"$CONNS" -d"${DURATION}s" > "$WORK/wrk.txt" 2>&1 || { cat "$WORK/wrk.txt" >&2; fail "wrk $2 on $1"; }
   t1=$(ticks "$UPID")
   line=$(grep '^wrkstats' "$WORK/wrk.txt" | tail -1)
-  echo "$line" | awk -v dt=$((t1 - t0)) -v hz="$HZ" '{ n = ($2 > 0 ? $2 : 1); printf "%.2f %.1f %d %d\n", dt * 1e6 / hz / n, $2 * 1e6 / $3, $5, $8 + $9 }'
+  echo "$2 $3 $1 $(echo "$line" | awk -v dt=$((t1 - t0)) -v hz="$HZ" '{ n = ($2 > 0 ? $2 : 1); printf "%.2f %.1f %d %d\n", dt * 1e6 / hz / n, $2 * 1e6 / $3, $5, $8 + $9 }')" >> "$RESULTS"
 }
 
 echo "warming up…"
-for side in A B; do for name in $ROUTES; do use "$side"; WORK=$SIDE_WORK prep "$name" 1; WORK=$SIDE_WORK wrk_route "$name" -t1 -c4 -d1s > /dev/null 2>&1; done; done
+# (Not telemetry: its first measured run warms it, with users no other run sends.)
+for side in A B; do for name in $ROUTES; do
+  [ "$name" = telemetry ] && continue
+  use "$side"; WORK=$SIDE_WORK prep "$name" 1; WORK=$SIDE_WORK wrk_route "$name" -t1 -c4 -d1s > /dev/null 2>&1
+done; done
 
 RESULTS="$WORK/results.txt"; : > "$RESULTS"
 echo "measuring: $RUNS pairs × wrk -t1 -c$CONNS -d${DURATION}s per route, A and B interleaved"
 for pair in $(seq "$RUNS"); do
   order="A B"; [ $((pair % 2)) -eq 0 ] && order="B A"
   for name in $ROUTES; do
-    for side in $order; do echo "$name $pair $side $(run "$side" "$name")" >> "$RESULTS"; done
+    for side in $order; do run "$side" "$name" "$pair"; done
   done
   echo "  pair $pair of $RUNS done"
 done
@@ -112,4 +122,6 @@ for name in order:
     print(f"| {name} | {len(pairs)} | {med('A', 0):.1f} | {med('B', 0):.1f} | **{statistics.median(ratios):.3f}** | {ratios[0]:.3f}–{ratios[-1]:.3f} "
           f"| {med('A', 1):,.0f} | {med('B', 1):,.0f} | {med('A', 2) / 1000:.2f} | {med('B', 2) / 1000:.2f} | {bad[name]} |")
 print("\nCPU is the whole server process per request answered; B ÷ A is the median of each pair's ratio, the range its lowest and highest.")
+if any(name in ("telemetry", "readings") for name in order):
+    print("telemetry and readings: a request is one 1,000-sample gzip batch (CPU µs a sample is the column ÷ 1,000; samples/s is req/s × 1,000).")
 PY
