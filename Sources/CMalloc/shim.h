@@ -18,6 +18,3 @@ static inline int cmalloc_usage(size_t *in_use, size_t *held) {
     return 0;
 #endif
 }
-
-/// Caps the arenas threads spread their allocations over; 1 on success.
-static inline int cmalloc_set_arena_max(int arenas) { return mallopt(M_ARENA_MAX, arenas); }

@@ -174,9 +174,6 @@ public enum UnderstudyCommand {
 
     private static func serve(_ configuration: ServerConfiguration) async -> Int32 {
         let started = MonotonicClock.nanoseconds()
-        // Before the loops and the database threads start allocating (glibc reads the process's
-        // own environment, so that is the one to consult).
-        MallocArenas.apply(cores: ProcessInfo.processInfo.activeProcessorCount, environment: ProcessInfo.processInfo.environment)
         // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe
         // code). Installed before anything starts: a SIGTERM during start-up (a supervisor giving
         // up early) is kept until the server is up, then stops it cleanly instead of killing it.

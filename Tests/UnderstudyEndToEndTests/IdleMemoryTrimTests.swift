@@ -40,28 +40,3 @@ struct IdleMemoryTrimTests {
         ])
     }
 }
-
-@Suite("Heap arenas")
-struct MallocArenasTests {
-    @Test("the cap is two arenas per core and at least four")
-    func limit() {
-        #expect(MallocArenas.limit(cores: 1) == 4)
-        #expect(MallocArenas.limit(cores: 2) == 4)
-        #expect(MallocArenas.limit(cores: 8) == 16)
-    }
-
-    @Test("a cap the environment sets is left alone")
-    func environment() {
-        #expect(MallocArenas.chosenByEnvironment(["MALLOC_ARENA_MAX": "8"]))
-        #expect(MallocArenas.chosenByEnvironment(["GLIBC_TUNABLES": "glibc.malloc.tcache_count=0:glibc.malloc.arena_max=2"]))
-        #expect(!MallocArenas.chosenByEnvironment(["GLIBC_TUNABLES": "glibc.malloc.tcache_count=0", "PATH": "/usr/bin"]))
-        #expect(MallocArenas.apply(cores: 2, environment: ["MALLOC_ARENA_MAX": "8"]) == nil)
-    }
-
-    #if os(Linux)
-    @Test("glibc takes the cap")
-    func applied() {
-        #expect(MallocArenas.apply(cores: 2, environment: [:]) == 4)
-    }
-    #endif
-}
