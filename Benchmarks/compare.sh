@@ -92,7 +92,7 @@ for side in A B; do for name in $ROUTES; do
 done; done
 
 RESULTS="$WORK/results.txt"; : > "$RESULTS"
-echo "measuring: $RUNS pairs × wrk -t1 -c$CONNS -d${DURATION}s per route, A and B interleaved"
+echo "measuring: $RUNS pairs × wrk -t1 -c$CONNS -d${DURATION}s per route (-t$INGEST_THREADS for telemetry and readings), A and B interleaved"
 for pair in $(seq "$RUNS"); do
   order="A B"; [ $((pair % 2)) -eq 0 ] && order="B A"
   for name in $ROUTES; do
@@ -123,5 +123,6 @@ for name in order:
           f"| {med('A', 1):,.0f} | {med('B', 1):,.0f} | {med('A', 2) / 1000:.2f} | {med('B', 2) / 1000:.2f} | {bad[name]} |")
 print("\nCPU is the whole server process per request answered; B ÷ A is the median of each pair's ratio, the range its lowest and highest.")
 if any(name in ("telemetry", "readings") for name in order):
-    print("telemetry and readings: a request is one 1,000-sample gzip batch (CPU µs a sample is the column ÷ 1,000; samples/s is req/s × 1,000).")
+    print("telemetry and readings: a request is one 1,000-sample gzip batch (CPU µs a sample is the column ÷ 1,000; samples/s is req/s × 1,000), "
+          "sent by INGEST_THREADS wrk threads rather than the one in the header.")
 PY
