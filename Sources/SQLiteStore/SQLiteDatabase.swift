@@ -58,9 +58,12 @@ public final class SQLiteDatabase: Database {
     // builds correct with the default optimization settings (docs/notes/release-heap-corruption.md).
     /// Opens (creating it and its folder if needed) the database at `path`; `currentTurn` names
     /// the turn a write is made in, when its caller works in turns (see `WriteTurn`); `pageSize`
-    /// is the page size of a file this creates (a file that exists keeps its own).
+    /// is the page size of a file this creates (a file that exists keeps its own);
+    /// `statementJournalsInMemory` keeps the writer's statement and savepoint journals in memory
+    /// however large they grow (for a database whose writes are bounded, see `docs/architecture.md`).
     @inline(never)
-    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil, pageSize: Int? = nil) throws {
+    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil, pageSize: Int? = nil,
+                statementJournalsInMemory: Bool = false) throws {
         self.path = path
         self.currentTurn = currentTurn
         let folder = (path as NSString).deletingLastPathComponent
@@ -82,6 +85,10 @@ public final class SQLiteDatabase: Database {
         // a seventh of an upload's CPU. FAST still zeroes what it deletes from pages it writes
         // anyway, and makes every platform's build behave alike.
         try writerConnection.execute("PRAGMA secure_delete = FAST")
+        // SQLite moves a statement or savepoint journal to a file in /var/tmp past 64 KiB (its
+        // SQLITE_CONFIG_STMTJRNL_SPILL; Debian's 3.40.1 fails the spill with "database or disk is
+        // full" at any other setting, so that bound cannot simply be raised).
+        if statementJournalsInMemory { try writerConnection.execute("PRAGMA temp_store = MEMORY") }
         writer = Lane(label: "understudy.sqlite.writer", connection: writerConnection)
         let checkpointer = try Checkpointer(path: path)
         checkpointer.watch(writerConnection)

@@ -250,8 +250,7 @@ public enum UnderstudyCommand {
     private static func migrate(_ configuration: ServerConfiguration) -> Int32 {
         do {
             let database = try SQLiteDatabase(path: configuration.databasePath, readerCount: 1)
-            let journal = try SQLiteDatabase(path: UnderstudyServer.journalPath(besides: configuration.databasePath), readerCount: 1,
-                                              pageSize: UnderstudyServer.journalPageSize)
+            let journal = try UnderstudyServer.openJournalFile(besides: configuration.databasePath)
             let directory = try Migrator.locateDirectory(configured: configuration.migrationsPath)
             let migrator = try Migrator(directory: directory), journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: directory))
             let applied = try database.withWriterBlocking { try migrator.migrate($0) }

@@ -30,6 +30,16 @@ struct JournalFileTests {
         }
     }
 
+    @Test("the journal file's writer keeps statement journals in memory; the main file's does not")
+    func journalStatementJournalsInMemory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-journal-temp-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("main.sqlite").path
+        let tempStore = { (database: SQLiteDatabase) throws -> Int in try database.withWriterBlocking { try $0.scalar("PRAGMA temp_store").int ?? -1 } }
+        #expect(try tempStore(UnderstudyServer.openJournalFile(besides: path)) == 2) // MEMORY
+        #expect(try tempStore(SQLiteDatabase(path: path, readerCount: 1)) == 0) // SQLite's default
+    }
+
     private static func count(_ path: String, _ sql: String, _ project: String) throws -> Int {
         let connection = try SQLiteConnection(path: path)
         return try connection.scalar(sql, project).int ?? -1
