@@ -20,40 +20,39 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     /// `name` in lower case. Header names are ASCII tokens and code asks for them in lower case
     /// already, so the common cases skip `String.lowercased()` (its Unicode path was 1.5% of a
     /// request in profiles): already lower case returns `name` itself, ASCII maps byte by byte.
-    /// The bytes are read from the string's own storage: iterating `utf8` went through the
-    /// unspecialised collection witness per byte, half of this function's time in a resolve.
+    /// Both read the string's own storage where it has one: iterating `utf8` went through the
+    /// unspecialised collection witness for every byte, half of this function's time in a resolve.
     static func lowercasedName(_ name: String) -> String {
-        let scanned = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            var hasUpper = false
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                if byte &- 0x41 < 26 { hasUpper = true }
+        switch name.utf8.withContiguousStorageIfAvailable(letterCase) ?? letterCase(name.utf8) {
+        case .lower: return name
+        case .upper:
+            return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+                name.utf8.withContiguousStorageIfAvailable { lowercase($0, into: buffer) } ?? lowercase(name.utf8, into: buffer)
             }
-            return hasUpper
-        }
-        switch scanned {
-        case .some(.some(false)): return name
-        case .some(.some(true)): return asciiLowercased(name)
-        case .some(.none): return name.lowercased()
-        case .none: // not stored as contiguous UTF-8 (a bridged string): the byte-by-byte path
-            var hasUpper = false
-            for byte in name.utf8 {
-                if byte >= 0x80 { return name.lowercased() }
-                if byte &- 0x41 < 26 { hasUpper = true }
-            }
-            return hasUpper ? asciiLowercased(name) : name
+        case .beyondASCII: return name.lowercased()
         }
     }
 
-    private static func asciiLowercased(_ name: String) -> String {
-        String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
-            var count = 0
-            for byte in name.utf8 {
-                buffer[count] = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                count += 1
-            }
-            return count
+    private enum LetterCase { case lower, upper, beyondASCII }
+
+    /// Whether an ASCII name has any upper-case letter (or is not ASCII).
+    private static func letterCase<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> LetterCase {
+        var found = LetterCase.lower
+        for byte in bytes {
+            if byte >= 0x80 { return .beyondASCII }
+            if byte &- 0x41 < 26 { found = .upper }
         }
+        return found
+    }
+
+    /// Copies ASCII `bytes` into `buffer` with A–Z lowered; returns how many it wrote.
+    private static func lowercase<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes {
+            buffer[count] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            count += 1
+        }
+        return count
     }
 
     /// The fields in wire order.
