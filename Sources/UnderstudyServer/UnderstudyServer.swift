@@ -99,7 +99,8 @@ public final class UnderstudyServer: Sendable {
     /// commit's transaction, so SQLite journals the pages each statement changes in case that
     /// statement alone must roll back; on 16 KiB pages a batch's insert passed SQLite's 64 KiB
     /// and the journal became a file in /var/tmp, created and deleted some 40 times a second
-    /// under load. Every statement the journal runs is held small by the journal's own bounds.
+    /// under load. The journal's bounds cap what a statement can change: a batch, an eviction of a
+    /// hundredth, at most the whole journal when a project with every entry is cleared.
     public static func openJournalFile(besides path: String) throws -> SQLiteDatabase {
         try SQLiteDatabase(path: journalPath(besides: path), readerCount: 1, pageSize: journalPageSize, statementJournalsInMemory: true)
     }
