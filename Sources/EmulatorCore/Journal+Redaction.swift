@@ -155,7 +155,10 @@ extension Journal {
             }
             return .text(redactForm(text))
         }
-        return .bytes(Data(slice))
+        // Uncut, the body's own storage is shared: copying a 30 KB upload here (and faulting in
+        // the copy's fresh pages) was 3% of the request. A cut body is copied so that the rest of
+        // it is not held until the entry is written.
+        return .bytes(slice.count == body.count ? body : Data(slice))
     }
 
     /// A stored body read back as journal text: UTF-8 bytes were stored as text (a `base64:`
