@@ -45,7 +45,8 @@ public final class Emulator: HTTPApplication {
         self.platforms = platforms
         self.projects = ProjectStore(services: services, platforms: platforms)
         self.faults = FaultEngine(database: services.database)
-        self.journal = try Journal(database: services.journalDatabase, limits: services.settings.journal)
+        self.journal = try Journal(database: services.journalDatabase, limits: services.settings.journal,
+                                   bodyDirectory: services.journalBodyDirectory)
         self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
 
         let metrics = EmulatorMetrics(platforms: platforms.map(\.id))

@@ -63,6 +63,9 @@ public final class EmulatorServices: Sendable {
     /// (its commits would otherwise empty every reader's page cache and queue SDK writes behind
     /// them), or `database` itself (PostgreSQL, and tests).
     public let journalDatabase: any Database
+    /// Where the journal keeps large bodies outside `journalDatabase` (next to a journal file of
+    /// its own); nil keeps them in the database.
+    public let journalBodyDirectory: String?
     /// Whether `journalDatabase` is a database of its own rather than `database` itself.
     public var journalHasOwnDatabase: Bool { journalDatabase.location != database.location }
     /// Per-project clocks.
@@ -84,9 +87,11 @@ public final class EmulatorServices: Sendable {
 
     /// Creates the services.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: any Database, journalDatabase: (any Database)? = nil, logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
+    public init(database: any Database, journalDatabase: (any Database)? = nil, journalBodyDirectory: String? = nil,
+                logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
         self.database = database
         self.journalDatabase = journalDatabase ?? database
+        self.journalBodyDirectory = journalBodyDirectory
         self.clocks = ClockStore()
         self.logger = logger
         self.settings = settings

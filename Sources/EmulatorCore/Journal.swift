@@ -86,30 +86,43 @@ public final class Journal: Sendable {
 
     /// Entries and stored bytes the journal holds now, as its eviction bounds count them (read by the metrics).
     public var storedTotals: (entries: Int, bytes: Int) { totals.withLock { ($0.count, $0.bytes) } }
+    /// Bytes of the journal's body segment files, spares included (0 without them; read by the metrics).
+    public var bodyFileBytes: Int { bodies?.file?.fileBytes() ?? 0 }
     /// Entries evicted since the process started (a counter for the metrics; the per-project counts are in the database).
     public var evictedSinceStart: Int { evictions.load(ordering: .relaxed) }
     /// Requests since the process started that waited for the journal's writer to catch up
     /// (`JournalLimits.backlogBytes`): a counter for the metrics, so slow answers can be told apart.
     public var backlogWaitsSinceStart: Int { backlogWaits.load(ordering: .relaxed) }
 
-    /// Creates the journal, continuing ids after what the database holds.
+    /// Creates the journal, continuing ids after what the database holds. With a `bodyDirectory`
+    /// (a journal in a SQLite file of its own), large bodies are kept in segment files there
+    /// (`JournalBodyFile`, in segments of `bodySegmentBytes`), and segments no stored body lies in
+    /// any more are deleted now.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: any Database, limits: JournalLimits) throws {
+    public init(database: any Database, limits: JournalLimits, bodyDirectory: String? = nil, bodySegmentBytes: Int = 16 << 20) throws {
         self.database = database
         self.limits = limits
-        let (maxID, count, bytes, maxBodyID) = try database.withWriterBlocking { connection -> (Int, Int, Int, Int) in
+        let (maxID, count, bytes, maxBodyID, maxPosition) = try database.withWriterBlocking { connection -> (Int, Int, Int, Int, Int?) in
             let row = try connection.queryOne("""
                 SELECT coalesce(max(id), 0) AS max_id, count(*) AS n,
                     coalesce(sum(stored_bytes), 0) + (SELECT coalesce(sum(stored_bytes), 0) FROM journal_bodies) AS bytes,
-                    (SELECT coalesce(max(id), 0) FROM journal_bodies) AS max_body_id
+                    (SELECT coalesce(max(id), 0) FROM journal_bodies) AS max_body_id,
+                    (SELECT max(file_position) FROM journal_bodies) AS max_position
                 FROM journal
                 """)
-            // Aggregates with coalesce: one row, never NULL.
-            guard let row else { return (0, 0, 0, 0) }
-            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"), try row.decode("max_body_id"))
+            // Aggregates with coalesce: one row, never NULL (but the last).
+            guard let row else { return (0, 0, 0, 0, nil) }
+            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"), try row.decode("max_body_id"),
+                    try row.decodeIfPresent("max_position"))
         }
         nextIDValue = Atomic(maxID + 1)
-        bodies = database.isShared ? nil : JournalBodies(nextID: maxBodyID + 1)
+        let file = try bodyDirectory.flatMap { database.isShared || !limits.enabled ? nil : try JournalBodyFile(directory: $0, segmentBytes: bodySegmentBytes, highestPosition: maxPosition) }
+        if let file {
+            // Left by a crash between a body's write and its row's commit, or by evictions whose
+            // files were still to be deleted when the last run ended.
+            file.delete(try database.withWriterBlocking { try file.unnamedSegments(connection: $0) })
+        }
+        bodies = database.isShared ? nil : JournalBodies(nextID: maxBodyID + 1, file: file)
         // What an earlier run wrote is not listed: eviction reads the table until it is gone.
         keepsLedger = !database.isShared
         ledger = Mutex(JournalLedger(unlistedThrough: database.isShared ? .max : count > 0 ? maxID : nil))
@@ -268,10 +281,15 @@ public final class Journal: Sendable {
     /// Inserts `batch` (evicting past the bounds) in the writer's next transaction, then gives
     /// back its `footprint` against the backlog bound.
     private func enqueue(_ batch: [StoredEntry], footprint: Int, completion: @escaping @Sendable ((any Error)?) -> Void) {
+        let unnamedSegments = Mutex<[Int]>([])
         database.enqueueWrite({ [self] connection in
             guard !batch.isEmpty else { return }
             do {
                 try insert(batch, connection: connection)
+                if let file = bodies?.file, bodies?.takeSegmentsToCheck() == true {
+                    let unnamed = try file.unnamedSegments(connection: connection)
+                    unnamedSegments.withLock { $0 = unnamed }
+                }
             } catch {
                 // Rolled back with the job: bodies it inserted are gone again, and the ledger
                 // may list entries the table no longer holds.
@@ -280,10 +298,13 @@ public final class Journal: Sendable {
                 throw error
             }
         }, completion: { [self] error in
-            // A failed commit lost the bodies of every job in it.
+            // A failed commit lost the bodies of every job in it (and brought back the rows that
+            // named the unnamed segments).
             if error != nil {
                 bodies?.forgetAll()
                 startLedgerOver()
+            } else {
+                bodies?.file?.delete(unnamedSegments.withLock { $0 })
             }
             generation.add(1, ordering: .releasing)
             release(footprint)
@@ -474,7 +495,7 @@ public final class Journal: Sendable {
             }
             sql += " ORDER BY id DESC"
             guard let pattern = filter.path else {
-                let entries = try connection.query("SELECT " + Self.entryColumns + sql + " LIMIT ?", bindings: bindings + [limit]).map { try Self.entry($0) }
+                let entries = try connection.query("SELECT " + Self.entryColumns + sql + " LIMIT ?", bindings: bindings + [limit]).map { try self.entry($0) }
                 return (entries, try Self.evicted(project, connection))
             }
             // Globs run in Swift, over the narrow columns: bodies are read only for the page itself.
@@ -486,16 +507,18 @@ public final class Journal: Sendable {
                 if ids.count >= limit { break }
             }
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let entries = ids.isEmpty ? [] : try connection.query("SELECT \(Self.entryColumns) FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try Self.entry($0) }
+            let entries = ids.isEmpty ? [] : try connection.query("SELECT \(Self.entryColumns) FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try self.entry($0) }
             return (entries, try Self.evicted(project, connection))
         }
     }
 
-    /// An entry's columns, with the shared bodies it names in `*_shared`.
-    private static let entryColumns = """
-        *, (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.request_body_ref) AS request_body_shared,
-        (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.response_body_ref) AS response_body_shared
-        """
+    /// An entry's columns, with the shared bodies it names in `*_shared`, or where in the body
+    /// file they are (`*_position`, `*_length`).
+    private static let entryColumns = ["request", "response"].map { side in """
+        (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_shared,
+        (SELECT file_position FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_position,
+        (SELECT stored_bytes FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_length
+        """ }.reduce("*") { $0 + ", " + $1 }
 
     /// Our glob as a looser SQLite GLOB: `**` → `*`, and SQLite's own `?` and `[` taken literally.
     static func sqliteGlob(_ pattern: String) -> String {
@@ -539,6 +562,7 @@ public final class Journal: Sendable {
     public func clear(project: ProjectID) async throws {
         try await flush()
         let removed: (Int, Int)
+        let unnamedSegments = Mutex<[Int]>([])
         do {
             removed = try await database.write { [self] connection -> (Int, Int) in
                 let row = try connection.queryOne("SELECT count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes FROM journal WHERE project_id = ?", project)
@@ -546,6 +570,10 @@ public final class Journal: Sendable {
                 try connection.run("DELETE FROM journal WHERE project_id = ?", project)
                 try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
                 let freed = try JournalBodies.collect(named, connection: connection, cache: bodies)
+                if let file = bodies?.file, bodies?.takeSegmentsToCheck() == true {
+                    let unnamed = try file.unnamedSegments(connection: connection)
+                    unnamedSegments.withLock { $0 = unnamed }
+                }
                 ledger.withLock { $0.remove(project: project) }
                 guard let row else { return (0, freed) }
                 return (try row.decode("n"), try row.decode("bytes") + freed)
@@ -554,6 +582,7 @@ public final class Journal: Sendable {
             startLedgerOver()
             throw error
         }
+        bodies?.file?.delete(unnamedSegments.withLock { $0 })
         totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
     }
 
@@ -574,16 +603,25 @@ public final class Journal: Sendable {
         try row.decodeIfPresent(column, as: Data.self).map(journalText(stored:))
     }
 
-    private static func entry(_ row: Row) throws -> JournalEntry {
+    private func entry(_ row: Row) throws -> JournalEntry {
         func headers(_ name: String) throws -> [String: String] {
             try JSONDecoder().decode([String: String].self, from: try row.decode(name, as: Data.self))
+        }
+        // The entry's own column, else the body file's bytes, else the shared body's column (empty
+        // for a body kept in the file).
+        func body(_ side: String) throws -> String? {
+            if let text = try Self.text(row, side + "_body") { return text }
+            if let position = try row.decodeIfPresent(side + "_body_position", as: Int.self) {
+                return bodies?.file?.read(position: position, count: try row.decode(side + "_body_length")).map(Self.journalText(stored:))
+            }
+            return try Self.text(row, side + "_body_shared")
         }
         return JournalEntry(id: try row.decode("id"), time: try row.decode("time"), projectID: try row.decodeIfPresent("project_id"),
                             platform: try row.decode("platform"), method: try row.decode("method"), path: try row.decode("path"),
                             route: try row.decodeIfPresent("route"), query: try row.decode("query"), status: try row.decode("status"),
                             durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
-                            requestBody: try Self.text(row, "request_body") ?? Self.text(row, "request_body_shared"), requestBodySize: try row.decode("request_body_size"),
-                            responseHeaders: try headers("response_headers"), responseBody: try Self.text(row, "response_body") ?? Self.text(row, "response_body_shared"),
+                            requestBody: try body("request"), requestBodySize: try row.decode("request_body_size"),
+                            responseHeaders: try headers("response_headers"), responseBody: try body("response"),
                             responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
                             via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"))
     }

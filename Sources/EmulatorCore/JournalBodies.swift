@@ -80,12 +80,24 @@ final class JournalBodies: Sendable {
     /// 43 KB answer (UTF-8 check, secret scan, copy) cost 30 µs a request.
     private let texts = Mutex(Recent<Journal.StoredBody?>(maxEntries: 64, maxBytes: 8 << 20))
 
+    /// Where bodies of `JournalBodyFile.minimumBytes` or more are kept, when the journal has a
+    /// SQLite file of its own; nil keeps every body in `journal_bodies.body`.
+    let file: JournalBodyFile?
+    /// Whether a job deleted a body kept in `file` since `takeSegmentsToCheck()` last said so.
+    private let deletedFromFile = Atomic<Bool>(false)
+
     /// A cache that numbers new bodies from `nextID`, holding at most `maxEntries` bodies and
-    /// `maxBytes` of them (the bytes are the exchanges' own, kept alive a little longer).
+    /// `maxBytes` of them (the bytes are the exchanges' own, kept alive a little longer), and
+    /// keeping large ones in `file` when there is one.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    init(nextID: Int, maxEntries: Int = 256, maxBytes: Int = 16 << 20) {
+    init(nextID: Int, maxEntries: Int = 256, maxBytes: Int = 16 << 20, file: JournalBodyFile? = nil) {
         stored = Mutex((Recent(maxEntries: maxEntries, maxBytes: maxBytes), nextID))
+        self.file = file
     }
+
+    /// Whether a body kept in the file was deleted since the last call: only then can a segment
+    /// have become unnamed.
+    func takeSegmentsToCheck() -> Bool { deletedFromFile.exchange(false, ordering: .relaxed) }
 
     /// The key of a body worth sharing, nil for a smaller one.
     static func key(_ bytes: Data) -> Key? {
@@ -148,7 +160,13 @@ final class JournalBodies: Sendable {
             defer { stored.nextID += 1 }
             return stored.nextID
         }
-        try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes) VALUES (?, ?, ?)", id, body, body.storedCount)
+        if let file, file.keeps(body.storedCount) {
+            let position = try file.append(body)
+            try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes, file_position) VALUES (?, ?, ?, ?)",
+                               id, Data(), body.storedCount, position)
+        } else {
+            try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes) VALUES (?, ?, ?)", id, body, body.storedCount)
+        }
         stored.withLock { $0.recent.insert(id, for: key) }
         return (id, body.storedCount)
     }
@@ -165,7 +183,10 @@ final class JournalBodies: Sendable {
                     OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
                 """, id, id) != nil
             guard !named else { continue }
-            freed += try connection.scalar("DELETE FROM journal_bodies WHERE id = ? RETURNING stored_bytes", id).int ?? 0
+            if let row = try connection.queryOne("DELETE FROM journal_bodies WHERE id = ? RETURNING stored_bytes, file_position", id) {
+                freed += try row.decode("stored_bytes", as: Int.self)
+                if try row.decodeIfPresent("file_position", as: Int.self) != nil { cache?.deletedFromFile.store(true, ordering: .relaxed) }
+            }
             deleted.insert(id)
         }
         if !deleted.isEmpty, let cache { cache.stored.withLock { $0.recent.removeAll(where: deleted.contains) } }

@@ -87,7 +87,7 @@ public final class EmulatorMetrics: Sendable {
         }
         out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
-        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs.")
+        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
         renderProcess(into: &out)
         out.family("understudy_uptime_seconds", .gauge, help: "Seconds since the server started.")
@@ -150,6 +150,7 @@ public final class EmulatorMetrics: Sendable {
             let services = context.services
             var databaseBytes = try await services.database.storedBytes()
             if services.journalHasOwnDatabase { databaseBytes += try await services.journalDatabase.storedBytes() }
+            databaseBytes += journal.bodyFileBytes
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
                                    journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
                                    databaseBytes: databaseBytes)

@@ -44,6 +44,7 @@ public final class UnderstudyServer: Sendable {
         let migrations = try Migrator.locateDirectory(configured: configuration.migrationsPath)
         let database: any Database
         var journalDatabase: (any Database)?
+        var journalBodyDirectory: String?
         switch try DatabaseLocation(configuration.databasePath) {
         case .sqlite(let path):
             database = try SQLiteDatabase(path: path, currentTurn: Self.loopTurn)
@@ -53,6 +54,7 @@ public final class UnderstudyServer: Sendable {
             appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
                 + journalFile.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
             journalDatabase = journalFile
+            journalBodyDirectory = Self.journalBodyDirectory(besides: path)
         case .postgres(let location):
             let postgres = try PostgresDatabase(location: location)
             let migrator = try PostgresMigrator(directory: PostgresMigrator.directory(inside: migrations))
@@ -64,7 +66,8 @@ public final class UnderstudyServer: Sendable {
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
                                         proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse))
-        let services = EmulatorServices(database: database, journalDatabase: journalDatabase, logger: logger, settings: settings)
+        let services = EmulatorServices(database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
+                                        logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)
         let httpConfiguration = HTTPServerConfiguration(
@@ -111,6 +114,13 @@ public final class UnderstudyServer: Sendable {
         // NSString's path methods keep a relative path relative, where URL would resolve it.
         let file = path as NSString
         return file.pathExtension.isEmpty ? path + ".requests" : file.deletingPathExtension + ".requests." + file.pathExtension
+    }
+
+    /// The directory of the journal's large bodies next to the database at `path`:
+    /// `understudy.sqlite` → `understudy.requests.bodies` (see `JournalBodyFile`).
+    public static func journalBodyDirectory(besides path: String) -> String {
+        let file = path as NSString
+        return (file.pathExtension.isEmpty ? path : file.deletingPathExtension) + ".requests.bodies"
     }
 
     /// Starts listening and loads projects and the demo fixtures. Returns the bound port.
