@@ -95,7 +95,7 @@ extension AsleepService {
                                                 sha256: upload.sha256, now: now)
         session.lastSeqNum = max(session.lastSeqNum ?? -1, seq)
         session.apiKey = caller.apiKey ?? session.apiKey
-        try store.updateSession(session)
+        try store.recordUpload(session)
         let interval = caller.settings.inferenceInterval
         if isNew, seq >= 39, (seq - 39) % interval == 0, let url = session.callbackURL {
             let data = try inferenceCompleteData(session, seq: seq, settings: caller.settings)

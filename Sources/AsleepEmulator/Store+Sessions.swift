@@ -108,6 +108,14 @@ extension AsleepStore {
             ])
     }
 
+    /// Writes what an upload changes in a session: its callback URL, the key it came with and the
+    /// last chunk's number. Rewriting every column (`updateSession`) re-encoded the overrides and
+    /// rewrote the state and start time's index entries on every 30-second chunk.
+    func recordUpload(_ session: SessionRecord) throws {
+        try connection.run("UPDATE asleep_sessions SET callback_url = ?, api_key = ?, last_seq_num = ? WHERE session_id = ? AND project_id = ?",
+                           session.callbackURL, session.apiKey, session.lastSeqNum, session.id, session.project)
+    }
+
     /// Deletes a session and its chunks.
     func deleteSession(project: ProjectID, id: String) throws {
         try connection.run("DELETE FROM asleep_chunks WHERE session_id = ? AND project_id = ?", id, project)
