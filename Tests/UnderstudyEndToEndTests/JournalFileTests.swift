@@ -40,6 +40,34 @@ struct JournalFileTests {
         #expect(try tempStore(SQLiteDatabase(path: path, readerCount: 1)) == 0) // SQLite's default
     }
 
+    @Test("a large body goes into the body files beside the journal file and reads back through the control plane; reset frees it")
+    func largeBodiesInBodyFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-journal-bodies-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("main.sqlite").path
+        let directory = UnderstudyServer.journalBodyDirectory(besides: database)
+        #expect(directory == folder.appendingPathComponent("main.requests.bodies").path)
+        #expect(UnderstudyServer.journalBodyDirectory(besides: "data/understudy.sqlite") == "data/understudy.requests.bodies")
+        try await UnderstudyTestServer.with(configure: { $0.databasePath = database }) { server in
+            let project = try await server.makeProject()
+            let admin = server.client.admin.project(project.id)
+            // Not UTF-8, as an audio chunk is: the journal shows it in base64.
+            let chunk = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 0x80) })
+            _ = try await server.client.send(ClientRequest(method: "POST", path: "/asleep/ai/v1/sessions/none/upload",
+                                                           headers: ["x-api-key": project.credential("asleep", "apiKey"), "x-user-id": "ada",
+                                                                     "Content-Type": "application/octet-stream"], body: chunk))
+            let page = try await admin.waitForRequests(JournalQuery(platform: "asleep"), count: 1)
+            #expect(page.requests.first?.requestBody == "base64:" + chunk.base64EncodedString())
+            let segments = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(segments == ["0.bodies"])
+            let size = try FileManager.default.attributesOfItem(atPath: directory + "/0.bodies")[.size] as? Int
+            #expect(size == chunk.count)
+            // The file is the one segment being appended to: a reset leaves it, its body no longer named.
+            _ = try await admin.reset()
+            #expect(try await admin.requests(JournalQuery(platform: "asleep")).requests.isEmpty)
+        }
+    }
+
     private static func count(_ path: String, _ sql: String, _ project: String) throws -> Int {
         let connection = try SQLiteConnection(path: path)
         return try connection.scalar(sql, project).int ?? -1
