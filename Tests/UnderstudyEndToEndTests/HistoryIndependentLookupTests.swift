@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+@testable import AsleepEmulator
 @testable import WarpLinkEmulator
 @testable import WarrantyLifeEmulator
 
@@ -42,6 +43,26 @@ struct HistoryIndependentLookupTests {
             // A B-tree a few levels deeper costs a handful of steps; a scan costs thousands.
             #expect(big <= small + small / 2 + 20, "\(small) steps at 10 rows, \(big) at \(large)", sourceLocation: sourceLocation)
         }
+    }
+
+    @Test("an Asleep upload's check for sessions due to close or complete reads neither other projects' open nights nor its own finished ones")
+    func asleepDueSessions() throws {
+        let fixture = try Fixture()
+        try fixture.connection.run("INSERT INTO projects (id, name, created_at) VALUES ('p2', 'other', '2026-01-01T00:00:00Z')")
+        let store = AsleepStore(connection: fixture.connection)
+        let now = Date(timeIntervalSince1970: 1_800_000_000).timeIntervalSince1970
+        try fixture.expectFlat(grow: { index in
+            // Another project's nights in progress, and this project's finished ones.
+            try fixture.connection.run("""
+                INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at)
+                VALUES (?, 'p2', 'c', 'u', 'OPEN', ?, ?), (?, 'p1', 'c', 'u', 'COMPLETE', ?, ?)
+                """, "open\(index)", now - 60, now, "done\(index)", now - 86_400, now)
+        }, lookup: {
+            let at = Date(timeIntervalSince1970: now)
+            let past = try store.sessionsPastMaximum(project: "p1", maxSession: 43_200, now: at)
+            let due = try store.sessionsDueToComplete(project: "p1", delay: 60, now: at)
+            #expect(past.isEmpty && due.isEmpty)
+        })
     }
 
     @Test("a repeated sensor event finds the first one without reading every repeat")
