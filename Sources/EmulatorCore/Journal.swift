@@ -116,7 +116,10 @@ public final class Journal: Sendable {
                     try row.decodeIfPresent("max_position"))
         }
         nextIDValue = Atomic(maxID + 1)
-        let file = try bodyDirectory.flatMap { database.isShared || !limits.enabled ? nil : try JournalBodyFile(directory: $0, segmentBytes: bodySegmentBytes, highestPosition: maxPosition) }
+        let file = try bodyDirectory.flatMap { directory in
+            database.isShared || !limits.enabled
+                ? nil : try JournalBodyFile(directory: directory, segmentBytes: bodySegmentBytes, highestPosition: maxPosition)
+        }
         if let file {
             // Left by a crash between a body's write and its row's commit, or by evictions whose
             // files were still to be deleted when the last run ended.
@@ -286,10 +289,8 @@ public final class Journal: Sendable {
             guard !batch.isEmpty else { return }
             do {
                 try insert(batch, connection: connection)
-                if let file = bodies?.file, bodies?.takeSegmentsToCheck() == true {
-                    let unnamed = try file.unnamedSegments(connection: connection)
-                    unnamedSegments.withLock { $0 = unnamed }
-                }
+                let unnamed = try bodies?.unnamedSegments(connection: connection) ?? []
+                unnamedSegments.withLock { $0 = unnamed }
             } catch {
                 // Rolled back with the job: bodies it inserted are gone again, and the ledger
                 // may list entries the table no longer holds.
@@ -570,10 +571,8 @@ public final class Journal: Sendable {
                 try connection.run("DELETE FROM journal WHERE project_id = ?", project)
                 try connection.run("DELETE FROM journal_evictions WHERE project_id = ?", project)
                 let freed = try JournalBodies.collect(named, connection: connection, cache: bodies)
-                if let file = bodies?.file, bodies?.takeSegmentsToCheck() == true {
-                    let unnamed = try file.unnamedSegments(connection: connection)
-                    unnamedSegments.withLock { $0 = unnamed }
-                }
+                let unnamed = try bodies?.unnamedSegments(connection: connection) ?? []
+                unnamedSegments.withLock { $0 = unnamed }
                 ledger.withLock { $0.remove(project: project) }
                 guard let row else { return (0, freed) }
                 return (try row.decode("n"), try row.decode("bytes") + freed)

@@ -83,7 +83,7 @@ final class JournalBodies: Sendable {
     /// Where bodies of `JournalBodyFile.minimumBytes` or more are kept, when the journal has a
     /// SQLite file of its own; nil keeps every body in `journal_bodies.body`.
     let file: JournalBodyFile?
-    /// Whether a job deleted a body kept in `file` since `takeSegmentsToCheck()` last said so.
+    /// Whether a job deleted a body kept in `file` since `unnamedSegments(connection:)` last looked.
     private let deletedFromFile = Atomic<Bool>(false)
 
     /// A cache that numbers new bodies from `nextID`, holding at most `maxEntries` bodies and
@@ -95,9 +95,13 @@ final class JournalBodies: Sendable {
         self.file = file
     }
 
-    /// Whether a body kept in the file was deleted since the last call: only then can a segment
-    /// have become unnamed.
-    func takeSegmentsToCheck() -> Bool { deletedFromFile.exchange(false, ordering: .relaxed) }
+    /// The segments of `file` no stored body lies in any more, as the job on `connection` sees
+    /// the table; checked only when a job deleted a body kept there since the last call. Their
+    /// files go once that job's transaction commits (`JournalBodyFile.delete`).
+    func unnamedSegments(connection: any StoreConnection) throws -> [Int] {
+        guard let file, deletedFromFile.exchange(false, ordering: .relaxed) else { return [] }
+        return try file.unnamedSegments(connection: connection)
+    }
 
     /// The key of a body worth sharing, nil for a smaller one.
     static func key(_ bytes: Data) -> Key? {

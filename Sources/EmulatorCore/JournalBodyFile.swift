@@ -17,9 +17,10 @@ import Darwin
 ///
 /// Positions count bytes in one sequence cut into segments of `segmentBytes`: segment `n` is the
 /// file `n.bodies` and holds positions `n × segmentBytes ..< (n + 1) × segmentBytes`; no body
-/// spans two. A body is written before the transaction that names it commits and nothing is
-/// ever written over, so a row never names bytes that are not there; a crash or a failed
-/// transaction leaves at most bytes that no row names, deleted with their segment.
+/// spans two. A body is written before the transaction that names it commits, and a segment is
+/// written over only once no row names anything in it, so a row never names bytes that are not
+/// its body's; a crash or a failed transaction leaves at most bytes that no row names, deleted
+/// with their segment.
 ///
 /// A segment no body lies in any more is kept as a spare (up to `maxSpares`) and renamed to be the
 /// next segment, which overwrites it: appending to a new file made the file system allocate and
