@@ -5,7 +5,12 @@ import Testing
 
 /// `SQLiteDatabase(statementJournalsInMemory:)`: past 64 KiB SQLite moves a statement or savepoint
 /// journal to a temporary file, which the journal's writer did tens of times a second.
-@Suite("Statement journals in memory")
+///
+/// `/proc/self/fd` is the whole process's: a test running alongside in another suite can have a
+/// temporary file of its own open at that moment. Others can only add to the count, so the
+/// in-memory check takes the least of several rewrites; serialized, this suite's own default
+/// rewrite never overlaps it.
+@Suite("Statement journals in memory", .serialized)
 struct StatementJournalTests {
     /// The temporary files SQLite has open in this process (it unlinks each as it opens it, so
     /// only `/proc/self/fd` still names them).
@@ -38,7 +43,8 @@ struct StatementJournalTests {
 
     @Test("in memory, a savepoint that changed a megabyte opened no temporary file")
     func inMemory() throws {
-        #expect(try Self.temporaryFilesDuringRewrite(inMemory: true) == 0)
+        let counts = try (0..<5).map { _ in try Self.temporaryFilesDuringRewrite(inMemory: true) }
+        #expect(counts.min() == 0, "temporary files open during each rewrite: \(counts)")
     }
 
     @Test("by default it spills to one, as SQLite does (the check above can see such a file)")
