@@ -61,7 +61,7 @@ final class JournalBodyFile: Sendable {
         self.segmentBytes = segmentBytes
         let named = highestPosition.map { $0 / segmentBytes } ?? -1
         let first = max(Self.segments(in: directory).max() ?? -1, named) + 1
-        let spares = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".spare") }
+        let spares = Self.names(in: directory).filter { $0.hasSuffix(".spare") }
         appending = Mutex(Appending(segment: first, next: first * segmentBytes, spares: spares.map { directory + "/" + $0 }))
     }
 
@@ -113,7 +113,8 @@ final class JournalBodyFile: Sendable {
     /// The `count` bytes at `position`; nil when its segment is gone, holds fewer or was renamed
     /// meanwhile (a reader that read the row just before an eviction deleted it).
     func read(position: Int, count: Int) -> Data? {
-        let descriptor = open(path(position / segmentBytes), O_RDONLY | O_CLOEXEC)
+        let path = path(position / segmentBytes)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var data = Data(count: count)
@@ -132,7 +133,7 @@ final class JournalBodyFile: Sendable {
         // Segment numbers only grow, so while this path still names the file that was read, the
         // rename, and so any overwrite, came after the read.
         var read = stat(), current = stat()
-        guard complete, fstat(descriptor, &read) == 0, stat(path(position / segmentBytes), &current) == 0,
+        guard complete, fstat(descriptor, &read) == 0, stat(path, &current) == 0,
               read.st_ino == current.st_ino, read.st_dev == current.st_dev else { return nil }
         return data
     }
@@ -166,8 +167,7 @@ final class JournalBodyFile: Sendable {
 
     /// The size of every file in the directory (segments and spares).
     func fileBytes() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.reduce(0) { total, name in
+        Self.names(in: directory).reduce(0) { total, name in
             total + (((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name))?[.size] as? Int) ?? 0)
         }
     }
@@ -175,8 +175,12 @@ final class JournalBodyFile: Sendable {
     private func path(_ segment: Int) -> String { directory + "/" + String(segment) + ".bodies" }
 
     private static func segments(in directory: String) -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap { name in name.hasSuffix(".bodies") ? Int(name.dropLast(7)) : nil }
+        names(in: directory).compactMap { name in name.hasSuffix(".bodies") ? Int(name.dropLast(7)) : nil }
+    }
+
+    /// The directory's file names; none when it cannot be listed.
+    private static func names(in directory: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 }
 
