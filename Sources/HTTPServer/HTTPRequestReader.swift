@@ -51,6 +51,7 @@ public struct HTTPRequestReader {
                 guard var complete = request, var decoder else { continue }
                 do { complete.body = try decoder.finish() } catch { return fail(error, head: complete) }
                 complete.wireBodySize = decoder.wireByteCount
+                complete.gzipStream = decoder.takeGzipStream()
                 complete.trailers = trailers
                 request = nil
                 self.decoder = nil

@@ -20,6 +20,9 @@ public struct Request: Sendable {
     public var body: Data
     /// The body's size on the wire before content decoding.
     public var wireBodySize: Int
+    /// The body as it arrived when it was gzip-coded (`Content-Encoding: gzip` or `x-gzip`), a
+    /// stream that inflates to `body`; nil otherwise. For handlers that store what was sent.
+    public var gzipStream: Data? = nil
     /// The peer's address as text (IPv4 dotted or IPv6), or empty when unknown.
     public var remoteAddress: String
     /// When the first byte of the request arrived (monotonic seconds, for durations).

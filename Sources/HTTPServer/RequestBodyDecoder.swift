@@ -10,6 +10,8 @@ public struct RequestBodyDecoder {
     private let inflater: GzipInflater?
     private let limit: Int
     private var wireBytes = 0
+    /// A gzip body's bytes as they arrived, kept up to `limit` (`takeGzipStream`).
+    private var stream: Data?
 
     /// A decoder for a request with this `Content-Encoding` (nil or `identity` for none);
     /// an unsupported coding is a 415.
@@ -21,6 +23,7 @@ public struct RequestBodyDecoder {
             inflater = nil
         case "gzip", "x-gzip", "deflate":
             do { inflater = try GzipInflater() } catch { throw .corruptContentEncoding }
+            if coding != "deflate" { stream = Data() }
         default:
             throw .unsupportedContentEncoding(coding)
         }
@@ -34,8 +37,8 @@ public struct RequestBodyDecoder {
     /// Body bytes on the wire so far (after transfer decoding, before content decoding).
     public var wireByteCount: Int { wireBytes }
 
-    /// Decoded bytes held so far.
-    public var heldByteCount: Int { output.count }
+    /// Bytes held so far: the decoded body, and a gzip body's stream as it arrived.
+    public var heldByteCount: Int { output.count + (stream?.count ?? 0) }
 
     /// Decodes the next piece of the body.
     public mutating func append(_ piece: ArraySlice<UInt8>) throws(HTTPRequestError) {
@@ -44,6 +47,13 @@ public struct RequestBodyDecoder {
             if output.count + piece.count > limit { throw .bodyTooLarge(limit: limit) }
             output.append(contentsOf: piece)
             return
+        }
+        if var kept = stream {
+            stream = nil // so that `kept` is the only reference and appends in place
+            if kept.count + piece.count <= limit {
+                kept.append(contentsOf: piece)
+                stream = kept
+            }
         }
         let limit = limit
         var failure: Gzip.Failure?
@@ -62,5 +72,13 @@ public struct RequestBodyDecoder {
         do { try inflater?.finish() } catch { throw .corruptContentEncoding }
         defer { output = Data() }
         return output
+    }
+
+    /// A gzip-coded body's bytes as they arrived, once `finish` has checked them (nil for other
+    /// codings, and past `limit`): a handler that keeps the body can keep these instead of
+    /// compressing the decoded bytes again.
+    public mutating func takeGzipStream() -> Data? {
+        defer { stream = nil }
+        return stream
     }
 }

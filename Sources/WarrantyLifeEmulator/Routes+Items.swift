@@ -117,9 +117,13 @@ extension WarrantyLifeRoutes {
         // One pass over the bytes for the common batch; the reference parse when the scanner is not sure.
         let count = try ReadingsScanner.count(body) ?? WarrantyLifeService.validateReadings(WireBody.json(body, what: "The readings body"))
         let itemID = context.parameter("itemId"), eventID = context.parameter("sensorEventId"), user = try caller.requireUser()
-        let text = String(decoding: body, as: UTF8.self), gzipped = wasGzip || body != request.body
+        let inflated = body != request.body
+        // The stream that inflates to `body`: inflated here (magic bytes), or by the HTTP layer
+        // (Content-Encoding; with both, its stream would inflate to the inner one).
+        let stream = inflated ? request.body : request.gzipStream
+        let stored: StoredReadings = stream.map { .gzip($0) } ?? .json(String(decoding: body, as: UTF8.self))
         try await write(context, caller.project) { service in
-            try service.storeReadings(itemID: itemID, eventID: eventID, user: user, count: count, gzipped: gzipped, readings: text)
+            try service.storeReadings(itemID: itemID, eventID: eventID, user: user, count: count, gzipped: wasGzip || inflated, readings: stored)
         }
         return ok(["received": .int(Int64(count))], status: 201)
     }

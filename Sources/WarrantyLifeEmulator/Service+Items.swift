@@ -115,7 +115,7 @@ extension WarrantyLifeService {
     }
 
     /// Stores a validated readings batch of a sensor event.
-    func storeReadings(itemID: String, eventID: String, user: UserRecord, count: Int, gzipped: Bool, readings: String) throws {
+    func storeReadings(itemID: String, eventID: String, user: UserRecord, count: Int, gzipped: Bool, readings: StoredReadings) throws {
         let item = try ownedSensorEvent(itemID: itemID, eventID: eventID, user: user)
         try store.insertReadings(project, itemID: item.id, sensorEventID: eventID, count: count, gzipped: gzipped, readings: readings, now: nowText)
     }

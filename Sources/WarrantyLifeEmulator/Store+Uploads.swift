@@ -51,11 +51,16 @@ extension WarrantyLifeStore {
         return duplicateOf
     }
 
-    /// Stores a readings batch of a sensor event.
-    func insertReadings(_ project: ProjectID, itemID: String, sensorEventID: String, count: Int, gzipped: Bool, readings: String, now: String) throws {
+    /// Stores a readings batch of a sensor event, as `StoredReadings` says.
+    func insertReadings(_ project: ProjectID, itemID: String, sensorEventID: String, count: Int, gzipped: Bool, readings: StoredReadings, now: String) throws {
+        let text: String, stream: Data?
+        switch readings {
+        case .json(let json): (text, stream) = (json, nil)
+        case .gzip(let data): (text, stream) = ("", data)
+        }
         try connection.run("""
-            INSERT INTO wl_readings (project_id, item_id, sensor_event_id, count, gzipped, readings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, project, itemID, sensorEventID, count, gzipped, readings, now)
+            INSERT INTO wl_readings (project_id, item_id, sensor_event_id, count, gzipped, readings, readings_gzip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, project, itemID, sensorEventID, count, gzipped, text, stream, now)
     }
 
     /// Stores a sensor event's audio clip.
@@ -148,7 +153,7 @@ extension WarrantyLifeStore {
         case .sensorEvents:
             (select, order) = ("SELECT id, item_id, event_at, sensor_event_type, body, duplicate_of, created_at FROM wl_sensor_events", "created_at, rowid")
         case .readings:
-            (select, order) = ("SELECT id, item_id, sensor_event_id, count, gzipped, readings, created_at FROM wl_readings", "id")
+            (select, order) = ("SELECT id, item_id, sensor_event_id, count, gzipped, readings, readings_gzip, created_at FROM wl_readings", "id")
         case .audioClips:
             (select, order) = ("SELECT id, item_id, sensor_event_id, recorded_at, content_type, bytes, sha256, created_at FROM wl_audio_clips", "id")
         case .diagnostics:

@@ -111,6 +111,24 @@ struct HTTPRequestParserTests {
         #expect(failure(parse(Array(brotli.utf8))) == .unsupportedContentEncoding("br"))
     }
 
+    @Test("a gzip-coded body keeps its stream as sent; other codings keep none")
+    func gzipStream() {
+        let json = Data(String(repeating: "{\"a\":1},", count: 100).utf8)
+        let compressed = Gzip.compress(json)
+        func request(_ coding: String?, _ body: Data) -> Request? {
+            let head = "POST /g HTTP/1.1\r\nHost: h\r\n" + (coding.map { "Content-Encoding: \($0)\r\n" } ?? "") + "Content-Length: \(body.count)\r\n\r\n"
+            // The body in pieces of 7 bytes: the stream is gathered across them.
+            return requests(parse(Array(head.utf8) + Array(body), splits: [head.utf8.count] + Array(repeating: 7, count: body.count / 7 + 1))).first
+        }
+        #expect(request("gzip", compressed)?.gzipStream == compressed)
+        #expect(request("x-gzip", compressed)?.gzipStream == compressed)
+        #expect(request("gzip", compressed)?.body == json)
+        #expect(request(nil, compressed)?.gzipStream == nil) // magic bytes alone: the body is the stream
+        #expect(request("identity", json)?.gzipStream == nil)
+        let deflated = request("deflate", Data([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]))
+        #expect(deflated?.body == Data() && deflated?.gzipStream == nil)
+    }
+
     @Test("limits: headers over 16 KiB → 431, declared body over the limit → 413 before the body")
     func limits() {
         let big = "GET / HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "a", count: 17 * 1024) + "\r\n\r\n"

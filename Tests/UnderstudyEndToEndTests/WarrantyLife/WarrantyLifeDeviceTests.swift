@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServer
+import SQLiteStore
 import Testing
 import UnderstudyClient
 import UnderstudyServer
@@ -142,6 +144,44 @@ struct WarrantyLifeDeviceTests {
             #expect(try await repo.getDiagnosticConfig(model: "iPhone14,2")["diagnosticRequirements"]?["sensorTest"]?["id"]?.string == "3")
             try await f.admin.setContent("diagnosticConfig", ["iPhone14,2": ["sensorTest": ["id": "9", "name": "x", "description": "y", "sensorTestPhases": []]]])
             #expect(await wlError { _ = try await repo.getDiagnosticConfig(model: "Pixel") }?.status == 404)
+        }
+    }
+
+    @Test("a gzip readings batch is kept as the stream sent, an uncompressed one as its text; both inspect alike and survive a snapshot")
+    func readingsStoredAsReceived() async throws {
+        try await WarrantyLifeFixture.with { f in
+            try await f.user("jane@example.com")
+            let repo = f.repository()
+            let login = try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
+            let itemID = try #require(try await repo.createItem(model: "iPhone", mpn: "iPhone14,2")["id"]?.string)
+            let eventID = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 10:00:00.000", "sensorEventType": 1111])
+            let path = "/items/\(itemID)/events/\(eventID)/readings"
+            let json = Data(("[" + (0..<40).map { #"{"readingAt":"2026-11-30 10:00:00.\#(String(format: "%03d", $0))","accelerationX":0.\#($0),"phase":5000}"# }
+                .joined(separator: ",") + "]").utf8)
+            let gzip = Gzip.compress(json)
+            #expect(try await f.raw("POST", path, body: json, login: login).status == 201)
+            #expect(try await f.raw("POST", path, headers: ["Content-Encoding": "gzip"], body: gzip, login: login).status == 201)
+            #expect(try await f.raw("POST", path, body: gzip, login: login).status == 201) // no header: the magic bytes decide
+
+            let sent = try JSONDecoder().decode(AnyJSON.self, from: json)
+            func expectBatches(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                let batches = try await f.admin.list("readings", itemID: itemID)
+                #expect(batches.map { $0["gzipped"]?.bool } == [false, true, true], sourceLocation: sourceLocation)
+                #expect(batches.allSatisfy { $0["readings"] == sent && $0["count"]?.int == 40 && $0["readingsGzip"] == nil }, sourceLocation: sourceLocation)
+            }
+            try await expectBatches()
+            let projectID = f.project.id
+            let stored = try await f.server.server.emulator.services.database.read { connection in
+                try connection.query("SELECT readings, readings_gzip FROM wl_readings WHERE project_id = ? ORDER BY id", projectID)
+                    .map { (row: Row) in (try row.decode("readings", as: String.self), try row.decodeIfPresent("readings_gzip", as: Data.self)) }
+            }
+            #expect(stored.map(\.0) == [String(decoding: json, as: UTF8.self), "", ""])
+            #expect(stored.map(\.1) == [nil, gzip, gzip])
+
+            _ = try await f.projectAdmin.saveSnapshot("three-batches")
+            #expect(try await f.raw("POST", path, body: gzip, login: login).status == 201)
+            try await f.projectAdmin.restoreSnapshot("three-batches")
+            try await expectBatches()
         }
     }
 
