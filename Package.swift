@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "UnderstudyDashboardTests", dependencies: [
             "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
         ]),
-        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore"]),
+        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore",
+                                                                  .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
     ],
     swiftLanguageModes: [.v6]
 )

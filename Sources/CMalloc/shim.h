@@ -4,6 +4,19 @@
 
 static inline int cmalloc_trim(size_t pad) { return malloc_trim(pad); }
 
+/// Fixes the size from which allocations are mapped from the system (and unmapped when freed);
+/// 1 on success. Setting it also stops glibc from raising it on its own.
+static inline int cmalloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int)bytes); }
+
+/// Bytes held in blocks mapped from the system (`mallinfo2().hblkhd`); 0 where glibc has no `mallinfo2`.
+static inline size_t cmalloc_mapped_bytes(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    return mallinfo2().hblkhd;
+#else
+    return 0;
+#endif
+}
+
 /// Bytes the program holds (`in_use`) and bytes the allocator has from the system for it (`held`),
 /// over every arena plus mmapped chunks; 0 where the C library has no `mallinfo2` (glibc < 2.33),
 /// whose older `mallinfo` counts in `int`s that wrap past 2 GiB. (`mallinfo2` and its struct share

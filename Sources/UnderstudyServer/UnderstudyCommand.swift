@@ -174,6 +174,7 @@ public enum UnderstudyCommand {
 
     private static func serve(_ configuration: ServerConfiguration) async -> Int32 {
         let started = MonotonicClock.nanoseconds()
+        HeapSetup.apply()
         // Signals arrive on a Dispatch source so the handler may do real work (not async-signal-safe
         // code). Installed before anything starts: a SIGTERM during start-up (a supervisor giving
         // up early) is kept until the server is up, then stops it cleanly instead of killing it.

@@ -1,3 +1,6 @@
+#if canImport(CMalloc)
+import CMalloc
+#endif
 import Foundation
 import Testing
 @testable import UnderstudyServer
@@ -39,4 +42,19 @@ struct IdleMemoryTrimTests {
             (1.06, 1, true, "0.01 s/s"),
         ])
     }
+
+    #if canImport(CMalloc)
+    @Test("with the heap set up, a large block freed does not lift the threshold: the next one is mapped again")
+    func mappedThresholdStaysFixed() throws {
+        #expect(HeapSetup.apply())
+        // Left to itself, glibc would take the threshold up to this block's size when it is freed…
+        let large = try #require(malloc(8 * HeapSetup.mappedFrom))
+        free(large)
+        // …and carve the next block of half that size from an arena instead of mapping it.
+        let mappedBefore = cmalloc_mapped_bytes()
+        let next = try #require(malloc(4 * HeapSetup.mappedFrom))
+        defer { free(next) }
+        #expect(cmalloc_mapped_bytes() >= mappedBefore + 4 * HeapSetup.mappedFrom)
+    }
+    #endif
 }
