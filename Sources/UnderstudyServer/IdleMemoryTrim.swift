@@ -12,10 +12,10 @@ enum HeapSetup {
     /// Fixes glibc's mmap threshold at `mappedFrom`; false where that cannot be done.
     ///
     /// glibc starts the threshold at 128 KiB and raises it to the size of every larger mapped
-    /// block freed, up to 32 MiB: after a few multi-megabyte buffers (journal batches, ingest
-    /// bodies, SQLite's growing arrays) it sat near 15 MiB, so such buffers were carved from the
-    /// arenas, the small long-lived blocks allocated among them kept those pages resident, and
-    /// `malloc_trim` could not return them. The resident set at rest after each benchmark round
+    /// block freed, up to 32 MiB. The benchmark maps blocks of up to 15 MiB (`malloc_stats`), so
+    /// after the first of them large buffers were carved from the arenas instead, the small
+    /// long-lived blocks allocated among them kept those pages resident, and `malloc_trim` could
+    /// not return them. The resident set at rest after each benchmark round
     /// then rose by 8–21 MiB with the live heap level; fixed at 1 MiB it stayed within half a MiB.
     /// The bodies the SDKs send (up to a 343 KB readings batch) stay below it: mapping each of
     /// those afresh cost a readings batch 7% more CPU with the threshold at 256 KiB.
