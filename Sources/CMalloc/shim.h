@@ -8,13 +8,13 @@ static inline int cmalloc_trim(size_t pad) { return malloc_trim(pad); }
 /// 1 on success. Setting it also stops glibc from raising it on its own.
 static inline int cmalloc_set_mmap_threshold(size_t bytes) { return mallopt(M_MMAP_THRESHOLD, (int)bytes); }
 
-/// Bytes held in blocks mapped from the system (`mallinfo2().hblkhd`); 0 where glibc has no `mallinfo2`.
-static inline size_t cmalloc_mapped_bytes(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    return mallinfo2().hblkhd;
-#else
-    return 0;
-#endif
+/// Whether glibc served the block at `p` with a mapping of its own.
+///
+/// glibc marks such a chunk with bit 0x2 (`IS_MMAPPED`) of the size word just before the block.
+/// Asking about one block, unlike `mallinfo2().hblkhd`, is not thrown off by other threads
+/// mapping and unmapping blocks at the same time.
+static inline int cmalloc_block_is_mapped(const void *p) {
+    return (((const size_t *)p)[-1] & 0x2) != 0;
 }
 
 /// Bytes the program holds (`in_use`) and bytes the allocator has from the system for it (`held`),
