@@ -44,20 +44,21 @@ struct IdleMemoryTrimTests {
     }
 
     #if canImport(CMalloc)
+    /// Runs in a process of its own: glibc serves a large block from an arena's free space,
+    /// whatever the threshold, when an earlier test left that much free there.
     @Test("with the heap set up, a large block freed does not lift the threshold: the next one is mapped again")
-    func mappedThresholdStaysFixed() throws {
-        #expect(HeapSetup.apply())
-        // Left to itself, glibc would take the threshold up to this block's size when it is freed…
-        let large = try #require(malloc(8 * HeapSetup.mappedFrom))
-        free(large)
-        // …and carve the next block of half that size from an arena instead of mapping it.
-        let next = try #require(malloc(4 * HeapSetup.mappedFrom))
-        defer { free(next) }
-        #expect(cmalloc_block_is_mapped(next) == 1)
-        // The check tells the two apart: a small block always comes from an arena.
-        let small = try #require(malloc(64))
-        defer { free(small) }
-        #expect(cmalloc_block_is_mapped(small) == 0)
+    func mappedThresholdStaysFixed() async {
+        await #expect(processExitsWith: .success) {
+            guard HeapSetup.apply() else { exit(2) }
+            // Left to itself, glibc would take the threshold up to this block's size when it is freed…
+            guard let large = malloc(8 * HeapSetup.mappedFrom) else { exit(3) }
+            free(large)
+            // …and carve the next block of half that size from an arena instead of mapping it.
+            guard let next = malloc(4 * HeapSetup.mappedFrom) else { exit(3) }
+            // The check tells the two apart: a small block always comes from an arena.
+            guard let small = malloc(64) else { exit(3) }
+            exit(cmalloc_block_is_mapped(next) == 1 && cmalloc_block_is_mapped(small) == 0 ? 0 : 1)
+        }
     }
     #endif
 }
