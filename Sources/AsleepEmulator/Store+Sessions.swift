@@ -42,34 +42,45 @@ extension AsleepStore {
         try connection.scalar("SELECT count(*) FROM asleep_sessions WHERE session_id = ?", id).int ?? 0 > 0
     }
 
+    // The due checks run on every upload, report fetch and session call. Each bounds the time
+    // column itself (`start_time <= ?`), which the indexes on (project, state, time) can seek,
+    // rather than only `start_time + ? <= ?`, which reads every night of the project still in
+    // progress. The bound has a second of slack for rounding; the exact test stays beside it.
+
     /// OPEN sessions that have run `maxSession` seconds by `now`.
     func sessionsPastMaximum(project: ProjectID, maxSession: Double, now: Date) throws -> [SessionRecord] {
-        try connection.fetchAll(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'OPEN' AND start_time + ? <= ?",
-                                project, maxSession, now.timeIntervalSince1970)
+        let now = now.timeIntervalSince1970
+        return try connection.fetchAll(SessionRecord.self, """
+            SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'OPEN' AND start_time <= ? AND start_time + ? <= ?
+            """, project, now - maxSession + 1, maxSession, now)
     }
 
     /// CLOSED, unheld sessions closed at least `delay` seconds before `now`.
     func sessionsDueToComplete(project: ProjectID, delay: Double, now: Date) throws -> [SessionRecord] {
-        try connection.fetchAll(SessionRecord.self, """
-            SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'CLOSED' AND hold = 0 AND closed_at + ? <= ?
-            """, project, delay, now.timeIntervalSince1970)
+        let now = now.timeIntervalSince1970
+        return try connection.fetchAll(SessionRecord.self, """
+            SELECT * FROM asleep_sessions WHERE project_id = ? AND state = 'CLOSED' AND hold = 0 AND closed_at <= ? AND closed_at + ? <= ?
+            """, project, now - delay + 1, delay, now)
     }
 
     /// Whether either of the two lists above would be non-empty (a cheap check on a reader).
     func hasDueTransitions(project: ProjectID, maxSession: Double, delay: Double, now: Date) throws -> Bool {
-        try connection.queryOne("""
-            SELECT 1 FROM asleep_sessions WHERE project_id = ? AND (
-                (state = 'OPEN' AND start_time + ? <= ?) OR (state = 'CLOSED' AND hold = 0 AND closed_at + ? <= ?)) LIMIT 1
-            """, project, maxSession, now.timeIntervalSince1970, delay, now.timeIntervalSince1970) != nil
+        guard let due = try nextTransitionDue(project: project, maxSession: maxSession, delay: delay) else { return false }
+        return due <= now.timeIntervalSince1970
     }
 
     /// When the project's first state change falls due (seconds since 1970; nil when no session
     /// waits for one): `hasDueTransitions` is true exactly when this is at or before `now`.
+    /// The earliest start and the earliest close are each the first entry of their index.
     func nextTransitionDue(project: ProjectID, maxSession: Double, delay: Double) throws -> Double? {
-        try connection.scalar("""
-            SELECT min(CASE WHEN state = 'OPEN' THEN start_time + ? ELSE closed_at + ? END) FROM asleep_sessions
-            WHERE project_id = ? AND (state = 'OPEN' OR (state = 'CLOSED' AND hold = 0))
-            """, maxSession, delay, project).double
+        let earliestStart = try connection.scalar("""
+            SELECT start_time FROM asleep_sessions WHERE project_id = ? AND state = 'OPEN' ORDER BY start_time LIMIT 1
+            """, project).double
+        let earliestClose = try connection.scalar("""
+            SELECT closed_at FROM asleep_sessions WHERE project_id = ? AND state = 'CLOSED' AND hold = 0 AND closed_at IS NOT NULL
+            ORDER BY closed_at LIMIT 1
+            """, project).double
+        return [earliestStart.map { $0 + maxSession }, earliestClose.map { $0 + delay }].compactMap { $0 }.min()
     }
 
     /// Projects with an OPEN or CLOSED session (the worker's round).

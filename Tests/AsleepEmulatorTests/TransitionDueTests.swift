@@ -6,10 +6,11 @@ import Testing
 
 /// The report fetch keeps "when is the next state change due" while the database is unchanged, so
 /// that time alone decides whether a fetch may be read without writing; that must answer exactly
-/// what the worker's `hasDueTransitions` answers, at every moment.
+/// what the worker's `hasDueTransitions` answers, and whether `advance` finds anything to do, at
+/// every moment.
 @Suite("Asleep transitions due")
 struct TransitionDueTests {
-    @Test("the next due time agrees with hasDueTransitions for random sessions, settings and moments")
+    @Test("the next due time agrees with hasDueTransitions and the due lists for random sessions, settings and moments")
     func nextDueAgreesWithHasDue() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         _ = try Migrator(directory: Migrator.locateDirectory(configured: nil)).migrate(connection)
@@ -39,9 +40,12 @@ struct TransitionDueTests {
             let due = try store.nextTransitionDue(project: "p1", maxSession: maxSession, delay: delay)
             for _ in 0..<20 {
                 let now = Date(timeIntervalSince1970: base + Double(next(200_000)))
-                let expected = try store.hasDueTransitions(project: "p1", maxSession: maxSession, delay: delay, now: now)
-                if expected != (due.map { $0 <= now.timeIntervalSince1970 } ?? false) {
-                    disagreements.append("round \(round) at \(now.timeIntervalSince1970): hasDue \(expected), next due \(String(describing: due))")
+                let listed = try !store.sessionsPastMaximum(project: "p1", maxSession: maxSession, now: now).isEmpty
+                    || !store.sessionsDueToComplete(project: "p1", delay: delay, now: now).isEmpty
+                let hasDue = try store.hasDueTransitions(project: "p1", maxSession: maxSession, delay: delay, now: now)
+                let dueByTime = due.map { $0 <= now.timeIntervalSince1970 } ?? false
+                if hasDue != listed || dueByTime != listed {
+                    disagreements.append("round \(round) at \(now.timeIntervalSince1970): listed \(listed), hasDue \(hasDue), next due \(String(describing: due))")
                 }
             }
         }

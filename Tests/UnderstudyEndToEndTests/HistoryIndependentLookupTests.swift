@@ -65,6 +65,33 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("the due checks read only the project's nights that are due, not every night in progress")
+    func asleepNightsInProgress() throws {
+        let fixture = try Fixture()
+        let store = AsleepStore(connection: fixture.connection)
+        let now = Date(timeIntervalSince1970: 1_800_000_000).timeIntervalSince1970
+        let (maxSession, delay) = (43_200.0, 60.0)
+        // One night of each kind that is due, the earliest due 100 s ago.
+        try fixture.connection.run("""
+            INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at, closed_at, hold)
+            VALUES ('long', 'p1', 'c', 'u', 'OPEN', ?, ?, NULL, 0), ('closed', 'p1', 'c', 'u', 'CLOSED', ?, ?, ?, 0)
+            """, now - maxSession - 100, now, now - 3_600, now, now - delay - 10)
+        try fixture.expectFlat(grow: { index in
+            // A load test's devices, all tracking: nights just started, nights just closed, nights held back.
+            try fixture.connection.run("""
+                INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at, closed_at, hold)
+                VALUES (?, 'p1', 'c', 'u', 'OPEN', ?, ?, NULL, 0), (?, 'p1', 'c', 'u', 'CLOSED', ?, ?, ?, 0), (?, 'p1', 'c', 'u', 'CLOSED', ?, ?, ?, 1)
+                """, "open\(index)", now - 60, now, "closing\(index)", now - 3_600, now, now - 5, "held\(index)", now - 3_600, now, now - 3_000)
+        }, lookup: {
+            let at = Date(timeIntervalSince1970: now)
+            let past = try store.sessionsPastMaximum(project: "p1", maxSession: maxSession, now: at).map(\.id)
+            let due = try store.sessionsDueToComplete(project: "p1", delay: delay, now: at).map(\.id)
+            let anyDue = try store.hasDueTransitions(project: "p1", maxSession: maxSession, delay: delay, now: at)
+            let next = try store.nextTransitionDue(project: "p1", maxSession: maxSession, delay: delay)
+            #expect(past == ["long"] && due == ["closed"] && anyDue && next == now - 100)
+        })
+    }
+
     @Test("a repeated sensor event finds the first one without reading every repeat")
     func sensorEventDedupe() throws {
         let fixture = try Fixture()
