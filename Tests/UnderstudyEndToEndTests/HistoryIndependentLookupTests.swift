@@ -65,7 +65,7 @@ struct HistoryIndependentLookupTests {
         })
     }
 
-    @Test("the due checks read only the project's nights that are due, not every night in progress")
+    @Test("the due checks and a user's open nights read only those nights, not every night in progress")
     func asleepNightsInProgress() throws {
         let fixture = try Fixture()
         let store = AsleepStore(connection: fixture.connection)
@@ -74,8 +74,9 @@ struct HistoryIndependentLookupTests {
         // One night of each kind that is due, the earliest due 100 s ago.
         try fixture.connection.run("""
             INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at, closed_at, hold)
-            VALUES ('long', 'p1', 'c', 'u', 'OPEN', ?, ?, NULL, 0), ('closed', 'p1', 'c', 'u', 'CLOSED', ?, ?, ?, 0)
-            """, now - maxSession - 100, now, now - 3_600, now, now - delay - 10)
+            VALUES ('long', 'p1', 'c', 'u', 'OPEN', ?, ?, NULL, 0), ('closed', 'p1', 'c', 'u', 'CLOSED', ?, ?, ?, 0),
+                   ('mine', 'p1', 'c', 'v', 'OPEN', ?, ?, NULL, 0)
+            """, now - maxSession - 100, now, now - 3_600, now, now - delay - 10, now - 30, now)
         try fixture.expectFlat(grow: { index in
             // A load test's devices, all tracking: nights just started, nights just closed, nights held back.
             try fixture.connection.run("""
@@ -88,7 +89,9 @@ struct HistoryIndependentLookupTests {
             let due = try store.sessionsDueToComplete(project: "p1", delay: delay, now: at).map(\.id)
             let anyDue = try store.hasDueTransitions(project: "p1", maxSession: maxSession, delay: delay, now: at)
             let next = try store.nextTransitionDue(project: "p1", maxSession: maxSession, delay: delay)
-            #expect(past == ["long"] && due == ["closed"] && anyDue && next == now - 100)
+            // Starting a session first closes the user's open one: that is one user's nights.
+            let usersOpen = try store.openSessions(project: "p1", user: "v").map(\.id)
+            #expect(past == ["long"] && due == ["closed"] && anyDue && next == now - 100 && usersOpen == ["mine"])
         })
     }
 
