@@ -3,6 +3,7 @@ import Foundation
 import SQLiteStore
 import Testing
 @testable import AsleepEmulator
+@testable import TelematicsEmulator
 @testable import WarpLinkEmulator
 @testable import WarrantyLifeEmulator
 
@@ -92,6 +93,21 @@ struct HistoryIndependentLookupTests {
             // Starting a session first closes the user's open one: that is one user's nights.
             let usersOpen = try store.openSessions(project: "p1", user: "v").map(\.id)
             #expect(past == ["long"] && due == ["closed"] && anyDue && next == now - 100 && usersOpen == ["mine"])
+        })
+    }
+
+    @Test("a telemetry batch finds its user's open period, and processing its unprocessed ones, without reading other users' periods")
+    func telematicsPeriods() throws {
+        let fixture = try Fixture()
+        let store = TelematicsStore(connection: fixture.connection)
+        // User 1 started driving first; every other device of the load test has driven since.
+        let mine = try store.insertPeriod("p1", userID: 1, vehicleID: nil, serviceCode: nil, atMs: 1_000)
+        try fixture.expectFlat(grow: { index in
+            _ = try store.insertPeriod("p1", userID: 100 + index, vehicleID: nil, serviceCode: nil, atMs: 2_000 + Int64(index))
+        }, lookup: {
+            let open = try store.openPeriod("p1", userID: 1)?.id
+            let unprocessed = try store.unprocessedPeriodIDs("p1", userID: 1)
+            #expect(open == mine && unprocessed == [mine])
         })
     }
 
