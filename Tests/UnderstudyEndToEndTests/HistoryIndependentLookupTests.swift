@@ -111,6 +111,23 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("a resolve on another domain finds the slug on any domain without reading every link")
+    func linksBySlugAlone() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        func link(_ id: String, slug: String) throws {
+            try fixture.connection.run("""
+                INSERT INTO warplink_links (project_id, id, slug, domain, destination_url, created_at, updated_at)
+                VALUES ('p1', ?, ?, 'aplnk.to', 'https://example.com', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
+                """, id, slug)
+        }
+        try link("wanted", slug: "wanted")
+        try fixture.expectFlat(grow: { index in try link("l\(index)", slug: "other\(index)") }, lookup: {
+            let found = try store.links("p1", slug: "wanted").map(\.id)
+            #expect(found == ["wanted"])
+        })
+    }
+
     @Test("a repeated sensor event finds the first one without reading every repeat")
     func sensorEventDedupe() throws {
         let fixture = try Fixture()
