@@ -128,6 +128,22 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("a registration finds its caller's latest voucher lookup without reading other devices' lookups")
+    func latestVoucherLookup() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        let action = VoucherAction.allCases[0]
+        // This device looked the voucher up before its user signed in; other devices have since.
+        try store.recordLookup("p1", code: "MINE", deviceID: "my-device", userID: nil, action: action, type: .normalRegistration, now: "2026-11-30T10:00:00Z")
+        try fixture.expectFlat(grow: { index in
+            try store.recordLookup("p1", code: "V\(index)", deviceID: "device-\(index)", userID: "user-\(index)", action: action,
+                                   type: .normalRegistration, now: "2026-11-30T10:00:01Z")
+        }, lookup: {
+            let latest = try store.latestLookup("p1", userID: "me", deviceID: "my-device")
+            #expect(latest?.code == "MINE")
+        })
+    }
+
     @Test("a repeated sensor event finds the first one without reading every repeat")
     func sensorEventDedupe() throws {
         let fixture = try Fixture()
