@@ -144,6 +144,38 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("processing a period, a trip's manual events and a vehicle's kilometres read only that period's, trip's and vehicle's rows")
+    func telematicsTripsAndVehicles() throws {
+        let fixture = try Fixture()
+        let store = TelematicsStore(connection: fixture.connection)
+        func trip(_ id: Int, user: Int, vehicle: Int, period: Int) throws {
+            try fixture.connection.run("""
+                INSERT INTO telematics_trips (project_id, id, user_id, vehicle_id, period_id, started_ms, ended_ms, distance_km, duration_sec,
+                    avg_speed_kmh, max_speed_kmh, score) VALUES ('p1', ?, ?, ?, ?, ?, ?, 10, 600, 60, 80, 90)
+                """, id, user, vehicle, period, 1_000 * id, 1_000 * id + 600_000)
+            try fixture.connection.run("""
+                INSERT INTO telematics_manual_events (project_id, id, user_id, type, ts_ms, received_at, trip_id) VALUES ('p1', ?, ?, 'tripStart', ?, 0, ?)
+                """, id, user, 1_000 * id, id)
+            try fixture.connection.run("""
+                INSERT INTO telematics_kilometer_reports (project_id, id, vehicle_id, kilometers, read_at, reported_at) VALUES ('p1', ?, ?, 100, ?, ?)
+                """, id, vehicle, Double(id), Double(id))
+        }
+        try trip(1, user: 1, vehicle: 1, period: 1)
+        // The other devices of a load test, with their own trips, vehicles and reports.
+        try fixture.expectFlat(grow: { index in try trip(100 + index, user: 100 + index, vehicle: 100 + index, period: 100 + index) }, lookup: {
+            let events = try store.manualEvents("p1", tripID: 1).map(\.id)
+            let reports = try store.latestReports("p1", vehicleID: 1, limit: 5).count
+            let count = try store.reportCount("p1", vehicleID: 1)
+            let tracked = try store.trackedKm("p1", vehicleID: 1, sinceMs: 0)
+            // Reprocessing period 1 deletes its trip; the transaction puts it back for the next run.
+            try fixture.connection.execute("SAVEPOINT reprocess")
+            try store.deleteTrips("p1", periodID: 1)
+            try fixture.connection.execute("ROLLBACK TO reprocess")
+            try fixture.connection.execute("RELEASE reprocess")
+            #expect(events == [1] && reports == 1 && count == 1 && tracked == 10)
+        })
+    }
+
     @Test("a repeated sensor event finds the first one without reading every repeat")
     func sensorEventDedupe() throws {
         let fixture = try Fixture()
