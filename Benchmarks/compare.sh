@@ -9,6 +9,12 @@
 #   ROUTES="me voucher" RUNS=12 DURATION=2 CONNS=16 Benchmarks/compare.sh A B
 #
 # For a change of a few percent that hotpaths.sh's ratios to nginx cannot resolve on a shared machine.
+#
+# SEED_A and SEED_B are shell run against that side's server once it is seeded (with BASE and the
+# seeding's variables set), to measure one build on two kinds of data: for instance an Asleep upload
+# with 2,000 other devices tracking at once against one without them:
+#   SEED_B='python3 Benchmarks/platforms/seed.py sessions "$BASE" "$ASLEEP_KEY" 2000 > /dev/null' \
+#     ROUTES="upload report" Benchmarks/compare.sh .build/release/understudy .build/release/understudy
 # Routes: health resolve validate voucher appconfig report me trips match upload sensor (hotpaths.sh's), and
 # the ingest routes telemetry and readings (wrk -t$INGEST_THREADS, 2 by default; a request is a
 # 1,000-sample gzip batch, and every telemetry run sends fresh users' samples, as hotpaths.sh's do).
@@ -49,6 +55,11 @@ start() {
   for _ in $(seq 200); do curl -sf "http://127.0.0.1:$port/__admin/ready" >/dev/null && break; sleep 0.05; done
   python3 "$HERE/prepare.py" setup "http://127.0.0.1:$port" "$dir" > "$dir/env.sh" || fail "seeding $side"
   echo "BASE=http://127.0.0.1:$port" >> "$dir/env.sh"
+  local extra="SEED_$side"
+  if [ -n "${!extra:-}" ]; then
+    # shellcheck disable=SC1091
+    (source "$dir/env.sh" && eval "${!extra}") || fail "$extra on $side"
+  fi
 }
 # use SIDE: the route helpers now talk to that server.
 use() {
