@@ -57,7 +57,7 @@ struct WarpLinkRoutes {
         let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query)
         let tapID = request.headers["x-warplink-tap-id"].flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
         let project = key.projectID
-        let clickID = tapID ?? context.services.generateIDs(for: project) { $0.uuid() }
+        let clickID = tapID ?? context.services.generateIDs(for: project) { $0.recordUUID() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
@@ -85,7 +85,7 @@ struct WarpLinkRoutes {
         }
         let body = try AttributionRequest.parse(request.body)
         let project = key.projectID
-        let installID = context.services.generateIDs(for: project) { $0.uuid() }
+        let installID = context.services.generateIDs(for: project) { $0.recordUUID() }
         let matcher = AttributionMatcher(project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
                                          settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
         let result = try await write(context, project: project) { try matcher.run($0.store) }
@@ -104,7 +104,7 @@ struct WarpLinkRoutes {
         guard let project = context.projectID else { throw WarpLinkError.notFound }
         let zone = tap.zone.flatMap { TimeZones.isValid($0) ? $0 : nil }
         if let given = tap.zone, zone == nil { context.services.logger.info("warplink redirect: ignoring invalid tz", [("tz", given)]) }
-        let clickID = context.services.generateIDs(for: project) { $0.uuid() }
+        let clickID = context.services.generateIDs(for: project) { $0.recordUUID() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads

@@ -231,6 +231,37 @@ struct WarpLinkResolveTests {
         }
     }
 
+    @Test("click and install ids the server makes sort in the order it made them (version 7); a seeded project's are version 4 and repeat")
+    func recordIDsSortByTime() async throws {
+        func version(_ id: String) -> Character { Array(id)[14] }
+        try await WarpLinkHarness.with { h in
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/o"))
+            for round in 0..<6 {
+                if round % 2 == 0 {
+                    #expect(try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey).status == 200)
+                } else {
+                    #expect(try await h.warpLink.tap(slug: link.slug).status == 302)
+                }
+            }
+            let made = try await h.admin.clicks(linkID: link.id).reversed().map(\.id) // listed newest first
+            #expect(made.count == 6 && made == made.sorted() && made.allSatisfy { version($0) == "7" }, "\(made)")
+            for _ in 0..<3 { _ = try await h.warpLink.matchAttribution(WarpLinkAttributionTests.androidBody(), apiKey: h.sdkKey) }
+            let installs = try await h.admin.installs().reversed().map(\.installID) // listed newest first
+            #expect(installs.count == 3 && installs == installs.sorted() && installs.allSatisfy { version($0) == "7" }, "\(installs)")
+        }
+        var seededIDs: [[String]] = []
+        for _ in 0..<2 {
+            try await UnderstudyTestServer.with { server in
+                let project = try await server.client.admin.createProject(name: "seeded", seed: 7)
+                let warpLink = server.client.warpLink
+                let link = try await warpLink.project(project.id).createLink(WarpLinkLinkSeed(slug: "seeded", destinationURL: "https://e.com/s"))
+                for _ in 0..<2 { _ = try await warpLink.resolve(slug: link.slug, apiKey: project.credential("warplink", "sdkKey")) }
+                seededIDs.append(try await warpLink.project(project.id).clicks(linkID: link.id).map(\.id))
+            }
+        }
+        #expect(seededIDs[0].count == 2 && seededIDs[0] == seededIDs[1] && seededIDs[0].allSatisfy { version($0) == "4" }, "\(seededIDs)")
+    }
+
     @Test("bad input: garbled auth, bad slug characters, absurd params, unknown paths and header faults answer in WarpLink's envelope")
     func badInput() async throws {
         try await WarpLinkHarness.with { h in
