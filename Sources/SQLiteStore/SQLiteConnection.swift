@@ -197,6 +197,15 @@ public final class SQLiteConnection: StoreConnection {
         statements.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_VM_STEP, 1)) }
     }
 
+    /// The pages this connection wrote to the database or its write-ahead log since the last call
+    /// (then starts over): a deterministic count of what its commits cost, for tests that check a
+    /// write stays on the pages it must change.
+    public func takePagesWritten() -> Int {
+        var current: Int32 = 0, highwater: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highwater, 1)
+        return Int(current)
+    }
+
     private func layout(of statement: OpaquePointer, count: Int) -> ColumnLayout {
         if let known = layouts[statement], known.names.count == count { return known }
         let layout = ColumnLayout((0..<count).map { String(cString: sqlite3_column_name(statement, Int32($0))) })
