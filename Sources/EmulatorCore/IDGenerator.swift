@@ -10,6 +10,8 @@ public struct IDGenerator: Sendable {
     /// The millisecond and sequence of the last `recordUUID`, which the next one must sort after.
     private var lastMillis: UInt64 = 0
     private var sequence: UInt64 = 0
+    /// The last `ascendingNumber`, which the next one counts on from (nil: draw a start).
+    private var lastNumber: Int?
 
     /// A generator; `seed` makes its output repeatable. Without one it starts from 64 bits of the
     /// system's randomness and continues with SplitMix64: drawing every word from the system
@@ -99,6 +101,21 @@ public struct IDGenerator: Sendable {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A number for a record written in volume whose ids are numbers (WarrantyLife's): one more
+    /// than the last this generator made, from a random start in the lower half of `range`, so
+    /// ids made in a row sort in that order, as `recordUUID`'s do and for the same reason; a
+    /// fresh start when `restart` (the number was taken: counting on could walk through a run
+    /// of taken ones) or at the end of `range`. A seeded generator draws at random, as `int(in:)`.
+    public mutating func ascendingNumber(in range: ClosedRange<Int>, restart: Bool = false) -> Int {
+        guard !isSeeded else { return int(in: range) }
+        if !restart, let last = lastNumber, range.contains(last), last < range.upperBound {
+            lastNumber = last + 1
+        } else {
+            lastNumber = range.lowerBound + Int(next() % UInt64((range.upperBound - range.lowerBound) / 2 + 1))
+        }
+        return lastNumber ?? range.lowerBound
     }
 
     /// A number in `range`.

@@ -195,14 +195,19 @@ struct WarrantyLifeRoutes: Sendable {
         WireEnvelope.ok(payload, status: status, bare: settings.bareEnvelope)
     }
 
-    /// A fresh numeric-string id (repeatable for seeded projects).
-    func newID(_ context: EmulatorContext, _ project: ProjectID) -> String {
-        context.services.generateIDs(for: project) { String($0.int(in: 100_000...99_999_999)) }
+    /// A fresh numeric-string id: eight digits counting up (see `IDGenerator.ascendingNumber`), or
+    /// a random draw from 100000–99999999, repeatable, for seeded projects. `restart` after a
+    /// taken id starts the count over elsewhere.
+    func newID(_ context: EmulatorContext, _ project: ProjectID, restart: Bool = false) -> String {
+        context.services.generateIDs(for: project) { generator in
+            generator.isSeeded ? String(generator.int(in: 100_000...99_999_999))
+                : String(generator.ascendingNumber(in: 10_000_000...99_999_999, restart: restart))
+        }
     }
 
     /// `candidate`, or a fresh id when `table` holds it already; call inside the write that stores it.
     func unusedID(_ candidate: String, in table: WarrantyLifeStore.DrawnIDTable, _ service: WarrantyLifeService, _ context: EmulatorContext) throws -> String {
-        try service.store.unusedID(service.project, in: table, candidate: candidate) { newID(context, service.project) }
+        try service.store.unusedID(service.project, in: table, candidate: candidate) { newID(context, service.project, restart: true) }
     }
 
     /// A fresh user token.

@@ -44,4 +44,21 @@ struct IDGeneratorTests {
         #expect(ids.allSatisfy { shape($0) == ("4", true) })
         #expect(first.isSeeded && !IDGenerator().isSeeded)
     }
+
+    @Test("ascending numbers count up by one from the lower half of the range, start over on restart and at its end, and are random when seeded")
+    func ascendingNumbers() {
+        let range = 10_000_000...99_999_999
+        var generator = IDGenerator()
+        let first = generator.ascendingNumber(in: range)
+        #expect(first >= range.lowerBound && first <= range.lowerBound + (range.upperBound - range.lowerBound) / 2)
+        #expect((0..<5).map { _ in generator.ascendingNumber(in: range) } == Array(first + 1...first + 5))
+        // A restart draws a new start (the chance of landing on the next number is one in 45 million).
+        #expect(generator.ascendingNumber(in: range, restart: true) != first + 6)
+        var small = IDGenerator()
+        let numbers = (0..<40).map { _ in small.ascendingNumber(in: 1...10) }
+        #expect(numbers.allSatisfy { (1...10).contains($0) }, "\(numbers)")
+        #expect(zip(numbers, numbers.dropFirst()).contains { $1 < $0 }, "passing 10 starts over: \(numbers)")
+        var seeded = IDGenerator(seed: 5), plain = IDGenerator(seed: 5)
+        #expect((0..<3).map { _ in seeded.ascendingNumber(in: range) } == (0..<3).map { _ in plain.int(in: range) })
+    }
 }

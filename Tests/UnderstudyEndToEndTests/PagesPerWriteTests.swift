@@ -74,4 +74,23 @@ struct PagesPerWriteTests {
         }
         #expect(pages <= 6.5, "\(pages) pages per transaction of six lookups")
     }
+
+    /// The device's clock for its `index`th event, a second after the one before.
+    static func eventAt(_ index: Int) -> String {
+        String(format: "2026-06-01 %02d:%02d:%02d.000", index / 3_600, index / 60 % 60, index % 60)
+    }
+
+    @Test("six sensor events with the ids the server makes change the last leaves of the table and its three indexes, not one key leaf per event")
+    func sensorEvents() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        var generator = IDGenerator()
+        let pages = try fixture.pagesPerTransaction { index in
+            let id = String(generator.ascendingNumber(in: 10_000_000...99_999_999))
+            _ = try store.insertSensorEvent("p1", id: id, itemID: "item-1", eventAt: Self.eventAt(index), type: 1111,
+                                            body: ["sensorEventType": 1111, "volumeSetting": 8], now: "2026-06-01T12:00:00Z")
+        }
+        // 7.3 pages; random ids put each event on its own leaf of the (project, id) key: 12.2.
+        #expect(pages <= 8, "\(pages) pages per transaction of six sensor events")
+    }
 }

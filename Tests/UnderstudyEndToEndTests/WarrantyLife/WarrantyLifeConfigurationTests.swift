@@ -43,6 +43,9 @@ struct WarrantyLifeConfigurationTests {
             let reportA = try await f.raw("POST", "/items/\(itemID)/diagnostics", headers: bearer, body: diagnostic).json()["id"]?.string
             let reportB = try await f.raw("POST", "/items/\(itemID)/diagnostics", headers: bearer, body: diagnostic).json()["id"]?.string
             #expect(reportA != nil && reportA != reportB)
+            // Ids made in a row count up, so they append to their tables' indexes (eight digits).
+            let made = [itemID, first, second, reportA, reportB].map { $0.flatMap { Int($0) } ?? 0 }
+            #expect(made == Array(made[0]...made[0] + 4) && made.allSatisfy { String($0).count == 8 }, "\(made)")
             #expect(try await f.admin.list("diagnostics").last?["sameHashAs"]?.string == reportA)
         }
     }
