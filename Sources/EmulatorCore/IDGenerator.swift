@@ -103,7 +103,7 @@ public struct IDGenerator: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A number for a record written in volume whose ids are numbers (WarrantyLife's): one more
+    /// A number for a record written in volume, for a platform whose ids are numbers: one more
     /// than the last this generator made, from a random start in the lower half of `range`, so
     /// ids made in a row sort in that order, as `recordUUID`'s do and for the same reason; a
     /// fresh start when `restart` (the number was taken: counting on could walk through a run
