@@ -15,7 +15,7 @@
 # with 2,000 other devices tracking at once against one without them:
 #   SEED_B='python3 Benchmarks/platforms/seed.py sessions "$BASE" "$ASLEEP_KEY" 2000 > /dev/null' \
 #     ROUTES="upload report" Benchmarks/compare.sh .build/release/understudy .build/release/understudy
-# Routes: health resolve validate voucher appconfig report me trips match upload sensor (hotpaths.sh's), and
+# Routes: health resolve resolve-tap validate voucher appconfig report me trips match upload sensor (hotpaths.sh's), and
 # the ingest routes telemetry and readings (wrk -t$INGEST_THREADS, 2 by default; a request is a
 # 1,000-sample gzip batch, and every telemetry run sends fresh users' samples, as hotpaths.sh's do).
 set -euo pipefail

@@ -17,6 +17,8 @@
 #   DATABASE=postgres://user:pass@127.0.0.1:5432/bench SKIP_FLATNESS=1 Benchmarks/hotpaths.sh   # serve from PostgreSQL
 #
 # Routes: health resolve validate voucher appconfig report me trips (reads); match upload sensor (writes).
+# Not measured unless named in ROUTES: resolve-tap, a resolve with a fresh X-WarpLink-Tap-Id each request as the
+# 1.1 SDKs send it (the server keeps it as the click's id, so these clicks are keyed by random ids).
 # Timings on shared machines are noisy: read the ratios (CPU per request is the steadiest), not the numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."

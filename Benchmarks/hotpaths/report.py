@@ -11,9 +11,10 @@ import sys
 from collections import OrderedDict
 
 FIELDS = ["rps", "p50", "p99", "p999", "max", "bad", "sock", "reqs", "cpu", "ctx"]
-READS = {"resolve", "validate", "voucher", "appconfig", "report", "me", "trips"}
+READS = {"resolve", "resolve-tap", "validate", "voucher", "appconfig", "report", "me", "trips"}
 WRITES = {"match", "upload", "sensor"}
-LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "validate": "WarpLink validate",
+LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "resolve-tap": "WarpLink resolve, SDK tap id",
+          "validate": "WarpLink validate",
           "voucher": "WarrantyLife voucher lookup", "appconfig": "WarrantyLife app-config", "report": "Asleep report fetch",
           "me": "Telematics current user", "trips": "Telematics trips (100)", "match": "WarpLink attribution match",
           "upload": "Asleep 30 KB upload", "sensor": "WarrantyLife sensor event",

@@ -16,6 +16,8 @@ spec() {
   case $1 in
     health)    LABEL="/__admin/health"; URL="$BASE/__admin/health"; EXPECT=200; PATTERN='"ok"' ;;
     resolve)   LABEL="WarpLink resolve"; URL="$BASE/warplink/v1/links/resolve/bench3?domain=aplnk.to"; H=("${WL_H[@]}"); EXPECT=200; PATTERN='"slug":"bench3"' ;;
+    resolve-tap) LABEL="WarpLink resolve, SDK tap id"; URL="$BASE/warplink/v1/links/resolve/bench3?domain=aplnk.to"; H=("${WL_H[@]}"); EXPECT=200
+               PATTERN='"slug":"bench3"' ;;
     validate)  LABEL="WarpLink validate"; URL="$BASE/warplink/v1/sdk/validate"; H=("${WL_H[@]}"); EXPECT=200; PATTERN='"valid":true' ;;
     voucher)   LABEL="WarrantyLife voucher lookup"; URL="$WLM/vouchers/BENCH?isPlanTransfer=false&activeWarrantiesInCurrentDevice=0&deviceId=BENCH-DEVICE"
                H=("${WY_H[@]}"); EXPECT=200; PATTERN='"voucherCode":"BENCH"' ;;
@@ -32,7 +34,7 @@ spec() {
     telemetry) LABEL="Telematics telemetry"; METHOD=POST; URL="$BASE/telematics/api/v1/telemetry"; EXPECT=202; PATTERN='"accepted":1000' ;;
     readings)  LABEL="WarrantyLife readings"; METHOD=POST; URL="$WLM/items/$WL_ITEM/events/$WL_EVENT/readings"; BODY="$WORK/readings.json.gz"
                H=("${WY_H[@]}" -H "Content-Encoding: gzip"); EXPECT=201; PATTERN='"received":1000' ;;
-    *) fail "unknown route '$1' (routes: health resolve validate voucher appconfig report me trips match upload sensor)" ;;
+    *) fail "unknown route '$1' (routes: health resolve resolve-tap validate voucher appconfig report me trips match upload sensor)" ;;
   esac
 }
 
@@ -89,6 +91,7 @@ wrk_route() {
     telemetry)
       TOKENS=$TOKENS USERS_PER_THREAD=$USERS_PER_THREAD RUN=$TELEMETRY_RUN START_MS=$TELEMETRY_START TELEMETRY_BODIES="$WORK/telemetry-bodies" WRK_INNER="$PLAT/telemetry.lua" \
         wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "$URL" ;;
+    resolve-tap) WRK_INNER="$PLAT/warplink_tap.lua" wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$URL" ;;
     *) WRK_METHOD=$METHOD WRK_BODY_FILE=$BODY wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "${H[@]}" "$URL" ;;
   esac
 }
