@@ -143,9 +143,10 @@ struct WarpLinkRoutes {
             context.services.logger.error("warplink handler failed", [("route", context.route), ("error", String(describing: error))])
             response = WarpLinkError(status: 500, code: "INTERNAL_ERROR", message: "Internal error").response
         }
-        response.headers.set("X-RateLimit-Limit", "60")
-        response.headers.set("X-RateLimit-Remaining", String(window.remaining))
-        response.headers.set("X-RateLimit-Reset", String(window.reset))
+        // No answer sets these itself, so they are added rather than set (which looks for others first).
+        response.headers.add("X-RateLimit-Limit", "60")
+        response.headers.add("X-RateLimit-Remaining", String(window.remaining))
+        response.headers.add("X-RateLimit-Reset", String(window.reset))
         return response
     }
 
