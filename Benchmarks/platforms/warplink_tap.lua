@@ -1,16 +1,16 @@
 -- WarpLink resolve as the 1.1 SDKs send it: a fresh random X-WarpLink-Tap-Id (a lower-case version-4
--- UUID) on every request, which the server keeps as the click's id. Headers from wrk's -H flags.
--- WRK_CHECK=1 prints the first response and stops.
-local counter = 0
+-- UUID) on every request, which the server keeps as the click's id. Otherwise static.lua's request
+-- (headers from wrk's -H flags; WRK_CHECK=1 prints the first response and stops).
+local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
+dofile(here .. "/static.lua")
 math.randomseed(os.time() + math.floor(os.clock() * 1e6))
 
+local hex = "0123456789abcdef"
 local function uuid4()
-  counter = counter + 1
-  local hex = "0123456789abcdef"
   local out = {}
   for i = 1, 32 do
     local digit = math.random(1, 16)
-    if i == 13 then digit = 5 elseif i == 17 then digit = 9 + math.random(0, 3) end
+    if i == 13 then digit = 5 elseif i == 17 then digit = 9 + math.random(0, 3) end -- "4", then 8–b
     out[#out + 1] = hex:sub(digit, digit)
     if i == 8 or i == 12 or i == 16 or i == 20 then out[#out + 1] = "-" end
   end
@@ -20,15 +20,4 @@ end
 function request()
   wrk.headers["X-WarpLink-Tap-Id"] = uuid4()
   return wrk.format()
-end
-
-if os.getenv("WRK_CHECK") == "1" then
-  local seen = false
-  function response(status, headers, body)
-    if not seen then
-      seen = true
-      io.write(string.format("wrk-check %d %s\n", status, (string.sub(body or "", 1, 300):gsub("\n", " "))))
-      wrk.thread:stop()
-    end
-  end
 end

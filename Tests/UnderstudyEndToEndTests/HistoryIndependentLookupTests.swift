@@ -13,18 +13,8 @@ import Testing
 @Suite("Lookups that do not grow with history")
 struct HistoryIndependentLookupTests {
     /// A migrated SQLite file with one project, removed when the test ends.
-    final class Fixture {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-        let connection: SQLiteConnection
-
-        init() throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            connection = try SQLiteConnection(path: directory.appendingPathComponent("db.sqlite").path)
-            _ = try Migrator(directory: Migrator.locateDirectory(configured: nil)).migrate(connection)
-            try connection.run("INSERT INTO projects (id, name, created_at) VALUES ('p1', 'history', '2026-01-01T00:00:00Z')")
-        }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
+    final class Fixture: MigratedSQLiteFile {
+        init() throws { try super.init(name: "history") }
 
         /// The steps `lookup` costs after `grow(from, to)` added history rows `from..<to`.
         func steps(afterGrowingTo count: Int, from start: Int, grow: (Int) throws -> Void, lookup: () throws -> Void) throws -> Int {

@@ -12,19 +12,8 @@ import Testing
 @Suite("Pages an SDK write transaction changes")
 struct PagesPerWriteTests {
     /// A migrated SQLite file in WAL mode with one project, removed when the test ends.
-    final class Fixture {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pages-\(UUID().uuidString)")
-        let connection: SQLiteConnection
-
-        init() throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            connection = try SQLiteConnection(path: directory.appendingPathComponent("db.sqlite").path)
-            _ = try connection.scalar("PRAGMA journal_mode = WAL")
-            _ = try Migrator(directory: Migrator.locateDirectory(configured: nil)).migrate(connection)
-            try connection.run("INSERT INTO projects (id, name, created_at) VALUES ('p1', 'pages', '2026-01-01T00:00:00Z')")
-        }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
+    final class Fixture: MigratedSQLiteFile {
+        init() throws { try super.init(name: "pages") }
 
         /// Pages written per transaction of `perTransaction` calls of `write`, over `measured`
         /// transactions that follow `history` such calls.
