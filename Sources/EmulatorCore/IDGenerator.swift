@@ -93,13 +93,15 @@ public struct IDGenerator: Sendable {
         let low = next() >> 2 | 0x8000_0000_0000_0000
         var out: [UInt8] = []
         out.reserveCapacity(36)
-        for (offset, word) in [(0, high), (16, low)] {
+        func append(_ word: UInt64, from position: Int) {
             for nibble in 0..<16 {
-                let position = offset + nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
+                let at = position + nibble
+                if at == 8 || at == 12 || at == 16 || at == 20 { out.append(UInt8(ascii: "-")) }
                 out.append(Self.hexDigits[Int(word >> UInt64(60 - 4 * nibble) & 0xF)])
             }
         }
+        append(high, from: 0)
+        append(low, from: 16)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -107,9 +109,9 @@ public struct IDGenerator: Sendable {
     /// than the last this generator made, from a random start in the lower half of `range`, so
     /// ids made in a row sort in that order, as `recordUUID`'s do and for the same reason; a
     /// fresh start when `restart` (the number was taken: counting on could walk through a run
-    /// of taken ones) or at the end of `range`. A seeded generator draws at random, as `int(in:)`.
+    /// of taken ones) or at the end of `range`. Repeatable for a seeded generator, as its other
+    /// draws are.
     public mutating func ascendingNumber(in range: ClosedRange<Int>, restart: Bool = false) -> Int {
-        guard !isSeeded else { return int(in: range) }
         if !restart, let last = lastNumber, range.contains(last), last < range.upperBound {
             lastNumber = last + 1
         } else {

@@ -16,18 +16,17 @@ public final class RateLimitWindows: Sendable {
     public func consume(_ bucket: String, now: Date, limit: Int = 60) -> (remaining: Int, reset: Int, allowed: Bool) {
         let time = now.timeIntervalSince1970
         return windows.withLock { all in
-            // Edited in place: taking the array out, filtering it into a new one and storing that
-            // back cost two allocations on every WarpLink request.
-            let (count, first, allowed) = { (recent: inout [Double]) -> (Int, Double?, Bool) in
-                recent.removeAll { !($0 > time - 60 && $0 <= time + 1) }
-                let allowed = recent.count < limit
-                if allowed { recent.append(time) }
-                return (recent.count, recent.first, allowed)
-            }(&all[bucket, default: []])
+            // Taken out of the dictionary, the array is referenced once and trimmed in place;
+            // filtering a copy into a new array cost two allocations on every WarpLink request.
+            var recent = all.removeValue(forKey: bucket) ?? []
+            recent.removeAll { !($0 > time - 60 && $0 <= time + 1) }
+            let allowed = recent.count < limit
+            if allowed { recent.append(time) }
+            all[bucket] = recent
             // Bound the memory: past 10 000 buckets, forget those idle for a minute.
             if all.count > 10_000 { all = all.filter { !$0.value.isEmpty && ($0.value.last ?? 0) > time - 60 } }
-            let reset = Int(((first ?? time) + 60).rounded(.up))
-            return (max(0, limit - count), reset, allowed)
+            let reset = Int(((recent.first ?? time) + 60).rounded(.up))
+            return (max(0, limit - recent.count), reset, allowed)
         }
     }
 }

@@ -195,9 +195,9 @@ struct WarrantyLifeRoutes: Sendable {
         WireEnvelope.ok(payload, status: status, bare: settings.bareEnvelope)
     }
 
-    /// A fresh numeric-string id: eight digits counting up (see `IDGenerator.ascendingNumber`), or
-    /// a random draw from 100000–99999999, repeatable, for seeded projects. `restart` after a
-    /// taken id starts the count over elsewhere.
+    /// A fresh numeric-string id: eight digits counting up (see `IDGenerator.ascendingNumber`);
+    /// `restart` after a taken id starts the count over elsewhere. Seeded projects keep the random
+    /// draws from 100000–99999999 that their tests were written against.
     func newID(_ context: EmulatorContext, _ project: ProjectID, restart: Bool = false) -> String {
         context.services.generateIDs(for: project) { generator in
             generator.isSeeded ? String(generator.int(in: 100_000...99_999_999))
