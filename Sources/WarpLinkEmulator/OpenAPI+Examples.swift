@@ -27,7 +27,7 @@ extension WarpLinkOpenAPI {
         "AttributionMatch": [
             "matched": true, "match_type": "probabilistic", "match_confidence": 0.48, "match_guaranteed": false, "link_id": linkID,
             "deep_link_url": "demoshop://welcome", "destination_url": "https://demo-shop.example/welcome", "custom_params": ["campaign": "spring"],
-            "install_id": "4760a181-8ec4-4e05-9cda-38ca948ca22e", "app_id": appID,
+            "install_id": "019ad3e2-7a18-7d05-8b3c-6e1f9a2d4c58", "app_id": appID,
         ],
         "Settings": [
             "validate_rejection": "401", "api_key_attribution_status": 403, "no_match_style": "explicit_nulls", "language_mode": "full",
@@ -46,14 +46,14 @@ extension WarpLinkOpenAPI {
                       "custom_params": ["campaign": "spring"], "app_id": appID, "tags": ["sale"]],
         "LinkPatch": ["is_active": false, "expires_at": nil],
         "Click": [
-            "id": "2e377ca8-1eb5-4da3-8439-3183bb0bc2c3", "link_id": linkID, "app_id": appID, "source": "resolve", "ip": "127.0.0.1",
+            "id": "019ad3e2-6f40-7c21-9a5e-4b8d2f1c3e07", "link_id": linkID, "app_id": appID, "source": "resolve", "ip": "127.0.0.1",
             "accept_language": nil, "language": nil, "timezone": nil, "timezone_offset": nil, "device_id": nil, "fingerprint": nil,
             "user_agent": "curl/7.88.1", "tap_id": nil, "destination_url": "https://demo-shop.example/welcome", "ios_url": "demoshop://welcome",
             "android_url": "demoshop://welcome", "custom_params": [:], "clicked_at": time, "claimed": false, "claimed_by": nil, "claimed_at": nil,
         ],
         "ClickInput": ["slug": "welcome", "ip": "203.0.113.7", "accept_language": "en-US", "timezone": "Europe/Berlin", "age_seconds": 600],
         "Install": [
-            "install_id": "4760a181-8ec4-4e05-9cda-38ca948ca22e", "app_id": appID, "platform": "ios", "sdk_version": "1.1.0",
+            "install_id": "019ad3e2-7a18-7d05-8b3c-6e1f9a2d4c58", "app_id": appID, "platform": "ios", "sdk_version": "1.1.0",
             "device_id": "9d2b6c1e-0c4f-4a39-8d7e-3f1a2b4c5d6e", "is_reinstall": nil, "outcome": "no_match", "matched": false, "match_type": nil,
             "match_confidence": nil, "link_id": nil, "click_id": nil, "tap_id": nil, "ip": "127.0.0.1", "source": "sdk", "created_at": time,
         ],
