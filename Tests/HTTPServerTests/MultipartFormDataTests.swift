@@ -93,6 +93,23 @@ struct MultipartFormDataTests {
         }
     }
 
+    @Test("a part's bytes are the body's own, not a copy, and read the same from a slice of a larger buffer")
+    func partsShareTheBody() throws {
+        let file = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let whole = Data("junk".utf8) + MultipartFormData.build(boundary: "b", parts: [
+            MultipartPart(name: "seq_num", body: Data("7".utf8)), MultipartPart(name: "file", filename: "0.npy", body: file),
+        ])
+        let body = whole[4...] // a request body need not start at index 0
+        let parts = try MultipartFormData.parse(body, boundary: "b")
+        #expect(parts.map(\.name) == ["seq_num", "file"])
+        #expect(parts[0].text == "7")
+        #expect(parts[1].body == file)
+        let bodyStart = body.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let fileStart = parts[1].body.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        let offset = try #require(body.firstRange(of: file)).lowerBound - body.startIndex
+        #expect(fileStart == bodyStart + UInt(offset), "the file part was copied")
+    }
+
     @Test("broken framing is refused with the reason, never read in part", arguments: [
         ("", "no opening boundary"), ("--b", "boundary not followed by CRLF"), ("--bX\r\n", "boundary not followed by CRLF"),
         ("--b\r\nContent-Disposition: form-data; name=a\r\n", "part headers never end"),
