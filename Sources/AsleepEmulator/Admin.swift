@@ -32,6 +32,7 @@ struct AsleepAdmin: Sendable {
             AdminRoute(.post, "/sessions", addSession),
             AdminRoute(.get, "/sessions/{session}", getSession),
             AdminRoute(.patch, "/sessions/{session}", patchSession),
+            AdminRoute(.get, "/sessions/{session}/chunks", sessionChunks),
             AdminRoute(.get, "/sessions/{session}/report", sessionReport),
             AdminRoute(.post, "/sessions/{session}/close", closeSession),
             AdminRoute(.post, "/sessions/{session}/complete", completeSession),

@@ -38,6 +38,12 @@ extension AsleepAdmin {
          "receivedChunks": .int(Int64(received.count)), "overrides": session.overrides]
     }
 
+    static func render(_ chunk: ChunkRecord) -> JSONValue {
+        // A seeded chunk was never sent: null rather than its stand-in, which is no hash of anything.
+        ["seqNum": .int(Int64(chunk.seqNum)), "size": .int(Int64(chunk.size)), "sha256": chunk.isSeeded ? .null : .string(chunk.sha256),
+         "seeded": .bool(chunk.isSeeded), "receivedAt": time(chunk.receivedAt)]
+    }
+
     static func render(_ webhook: WebhookRecord) -> JSONValue {
         // The body was stored as JSON we encoded ourselves; a body that does not parse shows as null.
         let body = (try? JSONValue.parse(Data(webhook.body.utf8))) ?? .null

@@ -106,7 +106,7 @@ extension AsleepAdmin {
                             stat: body.stat, snoringDetected: body.snoringDetected, breathDetected: body.breathDetected)
         try store.insertSession(session)
         for seq in 0..<chunks where !missing.contains(seq) {
-            _ = try store.insertChunk(project: project, session: id, seqNum: seq, size: 0, sha256: "seeded", now: now)
+            _ = try store.insertChunk(project: project, session: id, seqNum: seq, size: 0, sha256: ChunkRecord.seededHash, now: now)
         }
         return Self.render(session, received: try store.receivedChunks(session: id), now: now)
     }

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 
-/// Control-plane session routes: seed, inspect, change, force transitions, fire webhooks.
+/// Control-plane session routes: seed, inspect (chunks included), change, force transitions, fire webhooks.
 extension AsleepAdmin {
     func listSessions(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID
@@ -34,6 +34,13 @@ extension AsleepAdmin {
         let now = context.now
         return .json(try await withSession(context) { service, session in
             Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
+        })
+    }
+
+    func sessionChunks(_ request: Request, _ context: AdminContext) async throws -> Response {
+        let project = context.projectID
+        return .json(try await withSession(context) { service, session in
+            ["chunks": .array(try service.store.chunks(project: project, session: session.id).map(Self.render))]
         })
     }
 

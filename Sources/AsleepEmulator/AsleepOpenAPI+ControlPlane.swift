@@ -96,6 +96,10 @@ extension AsleepOpenAPI {
                  "`hold: true` keeps it CLOSED; stages, peculiarities and stat overrides; an empty `callbackUrl` removes it.",
                  pathParameters: [session], body: Schema.ref("SessionPatch"), bodyExample: ["hold": true],
                  status: "200", response: Schema.ref("AdminSession"), example: sessionExample)
+        addAdmin(&document, "get", "/sessions/{session}/chunks", "asleepSessionChunks", "The session's received chunks",
+                 "By `seqNum`: each chunk's size and the SHA-256 of its bytes (a re-sent chunk keeps its first copy) and when it arrived. "
+                    + "Chunks seeded with the session were never sent: `size` 0, `sha256` null, `seeded` true.",
+                 pathParameters: [session], status: "200", response: list("chunks", "AdminChunk"), example: chunksExample)
         addAdmin(&document, "get", "/sessions/{session}/report", "asleepSessionReport", "The session's report as the SDK would read it now",
                  "The v3 report body (stages per epoch, stats), in UTC, after due state transitions; the dashboard draws its hypnogram.",
                  pathParameters: [session], status: "200", response: Schema.ref("Report"), example: reportExample)
@@ -114,6 +118,13 @@ extension AsleepOpenAPI {
                  parameters: [OpenAPIParameter.query("sessionId", Schema.string, "Only this session's deliveries.")],
                  status: "200", response: list("deliveries", "Delivery"), example: ["deliveries": []])
     }
+
+    // Both kinds a session can hold: a chunk seeded with it, then one the SDK uploaded (the bytes of "abc").
+    static let chunksExample: JSONValue = ["chunks": [
+        ["seqNum": 0, "size": 0, "sha256": nil, "receivedAt": "2026-03-01T22:00:00.000Z", "seeded": true],
+        ["seqNum": 1, "size": 3, "sha256": "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+         "receivedAt": "2026-03-01T22:00:30.000Z", "seeded": false],
+    ]]
 
     static let appExample: JSONValue = ["appId": "app_extra", "appSecret": "sec_Zx8q2LmN4vB7cR1tY5wK9jH3gF6dS0aP", "customer": "app:app_extra",
                                         "state": "active", "productBilling": true, "createdAt": "2026-03-01T22:00:00.000Z"]

@@ -98,6 +98,11 @@ extension AsleepOpenAPI {
                                            "timezone": string, "service": string, "inferenceType": string, "callbackUrl": time,
                                            "productId": time, "lastReceivedSeqNum": Schema.nullable(integer), "receivedChunks": integer,
                                            "overrides": Schema.map(Schema.any)]),
+            "AdminChunk": Schema.object([
+                "seqNum": integer, "size": integer, "receivedAt": string, "seeded": boolean,
+                "sha256": Schema.described(Schema.nullable(["type": "string", "pattern": "^[0-9a-f]{64}$"]),
+                                           "The SHA-256 of the chunk's bytes, lower-case hex; null for a seeded chunk."),
+            ]),
             "SessionSeedBody": sessionSeed,
             "SessionPatch": patch([
                 "callbackUrl": callbackPatch, "hold": nullableBoolean,

@@ -160,3 +160,25 @@ struct UserRecord: Sendable, Equatable, RowDecodable {
         createdAt = try row.decodeDate("created_at")
     }
 }
+
+/// A received chunk row (`asleep_chunks`): the first copy of each sequence number.
+struct ChunkRecord: Sendable, Equatable, RowDecodable {
+    /// What a seeded chunk stores in place of a hash: it was never sent, so there are no bytes to hash.
+    static let seededHash = "seeded"
+
+    var seqNum: Int
+    var size: Int
+    /// The file's SHA-256 in lower-case hex, or `seededHash`.
+    var sha256: String
+    var receivedAt: Date
+
+    /// Whether the control plane made the chunk up (`POST /sessions` with `chunks`) rather than an upload bringing it.
+    var isSeeded: Bool { sha256 == Self.seededHash }
+
+    init(row: Row) throws {
+        seqNum = try row.decode("seq_num")
+        size = try row.decode("size")
+        sha256 = try row.decode("sha256")
+        receivedAt = try row.decodeDate("received_at")
+    }
+}

@@ -148,6 +148,15 @@ extension AsleepStore {
         ReceivedChunks(try connection.integers("SELECT seq_num FROM asleep_chunks WHERE session_id = ?", session))
     }
 
+    /// The session's chunks by sequence number. The ORDER BY is also what steers SQLite to the
+    /// primary key (session_id, seq_num), which holds them in order: without it the planner took
+    /// the project index and read every chunk of every night of the project.
+    func chunks(project: ProjectID, session: String) throws -> [ChunkRecord] {
+        try connection.fetchAll(ChunkRecord.self, """
+            SELECT seq_num, size, sha256, received_at FROM asleep_chunks WHERE session_id = ? AND project_id = ? ORDER BY seq_num
+            """, session, project)
+    }
+
     /// Stores a chunk; false when that `seq_num` was already there (an idempotent duplicate).
     func insertChunk(project: ProjectID, session: String, seqNum: Int, size: Int, sha256: String, now: Date) throws -> Bool {
         try connection.run("""

@@ -43,7 +43,7 @@ struct OpenAPIDocumentTests {
             }
         }
         #expect(Set(ids).count == ids.count, "duplicate operationIds: \(ids.sorted())")
-        #expect(operations.count == 39)
+        #expect(operations.count == 40)
     }
 
     @Test("control-plane paths carry a server-root server entry; SDK paths are relative to /asleep without repeating it")

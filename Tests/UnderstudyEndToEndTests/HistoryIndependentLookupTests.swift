@@ -86,6 +86,21 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("listing an Asleep session's chunks reads that session's rows in key order, not the project's other nights")
+    func asleepSessionChunks() throws {
+        let fixture = try Fixture()
+        let store = AsleepStore(connection: fixture.connection)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        for seq in [2, 0, 1] { _ = try store.insertChunk(project: "p1", session: "mine", seqNum: seq, size: 3, sha256: "h\(seq)", now: now) }
+        try fixture.expectFlat(grow: { index in
+            // The project's other nights, each a few chunks in.
+            for seq in 0..<3 { _ = try store.insertChunk(project: "p1", session: "night\(index)", seqNum: seq, size: 3, sha256: "h", now: now) }
+        }, lookup: {
+            let listed = try store.chunks(project: "p1", session: "mine").map(\.seqNum)
+            #expect(listed == [0, 1, 2])
+        })
+    }
+
     @Test("a telemetry batch finds its user's open period, and processing its unprocessed ones, without reading other users' periods")
     func telematicsPeriods() throws {
         let fixture = try Fixture()

@@ -73,6 +73,12 @@ public struct AsleepProjectAdmin: Sendable {
     /// One session with its state, chunks, stages and webhook settings.
     public func session(_ id: String) async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("GET", "/sessions/\(ClientHTTP.encode(id))"), 200) }
 
+    /// The session's received chunks by sequence number, with each one's size and SHA-256.
+    public func chunks(sessionId: String) async throws(UnderstudyClientError) -> [AsleepChunk] {
+        struct List: Decodable { var chunks: [AsleepChunk] }
+        return try await send("GET", "/sessions/\(ClientHTTP.encode(sessionId))/chunks").expect(200, as: List.self).chunks
+    }
+
     /// Seeds a session in any state (`userId`, `state`, `chunks`, `startTime`, stage arrays, …).
     @discardableResult
     public func seedSession(_ body: AnyJSON) async throws(UnderstudyClientError) -> AnyJSON { try expect(await send("POST", "/sessions", body), 201) }
