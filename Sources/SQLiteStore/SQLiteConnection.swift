@@ -197,6 +197,12 @@ public final class SQLiteConnection: StoreConnection {
         statements.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_VM_STEP, 1)) }
     }
 
+    /// The sorts this connection's statements ran since the last call (then starts over): an
+    /// `ORDER BY` that no index serves sorts its rows in a temporary sorter on every run.
+    public func takeSorts() -> Int {
+        statements.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_SORT, 1)) }
+    }
+
     /// The pages this connection wrote to the database or its write-ahead log since the last call
     /// (then starts over): a deterministic count of what its commits cost, for tests that check a
     /// write stays on the pages it must change.

@@ -123,7 +123,7 @@ extension WarrantyLifeService {
                 return item
             }
         }
-        guard let item = try store.items(project, userID: user.id).last else { throw WarrantyLifeError.itemNotFound }
+        guard let item = try store.newestItem(project, userID: user.id) else { throw WarrantyLifeError.itemNotFound }
         return item
     }
 

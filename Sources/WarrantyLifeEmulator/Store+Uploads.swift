@@ -11,11 +11,25 @@ extension WarrantyLifeStore {
         try connection.fetchOne(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND id = ?", project, id)
     }
 
-    /// The warranties (of one owner and/or item, when given), oldest first.
-    func warranties(_ project: ProjectID, userID: String? = nil, itemID: String? = nil) throws -> [WarrantyRecord] {
-        try connection.fetchAll(WarrantyRecord.self, """
-            SELECT * FROM wl_warranties WHERE project_id = ? AND (? IS NULL OR user_id = ?) AND (? IS NULL OR item_id = ?) ORDER BY created_at, id
-            """, project, userID, userID, itemID, itemID)
+    /// Every warranty of the project, oldest first (the control plane).
+    func warranties(_ project: ProjectID) throws -> [WarrantyRecord] {
+        try connection.fetchAll(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? ORDER BY created_at, id", project)
+    }
+
+    // One query per filter, each led by its index in (…, created_at, id) order: a filter written
+    // `(? IS NULL OR item_id = ?)` cannot use an index, and every voucher lookup read and sorted
+    // all of the project's warranties to find one device's.
+
+    /// The warranties of one item, oldest first.
+    func warranties(_ project: ProjectID, itemID: String) throws -> [WarrantyRecord] {
+        try connection.fetchAll(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND item_id = ? ORDER BY created_at, id",
+                                project, itemID)
+    }
+
+    /// The warranties of one owner, oldest first.
+    func warranties(_ project: ProjectID, userID: String) throws -> [WarrantyRecord] {
+        try connection.fetchAll(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND user_id = ? ORDER BY created_at, id",
+                                project, userID)
     }
 
     /// Inserts or replaces a warranty.

@@ -154,10 +154,16 @@ struct WarrantyLifeStore {
         try connection.fetchOne(ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? AND device_id = ?", project, deviceID)
     }
 
-    /// The items (of one owner, when given), oldest first.
-    func items(_ project: ProjectID, userID: String? = nil) throws -> [ItemRecord] {
-        try connection.fetchAll(ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY created_at, id",
-                                project, userID, userID)
+    /// Every item of the project, oldest first (the control plane).
+    func items(_ project: ProjectID) throws -> [ItemRecord] {
+        try connection.fetchAll(ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? ORDER BY created_at, id", project)
+    }
+
+    /// The owner's newest item, found through the (project, user, created_at, id) index rather than
+    /// by reading every item of the project.
+    func newestItem(_ project: ProjectID, userID: String) throws -> ItemRecord? {
+        try connection.fetchOne(ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+                                project, userID)
     }
 
     /// Inserts or replaces an item (its creation time is kept).

@@ -25,6 +25,14 @@ struct HistoryIndependentLookupTests {
             return connection.takeStatementSteps()
         }
 
+        /// How many sorts `lookup` ran (after a first run that prepared its statements).
+        func sorts(_ lookup: () throws -> Void) throws -> Int {
+            try lookup()
+            _ = connection.takeSorts()
+            try lookup()
+            return connection.takeSorts()
+        }
+
         /// Fails unless the lookup costs about the same at 10 and at `large` rows of history.
         func expectFlat(large: Int = 3_000, grow: (Int) throws -> Void, lookup: () throws -> Void,
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -147,6 +155,52 @@ struct HistoryIndependentLookupTests {
             let latest = try store.latestLookup("p1", userID: "me", deviceID: "my-device")
             #expect(latest?.code == "MINE")
         })
+    }
+
+    @Test("a voucher lookup and the warranty list read one item's or one user's warranties, and a registration its user's newest item, not the project's")
+    func warrantiesAndItemsOfOne() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        func warranty(_ id: String, item: String, user: String, at time: String) throws {
+            try fixture.connection.run("INSERT INTO wl_warranties (project_id, id, item_id, user_id, document, created_at) VALUES ('p1', ?, ?, ?, '{}', ?)",
+                                       id, item, user, time)
+        }
+        func item(_ id: String, user: String, at time: String) throws {
+            try fixture.connection.run("INSERT INTO wl_items (project_id, id, device_id, user_id, created_at, updated_at) VALUES ('p1', ?, ?, ?, ?, ?)",
+                                       id, "device-" + id, user, time, time)
+        }
+        // My item's two warranties (the second one renewed), and my two items, the newer one second.
+        try warranty("w-old", item: "mine", user: "me", at: "2026-01-01T00:00:00Z")
+        try warranty("w-new", item: "mine", user: "me", at: "2026-06-01T00:00:00Z")
+        try item("mine-old", user: "me", at: "2026-01-01T00:00:00Z")
+        try item("mine", user: "me", at: "2026-06-01T00:00:00Z")
+        // Other devices of other users registering since: their items and warranties.
+        try fixture.expectFlat(grow: { index in
+            try warranty("w\(index)", item: "item-\(index)", user: "user-\(index)", at: "2026-07-01T00:00:00Z")
+            try item("item-\(index)", user: "user-\(index)", at: "2026-07-01T00:00:00Z")
+        }, lookup: {
+            let ofItem = try store.warranties("p1", itemID: "mine"), ofUser = try store.warranties("p1", userID: "me")
+            let newest = try store.newestItem("p1", userID: "me")
+            #expect(ofItem.map(\.id) == ["w-old", "w-new"] && ofUser.map(\.id) == ["w-old", "w-new"] && newest?.id == "mine")
+        })
+        // Their indexes hold the rows in the order asked for: nothing is sorted.
+        #expect(try fixture.sorts {
+            _ = try store.warranties("p1", itemID: "mine")
+            _ = try store.warranties("p1", userID: "me")
+            _ = try store.newestItem("p1", userID: "me")
+        } == 0)
+    }
+
+    @Test("an attribution match reads the project's apps in index order, without sorting them")
+    func warpLinkAppsInOrder() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        for (id, time) in [("b-first", "2026-01-01T00:00:00Z"), ("a-second", "2026-02-01T00:00:00Z")] {
+            try fixture.connection.run("INSERT INTO warplink_apps (project_id, id, name, handle, created_at) VALUES ('p1', ?, ?, ?, ?)", id, id, id, time)
+        }
+        var apps: [String] = []
+        #expect(try fixture.sorts { apps = try store.apps("p1").map(\.id) } == 0)
+        #expect(apps == ["b-first", "a-second"])
     }
 
     @Test("processing a period, a trip's manual events and a vehicle's kilometres read only that period's, trip's and vehicle's rows")
