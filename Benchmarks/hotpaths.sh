@@ -5,10 +5,11 @@
 # request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
 # readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample;
 # flatness (resolve, voucher lookup and a trips list in a project with 10 and in one with 100,000
-# links/vouchers/trips, measured alternately); RSS idle and after every round, with the heap's live bytes from
-# the server's metrics; from the server's shutdown log, how long each SQLite writer spent in its checkpoint
-# turns; with WAITS=1, where the server's threads waited off the CPU (Benchmarks/waits.py, which costs CPU: the
-# run's figures are then not comparable). Journal on (the default). Prints Markdown and writes it to OUT.
+# links/vouchers/trips and as many other devices' items and warranties, measured alternately); RSS idle and
+# after every round, with the heap's live bytes from the server's metrics; from the server's shutdown log,
+# how long each SQLite writer spent in its checkpoint turns; with WAITS=1, where the server's threads waited
+# off the CPU (Benchmarks/waits.py, which costs CPU: the run's figures are then not comparable). Journal on
+# (the default). Prints Markdown and writes it to OUT.
 #
 #   Benchmarks/hotpaths.sh                               # build release, then measure (12–14 minutes)
 #   BIN=/tmp/bench-bin/understudy Benchmarks/hotpaths.sh # measure that binary (no build)
@@ -240,7 +241,7 @@ if [ -z "${SKIP_FLATNESS:-}" ]; then
     c=$(curl -s -H "Authorization: Bearer $(flat_var "$1" TM_TOKEN)" "$BASE/telematics/api/v1/trips" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
     [ "$a$b$c" = "1110" ] || fail "flatness ($1 project): resolve $a, voucher $b, trips $c (expected 1 1 10)"
   }
-  bulk() { # ROUTE BODY COUNT → "<created> <seconds>"
+  bulk() { # ROUTE BODY COUNT [ALLOWED-FAILURES] → "<created> <seconds>"
     local started out=$WORK/bulk.out w
     started=$(date +%s%N); : > "$out"
     PATH_=$1 BODY=$2 COUNT=$3 wrk -t1 -c16 -d3600s --timeout 30s -s "$HERE/bulk.lua" "$BASE" > "$out" 2>&1 &
@@ -248,18 +249,25 @@ if [ -z "${SKIP_FLATNESS:-}" ]; then
     until grep -q '^bulk [0-9]' "$out"; do kill -0 "$w" 2>/dev/null || break; sleep 0.1; done
     kill -INT "$w" 2>/dev/null || true; wait "$w" 2>/dev/null || true
     read -r _ created failed < <(grep -m1 '^bulk [0-9]' "$out" || echo "bulk 0 $3")
-    [ "$failed" = 0 ] || { cat "$out" >&2; fail "bulk seeding of $1: $failed failures"; }
+    [ "$failed" -le "${4:-0}" ] || { cat "$out" >&2; fail "bulk seeding of $1: $failed failures"; }
     echo "$created $(awk -v ns=$(( $(date +%s%N) - started )) 'BEGIN { printf "%.1f", ns / 1e9 }')"
   }
   FADMIN="/__admin/projects/$LARGE_PROJECT"
   MORE=$((FLAT_ROWS - 10))
-  echo "flatness: seeding $MORE more links, vouchers and trips into the large project through the control plane (16 connections)…"
+  echo "flatness: seeding $MORE more links, vouchers, trips, items and warranties into the large project through the control plane (16 connections)…"
   read -r L_N L_S < <(bulk "$FADMIN/warplink/links" '{"slug":"many%d","destination_url":"https://example.com/m%d"}' "$MORE")
   read -r V_N V_S < <(bulk "$FADMIN/warrantylife/vouchers" '{"code":"MANY%d"}' "$MORE")
   read -r T_N T_S < <(bulk "$FADMIN/telematics/trips" '{"userId":8,"startedAt":"%t","endedAt":"%e","distanceKm":12}' "$MORE")
+  # Other devices registered and covered: a voucher lookup reads its own device's warranties among theirs.
+  read -r I_N I_S < <(bulk "$FADMIN/warrantylife/items" '{"deviceId":"MANY-DEVICE-%d","ownerEmail":"many@example.com"}' "$MORE")
+  # 16 fewer, so that the requests in flight when the count is reached name devices that exist; and a
+  # few 404s allowed: now and then wrk drops a request it made (its device number is never sent), so
+  # that device has no item to cover.
+  read -r W_N W_S < <(bulk "$FADMIN/warrantylife/warranties" '{"deviceId":"MANY-DEVICE-%d"}' "$((MORE - 16))" 64)
   LINKS=$(curl -s "$BASE$FADMIN/warplink/links?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
   [ "$LINKS" -ge "$FLAT_ROWS" ] || fail "the large flatness project has $LINKS links, expected ≥ $FLAT_ROWS"
   echo "seed links $L_N $L_S $LINKS" >> "$RESULTS"; echo "seed vouchers $V_N $V_S" >> "$RESULTS"; echo "seed trips $T_N $T_S" >> "$RESULTS"
+  echo "seed items $I_N $I_S" >> "$RESULTS"; echo "seed warranties $W_N $W_S" >> "$RESULTS"
   echo "  links: $L_N in $L_S s ($LINKS in the project); vouchers: $V_N in $V_S s; trips: $T_N in $T_S s"
   for side in SMALL LARGE; do
     flat_check "$side"

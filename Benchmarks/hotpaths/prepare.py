@@ -63,7 +63,7 @@ def setup(base, work):
 
 
 def flat(base, prefix="FLAT", name="flatness-bench"):
-    """A project with 10 links, vouchers and trips; its credentials as PREFIX_* shell variables."""
+    """A project with 10 links, vouchers and trips, and one covered device; its credentials as PREFIX_* shell variables."""
     c = seed.Client(base)
     project = c.call("POST", "/__admin/projects", {"name": name}, expect=201)
     pid, creds = project["id"], project["credentials"]
@@ -72,6 +72,10 @@ def flat(base, prefix="FLAT", name="flatness-bench"):
         c.call("POST", f"{admin}/warplink/links", {"slug": f"flat{i}", "destination_url": f"https://example.com/flat{i}"}, expect=201)
         c.call("POST", f"{admin}/warrantylife/vouchers", {"code": f"FLAT{i}"}, expect=201)
     user = c.call("POST", f"{admin}/warrantylife/users", {"email": "flat@example.com", "password": "flat-password"}, expect=201)
+    # The looked-up device is registered and covered, so a lookup also reads that item's warranties
+    # (in the large project among as many other devices' warranties as it has vouchers).
+    c.call("POST", f"{admin}/warrantylife/items", {"deviceId": "FLAT-DEVICE", "ownerEmail": "flat@example.com"}, expect=201)
+    c.call("POST", f"{admin}/warrantylife/warranties", {"deviceId": "FLAT-DEVICE"}, expect=201)
     token = c.call("POST", f"{admin}/telematics/tokens", {"userId": 7, "userName": "Ten Trips", "accessTtlSeconds": 86400}, expect=201)["token"]
     trips(c, admin, 7, 10, 0)
     # The large project's bulk trips go to user 8, so user 7's list stays the same 10 trips.
