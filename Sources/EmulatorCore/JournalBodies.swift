@@ -187,7 +187,11 @@ final class JournalBodies: Sendable {
                     OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
                 """, id, id) != nil
             guard !named else { continue }
-            if let row = try connection.queryOne("DELETE FROM journal_bodies WHERE id = ? RETURNING stored_bytes, file_position", id) {
+            // A SELECT, then a DELETE: `DELETE … RETURNING` has SQLite build a temporary table for
+            // the rows it returns, on every run (5.3 against 4.5 µs in SQLite alone), and an upload
+            // evicts about one body.
+            if let row = try connection.queryOne("SELECT stored_bytes, file_position FROM journal_bodies WHERE id = ?", id) {
+                try connection.run("DELETE FROM journal_bodies WHERE id = ?", id)
                 freed += try row.decode("stored_bytes", as: Int.self)
                 if try row.decodeIfPresent("file_position", as: Int.self) != nil { cache?.deletedFromFile.store(true, ordering: .relaxed) }
             }
