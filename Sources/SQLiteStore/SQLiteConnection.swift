@@ -203,6 +203,10 @@ public final class SQLiteConnection: StoreConnection {
         statements.values.reduce(0) { $0 + Int(sqlite3_stmt_status($1, SQLITE_STMTSTATUS_SORT, 1)) }
     }
 
+    /// The SQL of every statement this connection has prepared and keeps: tests read the query
+    /// plans of the statements a store's lookups actually ran.
+    public var preparedSQL: [String] { Array(statements.keys) }
+
     /// The pages this connection wrote to the database or its write-ahead log since the last call
     /// (then starts over): a deterministic count of what its commits cost, for tests that check a
     /// write stays on the pages it must change.

@@ -304,4 +304,36 @@ struct HistoryIndependentLookupTests {
             #expect(install != nil)
         })
     }
+
+    @Test("every index on WarpLink's clicks and installs is read by one of its lookups or keeps a key unique")
+    func warpLinkIndexesAreRead() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        // Every read of the two tables, from the SDK's routes and from the control plane.
+        _ = try store.clicks("p1", deviceID: "device-a")
+        _ = try store.clicks("p1", fingerprint: "fp-a")
+        _ = try store.bucket("p1", "bucket")
+        _ = try store.clicks("p1", linkID: "l1", source: .redirect, limit: 10)
+        _ = try store.clicks("p1", linkID: nil, source: nil, limit: 10)
+        _ = try store.install("p1", id: "i1")
+        _ = try store.latestAttributedInstall("p1", appID: "app", deviceID: "device-a")
+        _ = try store.installs("p1", limit: 10)
+        try store.claim("p1", clickID: "c1", install: "i1", at: Date())
+        var read: Set<String> = []
+        for sql in fixture.connection.preparedSQL {
+            let unbound = [any SQLBindable](repeating: SQLValue.null, count: sql.filter { $0 == "?" }.count)
+            for step in try fixture.connection.query("EXPLAIN QUERY PLAN " + sql, bindings: unbound) {
+                let detail = step.string("detail") ?? ""
+                guard let range = detail.range(of: "INDEX ") else { continue }
+                read.insert(String(detail[range.upperBound...].prefix { $0 != " " }))
+            }
+        }
+        #expect(read.isSuperset(of: ["warplink_clicks_device_candidates", "warplink_clicks_fingerprint_candidates", "warplink_installs_device_linked"]))
+        // An index nothing reads costs every insert an entry and a page in the log, for nothing.
+        for table in ["warplink_clicks", "warplink_installs"] {
+            let unread = try fixture.connection.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\" = 0 ORDER BY name", bindings: [table])
+                .compactMap { $0.string("name") }.filter { !read.contains($0) }
+            #expect(unread == [], "\(table): no lookup reads \(unread)")
+        }
+    }
 }
