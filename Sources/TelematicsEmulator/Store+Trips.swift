@@ -105,13 +105,20 @@ extension TelematicsStore {
     /// Stores a manual event linked to the trip containing it (if built) and the period containing
     /// it (open periods reach `idleMs` past their last sample).
     func insertManualEvent(_ project: ProjectID, userID: Int, _ input: ManualEventInput, idleMs: Int64, at time: Double) throws -> ManualEventRecord {
+        // Both look from the end: an event is sent as it happens, so few of the user's trips and
+        // periods end after it, where every earlier one starts before it. `+started_ms` keeps
+        // the planner off the index by start, whose range is the user's whole history; an open
+        // period (no end yet) is found by its NULL end in the same index.
         let tripID = try connection.scalar("""
-            SELECT id FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms <= ? AND ended_ms >= ? ORDER BY id DESC LIMIT 1
+            SELECT max(id) FROM telematics_trips WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND +started_ms <= ?
             """, project, userID, input.timeMs, input.timeMs).int
         let periodID = try connection.scalar("""
-            SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND started_ms <= ?
-                AND COALESCE(ended_ms, last_sample_ms + ?) >= ? ORDER BY id DESC LIMIT 1
-            """, project, userID, input.timeMs, idleMs, input.timeMs).int
+            SELECT max(id) FROM (
+                SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND +started_ms <= ?
+                UNION ALL
+                SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL AND +started_ms <= ?
+                    AND last_sample_ms + ? >= ?) AS candidates
+            """, project, userID, input.timeMs, input.timeMs, project, userID, input.timeMs, idleMs, input.timeMs).int
         let id = try nextID(project, "telematics_manual_events")
         try connection.run("""
             INSERT INTO telematics_manual_events (project_id, id, client_event_id, user_id, type, ts_ms, received_at, latitude, longitude,

@@ -336,4 +336,46 @@ struct HistoryIndependentLookupTests {
             #expect(unread == [], "\(table): no lookup reads \(unread)")
         }
     }
+
+    @Test("a manual event finds its trip and period without reading its user's earlier ones")
+    func manualEventTripAndPeriod() throws {
+        let fixture = try Fixture()
+        let store = TelematicsStore(connection: fixture.connection)
+        let day: Int64 = 86_400_000, now: Int64 = 4_000 * 86_400_000
+        func period(_ id: Int, from start: Int64, lastSample: Int64, end: Int64?) throws {
+            try fixture.connection.run("""
+                INSERT INTO telematics_periods (project_id, id, user_id, started_ms, last_sample_ms, ended_ms) VALUES ('p1', ?, 1, ?, ?, ?)
+                """, id, start, lastSample, end)
+        }
+        func trip(_ id: Int, period: Int, from start: Int64, to end: Int64) throws {
+            try fixture.connection.run("""
+                INSERT INTO telematics_trips (project_id, id, user_id, period_id, started_ms, ended_ms, distance_km, duration_sec,
+                    avg_speed_kmh, max_speed_kmh, score) VALUES ('p1', ?, 1, ?, ?, ?, 10, 600, 60, 80, 90)
+                """, id, period, start, end)
+        }
+        // Today: the open period of the drive in progress, and its first trip, ended ten minutes ago.
+        try period(1_000_000, from: now - 3_600_000, lastSample: now - 60_000, end: nil)
+        try trip(1_000_000, period: 1_000_000, from: now - 3_600_000, to: now - 600_000)
+        var sent = 0
+        func event(at time: Int64) throws -> (trip: Int?, period: Int?) {
+            sent += 1
+            let input = ManualEventInput(clientID: "event-\(sent)", type: .stopped, timeMs: time)
+            let record = try store.insertManualEvent("p1", userID: 1, input, idleMs: 300_000, at: 0)
+            return (record.tripID, record.periodID)
+        }
+        // The same user's earlier days, a closed period holding one trip each.
+        try fixture.expectFlat(grow: { index in
+            let start = Int64(index) * day
+            try period(index + 1, from: start, lastSample: start + 3_600_000, end: start + 3_600_000)
+            try trip(index + 1, period: index + 1, from: start, to: start + 3_000_000)
+        }, lookup: {
+            let inTrip = try event(at: now - 1_200_000), afterTrip = try event(at: now - 300_000), idle = try event(at: now + 600_000)
+            #expect(inTrip.trip == 1_000_000 && inTrip.period == 1_000_000)
+            #expect(afterTrip.trip == nil && afterTrip.period == 1_000_000, "between trips, within the open period's idle time")
+            #expect(idle.trip == nil && idle.period == nil, "past the open period's idle time")
+        })
+        // An event of an earlier day still finds that day's trip and period.
+        let earlier = try event(at: 5 * day + 1_000)
+        #expect(earlier.trip == 6 && earlier.period == 6)
+    }
 }
