@@ -19,10 +19,25 @@ extension AsleepStore {
 
     /// The project's sessions, optionally of one user and one state, by start time.
     func sessions(project: ProjectID, user: String?, state: String?) throws -> [SessionRecord] {
-        try connection.fetchAll(SessionRecord.self, """
-            SELECT * FROM asleep_sessions WHERE project_id = ? AND (? IS NULL OR user_id = ?) AND (? IS NULL OR state = ?)
-            ORDER BY start_time, created_at, session_id
-            """, project, user, user, state, state)
+        // One statement per filter: `(? IS NULL OR user_id = ?)` used no index, and every call read
+        // and sorted all the project's nights. A user's come from (project, user, start_time,
+        // created_at, session_id) in order, their state checked on the way; a state's from
+        // (project, state, start_time).
+        switch (user, state) {
+        case (nil, nil):
+            return try connection.fetchAll(SessionRecord.self, "SELECT * FROM asleep_sessions WHERE project_id = ? ORDER BY start_time, created_at, session_id",
+                                           project)
+        case (nil, let state?):
+            return try connection.fetchAll(SessionRecord.self, """
+                SELECT * FROM asleep_sessions WHERE project_id = ? AND state = ? ORDER BY start_time, created_at, session_id
+                """, project, state)
+        case (let user?, nil):
+            return try sessions(project: project, user: user)
+        case (let user?, let state?):
+            return try connection.fetchAll(SessionRecord.self, """
+                SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? AND state = ? ORDER BY start_time, created_at, session_id
+                """, project, user, state)
+        }
     }
 
     /// The user's OPEN sessions.
@@ -182,9 +197,13 @@ extension AsleepStore {
 
     /// The project's deliveries (of one session, when given), oldest first.
     func webhooks(project: ProjectID, session: String?) throws -> [WebhookRecord] {
-        try connection.fetchAll(WebhookRecord.self, """
-            SELECT * FROM asleep_webhooks WHERE project_id = ? AND (? IS NULL OR session_id = ?) ORDER BY created_at, outbox_id
-            """, project, session, session)
+        // One statement per filter, so that a session's deliveries come from (project, session,
+        // created_at, outbox_id) in order.
+        guard let session else {
+            return try connection.fetchAll(WebhookRecord.self, "SELECT * FROM asleep_webhooks WHERE project_id = ? ORDER BY created_at, outbox_id", project)
+        }
+        return try connection.fetchAll(WebhookRecord.self, "SELECT * FROM asleep_webhooks WHERE project_id = ? AND session_id = ? ORDER BY created_at, outbox_id",
+                                       project, session)
     }
 
     /// Up to `limit` pending deliveries due at `now` (real time), oldest first.

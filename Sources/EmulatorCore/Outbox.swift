@@ -49,11 +49,28 @@ public struct Outbox: Sendable {
 
     /// Messages of a project, oldest first, optionally of one platform and kind.
     public func list(project: ProjectID, platform: PlatformID? = nil, kind: String? = nil) async throws -> [OutboxMessage] {
-        try await database.read { connection in
-            try connection.query("""
-                SELECT * FROM outbox WHERE project_id = ? AND (? IS NULL OR platform = ?) AND (? IS NULL OR kind = ?) ORDER BY id
-                """, project, platform?.rawValue, platform?.rawValue, kind, kind).map { try Self.message($0) }
+        try await database.read { connection in try Self.list(connection, project: project, platform: platform, kind: kind) }
+    }
+
+    /// Messages of a project, oldest first, optionally of one platform and kind, read on `connection`.
+    public static func list(_ connection: any StoreConnection, project: ProjectID, platform: PlatformID? = nil,
+                            kind: String? = nil) throws -> [OutboxMessage] {
+        // One statement per filter: `(? IS NULL OR platform = ?)` cannot use an index, and every
+        // call read and sorted the project's whole outbox. (project, platform, kind, id) leads to a
+        // platform's messages (sorted by id) and to one kind of them already in id order. A kind
+        // alone reads the project's messages: each kind belongs to one platform, and clients name both.
+        let rows: [Row]
+        switch (platform?.rawValue, kind) {
+        case (nil, nil):
+            rows = try connection.query("SELECT * FROM outbox WHERE project_id = ? ORDER BY id", project)
+        case (let platform?, nil):
+            rows = try connection.query("SELECT * FROM outbox WHERE project_id = ? AND platform = ? ORDER BY id", project, platform)
+        case (nil, let kind?):
+            rows = try connection.query("SELECT * FROM outbox WHERE project_id = ? AND kind = ? ORDER BY id", project, kind)
+        case (let platform?, let kind?):
+            rows = try connection.query("SELECT * FROM outbox WHERE project_id = ? AND platform = ? AND kind = ? ORDER BY id", project, platform, kind)
         }
+        return try rows.map { try Self.message($0) }
     }
 
     /// Updates delivery state.

@@ -27,8 +27,12 @@ extension TelematicsStore {
 
     /// Batches in receipt order, of one user or of all.
     func batches(_ project: ProjectID, userID: Int?) throws -> [BatchRecord] {
-        try connection.fetchAll(BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY received_at, rowid",
-                                project, userID, userID)
+        // One statement per filter, so that one user's batches come from (project, user, received_at).
+        guard let userID else {
+            return try connection.fetchAll(BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? ORDER BY received_at, rowid", project)
+        }
+        return try connection.fetchAll(BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? AND user_id = ? ORDER BY received_at, rowid",
+                                       project, userID)
     }
 
     // MARK: Samples
@@ -199,8 +203,12 @@ extension TelematicsStore {
 
     /// Periods newest first, of one user or of all.
     func allPeriods(_ project: ProjectID, userID: Int?) throws -> [PeriodRecord] {
-        try connection.fetchAll(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY started_ms DESC, id DESC",
-                                project, userID, userID)
+        // One statement per filter, so that one user's periods come from (project, user, started_ms, id).
+        guard let userID else {
+            return try connection.fetchAll(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? ORDER BY started_ms DESC, id DESC", project)
+        }
+        return try connection.fetchAll(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
+                                       project, userID)
     }
 
     // MARK: Driving and attention events
@@ -243,11 +251,23 @@ extension TelematicsStore {
 
     /// Attention events with the first trip each overlaps, of one user or of all.
     func attentionEventRecords(_ project: ProjectID, userID: Int?) throws -> [AttentionEventRecord] {
-        try connection.fetchAll(AttentionEventRecord.self, """
-            SELECT a.*, (SELECT t.id FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
-                AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms ORDER BY t.id LIMIT 1) AS trip_id
-            FROM telematics_attention_events a WHERE a.project_id = ? AND (? IS NULL OR a.user_id = ?) ORDER BY a.start_ms, a.id
-            """, project, userID, userID)
+        // One statement per filter, so that one user's events come from (project, user, start_ms, id).
+        // The first trip is the least id among the user's trips that overlap. Asked as `ORDER BY
+        // t.id LIMIT 1` (or `min(t.id)`), SQLite walked the project's trips in id order through every
+        // other user's until one overlapped (all of them, for an event outside any trip); the unary
+        // `+` keeps it on the user's trips, by (project, user, started_ms).
+        guard let userID else {
+            return try connection.fetchAll(AttentionEventRecord.self, """
+                SELECT a.*, (SELECT min(+t.id) FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
+                    AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms) AS trip_id
+                FROM telematics_attention_events a WHERE a.project_id = ? ORDER BY a.start_ms, a.id
+                """, project)
+        }
+        return try connection.fetchAll(AttentionEventRecord.self, """
+            SELECT a.*, (SELECT min(+t.id) FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
+                AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms) AS trip_id
+            FROM telematics_attention_events a WHERE a.project_id = ? AND a.user_id = ? ORDER BY a.start_ms, a.id
+            """, project, userID)
     }
 
     /// How many of the user's attention events overlap `[fromMs, toMs]`.

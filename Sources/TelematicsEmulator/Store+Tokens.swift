@@ -24,9 +24,12 @@ extension TelematicsStore {
 
     /// Pairs in minting order, of one user or of all.
     func pairs(_ project: ProjectID, userID: Int?) throws -> [PairRecord] {
-        try connection.fetchAll(PairRecord.self, """
-            SELECT * FROM telematics_token_pairs WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY created_at, rowid
-            """, project, userID, userID)
+        // One statement per filter, so that one user's pairs come from (project, user, created_at).
+        guard let userID else {
+            return try connection.fetchAll(PairRecord.self, "SELECT * FROM telematics_token_pairs WHERE project_id = ? ORDER BY created_at, rowid", project)
+        }
+        return try connection.fetchAll(PairRecord.self, "SELECT * FROM telematics_token_pairs WHERE project_id = ? AND user_id = ? ORDER BY created_at, rowid",
+                                       project, userID)
     }
 
     /// Mints a pair. Tokens carry the project's tenant key so the project is found without a lookup.

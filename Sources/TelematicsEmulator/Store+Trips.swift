@@ -29,8 +29,13 @@ extension TelematicsStore {
 
     /// Trips newest first, of one user or of all.
     func allTrips(_ project: ProjectID, userID: Int?) throws -> [TripRecord] {
-        try connection.fetchAll(TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY started_ms DESC, id DESC",
-                                project, userID, userID)
+        // Not `(? IS NULL OR user_id = ?)`, which no index serves: one user's trips come from
+        // (project, user, started_ms, id) in order, without reading other users'.
+        guard let userID else {
+            return try connection.fetchAll(TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? ORDER BY started_ms DESC, id DESC", project)
+        }
+        return try connection.fetchAll(TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
+                                       project, userID)
     }
 
     /// Ids of the user's trips overlapping `[fromMs, toMs]`.
@@ -140,8 +145,12 @@ extension TelematicsStore {
 
     /// Manual events in time order, of one user or of all.
     func allManualEvents(_ project: ProjectID, userID: Int?) throws -> [ManualEventRecord] {
-        try connection.fetchAll(ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? AND (? IS NULL OR user_id = ?) ORDER BY ts_ms, id",
-                                project, userID, userID)
+        // One statement per filter, so that one user's events come from (project, user, ts_ms, id).
+        guard let userID else {
+            return try connection.fetchAll(ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? ORDER BY ts_ms, id", project)
+        }
+        return try connection.fetchAll(ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? AND user_id = ? ORDER BY ts_ms, id",
+                                       project, userID)
     }
 
     /// Times of the user's `tripStart` and `tripEnd` marks in `[fromMs, toMs]`.

@@ -123,6 +123,9 @@ extension WarpLinkStore {
 
     /// Clicks, newest first, optionally of one link or source.
     public func clicks(_ project: ProjectID, linkID: String?, source: ClickSource?, limit: Int) throws -> [ClickRecord] {
+        // Reads and sorts all the project's clicks, whatever the filter. Unlike the other lists this
+        // one stays a single query: only a new index on clicks would serve a filter, and each such
+        // index costs every resolve's click another page (PagesPerWriteTests).
         let source = source?.rawValue
         return try connection.fetchAll(ClickRecord.self, """
             SELECT * FROM warplink_clicks WHERE project_id = ? AND (? IS NULL OR link_id = ?) AND (? IS NULL OR source = ?)

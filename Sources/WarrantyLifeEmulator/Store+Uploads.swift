@@ -182,6 +182,12 @@ extension WarrantyLifeStore {
             return try connection.fetchAll(InspectedRow.self, "SELECT id, kind, user_id, body, created_at FROM wl_submissions WHERE project_id = ? ORDER BY created_at, rowid",
                                            project)
         }
-        return try connection.fetchAll(InspectedRow.self, "\(select) WHERE project_id = ? AND (? IS NULL OR item_id = ?) ORDER BY \(order)", project, itemID, itemID)
+        // One statement per filter: `(? IS NULL OR item_id = ?)` used no index, and every call read
+        // and sorted all the project's rows. Each table's (project, item, …) index leads to an
+        // item's rows in the order listed (opt-ins, indexed by program, sort the item's few).
+        guard let itemID else {
+            return try connection.fetchAll(InspectedRow.self, "\(select) WHERE project_id = ? ORDER BY \(order)", project)
+        }
+        return try connection.fetchAll(InspectedRow.self, "\(select) WHERE project_id = ? AND item_id = ? ORDER BY \(order)", project, itemID)
     }
 }

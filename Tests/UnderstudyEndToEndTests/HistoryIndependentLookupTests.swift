@@ -378,4 +378,174 @@ struct HistoryIndependentLookupTests {
         let earlier = try event(at: 5 * day + 1_000)
         #expect(earlier.trip == 6 && earlier.period == 6)
     }
+
+    // The control plane's lists, each with an optional filter: a test suite polls one user's trips,
+    // one night's deliveries or one item's uploads while a load test adds everyone else's.
+
+    @Test("the outbox of one platform reads that platform's messages, and of one kind as well through its index, in id order")
+    func outboxOfOnePlatform() throws {
+        let fixture = try Fixture()
+        let mine = PlatformID("mine"), now = Date(timeIntervalSince1970: 1_800_000_000)
+        func add(_ platform: PlatformID, _ kind: String) throws -> Int {
+            try Outbox.add(fixture.connection, project: "p1", platform: platform, kind: kind, recipient: "r", subject: nil, payload: [:], now: now)
+        }
+        let first = try add(mine, "email"), push = try add(mine, "push"), second = try add(mine, "email")
+        // Another platform's webhooks, one per night of a load test.
+        try fixture.expectFlat(grow: { _ in _ = try add(PlatformID("other"), "webhook") }, lookup: {
+            let mails = try Outbox.list(fixture.connection, project: "p1", platform: mine, kind: "email").map(\.id)
+            let all = try Outbox.list(fixture.connection, project: "p1", platform: mine).map(\.id)
+            #expect(mails == [first, second] && all == [first, push, second])
+        })
+        // (project, platform, kind, id) holds one kind's messages in id order; a platform's kinds are sorted.
+        #expect(try fixture.sorts { _ = try Outbox.list(fixture.connection, project: "p1", platform: mine, kind: "email") } == 0)
+    }
+
+    @Test("the control plane's telematics lists read one user's trips, periods, batches, tokens and events in index order, not every user's")
+    func telematicsListsOfOneUser() throws {
+        let fixture = try Fixture()
+        let store = TelematicsStore(connection: fixture.connection)
+        let db = fixture.connection
+        func trip(_ id: Int, user: Int, at start: Int) throws {
+            try db.run("""
+                INSERT INTO telematics_trips (project_id, id, user_id, started_ms, ended_ms, distance_km, duration_sec, avg_speed_kmh, max_speed_kmh, score)
+                VALUES ('p1', ?, ?, ?, ?, 10, 600, 60, 80, 90)
+                """, id, user, start, start + 600_000)
+        }
+        func manualEvent(_ id: Int, user: Int, at time: Int) throws {
+            try db.run("INSERT INTO telematics_manual_events (project_id, id, user_id, type, ts_ms, received_at) VALUES ('p1', ?, ?, 'tripStart', ?, 0)", id, user, time)
+        }
+        func batch(_ id: String, user: Int, at time: Double) throws {
+            try db.run("""
+                INSERT INTO telematics_batches (project_id, batch_id, user_id, sample_count, event_count, attention_event_count, received_at)
+                VALUES ('p1', ?, ?, 0, 0, 0, ?)
+                """, id, user, time)
+        }
+        func pair(_ id: String, user: Int, at time: Double) throws {
+            try db.run("""
+                INSERT INTO telematics_token_pairs (project_id, id, user_id, access_token, access_expires, access_ttl_seconds, created_at)
+                VALUES ('p1', ?, ?, ?, 0, 3600, ?)
+                """, id, user, "token-" + id, time)
+        }
+        func attention(_ id: String, user: Int, from start: Int, to end: Int) throws {
+            try db.run("""
+                INSERT INTO telematics_attention_events (project_id, id, user_id, type, start_ms, end_ms, confidence, detector_version, received_at)
+                VALUES ('p1', ?, ?, 'phoneDistraction', ?, ?, 0.9, '1', 0)
+                """, id, user, start, end)
+        }
+        // User 1's rows, two of each in the same instant so the tie-breaking column is read too.
+        try trip(1, user: 1, at: 1_000); try trip(2, user: 1, at: 1_000); try trip(3, user: 1, at: 500)
+        try manualEvent(2, user: 1, at: 1_000); try manualEvent(1, user: 1, at: 1_000); try manualEvent(3, user: 1, at: 500)
+        try batch("b-z", user: 1, at: 10); try batch("b-a", user: 1, at: 10); try batch("b-early", user: 1, at: 5)
+        try pair("t-z", user: 1, at: 10); try pair("t-a", user: 1, at: 10); try pair("t-early", user: 1, at: 5)
+        let early = try store.insertPeriod("p1", userID: 1, vehicleID: nil, serviceCode: nil, atMs: 500)
+        let firstLate = try store.insertPeriod("p1", userID: 1, vehicleID: nil, serviceCode: nil, atMs: 1_000)
+        let secondLate = try store.insertPeriod("p1", userID: 1, vehicleID: nil, serviceCode: nil, atMs: 1_000)
+        // A distraction during trip 1 (and 2, and 3: the least id is reported) and one outside any trip.
+        try attention("ae-b", user: 1, from: 2_000, to: 3_000); try attention("ae-a", user: 1, from: 2_000, to: 3_000)
+        try attention("ae-parked", user: 1, from: 10, to: 20)
+        let lists = {
+            (try store.allTrips("p1", userID: 1).map(\.id), try store.allManualEvents("p1", userID: 1).map(\.id),
+             try store.batches("p1", userID: 1).map(\.batchID), try store.pairs("p1", userID: 1).map(\.id),
+             try store.allPeriods("p1", userID: 1).map(\.id),
+             try store.periods("p1", userID: 1, fromMs: 0, toMs: 10_000, processed: false, page: 1, pageSize: 2).periods.map(\.id),
+             try store.attentionEventRecords("p1", userID: 1).map { "\($0.event.id):\($0.tripID.map(String.init) ?? "-")" })
+        }
+        // Every other device of a load test, driving and uploading since.
+        try fixture.expectFlat(grow: { index in
+            let user = 100 + index
+            try trip(100 + index, user: user, at: 5_000_000 + index); try manualEvent(100 + index, user: user, at: 5_000_000 + index)
+            try batch("b\(index)", user: user, at: Double(100 + index)); try pair("t\(index)", user: user, at: Double(100 + index))
+            _ = try store.insertPeriod("p1", userID: user, vehicleID: nil, serviceCode: nil, atMs: 5_000_000 + Int64(index))
+            try attention("ae\(index)", user: user, from: 5_000_000 + index, to: 5_000_100 + index)
+        }, lookup: {
+            let (trips, manualEvents, batches, pairs, periods, page, attention) = try lists()
+            #expect(trips == [2, 1, 3] && manualEvents == [3, 1, 2] && batches == ["b-early", "b-z", "b-a"] && pairs == ["t-early", "t-z", "t-a"])
+            #expect(periods == [secondLate, firstLate, early] && page == [secondLate, firstLate])
+            #expect(attention == ["ae-parked:-", "ae-a:1", "ae-b:1"])
+        })
+        // Each list's index holds its user's rows in the order asked for.
+        #expect(try fixture.sorts { _ = try lists() } == 0)
+    }
+
+    @Test("the control plane's session and delivery lists read one user's nights and one session's deliveries in index order")
+    func asleepListsOfOne() throws {
+        let fixture = try Fixture()
+        let store = AsleepStore(connection: fixture.connection)
+        func session(_ id: String, user: String, state: String, start: Double, created: Double) throws {
+            try fixture.connection.run("""
+                INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at) VALUES (?, 'p1', 'c', ?, ?, ?, ?)
+                """, id, user, state, start, created)
+        }
+        func webhook(_ id: String, session: String, outbox: Int, at time: Double) throws {
+            try fixture.connection.run("""
+                INSERT INTO asleep_webhooks (id, project_id, outbox_id, session_id, event, url, user_id, body, next_attempt_at, created_at)
+                VALUES (?, 'p1', ?, ?, 'SESSION_COMPLETE', 'https://example.com', 'me', '{}', 0, ?)
+                """, id, outbox, session, time)
+        }
+        // My nights: two starting together (created first breaks the tie), one earlier and finished.
+        try session("s-b", user: "me", state: "OPEN", start: 100, created: 101)
+        try session("s-a", user: "me", state: "OPEN", start: 100, created: 102)
+        try session("s-done", user: "me", state: "COMPLETE", start: 50, created: 51)
+        // My night's deliveries: two in the same instant, in the order the outbox recorded them.
+        try webhook("w-z", session: "s-done", outbox: 1, at: 60); try webhook("w-a", session: "s-done", outbox: 2, at: 60)
+        try webhook("w-early", session: "s-done", outbox: 3, at: 55)
+        let lists = {
+            (try store.sessions(project: "p1", user: "me", state: nil).map(\.id), try store.sessions(project: "p1", user: "me", state: "OPEN").map(\.id),
+             try store.sessions(project: "p1", user: "me").map(\.id), try store.webhooks(project: "p1", session: "s-done").map(\.id))
+        }
+        // Other users' nights, each with a delivery.
+        try fixture.expectFlat(grow: { index in
+            try session("n\(index)", user: "user-\(index)", state: index % 2 == 0 ? "OPEN" : "COMPLETE", start: 200, created: 200)
+            try webhook("d\(index)", session: "n\(index)", outbox: 10 + index, at: 200)
+        }, lookup: {
+            let (nights, open, ofUser, deliveries) = try lists()
+            #expect(nights == ["s-done", "s-b", "s-a"] && open == ["s-b", "s-a"] && ofUser == nights)
+            #expect(deliveries == ["w-early", "w-z", "w-a"])
+        })
+        #expect(try fixture.sorts { _ = try lists() } == 0)
+    }
+
+    @Test("the inspection tables read one item's uploads, not the project's, and all but opt-ins in index order")
+    func warrantyLifeInspectionOfOneItem() throws {
+        let fixture = try Fixture()
+        let store = WarrantyLifeStore(connection: fixture.connection)
+        let db = fixture.connection
+        func upload(_ suffix: String, item: String, at time: String) throws {
+            try db.run("INSERT INTO wl_sensor_events (project_id, id, item_id, body, created_at) VALUES ('p1', ?, ?, '{}', ?)", "se-" + suffix, item, time)
+            try db.run("""
+                INSERT INTO wl_readings (project_id, item_id, sensor_event_id, count, gzipped, readings, created_at) VALUES ('p1', ?, ?, 0, 0, '[]', ?)
+                """, item, "se-" + suffix, time)
+            try db.run("""
+                INSERT INTO wl_audio_clips (project_id, item_id, sensor_event_id, bytes, sha256, data, created_at) VALUES ('p1', ?, ?, 0, 'h', x'', ?)
+                """, item, "se-" + suffix, time)
+            try db.run("INSERT INTO wl_diagnostics (project_id, id, item_id, body, request_hash, created_at) VALUES ('p1', ?, ?, '{}', 'h', ?)",
+                       "d-" + suffix, item, time)
+            try db.run("""
+                INSERT INTO wl_images (project_id, item_id, diagnostic_id, kind, content_type, bytes, sha256, data, created_at)
+                VALUES ('p1', ?, ?, 'photo', 'image/jpeg', 0, 'h', x'', ?)
+                """, item, "d-" + suffix, time)
+            try db.run("INSERT INTO wl_fcm_tokens (project_id, item_id, token, source, created_at) VALUES ('p1', ?, 'token', 'sdk', ?)", item, time)
+            try db.run("INSERT INTO wl_opt_ins (project_id, item_id, program, opted_in, created_at) VALUES ('p1', ?, ?, 1, ?)",
+                       item, suffix == "a" ? "ssr" : "other", time)
+        }
+        // My item's uploads: the second one first stamped later, the third in the same instant as it.
+        try upload("a", item: "mine", at: "2026-01-01T00:00:02Z")
+        try upload("b", item: "mine", at: "2026-01-01T00:00:01Z")
+        try upload("c", item: "mine", at: "2026-01-01T00:00:02Z")
+        let tables = InspectionTable.allCases.filter(\.hasItems)
+        func ids(_ table: InspectionTable) throws -> [JSONValue] { try store.inspect(table, "p1", itemID: "mine").map { $0.members["id"] ?? .null } }
+        // Other devices uploading since.
+        try fixture.expectFlat(grow: { index in try upload("\(index)", item: "item-\(index)", at: "2026-01-01T00:00:03Z") }, lookup: {
+            for table in tables {
+                let found = try ids(table)
+                switch table {
+                case .sensorEvents: #expect(found == ["se-b", "se-a", "se-c"])
+                case .diagnostics: #expect(found == ["d-b", "d-a", "d-c"])
+                default: #expect(found == ["1", "2", "3"], "\(table)")
+                }
+            }
+        })
+        // Opt-ins are indexed by (item, program, id) for the latest opt-in of a program: an item's few are sorted.
+        #expect(try fixture.sorts { for table in tables where table != .optIns { _ = try ids(table) } } == 0)
+    }
 }
