@@ -256,18 +256,15 @@ extension TelematicsStore {
         // t.id LIMIT 1` (or `min(t.id)`), SQLite walked the project's trips in id order through every
         // other user's until one overlapped (all of them, for an event outside any trip); the unary
         // `+` keeps it on the user's trips, by (project, user, started_ms).
-        guard let userID else {
-            return try connection.fetchAll(AttentionEventRecord.self, """
-                SELECT a.*, (SELECT min(+t.id) FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
-                    AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms) AS trip_id
-                FROM telematics_attention_events a WHERE a.project_id = ? ORDER BY a.start_ms, a.id
-                """, project)
-        }
-        return try connection.fetchAll(AttentionEventRecord.self, """
+        let select = """
             SELECT a.*, (SELECT min(+t.id) FROM telematics_trips t WHERE t.project_id = a.project_id AND t.user_id = a.user_id
                 AND t.ended_ms >= a.start_ms AND t.started_ms <= a.end_ms) AS trip_id
-            FROM telematics_attention_events a WHERE a.project_id = ? AND a.user_id = ? ORDER BY a.start_ms, a.id
-            """, project, userID)
+            FROM telematics_attention_events a WHERE a.project_id = ?
+            """
+        guard let userID else {
+            return try connection.fetchAll(AttentionEventRecord.self, select + " ORDER BY a.start_ms, a.id", project)
+        }
+        return try connection.fetchAll(AttentionEventRecord.self, select + " AND a.user_id = ? ORDER BY a.start_ms, a.id", project, userID)
     }
 
     /// How many of the user's attention events overlap `[fromMs, toMs]`.
