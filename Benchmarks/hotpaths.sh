@@ -107,6 +107,26 @@ measure() {
   grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds="$s1" -v hz="$HZ" \
     '{ n = ($2 > 0 ? $2 : 1); printf "%.1f %d %d %d %d %d %d %d %.2f %.3f\n", $2 * 1e6 / $3, $4, $5, $6, $7, $8, $9, $2, dt * 1e6 / hz / n, ds / n }'
 }
+# tail_marks → "STEAL_TICKS SLOW_25MS SLOW_100MS", to tell a slow request's cause: the machine's stolen CPU
+# time so far (/proc/stat: time the hypervisor ran something else while this machine's CPUs had work), and
+# how many requests the server itself timed at 25 ms or more and at 100 ms or more (its request-duration
+# histogram, every platform), from its arrival to its answer. A wrk worst request the server did not time
+# as slow waited outside the server's handling of it: in the kernel, behind the CPU, or in wrk.
+tail_marks() {
+  local steal
+  steal=$(awk '$1 == "cpu" { print $9 + 0 }' /proc/stat)
+  curl -s "$BASE/__admin/metrics" | awk -v steal="$steal" '
+    /^understudy_request_duration_seconds_count/ { n += $NF }
+    /^understudy_request_duration_seconds_bucket/ && /le="0.025"/ { a += $NF }
+    /^understudy_request_duration_seconds_bucket/ && /le="0.1"/ { b += $NF }
+    END { printf "%d %d %d\n", steal, n - a, n - b }'
+}
+# tail_delta BEFORE AFTER → "STEAL_MS SLOW_25MS SLOW_100MS" of the run between the two marks.
+tail_delta() {
+  local s0 a0 b0 s1 a1 b1
+  read -r s0 a0 b0 <<< "$1"; read -r s1 a1 b1 <<< "$2"
+  echo "$(( (s1 - s0) * 1000 / HZ )) $((a1 - a0)) $((b1 - b0))"
+}
 # Wait until the server has answered what a run left queued (wrk stops waiting, the server does not).
 settle() {
   local quiet=0 t
@@ -173,8 +193,9 @@ for round in $(seq "$ROUNDS"); do
     for conns in 16 1; do
       nginx_row=$(measure "$NGINX_PIDS" wrk -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "http://127.0.0.1:$NGINX_PORT/$name.json")
       prep "$name" 1
+      marks=$(tail_marks)
       route_row=$(measure "$UPID" wrk_route "$name" -t1 -c"$conns" -d"${DURATION}s")
-      echo "main $round $name $conns $(wc -c < "$WORK/static/$name.json") $nginx_row $route_row" >> "$RESULTS"
+      echo "main $round $name $conns $(wc -c < "$WORK/static/$name.json") $nginx_row $route_row $(tail_delta "$marks" "$(tail_marks)")" >> "$RESULTS"
       read -r rps p50 p99 _ _ bad sock _ cpu _ <<< "$route_row"
       printf "  round %s %-28s c%-2s %9s req/s  p50 %6s µs  p99 %7s µs  CPU %7s µs/req  (nginx %s µs/req)%s\n" "$round" "$(spec "$name"; echo "$LABEL")" \
         "$conns" "$rps" "$p50" "$p99" "$cpu" "$(echo "$nginx_row" | cut -d' ' -f9)" "$([ "$bad$sock" = 00 ] || echo "  !! $bad non-2xx, $sock socket errors")"

@@ -11,6 +11,9 @@ import sys
 from collections import OrderedDict
 
 FIELDS = ["rps", "p50", "p99", "p999", "max", "bad", "sock", "reqs", "cpu", "ctx"]
+# After a route run's fields: the machine's stolen CPU time (ms) during it, and the requests the server timed at
+# 25 ms or more and at 100 ms or more.
+TAIL_FIELDS = ["steal_ms", "slow25", "slow100"]
 READS = {"resolve", "resolve-tap", "validate", "voucher", "appconfig", "report", "me", "trips"}
 WRITES = {"match", "upload", "sensor"}
 LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "resolve-tap": "WarpLink resolve, SDK tap id",
@@ -41,6 +44,34 @@ def ratio(a, b):
 
 REST_SECONDS = 3
 
+TAIL_NOTE = ("Slow tails. wrk corrects its latencies for coordinated omission: a request slower than the interval "
+             "i = run time ÷ (requests ÷ connections) is also recorded as the requests the client would have sent "
+             "meanwhile, at every i below it. One stall of D ms at c connections therefore adds about c·D/i samples: "
+             "at 16 connections and 0.5 ms a request, a single 50 ms stall is 1,600 samples, over 1% of a 3 s run. "
+             "Each run below missed its p99 goal or had a request of 25 ms or more. \"one stall\" says whether a single "
+             "stall as long as the worst request accounts for the p99 alone; \"server ≥ 25 ms\" is how many requests "
+             "the server itself timed that slow, from arrival to answer (none: the wait was outside its handling, in "
+             "the kernel, the scheduler or wrk); \"steal\" is CPU time the hypervisor took from this machine meanwhile.")
+
+
+def tail_lines(main_runs, duration):
+    lines = []
+    for (name, conns), rs in main_runs.items():
+        p99_limit = 2000 if conns == 1 else 5000
+        for _, _, r in rs:
+            if r["p99"] <= p99_limit and r["max"] < 25_000:
+                continue
+            interval = duration * 1e6 / max(r["reqs"] / conns, 1)
+            line = f"- round {r['round']}, {LABELS.get(name, name)}, {conns} conn: p99 {ms(r['p99'])} ms, worst {ms(r['max'])} ms, i = {interval:.0f} µs"
+            if r["p99"] > p99_limit:
+                one_stall = conns * (r["max"] - r["p99"]) / interval >= 0.01 * r["reqs"]
+                line += f", one stall: {'yes' if one_stall else 'no'}"
+            if "slow25" in r:
+                line += (f"; server ≥ 25 ms: {r['slow25']:.0f} (≥ 100 ms: {r['slow100']:.0f}); "
+                         f"steal {r['steal_ms']:.0f} ms")
+            lines.append(line)
+    return lines
+
 
 def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
@@ -48,7 +79,9 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
         f = line.split()
         if f[0] == "main":
             _, rnd, name, conns, size = f[:5]
-            main_runs.setdefault((name, int(conns)), []).append((int(size), run(f[5:15]), run(f[15:25])))
+            route = run(f[15:25])
+            route.update(round=int(rnd), **({k: float(v) for k, v in zip(TAIL_FIELDS, f[25:28])} if len(f) >= 28 else {}))
+            main_runs.setdefault((name, int(conns)), []).append((int(size), run(f[5:15]), route))
         elif f[0] == "ingest":
             ingest.setdefault(f[2], []).append(run(f[3:13]))
         elif f[0] == "flat":
@@ -94,6 +127,10 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
                "over all rounds; CPU is the whole process's utime + stime from /proc (nginx: master + workers) per "
                "request answered; nginx serves the route's captured response as a file with GET (the write routes "
                "send their bodies to Understudy only).")
+    tails = tail_lines(main_runs, float(duration))
+    if tails:
+        out.append("\n" + TAIL_NOTE)
+        out.extend(tails)
     if ingest:
         out.append("")
         for name, rs in ingest.items():
