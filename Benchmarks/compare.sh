@@ -15,6 +15,9 @@
 # with 2,000 other devices tracking at once against one without them:
 #   SEED_B='python3 Benchmarks/platforms/seed.py sessions "$BASE" "$ASLEEP_KEY" 2000 > /dev/null' \
 #     ROUTES="upload report" Benchmarks/compare.sh .build/release/understudy .build/release/understudy
+# ARGS_A and ARGS_B are extra command-line arguments for that side's server, to measure what a setting
+# costs on one build: for instance what recording the journal adds to each route:
+#   ARGS_B=--no-journal Benchmarks/compare.sh .build/release/understudy .build/release/understudy
 # Routes: health resolve resolve-tap validate voucher appconfig report me trips match upload sensor (hotpaths.sh's), and
 # the ingest routes telemetry and readings (wrk -t$INGEST_THREADS, 2 by default; a request is a
 # 1,000-sample gzip batch, and every telemetry run sends fresh users' samples, as hotpaths.sh's do).
@@ -45,9 +48,10 @@ for bin in "$BIN_A" "$BIN_B"; do [ -x "$bin" ] || fail "no binary at $bin"; done
 
 # start SIDE BIN: a server on a free port with its own database, seeded as hotpaths.sh seeds it.
 start() {
-  local side=$1 bin=$2 dir="$WORK/$1"
+  local side=$1 bin=$2 dir="$WORK/$1" args="ARGS_$1"
   mkdir -p "$dir"
-  "$bin" --port 0 --https-port 0 --proxy-port 0 --database "$dir/bench.sqlite" --no-request-log > "$dir/understudy.log" 2>&1 &
+  # shellcheck disable=SC2086 # the extra arguments are words
+  "$bin" --port 0 --https-port 0 --proxy-port 0 --database "$dir/bench.sqlite" --no-request-log ${!args:-} > "$dir/understudy.log" 2>&1 &
   PIDS+=($!); echo "$!" > "$dir/pid"
   for _ in $(seq 400); do grep -q 'listening url=http://' "$dir/understudy.log" && break; sleep 0.025; done
   local port; port=$(sed -n 's/.* listening url=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dir/understudy.log" | head -1)
@@ -112,7 +116,7 @@ for pair in $(seq "$RUNS"); do
   echo "  pair $pair of $RUNS done"
 done
 
-python3 - "$RESULTS" "$BIN_A" "$BIN_B" "$CONNS" "$DURATION" <<'PY'
+python3 - "$RESULTS" "$BIN_A${ARGS_A:+ $ARGS_A}" "$BIN_B${ARGS_B:+ $ARGS_B}" "$CONNS" "$DURATION" <<'PY'
 import collections, statistics, sys
 path, bin_a, bin_b, conns, duration = sys.argv[1:]
 runs = collections.defaultdict(dict)
