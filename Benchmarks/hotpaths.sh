@@ -107,11 +107,13 @@ measure() {
   grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds="$s1" -v hz="$HZ" \
     '{ n = ($2 > 0 ? $2 : 1); printf "%.1f %d %d %d %d %d %d %d %.2f %.3f\n", $2 * 1e6 / $3, $4, $5, $6, $7, $8, $9, $2, dt * 1e6 / hz / n, ds / n }'
 }
-# tail_marks → "STEAL_TICKS SLOW_25MS SLOW_100MS", to tell a slow request's cause: the machine's stolen CPU
-# time so far (/proc/stat: time the hypervisor ran something else while this machine's CPUs had work), and
-# how many requests the server itself timed at 25 ms or more and at 100 ms or more (its request-duration
-# histogram, every platform), from its arrival to its answer. A wrk worst request the server did not time
-# as slow waited outside the server's handling of it: in the kernel, behind the CPU, or in wrk.
+# tail_marks → "STEAL_TICKS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS", to tell a slow request's cause: the
+# machine's stolen CPU time so far (/proc/stat: time the hypervisor ran something else while this machine's
+# CPUs had work); how many requests the server itself timed at 25 ms or more and at 100 ms or more (its
+# request-duration histogram, every platform), from its arrival to its answer; and how often one of its
+# event loops stayed busy 25 ms or more and 100 ms or more at a stretch (requests arriving meanwhile wait
+# unread, before their timing starts). A wrk worst request that none of these account for waited outside
+# the server: in the kernel, behind the CPU, or in wrk.
 tail_marks() {
   local steal
   steal=$(awk '$1 == "cpu" { print $9 + 0 }' /proc/stat)
@@ -119,13 +121,15 @@ tail_marks() {
     /^understudy_request_duration_seconds_count/ { n += $NF }
     /^understudy_request_duration_seconds_bucket/ && /le="0.025"/ { a += $NF }
     /^understudy_request_duration_seconds_bucket/ && /le="0.1"/ { b += $NF }
-    END { printf "%d %d %d\n", steal, n - a, n - b }'
+    /^understudy_event_loop_busy_stretches_total/ && /over="0.025"/ { c += $NF }
+    /^understudy_event_loop_busy_stretches_total/ && /over="0.1"/ { d += $NF }
+    END { printf "%d %d %d %d %d\n", steal, n - a, n - b, c, d }'
 }
-# tail_delta BEFORE AFTER → "STEAL_MS SLOW_25MS SLOW_100MS" of the run between the two marks.
+# tail_delta BEFORE AFTER → "STEAL_MS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS" of the run between the two marks.
 tail_delta() {
-  local s0 a0 b0 s1 a1 b1
-  read -r s0 a0 b0 <<< "$1"; read -r s1 a1 b1 <<< "$2"
-  echo "$(( (s1 - s0) * 1000 / HZ )) $((a1 - a0)) $((b1 - b0))"
+  local s0 a0 b0 c0 d0 s1 a1 b1 c1 d1
+  read -r s0 a0 b0 c0 d0 <<< "$1"; read -r s1 a1 b1 c1 d1 <<< "$2"
+  echo "$(( (s1 - s0) * 1000 / HZ )) $((a1 - a0)) $((b1 - b0)) $((c1 - c0)) $((d1 - d0))"
 }
 # Wait until the server has answered what a run left queued (wrk stops waiting, the server does not).
 settle() {

@@ -11,9 +11,9 @@ import sys
 from collections import OrderedDict
 
 FIELDS = ["rps", "p50", "p99", "p999", "max", "bad", "sock", "reqs", "cpu", "ctx"]
-# After a route run's fields: the machine's stolen CPU time (ms) during it, and the requests the server timed at
-# 25 ms or more and at 100 ms or more.
-TAIL_FIELDS = ["steal_ms", "slow25", "slow100"]
+# After a route run's fields: the machine's stolen CPU time (ms) during it, the requests the server timed at
+# 25 ms or more and at 100 ms or more, and its event loops' busy stretches of 25 ms or more and 100 ms or more.
+TAIL_FIELDS = ["steal_ms", "slow25", "slow100", "loop25", "loop100"]
 READS = {"resolve", "resolve-tap", "validate", "voucher", "appconfig", "report", "me", "trips"}
 WRITES = {"match", "upload", "sensor"}
 LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "resolve-tap": "WarpLink resolve, SDK tap id",
@@ -50,8 +50,10 @@ TAIL_NOTE = ("Slow tails. wrk corrects its latencies for coordinated omission: a
              "at 16 connections and 0.5 ms a request, a single 50 ms stall is 1,600 samples, over 1% of a 3 s run. "
              "Each run below missed its p99 goal or had a request of 25 ms or more. \"one stall\" says whether a single "
              "stall as long as the worst request accounts for the p99 alone; \"server ≥ 25 ms\" is how many requests "
-             "the server itself timed that slow, from arrival to answer (none: the wait was outside its handling, in "
-             "the kernel, the scheduler or wrk); \"steal\" is CPU time the hypervisor took from this machine meanwhile.")
+             "the server itself timed that slow, from arrival to answer; \"loop busy\" how often one of its event loops "
+             "stayed busy that long at a stretch, while requests arriving meanwhile waited unread, before their timing "
+             "starts (none of either: the wait was outside the server, in the kernel, the scheduler or wrk); "
+             "\"steal\" is CPU time the hypervisor took from this machine meanwhile.")
 
 
 def tail_lines(main_runs, duration):
@@ -67,8 +69,11 @@ def tail_lines(main_runs, duration):
                 one_stall = conns * (r["max"] - r["p99"]) / interval >= 0.01 * r["reqs"]
                 line += f", one stall: {'yes' if one_stall else 'no'}"
             if "slow25" in r:
-                line += (f"; server ≥ 25 ms: {r['slow25']:.0f} (≥ 100 ms: {r['slow100']:.0f}); "
-                         f"steal {r['steal_ms']:.0f} ms")
+                line += f"; server ≥ 25 ms: {r['slow25']:.0f} (≥ 100 ms: {r['slow100']:.0f})"
+            if "loop25" in r:
+                line += f"; loop busy ≥ 25 ms: {r['loop25']:.0f} (≥ 100 ms: {r['loop100']:.0f})"
+            if "steal_ms" in r:
+                line += f"; steal {r['steal_ms']:.0f} ms"
             lines.append(line)
     return lines
 
@@ -80,7 +85,7 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
         if f[0] == "main":
             _, rnd, name, conns, size = f[:5]
             route = run(f[15:25])
-            route.update(round=int(rnd), **({k: float(v) for k, v in zip(TAIL_FIELDS, f[25:28])} if len(f) >= 28 else {}))
+            route.update(round=int(rnd), **{k: float(v) for k, v in zip(TAIL_FIELDS, f[25:25 + len(TAIL_FIELDS)])})
             main_runs.setdefault((name, int(conns)), []).append((int(size), run(f[5:15]), route))
         elif f[0] == "ingest":
             ingest.setdefault(f[2], []).append(run(f[3:13]))

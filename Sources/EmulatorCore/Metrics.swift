@@ -85,6 +85,14 @@ public final class EmulatorMetrics: Sendable {
         for listener in [ConnectionInfo.Listener.http, .https, .proxy] {
             out.sample("understudy_open_connections", ["listener": listener.rawValue], server?.connectionCount(of: listener) ?? 0)
         }
+        if let stretches = server?.loopBusyStretches {
+            out.family("understudy_event_loop_busy_stretches_total", .counter,
+                       help: "Times an event loop stayed busy this long or longer between two waits for its sockets (requests arriving meanwhile wait unread, before their timing starts).")
+            out.sample("understudy_event_loop_busy_stretches_total", ["over": "0.025"], stretches.slow)
+            out.sample("understudy_event_loop_busy_stretches_total", ["over": "0.1"], stretches.verySlow)
+            out.family("understudy_event_loop_longest_busy_seconds", .gauge, help: "The longest an event loop stayed busy between two waits for its sockets.")
+            out.sample("understudy_event_loop_longest_busy_seconds", Double(stretches.longestNanoseconds) / 1e9)
+        }
         out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
         out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")

@@ -168,6 +168,15 @@ public final class HTTPServer: Sendable {
     /// Open connections whose sockets epoll watches (the rest wait for a handler with nothing to watch).
     public var watchedConnectionCount: Int { loops.reduce(0) { $0 + $1.watchedCount } }
 
+    /// The event loops' busy stretches so far, all loops together; nil on loops that cannot time
+    /// them (Dispatch).
+    public var loopBusyStretches: LoopBusyStretches? {
+        loops.reduce(LoopBusyStretches() as LoopBusyStretches?) { sum, loop in
+            guard let sum, let stretches = loop.busyStretches else { return nil }
+            return sum + stretches
+        }
+    }
+
     /// Request body bytes held in memory now (arriving, decoded, or with a running handler).
     public var bufferedBodyBytes: Int { bodyBudget.bytesInUse }
 

@@ -10,6 +10,9 @@ private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) a
     }
 }
 
+/// Blocks the calling thread (a loop's, in the busy-stretch test) as a wait on a lock or a disk would.
+private func holdThread(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
 /// What ran where, recorded from the loop.
 private final class Record: Sendable {
     let entries = Mutex<[(index: Int, inLoop: Bool)]>([])
@@ -29,6 +32,42 @@ struct EventLoopTests {
         let reply = try await onThread { try client.readResponse() }
         #expect(reply.status == 200 && reply.text == "ok")
         await server.shutdown()
+    }
+
+    @Test("an epoll loop counts the stretches it stayed busy between waits; a Dispatch loop says it cannot tell", arguments: EventLoopKind.available)
+    func busyStretchesAreCounted(loop: EventLoopKind) async throws {
+        // One loop, so that every request below is handled by the loop that blocks.
+        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1, eventLoop: loop),
+                                application: ClosureApplication { request in
+                                    // Blocks the loop thread, as a handler that waited on a lock or a disk would.
+                                    if request.path == "/block" { holdThread(seconds: 0.04) }
+                                    if request.path == "/long" { holdThread(seconds: 0.11) }
+                                    return .text("ok")
+                                })
+        try server.start()
+        let client = try RawClient(port: server.port)
+        for path in ["/quick", "/block", "/quick", "/long"] {
+            client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try await onThread { try client.readResponse() }.status == 200)
+        }
+        // A stretch is counted once the loop is back at its wait, just after the answer went out.
+        var stretches = server.loopBusyStretches
+        let deadline = Date().addingTimeInterval(2)
+        while let counted = stretches, counted.verySlow == 0, Date() < deadline {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            stretches = server.loopBusyStretches
+        }
+        await server.shutdown()
+        switch loop {
+        case .epoll:
+            // Lower bounds only: a loop the machine preempts stays busy longer, never shorter.
+            let counted = try #require(stretches)
+            #expect(counted.slow >= 2)
+            #expect(counted.verySlow >= 1)
+            #expect(counted.longestNanoseconds >= 110_000_000)
+        case .dispatch:
+            #expect(stretches == nil)
+        }
     }
 
     @Test("work and handler tasks run on the loop, in the order they were given", arguments: EventLoopKind.available)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
@@ -64,6 +65,14 @@ struct MetricsTests {
             #endif
             // Five small requests never fill the journal's backlog.
             #expect(after.samples["understudy_journal_backlog_waits_total"] == 0)
+            // Only the epoll loops time their busy stretches; the Dispatch loop's server has no such series.
+            let stretches = #"understudy_event_loop_busy_stretches_total{over="0.025"}"#
+            if h.server.server.http.eventLoopKind == .epoll {
+                #expect(after.samples[stretches] != nil && after.samples[#"understudy_event_loop_busy_stretches_total{over="0.1"}"#] != nil)
+                #expect(after["understudy_event_loop_longest_busy_seconds"] > 0)
+            } else {
+                #expect(after.samples[stretches] == nil && after.samples["understudy_event_loop_longest_busy_seconds"] == nil)
+            }
         }
     }
 

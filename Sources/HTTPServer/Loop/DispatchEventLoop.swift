@@ -193,6 +193,9 @@ final class DispatchEventLoop: EventLoop, @unchecked Sendable {
     /// Connections whose sources are resumed right now.
     var watchedCount: Int { watched.load(ordering: .relaxed) }
 
+    /// Nil: the queue runs sources and work without a wait of its own to time stretches from.
+    var busyStretches: LoopBusyStretches? { nil }
+
     /// Every connection this loop owns (on the queue).
     var ownedConnections: [Connection] { watches.values.map(\.connection) }
 

@@ -36,6 +36,9 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
     private var connections: [Int32: Connection] = [:]
     private var unwatched: Set<Int32> = [] // connections taken out of epoll until they want something
     private let watched = Atomic<Int>(0)
+    private let slowStretches = Atomic<Int>(0)
+    private let verySlowStretches = Atomic<Int>(0)
+    private let longestStretch = Atomic<Int>(0)
     private var listeners: [Int32: () -> Void] = [:]
     private var pausedListeners: [Int32: UInt64] = [:] // fd → when accepting resumes
     private var sweepNanoseconds: UInt64 = 250_000_000
@@ -165,6 +168,24 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
     /// Connections this loop has in epoll right now.
     var watchedCount: Int { watched.load(ordering: .relaxed) }
 
+    /// Counted by the loop thread after each stretch (`noteBusy`).
+    var busyStretches: LoopBusyStretches? {
+        var stretches = LoopBusyStretches()
+        stretches.slow = slowStretches.load(ordering: .relaxed)
+        stretches.verySlow = verySlowStretches.load(ordering: .relaxed)
+        stretches.longestNanoseconds = longestStretch.load(ordering: .relaxed)
+        return stretches
+    }
+
+    /// Counts one busy stretch (loop thread only: the one writer of these atomics).
+    private func noteBusy(_ nanoseconds: UInt64) {
+        let stretch = Int(clamping: nanoseconds)
+        if stretch > longestStretch.load(ordering: .relaxed) { longestStretch.store(stretch, ordering: .relaxed) }
+        guard nanoseconds >= LoopBusyStretches.slowNanoseconds else { return }
+        slowStretches.add(1, ordering: .relaxed)
+        if nanoseconds >= LoopBusyStretches.verySlowNanoseconds { verySlowStretches.add(1, ordering: .relaxed) }
+    }
+
     /// Watches a listening socket; `handler` runs on the loop when it is readable.
     func registerListener(_ fd: Int32, handler: @escaping () -> Void) {
         listeners[fd] = handler
@@ -211,10 +232,12 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
         pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         var events = [cepoll_event](repeating: cepoll_event(), count: 256)
         nextSweep = MonotonicClock.nanoseconds() + sweepNanoseconds
+        var wokeAt = MonotonicClock.nanoseconds()
         while true {
             drainWork()
             if stopped.load(ordering: .acquiring) && inbox.withLock({ $0.work.isEmpty }) { break }
             let now = MonotonicClock.nanoseconds()
+            noteBusy(now &- wokeAt)
             let wakeAt = min(nextSweep, pausedListeners.values.min() ?? .max)
             var timeout = Int32(clamping: wakeAt > now ? (wakeAt - now) / 1_000_000 + 1 : 0)
             let mustNotSleep = inbox.withLock { inbox -> Bool in
@@ -224,6 +247,7 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
             }
             if mustNotSleep || !local.isEmpty { timeout = 0 }
             let count = events.withUnsafeMutableBufferPointer { cepoll_wait(epollFD, $0.baseAddress, 256, timeout) }
+            wokeAt = MonotonicClock.nanoseconds()
             inbox.withLock { $0.sleeping = false }
             if count > 0 {
                 for index in 0..<Int(count) {

@@ -26,6 +26,9 @@ protocol EventLoop: TaskExecutor, AnyObject, Sendable {
     func unregister(_ connection: Connection, then release: @escaping () -> Void)
     /// Connections whose sockets are watched right now (safe from any thread).
     var watchedCount: Int { get }
+    /// How long the loop stayed busy between two waits for its sockets, so far (safe from any
+    /// thread); nil for a loop that cannot tell (Dispatch runs its work without such waits).
+    var busyStretches: LoopBusyStretches? { get }
     /// Every connection this loop owns.
     var ownedConnections: [Connection] { get }
 
@@ -56,5 +59,36 @@ enum EventLoopFactory {
                 return DispatchEventLoop(index: index)
             }
         }
+    }
+}
+
+/// How long an event loop stayed busy at a stretch, from a wake-up to its next wait for sockets.
+///
+/// A busy loop reads none of its other connections: a request that arrives meanwhile waits in its
+/// socket, and the server starts timing it only once it is read. A client that saw a slow answer
+/// the server's own request timing does not show can look here for the rest of the wait.
+public struct LoopBusyStretches: Sendable, Equatable {
+    /// Stretches of `slow` or longer.
+    public var slow = 0
+    /// Stretches of `verySlow` or longer (also counted in `slow`).
+    public var verySlow = 0
+    /// The longest stretch, in nanoseconds.
+    public var longestNanoseconds = 0
+
+    /// What `slow` counts from: 25 ms.
+    public static let slowNanoseconds: UInt64 = 25_000_000
+    /// What `verySlow` counts from: 100 ms.
+    public static let verySlowNanoseconds: UInt64 = 100_000_000
+
+    /// Counts of zero.
+    public init() {}
+
+    /// The loops' figures together: counts added, the longest of the longest.
+    static func + (a: Self, b: Self) -> Self {
+        var sum = Self()
+        sum.slow = a.slow + b.slow
+        sum.verySlow = a.verySlow + b.verySlow
+        sum.longestNanoseconds = max(a.longestNanoseconds, b.longestNanoseconds)
+        return sum
     }
 }
