@@ -68,9 +68,9 @@ enum EventLoopFactory {
 /// socket, and the server starts timing it only once it is read. A client that saw a slow answer
 /// the server's own request timing does not show can look here for the rest of the wait.
 public struct LoopBusyStretches: Sendable, Equatable {
-    /// Stretches of `slow` or longer.
+    /// Stretches of `slowNanoseconds` (25 ms) or longer.
     public var slow = 0
-    /// Stretches of `verySlow` or longer (also counted in `slow`).
+    /// Stretches of `verySlowNanoseconds` (100 ms) or longer (also counted in `slow`).
     public var verySlow = 0
     /// The longest stretch, in nanoseconds.
     public var longestNanoseconds = 0
