@@ -505,6 +505,30 @@ struct HistoryIndependentLookupTests {
         #expect(try fixture.sorts { _ = try lists() } == 0)
     }
 
+    @Test("fetching an Asleep user finds their latest night without reading or sorting their earlier ones")
+    func asleepLatestNight() throws {
+        let fixture = try Fixture()
+        let store = AsleepStore(connection: fixture.connection)
+        func session(_ id: String, start: Double, created: Double) throws {
+            try fixture.connection.run("""
+                INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at) VALUES (?, 'p1', 'c', 'me', 'COMPLETE', ?, ?)
+                """, id, start, created)
+        }
+        // The latest night is the last created; of two created together, the later start wins,
+        // then the greater id.
+        try session("latest-a", start: 900_000, created: 1_000_000)
+        try session("latest-b", start: 900_000, created: 1_000_000)
+        try session("early-start", start: 800_000, created: 1_000_000)
+        // Thousands of the user's earlier nights, each created as it began.
+        try fixture.expectFlat(grow: { index in
+            try session("night-\(index)", start: Double(index) * 100, created: Double(index) * 100 + 60)
+        }, lookup: {
+            let latest = try store.latestSession(project: "p1", user: "me")
+            #expect(latest?.id == "latest-b")
+        })
+        #expect(try fixture.sorts { _ = try store.latestSession(project: "p1", user: "me") } == 0)
+    }
+
     @Test("the inspection tables read one item's uploads, not the project's, and all but opt-ins in index order")
     func warrantyLifeInspectionOfOneItem() throws {
         let fixture = try Fixture()
