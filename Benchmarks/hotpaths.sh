@@ -107,13 +107,14 @@ measure() {
   grep '^wrkstats' "$WORK/wrk.txt" | tail -1 | awk -v dt=$((t1 - t0)) -v ds="$s1" -v hz="$HZ" \
     '{ n = ($2 > 0 ? $2 : 1); printf "%.1f %d %d %d %d %d %d %d %.2f %.3f\n", $2 * 1e6 / $3, $4, $5, $6, $7, $8, $9, $2, dt * 1e6 / hz / n, ds / n }'
 }
-# tail_marks → "STEAL_TICKS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS", to tell a slow request's cause: the
+# tail_marks → "STEAL_TICKS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS WRITES TRANSACTIONS", to tell a slow request's cause: the
 # machine's stolen CPU time so far (/proc/stat: time the hypervisor ran something else while this machine's
 # CPUs had work); how many requests the server itself timed at 25 ms or more and at 100 ms or more (its
 # request-duration histogram, every platform), from its arrival to its answer; and how often one of its
 # event loops stayed busy 25 ms or more and 100 ms or more at a stretch (requests arriving meanwhile wait
 # unread, before their timing starts). A wrk worst request that none of these account for waited outside
-# the server: in the kernel, behind the CPU, or in wrk.
+# the server: in the kernel, behind the CPU, or in wrk. The last two count the main database's committed writes and the
+# transactions that held them (0 where the server does not count them), for the report's writes per request.
 tail_marks() {
   local steal
   steal=$(awk '$1 == "cpu" { print $9 + 0 }' /proc/stat)
@@ -123,13 +124,15 @@ tail_marks() {
     /^understudy_request_duration_seconds_bucket/ && /le="0.1"/ { b += $NF }
     /^understudy_event_loop_busy_stretches_total/ && /over="0.025"/ { c += $NF }
     /^understudy_event_loop_busy_stretches_total/ && /over="0.1"/ { d += $NF }
-    END { printf "%d %d %d %d %d\n", steal, n - a, n - b, c, d }'
+    /^understudy_database_writes_total/ && /database="main"/ { w += $NF }
+    /^understudy_database_transactions_total/ && /database="main"/ { t += $NF }
+    END { printf "%d %d %d %d %d %d %d\n", steal, n - a, n - b, c, d, w, t }'
 }
-# tail_delta BEFORE AFTER → "STEAL_MS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS" of the run between the two marks.
+# tail_delta BEFORE AFTER → "STEAL_MS SLOW_25MS SLOW_100MS LOOP_25MS LOOP_100MS WRITES TRANSACTIONS" of the run between the two marks.
 tail_delta() {
-  local s0 a0 b0 c0 d0 s1 a1 b1 c1 d1
-  read -r s0 a0 b0 c0 d0 <<< "$1"; read -r s1 a1 b1 c1 d1 <<< "$2"
-  echo "$(( (s1 - s0) * 1000 / HZ )) $((a1 - a0)) $((b1 - b0)) $((c1 - c0)) $((d1 - d0))"
+  local s0 a0 b0 c0 d0 w0 t0 s1 a1 b1 c1 d1 w1 t1
+  read -r s0 a0 b0 c0 d0 w0 t0 <<< "$1"; read -r s1 a1 b1 c1 d1 w1 t1 <<< "$2"
+  echo "$(( (s1 - s0) * 1000 / HZ )) $((a1 - a0)) $((b1 - b0)) $((c1 - c0)) $((d1 - d0)) $((w1 - w0)) $((t1 - t0))"
 }
 # Wait until the server has answered what a run left queued (wrk stops waiting, the server does not).
 settle() {

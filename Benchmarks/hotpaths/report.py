@@ -12,8 +12,9 @@ from collections import OrderedDict
 
 FIELDS = ["rps", "p50", "p99", "p999", "max", "bad", "sock", "reqs", "cpu", "ctx"]
 # After a route run's fields: the machine's stolen CPU time (ms) during it, the requests the server timed at
-# 25 ms or more and at 100 ms or more, and its event loops' busy stretches of 25 ms or more and 100 ms or more.
-TAIL_FIELDS = ["steal_ms", "slow25", "slow100", "loop25", "loop100"]
+# 25 ms or more and at 100 ms or more, its event loops' busy stretches of 25 ms or more and 100 ms or more, and
+# the main database's committed writes and the transactions that held them.
+TAIL_FIELDS = ["steal_ms", "slow25", "slow100", "loop25", "loop100", "writes", "transactions"]
 READS = {"resolve", "resolve-tap", "validate", "voucher", "appconfig", "report", "me", "trips"}
 WRITES = {"match", "upload", "sensor"}
 LABELS = {"health": "`/__admin/health`", "resolve": "WarpLink resolve", "resolve-tap": "WarpLink resolve, SDK tap id",
@@ -78,6 +79,32 @@ def tail_lines(main_runs, duration):
     return lines
 
 
+WRITES_NOTE = ("Writes. A route that changes the emulated state (a resolve records its click, a voucher lookup its "
+               "lookup) commits a write per request to the main database; writes queued while the writer is busy commit "
+               "in one transaction, so the more connections, the more requests share a commit. Per route, medians over "
+               "rounds, from the server's understudy_database_writes_total and understudy_database_transactions_total:")
+
+
+def write_lines(main_runs):
+    """Writes per request, and per transaction at each connection count, of every route that wrote (no line
+    from a server without the counters)."""
+    per_route = OrderedDict()
+    for (name, conns), rs in main_runs.items():
+        runs = [r for _, _, r in rs if r.get("writes", 0) > 0 and r["reqs"] > 0 and r["transactions"] > 0]
+        # A route that does not write still sees the odd background write (the Asleep worker's) during its run.
+        if runs and median([r["writes"] / r["reqs"] for r in runs]) >= 0.05:
+            per_request = median([r["writes"] / r["reqs"] for r in runs])
+            per_commit = median([r["writes"] / r["transactions"] for r in runs])
+            per_route.setdefault(name, []).append((conns, per_request, per_commit))
+    lines = []
+    for name, counts in per_route.items():
+        requests = " / ".join(f"{per_request:.2f}" for _, per_request, _ in counts)
+        commits = " / ".join(f"{per_commit:.1f}" for _, _, per_commit in counts)
+        conns = " / ".join(str(conns) for conns, _, _ in counts)
+        lines.append(f"- {LABELS.get(name, name)} ({conns} conn): {requests} writes a request, {commits} writes a transaction")
+    return lines
+
+
 def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
     for line in open(results):
@@ -132,6 +159,10 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
                "over all rounds; CPU is the whole process's utime + stime from /proc (nginx: master + workers) per "
                "request answered; nginx serves the route's captured response as a file with GET (the write routes "
                "send their bodies to Understudy only).")
+    writes = write_lines(main_runs)
+    if writes:
+        out.append("\n" + WRITES_NOTE)
+        out.extend(writes)
     tails = tail_lines(main_runs, float(duration))
     if tails:
         out.append("\n" + TAIL_NOTE)

@@ -53,9 +53,14 @@ public final class EmulatorMetrics: Sendable {
         public var journalBacklogWaits: Int
         /// The database files (the main one and the journal's) plus their write-ahead logs, in bytes.
         public var databaseBytes: Int
+        /// Writes committed since start and the transactions that held them, by database (`main`,
+        /// `journal`); only those whose backend counts them.
+        public var committedWrites: [(database: String, writes: Int, transactions: Int)]
 
         /// Collects the facts.
-        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, databaseBytes: Int) {
+        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, databaseBytes: Int,
+                    committedWrites: [(database: String, writes: Int, transactions: Int)] = []) {
+            self.committedWrites = committedWrites
             self.projects = projects
             self.journalEntries = journalEntries
             self.journalBytes = journalBytes
@@ -97,6 +102,13 @@ public final class EmulatorMetrics: Sendable {
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
         out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
+        if !facts.committedWrites.isEmpty {
+            out.family("understudy_database_writes_total", .counter, help: "Writes committed since the server started, by database (main, journal).")
+            for counted in facts.committedWrites { out.sample("understudy_database_writes_total", ["database": counted.database], counted.writes) }
+            out.family("understudy_database_transactions_total", .counter,
+                       help: "Transactions that committed those writes: writes queued while the writer was busy commit together, so writes ÷ transactions is how many shared each commit.")
+            for counted in facts.committedWrites { out.sample("understudy_database_transactions_total", ["database": counted.database], counted.transactions) }
+        }
         renderProcess(into: &out)
         out.family("understudy_uptime_seconds", .gauge, help: "Seconds since the server started.")
         out.sample("understudy_uptime_seconds", Double(MonotonicClock.nanoseconds() &- startedAt) / 1e9)
@@ -159,9 +171,14 @@ public final class EmulatorMetrics: Sendable {
             var databaseBytes = try await services.database.storedBytes()
             if services.journalHasOwnDatabase { databaseBytes += try await services.journalDatabase.storedBytes() }
             databaseBytes += journal.bodyFileBytes
+            var committed: [(database: String, writes: Int, transactions: Int)] = []
+            if let main = services.database.committedWrites { committed.append(("main", main.writes, main.transactions)) }
+            if services.journalHasOwnDatabase, let own = services.journalDatabase.committedWrites {
+                committed.append(("journal", own.writes, own.transactions))
+            }
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
                                    journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
-                                   databaseBytes: databaseBytes)
+                                   databaseBytes: databaseBytes, committedWrites: committed)
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

@@ -165,6 +165,12 @@ public final class SQLiteDatabase: Database {
         }, reject: { settled(.failure($0)) })
     }
 
+    /// Writes and transactions of the group commit (see `Database.committedWrites`).
+    public var committedWrites: (writes: Int, transactions: Int)? {
+        let counts = commits.counts
+        return (counts.jobs, counts.batches)
+    }
+
     /// Transactions committed and writes run through them so far (tests; the ratio is the batching).
     public var groupCommitCounts: (transactions: Int, writes: Int) {
         let counts = commits.counts

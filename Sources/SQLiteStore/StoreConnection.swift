@@ -129,6 +129,14 @@ public protocol Database: AnyObject, Sendable {
     /// Runs `body` on the writer connection without an implicit transaction, blocking the caller:
     /// startup work and tests, never a request handler.
     func withWriterBlocking<T>(_ body: (any StoreConnection) throws -> T) throws -> T
+    /// Writes committed since the database was opened, and the transactions that held them: how
+    /// well queued writes were grouped. Nil where the backend does not group or count them.
+    var committedWrites: (writes: Int, transactions: Int)? { get }
+}
+
+extension Database {
+    /// Not counted (see the requirement).
+    public var committedWrites: (writes: Int, transactions: Int)? { nil }
 }
 
 /// The store could not be reached (a lost PostgreSQL connection): the request may succeed when

@@ -39,6 +39,19 @@ struct MetricsExpositionTests {
         // The store's facts are samples of their own families.
         #expect(text.contains("# TYPE understudy_journal_backlog_waits_total counter\nunderstudy_journal_backlog_waits_total 7\n"))
         #expect(text.contains("\nunderstudy_journal_evictions_total 5\n"))
+        // No backend counted its writes: no family for them.
+        #expect(!text.contains("understudy_database_writes_total"))
+    }
+
+    @Test("committed writes and transactions render one sample per database, in the order given")
+    func committedWrites() {
+        let metrics = EmulatorMetrics(platforms: [PlatformID("acme")])
+        let text = metrics.render(EmulatorMetrics.StoreFacts(projects: 0, journalEntries: 0, journalBytes: 0, journalEvictions: 0, journalBacklogWaits: 0,
+                                                             databaseBytes: 0, committedWrites: [("main", 12, 5), ("journal", 3, 2)]))
+        #expect(text.contains("# TYPE understudy_database_writes_total counter\n"
+                              + "understudy_database_writes_total{database=\"main\"} 12\nunderstudy_database_writes_total{database=\"journal\"} 3\n"), "\(text)")
+        #expect(text.contains("# TYPE understudy_database_transactions_total counter\n"
+                              + "understudy_database_transactions_total{database=\"main\"} 5\nunderstudy_database_transactions_total{database=\"journal\"} 2\n"))
     }
 
     @Test("status classes: 1xx…5xx by hundreds; no status (0) and out-of-range statuses are `none`; unknown routes are `unmatched`")

@@ -138,6 +138,9 @@ struct GroupCommitTests {
         // The held write was counted when it started; all fifty then share one transaction.
         #expect(after.transactions - before.transactions == 1)
         #expect(after.writes - before.writes == 50)
+        // What the metrics read, through the protocol, is the same count.
+        let committed = (database as any Database).committedWrites
+        #expect(committed?.writes == after.writes && committed?.transactions == after.transactions)
         let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
         #expect(ids == (0..<50).filter { $0 % 5 != 0 })
         #expect(results.errors.withLock { Set($0.keys) } == Set((0..<50).filter { $0 % 5 == 0 }))

@@ -76,6 +76,30 @@ struct MetricsTests {
         }
     }
 
+    @Test("committed writes and the transactions that held them move with a write, per SQLite file; PostgreSQL does not count them")
+    func committedWrites() async throws {
+        try await WarpLinkHarness.with { h in
+            let writes = #"understudy_database_writes_total{database="main"}"#
+            let transactions = #"understudy_database_transactions_total{database="main"}"#
+            let before = try await Self.scrape(h.server)
+            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/counted"))
+            // Reading the journal writes what it has queued: the link's request, and the journal's own count with it.
+            _ = try await h.requests(path: "/__admin/**")
+            let after = try await Self.scrape(h.server)
+            if h.server.server.emulator.services.database.dialect == .sqlite {
+                #expect(after[writes] - before[writes] >= 1)
+                #expect(after[transactions] - before[transactions] >= 1)
+                // A transaction holds one write or more.
+                #expect(after[writes] >= after[transactions])
+                let journalWrites = #"understudy_database_writes_total{database="journal"}"#
+                #expect(after[journalWrites] > before[journalWrites], "\(after.series("understudy_database_writes_total", with: "database"))")
+                #expect(after[journalWrites] >= after[#"understudy_database_transactions_total{database="journal"}"#])
+            } else {
+                #expect(after.samples[writes] == nil && after.samples[transactions] == nil)
+            }
+        }
+    }
+
     @Test("histogram buckets are cumulative per platform and the +Inf bucket equals _count and the platform's request total")
     func histogramIsCumulative() async throws {
         try await WarpLinkHarness.with { h in
