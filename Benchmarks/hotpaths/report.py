@@ -91,9 +91,9 @@ def write_lines(main_runs):
     per_route = OrderedDict()
     for (name, conns), rs in main_runs.items():
         runs = [r for _, _, r in rs if r.get("writes", 0) > 0 and r["reqs"] > 0 and r["transactions"] > 0]
+        per_request = median([r["writes"] / r["reqs"] for r in runs])
         # A route that does not write still sees the odd background write (the Asleep worker's) during its run.
-        if runs and median([r["writes"] / r["reqs"] for r in runs]) >= 0.05:
-            per_request = median([r["writes"] / r["reqs"] for r in runs])
+        if runs and per_request >= 0.05:
             per_commit = median([r["writes"] / r["transactions"] for r in runs])
             per_route.setdefault(name, []).append((conns, per_request, per_commit))
     lines = []

@@ -167,8 +167,8 @@ public final class SQLiteDatabase: Database {
 
     /// Writes and transactions of the group commit (see `Database.committedWrites`).
     public var committedWrites: (writes: Int, transactions: Int)? {
-        let counts = commits.counts
-        return (counts.jobs, counts.batches)
+        let counts = groupCommitCounts
+        return (counts.writes, counts.transactions)
     }
 
     /// Transactions committed and writes run through them so far (tests; the ratio is the batching).
