@@ -2,7 +2,8 @@
 # SDK hot paths against nginx serving a static JSON of the same byte size, in the same run: for each route,
 # at 16 connections and at 1 (wrk -t1, keep-alive), req/s, p50/p99/p99.9 and the worst request, the server's
 # CPU per request (utime + stime of the whole process from /proc/<pid>/stat) and its context switches per
-# request, each against nginx measured the same way (master + workers) just before it. Then telemetry and
+# request, each against nginx measured the same way (master + workers) just before it; the upload also against
+# nginx taking its same bodies (read and dropped; stored in a file by the WebDAV module). Then telemetry and
 # readings ingest (1,000-sample gzip batches; telemetry from 16 users in turn) as samples/s and CPU µs per sample;
 # flatness (resolve, voucher lookup and a trips list in a project with 10 and in one with 100,000
 # links/vouchers/trips and as many other devices' items and warranties, measured alternately); RSS idle and
@@ -176,9 +177,15 @@ http {
   keepalive_requests 1000000;
   types { application/json json; }
   client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx; uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/static; }
+  server {
+    listen 127.0.0.1:$NGINX_PORT; root $WORK/static;
+    # The upload's own references: the same 30 KB bodies, read and dropped, or stored in a file each.
+    location /sink/ { client_body_buffer_size 64k; default_type application/json; return 200 '{"detail":"success"}'; }
+    location /dav/ { root $WORK; client_body_buffer_size 64k; dav_methods PUT; }
+  }
 }
 CONF
+mkdir -p "$WORK/dav"; chmod 777 "$WORK/dav"
 chmod o+r "$WORK"/static/*.json
 nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
 sleep 0.3
@@ -187,6 +194,19 @@ for name in $ROUTES; do
   [ "$(curl -s -o /dev/null -w '%{http_code} %{size_download}' "http://127.0.0.1:$NGINX_PORT/$name.json")" = "200 $(wc -c < "$WORK/static/$name.json")" ] \
     || fail "nginx does not serve $name.json"
 done
+# nginx_upload KIND wrk-flags… : the upload's bodies to nginx, as PUTs to /KIND/ (sink: read and dropped; dav: stored).
+nginx_upload() {
+  local kind=$1; shift
+  PUT_PREFIX="/$kind/" WRK_INNER="$PLAT/asleep_upload.lua" wrk "$@" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "http://127.0.0.1:$NGINX_PORT/"
+}
+if [[ " $ROUTES " == *" upload "* ]]; then
+  head -c 30720 /dev/zero > "$WORK/upload-probe"
+  for kind in sink dav; do
+    status=$(curl -s -o /dev/null -w '%{http_code}' -X PUT --data-binary @"$WORK/upload-probe" "http://127.0.0.1:$NGINX_PORT/$kind/probe.npy")
+    [[ $status == 20[01] ]] || fail "nginx's $kind reference answers a 30 KB PUT with $status"
+  done
+  [ "$(wc -c < "$WORK/dav/probe.npy")" = 30720 ] || fail "nginx's dav reference did not store the body"
+fi
 
 echo "warming up…"
 for name in $ROUTES; do prep "$name" 1; wrk_route "$name" -t1 -c4 -d1s > /dev/null 2>&1; done
@@ -199,6 +219,11 @@ for round in $(seq "$ROUNDS"); do
   for name in $ROUTES; do
     for conns in 16 1; do
       nginx_row=$(measure "$NGINX_PIDS" wrk -t1 -c"$conns" -d"${DURATION}s" --timeout "$WRK_TIMEOUT" -s "$HERE/stats.lua" "http://127.0.0.1:$NGINX_PORT/$name.json")
+      if [ "$name" = upload ]; then
+        for kind in sink dav; do
+          echo "reference $round $name $conns $kind $(measure "$NGINX_PIDS" nginx_upload "$kind" -t1 -c"$conns" -d"${DURATION}s")" >> "$RESULTS"
+        done
+      fi
       prep "$name" 1
       marks=$(tail_marks)
       route_row=$(measure "$UPID" wrk_route "$name" -t1 -c"$conns" -d"${DURATION}s")

@@ -105,8 +105,36 @@ def write_lines(main_runs):
     return lines
 
 
+REFERENCE_NOTE = ("The upload against nginx taking the same bodies (the same 30 KB multipart requests, as PUTs), "
+                  "measured in the same rounds: one location reads each body and drops it (`return 200`), so it costs "
+                  "what receiving the bytes costs; the other stores each in a file (the WebDAV module: a temporary "
+                  "file renamed over one of 16 names per connection), as a server that keeps uploads does. Neither "
+                  "parses, hashes or records anything.")
+REFERENCE_KINDS = (("sink", "reads and drops"), ("dav", "stores in a file"))
+
+
+def reference_lines(main_runs, references):
+    """A table of the routes measured against nginx taking their request bodies too: CPU per request, ratios."""
+    rows = []
+    for (name, conns), rs in main_runs.items():
+        if not any((name, conns, kind) in references for kind, _ in REFERENCE_KINDS):
+            continue
+        cells = [LABELS.get(name, name), str(conns), f"{median([r['cpu'] for _, _, r in rs]):.1f}"]
+        for kind, _ in REFERENCE_KINDS:
+            per_round = references.get((name, conns, kind), {})
+            ratios = [ratio(r["cpu"], per_round[r["round"]]["cpu"]) for _, _, r in rs if r["round"] in per_round]
+            cells.append(f"{median([v['cpu'] for v in per_round.values()]):.1f}")
+            cells.append(f"{median(ratios):.2f}")
+        rows.append("| " + " | ".join(cells) + " |")
+    if not rows:
+        return []
+    head = "| route | conns | route CPU µs/req | " + " | ".join(f"nginx {what}: CPU µs/req | route ÷ it" for _, what in REFERENCE_KINDS) + " |"
+    return [head, "|---|---|---|" + "---|---|" * len(REFERENCE_KINDS)] + rows
+
+
 def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
     main_runs, ingest, flat, seeds, journal = OrderedDict(), OrderedDict(), OrderedDict(), {}, []
+    references = {}
     for line in open(results):
         f = line.split()
         if f[0] == "main":
@@ -114,6 +142,9 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
             route = run(f[15:25])
             route.update(round=int(rnd), **{k: float(v) for k, v in zip(TAIL_FIELDS, f[25:25 + len(TAIL_FIELDS)])})
             main_runs.setdefault((name, int(conns)), []).append((int(size), run(f[5:15]), route))
+        elif f[0] == "reference":
+            _, rnd, name, conns, kind = f[:5]
+            references.setdefault((name, int(conns), kind), {})[int(rnd)] = run(f[5:15])
         elif f[0] == "ingest":
             ingest.setdefault(f[2], []).append(run(f[3:13]))
         elif f[0] == "flat":
@@ -159,6 +190,10 @@ def main(results, rss_path, rounds, duration, elapsed, binary, ingest_threads):
                "over all rounds; CPU is the whole process's utime + stime from /proc (nginx: master + workers) per "
                "request answered; nginx serves the route's captured response as a file with GET (the write routes "
                "send their bodies to Understudy only).")
+    against_bodies = reference_lines(main_runs, references)
+    if against_bodies:
+        out.append("\n" + REFERENCE_NOTE + "\n")
+        out.extend(against_bodies)
     writes = write_lines(main_runs)
     if writes:
         out.append("\n" + WRITES_NOTE)

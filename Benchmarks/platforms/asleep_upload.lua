@@ -3,6 +3,8 @@
 -- chunks), so each thread walks through its own share of SESSIONS ("user:session,…", fresh per wrk run),
 -- 5,700 chunks per session, setting x-user-id to the session's user.
 -- Env: SESSIONS, CHUNK_BYTES (default 30720), WRK_CHECK=1 (print the first response and stop).
+-- PUT_PREFIX=/dav/ sends the same bodies as PUTs to /dav/<thread>-<n>.npy instead (16 names a thread, taken in
+-- turn): hotpaths.sh's nginx references for the upload, one storing each body in a file, one reading and dropping it.
 -- Other headers (x-api-key, User-Agent) come from -H flags.
 local boundary = "understudy-bench-boundary"
 local size = tonumber(os.getenv("CHUNK_BYTES") or "30720")
@@ -38,7 +40,12 @@ function init(args)
 end
 
 local counter = 0
+local put_prefix = os.getenv("PUT_PREFIX")
 function request()
+  if put_prefix then
+    counter = counter + 1
+    return wrk.format("PUT", put_prefix .. (thread_index or 0) .. "-" .. (counter % 16) .. ".npy", nil, head .. (counter % per_session) .. tail)
+  end
   local slot = math.floor(counter / per_session)
   if slot >= share then slot = share - 1 end -- out of sessions: repeats become idempotent re-uploads (counted by the check)
   local pair = pairs_list[first + slot + 1]
