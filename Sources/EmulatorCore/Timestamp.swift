@@ -86,7 +86,7 @@ public enum Timestamp {
     /// hand: every stored timestamp is read back through `parse`, and the format style costs
     /// microseconds a call. Anything else (offsets, other precisions, out-of-range fields) is nil,
     /// and `parse` hands it to the format style.
-    static func parseCanonical(_ text: String) -> Date? {
+    public static func parseCanonical(_ text: String) -> Date? {
         var copy = text
         return copy.withUTF8 { bytes -> Date? in
             guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
@@ -112,15 +112,19 @@ public enum Timestamp {
                 guard bytes[19] == UInt8(ascii: "."), let fraction = number(20, 3) else { return nil }
                 milliseconds = fraction
             }
-            // Days from the civil date (Howard Hinnant's algorithm), proleptic Gregorian calendar.
-            let shiftedYear = month <= 2 ? year - 1 : year
-            let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-            let yearOfEra = shiftedYear - era * 400
-            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            let days = era * 146_097 + dayOfEra - 719_468
-            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+            let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
             return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1000)
         }
+    }
+
+    /// Days from 1970-01-01 to `year-month-day` in the proleptic Gregorian calendar (Howard
+    /// Hinnant's algorithm), for fields already checked to name a real day.
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -46,6 +46,38 @@ struct WarrantyLifeRulesTests {
         #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00."))
     }
 
+    @Test("days and the server's own stamps parse by hand to what the calendar and the grammar check give")
+    func handParsedDates() {
+        // Every day of years around the leap rules, the epoch and the format's ends: the hand count must
+        // land on the calendar's midnight, and an impossible day must be nil both ways.
+        var checked = 0
+        for year in [1583, 1584, 1600, 1700, 1899, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 2400, 9999] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    let text = String(format: "%04d-%02d-%02d", year, month, day)
+                    #expect(WarrantyLifeService.parseDay(text) == WarrantyLifeService.parseDayByCalendar(text), "\(text)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 14 * 12 * 31)
+        #expect(WarrantyLifeService.parseDay("2026-12-05") == Timestamp.parse("2026-12-05T00:00:00Z"))
+        // Before the Gregorian calendar was whole, the calendar's own (Julian) count is the answer.
+        for early in ["1582-10-04", "1000-03-01", "0004-02-29", "1582-10-15"] {
+            #expect(WarrantyLifeService.parseDay(early) != nil && WarrantyLifeService.parseDay(early) == WarrantyLifeService.parseDayByCalendar(early), "\(early)")
+        }
+        for malformed in ["2026-1-05", "2026-01-5 ", "2026/01/05", "20260-1-05", "2026-00-05", "2026-13-05", "2026-04-31", "2026-01-00", "２026-01-05", ""] {
+            #expect(WarrantyLifeService.parseDay(malformed) == nil && WarrantyLifeService.parseDayByCalendar(malformed) == nil, "\(malformed)")
+        }
+        // Stamps in the server's own form skip the grammar check; they must give what it gives.
+        for stamp in ["2026-11-30T10:00:00Z", "2026-11-30T10:00:00.250Z", "2024-02-29T23:59:59Z", "1970-01-01T00:00:00.000Z", "2026-02-29T10:00:00Z",
+                      "2026-11-30T24:00:00Z", "2026-11-30T10:60:00Z", "2026-11-30T10:00:00.25Z", "2026-11-30T10:00:00+01:00"] {
+            let reference = WarrantyLifeService.isTimestamp(stamp) ? Timestamp.parse(stamp) : nil
+            #expect(WarrantyLifeService.parseDate(stamp) == reference, "\(stamp)")
+        }
+        #expect(WarrantyLifeService.parseDate("2026-11-30T10:00:00.250Z") == Date(timeIntervalSince1970: 1_796_032_800.25))
+    }
+
     @Test("coverage needs ACTIVE and the clock inside the coverage dates")
     func coverage() {
         #expect(WarrantyLifeService.hasActiveCoverage(status: "ACTIVE", start: "2026-01-01", end: "2027-01-01", now: now))
