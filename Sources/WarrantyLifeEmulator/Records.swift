@@ -41,19 +41,28 @@ enum VoucherStatus: String, StoredState, Codable {
 extension Row {
     /// A JSON text column parsed; text that is not JSON throws like a mistyped column.
     func decodeJSON(_ name: String) throws -> JSONValue {
-        let text: String = try decode(name)
+        try Self.parsedJSON(column: name, text: decode(name))
+    }
+
+    private static func parsedJSON(column: String, text: String) throws -> JSONValue {
         guard let value = try? JSONValue.parse(Data(text.utf8)) else {
-            throw RowDecodingError.wrongType(column: name, expected: "JSON", found: "TEXT")
+            throw RowDecodingError.wrongType(column: column, expected: "JSON", found: "TEXT")
         }
         return value
     }
 
-    /// A JSON object text column parsed into its members.
-    func decodeJSONObject(_ name: String) throws -> [String: JSONValue] {
-        guard case .object(let members) = try decodeJSON(name) else {
-            throw RowDecodingError.wrongType(column: name, expected: "JSON object", found: "TEXT")
+    /// A JSON object text column parsed into its members; with `cache`, a text parsed before is
+    /// not parsed again (the same stored text always gives the same members).
+    func decodeJSONObject(_ name: String, cache: DecodedTextCache<[String: JSONValue]>? = nil) throws -> [String: JSONValue] {
+        func members(_ text: String) throws -> [String: JSONValue] {
+            guard case .object(let members) = try Self.parsedJSON(column: name, text: text) else {
+                throw RowDecodingError.wrongType(column: name, expected: "JSON object", found: "TEXT")
+            }
+            return members
         }
-        return members
+        let text: String = try decode(name)
+        guard let cache else { return try members(text) }
+        return try cache.value(for: text, decode: members)
     }
 }
 
@@ -214,12 +223,16 @@ struct WarrantyRecord: RowDecodable, Sendable, Equatable {
         self.document = document
     }
 
+    /// Documents by their stored text: a voucher lookup on a covered device reads its warranties
+    /// every time, and parsing each document was a twentieth of the lookup.
+    private static let documents = DecodedTextCache<[String: JSONValue]>(capacity: 1_024)
+
     init(row: Row) throws {
         id = try row.decode("id")
         itemID = try row.decodeIfPresent("item_id")
         userID = try row.decodeIfPresent("user_id")
         voucherCode = try row.decodeIfPresent("voucher_code")
-        document = try row.decodeJSONObject("document")
+        document = try row.decodeJSONObject("document", cache: Self.documents)
     }
 
     /// The document's status; a document without one is `ACTIVE` (how seeded warranties start).

@@ -142,6 +142,19 @@ struct WarrantyLifeRulesTests {
         var nullActivated = user
         nullActivated[4] = .null
         #expect(throws: RowDecodingError.unexpectedNull("activated")) { try UserRecord(row: Row(columns: userColumns, values: nullActivated)) }
+        // Warranty documents are parsed once per text: a second row with the same text gets the same
+        // members, and text that is not a JSON object still throws every time (a failure is not kept).
+        let warrantyColumns = ["id", "item_id", "user_id", "voucher_code", "document"]
+        func warranty(_ document: String) throws -> WarrantyRecord {
+            try WarrantyRecord(row: Row(columns: warrantyColumns, values: [.text("w1"), .text("i1"), .null, .null, .text(document)]))
+        }
+        let text = #"{"status":"EXPIRED","coverageEndDate":"2027-11-30T10:00:00Z"}"#
+        #expect(try warranty(text).status == "EXPIRED" && warranty(text).document == warranty(text).document)
+        #expect(try warranty(#"{"status":"CANCELLED"}"#).status == "CANCELLED")
+        for _ in 0..<2 {
+            #expect(throws: RowDecodingError.wrongType(column: "document", expected: "JSON", found: "TEXT")) { try warranty("{\"status\":") }
+            #expect(throws: RowDecodingError.wrongType(column: "document", expected: "JSON object", found: "TEXT")) { try warranty("[1]") }
+        }
     }
 
     @Test("settings: the configuration section over the defaults; values the contract does not allow keep the default")
