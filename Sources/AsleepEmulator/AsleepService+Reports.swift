@@ -92,7 +92,7 @@ extension AsleepService {
         }
         try advance(project: caller.project, settings: caller.settings)
         var sessions = try store.sessions(project: caller.project, user: userID).filter { session in
-            guard let day = WireTime.parseDay(WireTime.day(session.start, in: zone)) else { return false }
+            let day = WireTime.dayNumber(session.start, in: zone)
             return (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true)
         }
         if descending { sessions.reverse() }
@@ -119,7 +119,8 @@ extension AsleepService {
         var stats: [[String: JSONValue]] = []
         var clocks: [String: [Int]] = [:]
         for session in try store.sessions(project: caller.project, user: userID) where session.state == .complete {
-            guard let day = WireTime.parseDay(WireTime.day(session.start, in: zone)), day >= startDay, day <= endDay else { continue }
+            let day = WireTime.dayNumber(session.start, in: zone)
+            guard day >= startDay, day <= endDay else { continue }
             let result = try report(session, settings: caller.settings, zone: zone)
             let peculiarities = result["peculiarities"]?.arrayValue ?? []
             let times: [String: JSONValue] = [

@@ -77,9 +77,25 @@ enum WireTime {
         return "\(pad(value / 3600)):\(pad(value / 60 % 60)):\(pad(value % 60))"
     }
 
+    /// The local calendar day of `date` in `zone` as a day number (days since 1970-01-01): what
+    /// `parseDay(day(date, in: zone))` gives. Session lists and average stats place every session
+    /// of the user by day, and a calendar and a string per session were a third of such a list.
+    static func dayNumber(_ date: Date, in zone: TimeZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
+        return Int((local / 86_400).rounded(.down))
+    }
+
     /// Parses a strict `YYYY-MM-DD` that names a real calendar day; returns its day number
     /// (days since 1970-01-01) so ranges can be compared and measured.
     static func parseDay(_ text: String) -> Int? {
+        guard let (year, month, day) = Timestamp.calendarDay(text) else { return nil }
+        // Counted by hand; earlier days go through the calendar, which counts them as Julian ones.
+        guard year >= Timestamp.firstFullGregorianYear else { return parseDayByCalendar(text) }
+        return Timestamp.daysSinceEpoch(year: year, month: month, day: day)
+    }
+
+    /// The reference behind `parseDay`: the fields through string splits, the day through a calendar.
+    static func parseDayByCalendar(_ text: String) -> Int? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),

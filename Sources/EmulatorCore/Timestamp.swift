@@ -117,6 +117,32 @@ public enum Timestamp {
         }
     }
 
+    /// Year, month and day of a `yyyy-MM-dd` text that names a real day (leap years included),
+    /// read byte by byte; nil for anything else.
+    public static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        var copy = text // `withUTF8` may make it contiguous
+        return copy.withUTF8 { bytes -> (year: Int, month: Int, day: Int)? in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ offset: Int, _ width: Int) -> Int? {
+                var value = 0
+                for position in offset..<(offset + width) {
+                    let digit = Int(bytes[position]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), (1...12).contains(month) else { return nil }
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+            return (1...monthLength).contains(day) ? (year, month, day) : nil
+        }
+    }
+
+    /// The first year Foundation's Gregorian calendar counts as `daysSinceEpoch` does: before
+    /// October 1582 it counts Julian days, so earlier dates must go through a `Calendar`.
+    public static let firstFullGregorianYear = 1583
+
     /// Days from 1970-01-01 to `year-month-day` in the proleptic Gregorian calendar (Howard
     /// Hinnant's algorithm), for fields already checked to name a real day.
     public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {

@@ -76,36 +76,10 @@ extension WarrantyLifeService {
 
     /// `yyyy-MM-dd` at UTC midnight, rejecting impossible days (`2026-02-30`).
     static func parseDay(_ text: String) -> Date? {
-        var copy = text // `withUTF8` may make it contiguous
-        switch copy.withUTF8(dayFields) {
-        case nil: return nil
-        case let (year, month, day)? where year >= firstFullGregorianYear:
-            // By hand: a calendar built for every call was most of what a date check cost.
-            return Date(timeIntervalSince1970: Double(Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400))
-        case _?:
-            return parseDayByCalendar(text)
-        }
-    }
-
-    /// Foundation's Gregorian calendar counts days before October 1582 as Julian ones, so earlier
-    /// years keep going through it rather than the proleptic count.
-    static let firstFullGregorianYear = 1583
-
-    /// Year, month and day of `yyyy-MM-dd` when they name a real day, nil for anything else.
-    private static func dayFields(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ offset: Int, _ width: Int) -> Int? {
-            var value = 0
-            for position in offset..<(offset + width) {
-                let digit = Int(bytes[position]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        return (year, month, day)
+        guard let (year, month, day) = Timestamp.calendarDay(text) else { return nil }
+        // By hand: a calendar built for every call was most of what a date check cost.
+        guard year >= Timestamp.firstFullGregorianYear else { return parseDayByCalendar(text) }
+        return Date(timeIntervalSince1970: Double(Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400))
     }
 
     /// The reference behind `parseDay`: the fields through string splits, the day through a calendar.

@@ -48,6 +48,35 @@ struct WireTests {
         #expect(AsleepService.averageClock([23 * 3600, 1 * 3600]) == 0)
     }
 
+    @Test("days by hand: the same day numbers as the calendar, and a session's local day without one")
+    func handCountedDays() throws {
+        for year in [1583, 1600, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 9999] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    let text = String(format: "%04d-%02d-%02d", year, month, day)
+                    #expect(WireTime.parseDay(text) == WireTime.parseDayByCalendar(text), "\(text)")
+                }
+            }
+        }
+        // The calendar counts days before October 1582 as Julian ones; those keep its answer.
+        for early in ["1582-10-04", "1000-03-01", "0004-02-29"] {
+            #expect(WireTime.parseDay(early) != nil && WireTime.parseDay(early) == WireTime.parseDayByCalendar(early), "\(early)")
+        }
+        for malformed in ["2026-1-05", "2026/01/05", "2026-00-05", "2026-13-05", "2026-02-29", "2026-01-0x", "２026-01-05", ""] {
+            #expect(WireTime.parseDay(malformed) == nil && WireTime.parseDayByCalendar(malformed) == nil, "\(malformed)")
+        }
+        // A session's local day, every 97 minutes over two years (DST changes included), in zones with
+        // half- and quarter-hour offsets and on both sides of the date line, then around the epoch.
+        let zones = try ["UTC", "Asia/Seoul", "America/Los_Angeles", "America/St_Johns", "Pacific/Chatham", "Pacific/Kiritimati", "Pacific/Pago_Pago"].map { try WireTime.zone($0) }
+        var instants = stride(from: 1_735_689_600.0, to: 1_798_761_600.0, by: 97 * 60 + 0.5).map { Date(timeIntervalSince1970: $0) }
+        instants += [-86_400.5, -1, -0.25, 0, 0.25, 86_399.75].map { Date(timeIntervalSince1970: $0) }
+        for zone in zones {
+            for date in instants {
+                #expect(WireTime.dayNumber(date, in: zone) == WireTime.parseDay(WireTime.day(date, in: zone)), "\(date) in \(zone.identifier)")
+            }
+        }
+    }
+
     @Test("metadata validation follows the documented ranges")
     func metadata() throws {
         func check(_ json: String) -> String? {
