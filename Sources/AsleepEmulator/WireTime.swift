@@ -59,12 +59,6 @@ enum WireTime {
         return "\(pad(c.year ?? 0, 4))\(pad(c.month ?? 0))\(pad(c.day ?? 0))\(pad(c.hour ?? 0))\(pad(c.minute ?? 0))\(pad(c.second ?? 0))"
     }
 
-    /// `2025-01-15`: the local calendar date of `date` in `zone`.
-    static func day(_ date: Date, in zone: TimeZone) -> String {
-        let c = components(date, zone)
-        return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))"
-    }
-
     /// Seconds since local midnight of `date` in `zone`.
     static func secondsOfDay(_ date: Date, in zone: TimeZone) -> Int {
         let c = components(date, zone)
@@ -77,8 +71,8 @@ enum WireTime {
         return "\(pad(value / 3600)):\(pad(value / 60 % 60)):\(pad(value % 60))"
     }
 
-    /// The local calendar day of `date` in `zone` as a day number (days since 1970-01-01): what
-    /// `parseDay(day(date, in: zone))` gives. Session lists and average stats place every session
+    /// The local calendar day of `date` in `zone` as a day number (days since 1970-01-01), as a
+    /// calendar in that zone would name it. Session lists and average stats place every session
     /// of the user by day, and a calendar and a string per session were a third of such a list.
     static func dayNumber(_ date: Date, in zone: TimeZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))

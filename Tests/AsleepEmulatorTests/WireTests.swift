@@ -71,8 +71,12 @@ struct WireTests {
         var instants = stride(from: 1_735_689_600.0, to: 1_798_761_600.0, by: 97 * 60 + 0.5).map { Date(timeIntervalSince1970: $0) }
         instants += [-86_400.5, -1, -0.25, 0, 0.25, 86_399.75].map { Date(timeIntervalSince1970: $0) }
         for zone in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
             for date in instants {
-                #expect(WireTime.dayNumber(date, in: zone) == WireTime.parseDay(WireTime.day(date, in: zone)), "\(date) in \(zone.identifier)")
+                let local = calendar.dateComponents([.year, .month, .day], from: date)
+                let text = String(format: "%04d-%02d-%02d", local.year ?? 0, local.month ?? 0, local.day ?? 0)
+                #expect(WireTime.dayNumber(date, in: zone) == WireTime.parseDay(text), "\(date) in \(zone.identifier)")
             }
         }
     }
