@@ -89,27 +89,13 @@ public enum Timestamp {
     public static func parseCanonical(_ text: String) -> Date? {
         var copy = text
         return copy.withUTF8 { bytes -> Date? in
-            guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"),
-                  bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-            func number(_ from: Int, _ count: Int) -> Int? {
-                var value = 0
-                for index in from..<(from + count) {
-                    let digit = Int(bytes[index]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-                  (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
-            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
-            guard (1...monthLength).contains(day) else { return nil }
+            guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let (year, month, day) = dayFields(bytes),
+                  let hour = decimal(bytes, 11, 2), let minute = decimal(bytes, 14, 2), let second = decimal(bytes, 17, 2),
+                  hour < 24, minute < 60, second < 60 else { return nil }
             var milliseconds = 0
             if bytes.count == 24 {
-                guard bytes[19] == UInt8(ascii: "."), let fraction = number(20, 3) else { return nil }
+                guard bytes[19] == UInt8(ascii: "."), let fraction = decimal(bytes, 20, 3) else { return nil }
                 milliseconds = fraction
             }
             let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
@@ -121,22 +107,27 @@ public enum Timestamp {
     /// read byte by byte; nil for anything else.
     public static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
         var copy = text // `withUTF8` may make it contiguous
-        return copy.withUTF8 { bytes -> (year: Int, month: Int, day: Int)? in
-            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-            func number(_ offset: Int, _ width: Int) -> Int? {
-                var value = 0
-                for position in offset..<(offset + width) {
-                    let digit = Int(bytes[position]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
-            }
-            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), (1...12).contains(month) else { return nil }
-            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
-            return (1...monthLength).contains(day) ? (year, month, day) : nil
+        return copy.withUTF8 { bytes in bytes.count == 10 ? dayFields(bytes) : nil }
+    }
+
+    /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.
+    private static func dayFields(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = decimal(bytes, 0, 4), let month = decimal(bytes, 5, 2), let day = decimal(bytes, 8, 2), (1...12).contains(month) else { return nil }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+        return (1...monthLength).contains(day) ? (year, month, day) : nil
+    }
+
+    /// The ASCII digits `bytes[start..<start + count]` as a number, nil when one is not a digit.
+    private static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for index in start..<(start + count) {
+            let digit = Int(bytes[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            value = value * 10 + digit
         }
+        return value
     }
 
     /// The first year Foundation's Gregorian calendar counts as `daysSinceEpoch` does: before
