@@ -124,21 +124,40 @@ struct AsleepRoutes: Sendable {
         return .json(status: 200, bytes: report.envelope(detail: "OK"))
     }
 
-    /// A report read inline on a reader when no session of the project is due a state change
-    /// (then the service writes nothing): the usual fetch no longer queues behind the writer.
-    /// Nil when something is due or on any error; the write path then does it all, errors included.
+    /// A report read inline on a reader when nothing is due (see `withoutWriting`): the usual
+    /// fetch no longer queues behind the writer. Nil sends it down the write path.
     ///
     /// What the database decides is reused while it has not changed (see `DerivedAnswers`), which
-    /// is what an SDK polling a finished night sees: when the project's next state change falls
-    /// due (only the clock moves a fetch closer to it), and the checks (user, session, who may read
-    /// it) together with the report's bytes (960 chunk numbers read, the analysis, the encoding),
+    /// is what an SDK polling a finished night sees: the checks (user, session, who may read it)
+    /// together with the report's bytes (960 chunk numbers read, the analysis, the encoding),
     /// under a key that holds every input the checks read.
     private func reportWithoutWriting(_ request: Request, _ context: EmulatorContext, sessionID: String) async -> Data? {
+        let answers = context.services.derivedAnswers
+        return await withoutWriting(request, context) { service, caller, presented, asOf in
+            let key = "asleep.report\u{1F}\(caller.project)\u{1F}\(caller.customer)\u{1F}\(presented.userID ?? "")\u{1F}\(sessionID)\u{1F}\(presented.timezone ?? "")"
+            return try answers.answer(for: key, asOf: asOf) {
+                let (session, zone) = try service.reportSession(caller, presented: presented, sessionID: sessionID)
+                return try service.reportContent(session, settings: caller.settings, zone: zone).envelope(detail: "OK")
+            }
+        }
+    }
+
+    /// `body` run inline on a reader when no session of the project is due a state change: the
+    /// service's `advance` then only reads, so a read that would otherwise hold the writer (a
+    /// session list reads and places every night of the user) leaves it to the writes. Nil when
+    /// something is due or on any error; the caller then goes through `withCaller`, which moves
+    /// due sessions along and answers errors in Asleep's format. `body` also gets the database's
+    /// change count from before the read, for answers kept in `DerivedAnswers`.
+    ///
+    /// When the next state change falls due is itself kept while the database has not changed:
+    /// only the clock moves a request closer to it.
+    private func withoutWriting<T: Sendable>(_ request: Request, _ context: EmulatorContext,
+                                             _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T) async -> T? {
         let presented = Self.presented(in: request)
         let credential = context.credential
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
-        return try? await context.database.read { connection -> Data? in
+        return try? await context.database.read { connection -> T? in
             let service = make(connection)
             let caller = try service.authenticate(presented, credential: credential)
             let (maxSession, delay) = (caller.settings.maxSession, caller.settings.completionDelay)
@@ -151,27 +170,31 @@ struct AsleepRoutes: Sendable {
                 answers.keep(nextDue, costing: 64, for: dueKey, asOf: asOf)
             }
             guard service.now.timeIntervalSince1970 < nextDue else { return nil }
-            let key = "asleep.report\u{1F}\(caller.project)\u{1F}\(caller.customer)\u{1F}\(presented.userID ?? "")\u{1F}\(sessionID)\u{1F}\(presented.timezone ?? "")"
-            return try answers.answer(for: key, asOf: asOf) {
-                let (session, zone) = try service.reportSession(caller, presented: presented, sessionID: sessionID)
-                return try service.reportContent(session, settings: caller.settings, zone: zone).envelope(detail: "OK")
-            }
+            return try body(service, caller, presented, asOf)
         }
     }
 
     func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let query = request.queryItems
-        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+        let list: @Sendable (AsleepService, Caller, Presented) throws -> JSONValue = { service, caller, presented in
             try service.listSessions(caller, presented: presented, query: query)
-        }, detail: "OK")
+        }
+        if let result = await withoutWriting(request, context, { service, caller, presented, _ in try list(service, caller, presented) }) {
+            return Self.envelope(result, detail: "OK")
+        }
+        return Self.envelope(try await withCaller(request, context, list), detail: "OK")
     }
 
     func averageStats(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let id = context.parameter("user_id")
         let query = request.queryItems
-        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
+        let stats: @Sendable (AsleepService, Caller, Presented) throws -> JSONValue = { service, caller, presented in
             try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
-        }, detail: "OK")
+        }
+        if let result = await withoutWriting(request, context, { service, caller, presented, _ in try stats(service, caller, presented) }) {
+            return Self.envelope(result, detail: "OK")
+        }
+        return Self.envelope(try await withCaller(request, context, stats), detail: "OK")
     }
 
     func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {

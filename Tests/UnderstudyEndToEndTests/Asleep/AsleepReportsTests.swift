@@ -1,4 +1,6 @@
 import Foundation
+import SQLiteStore
+import Synchronization
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
@@ -179,6 +181,48 @@ struct AsleepReportsTests {
             #expect(average.peculiarities == ["NO_BREATHING_STABILITY"])
             let empty = try await fixture.asleep.averageReport(config: seoul, fromDate: "2025-01-01", toDate: "2025-01-31")
             #expect(empty.averageStats == nil && empty.sleptSessions.isEmpty)
+        }
+    }
+
+    @Test("the session list, average stats and a report answer while the writer is held when nothing is due; a due session is moved along first")
+    func listsReadWithoutWriting() async throws {
+        try await AsleepFixture.with { fixture in
+            try await fixture.admin.seedUser(["userId": .string(Self.userID)])
+            let night = try await seed(fixture, ["chunks": 500, "startTime": "2026-01-10T14:00:00Z"])
+            let config = AsleepConfig(apiKey: fixture.apiKey, userId: Self.userID)
+            func readAll() async throws {
+                #expect(try await fixture.asleep.reports(config: config).sleepSessionList.map(\.sessionId) == [night])
+                let average = try await fixture.asleep.averageReport(config: config, fromDate: "2026-01-01", toDate: "2026-01-31")
+                #expect(average.sleptSessions.compactMap { $0["id"]?.string } == [night])
+                #expect(try await fixture.asleep.report(config: config, sessionId: night).session.id == night)
+            }
+            if let file = fixture.server.server.emulator.services.database as? SQLiteDatabase {
+                // The writer stays held until the reads have answered; had one of them queued for it,
+                // the hold would only end at its deadline, and the test fails on that.
+                let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+                let releasedByReads = Mutex<Bool?>(nil)
+                let holder = Thread {
+                    let answered = try? file.withWriterBlocking { _ -> Bool in
+                        held.signal()
+                        return release.wait(timeout: .now() + 15) == .success
+                    }
+                    releasedByReads.withLock { $0 = answered ?? false }
+                }
+                holder.start()
+                held.wait()
+                try await readAll()
+                release.signal()
+                while releasedByReads.withLock({ $0 }) == nil { try await Task.sleep(nanoseconds: 1_000_000) }
+                #expect(releasedByReads.withLock { $0 } == true, "a read with nothing due waited for the writer")
+            } else {
+                try await readAll()
+            }
+            // A session still OPEN long past the longest night is due to close: the list moves it
+            // along before it answers (or finds the worker already has).
+            let stale = try await seed(fixture, ["state": "OPEN", "startTime": "2026-01-20T22:00:00Z"])
+            let listed = try await fixture.asleep.reports(config: config).sleepSessionList
+            #expect(listed.map(\.sessionId) == [stale, night])
+            #expect(listed.first?.state != "OPEN", "\(listed.map(\.state))")
         }
     }
 }
