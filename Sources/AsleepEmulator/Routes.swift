@@ -176,25 +176,27 @@ struct AsleepRoutes: Sendable {
 
     func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let query = request.queryItems
-        let list: @Sendable (AsleepService, Caller, Presented) throws -> JSONValue = { service, caller, presented in
+        return Self.envelope(try await readingWhenNothingDue(request, context) { service, caller, presented in
             try service.listSessions(caller, presented: presented, query: query)
-        }
-        if let result = await withoutWriting(request, context, { service, caller, presented, _ in try list(service, caller, presented) }) {
-            return Self.envelope(result, detail: "OK")
-        }
-        return Self.envelope(try await withCaller(request, context, list), detail: "OK")
+        }, detail: "OK")
     }
 
     func averageStats(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let id = context.parameter("user_id")
         let query = request.queryItems
-        let stats: @Sendable (AsleepService, Caller, Presented) throws -> JSONValue = { service, caller, presented in
+        return Self.envelope(try await readingWhenNothingDue(request, context) { service, caller, presented in
             try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
+        }, detail: "OK")
+    }
+
+    /// `body` on a reader when nothing is due (`withoutWriting`), else through `withCaller`: the
+    /// writer then moves due sessions along first, and errors are answered as every route's are.
+    private func readingWhenNothingDue<T: Sendable>(_ request: Request, _ context: EmulatorContext,
+                                                    _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
+        if let read = await withoutWriting(request, context, { service, caller, presented, _ in try body(service, caller, presented) }) {
+            return read
         }
-        if let result = await withoutWriting(request, context, { service, caller, presented, _ in try stats(service, caller, presented) }) {
-            return Self.envelope(result, detail: "OK")
-        }
-        return Self.envelope(try await withCaller(request, context, stats), detail: "OK")
+        return try await withCaller(request, context, body)
     }
 
     func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
