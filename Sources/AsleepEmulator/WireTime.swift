@@ -81,25 +81,7 @@ enum WireTime {
 
     /// Parses a strict `YYYY-MM-DD` that names a real calendar day; returns its day number
     /// (days since 1970-01-01) so ranges can be compared and measured.
-    static func parseDay(_ text: String) -> Int? {
-        guard let (year, month, day) = Timestamp.calendarDay(text) else { return nil }
-        // Counted by hand; earlier days go through the calendar, which counts them as Julian ones.
-        guard year >= Timestamp.firstFullGregorianYear else { return parseDayByCalendar(text) }
-        return Timestamp.daysSinceEpoch(year: year, month: month, day: day)
-    }
-
-    /// The reference behind `parseDay`: the fields through string splits, the day through a calendar.
-    static func parseDayByCalendar(_ text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = utc
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
-        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-    }
+    static func parseDay(_ text: String) -> Int? { Timestamp.dayNumber(text) }
 
     /// Days in a month, leap years included.
     static func daysIn(month: Int, year: Int) -> Int {
@@ -164,17 +146,7 @@ enum WireTime {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil-days algorithm).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

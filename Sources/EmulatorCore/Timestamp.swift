@@ -103,11 +103,18 @@ public enum Timestamp {
         }
     }
 
-    /// Year, month and day of a `yyyy-MM-dd` text that names a real day (leap years included),
-    /// read byte by byte; nil for anything else.
-    public static func calendarDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+    /// Days from 1970-01-01 to the real day a `yyyy-MM-dd` text names (leap years included), as
+    /// Foundation's Gregorian calendar in UTC counts them; nil for anything else. Counted by hand:
+    /// a calendar built per call was most of what checking a date cost. Foundation's calendar is
+    /// Julian before October 1582, so earlier days still go through one.
+    public static func dayNumber(_ text: String) -> Int? {
         var copy = text // `withUTF8` may make it contiguous
-        return copy.withUTF8 { bytes in bytes.count == 10 ? dayFields(bytes) : nil }
+        guard let (year, month, day) = copy.withUTF8({ bytes in bytes.count == 10 ? dayFields(bytes) : nil }) else { return nil }
+        guard year < 1583 else { return daysSinceEpoch(year: year, month: month, day: day) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
     /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.
@@ -129,10 +136,6 @@ public enum Timestamp {
         }
         return value
     }
-
-    /// The first year Foundation's Gregorian calendar counts as `daysSinceEpoch` does: before
-    /// October 1582 it counts Julian days, so earlier dates must go through a `Calendar`.
-    public static let firstFullGregorianYear = 1583
 
     /// Days from 1970-01-01 to `year-month-day` in the proleptic Gregorian calendar (Howard
     /// Hinnant's algorithm), for fields already checked to name a real day.

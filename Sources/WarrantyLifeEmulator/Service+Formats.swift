@@ -76,23 +76,7 @@ extension WarrantyLifeService {
 
     /// `yyyy-MM-dd` at UTC midnight, rejecting impossible days (`2026-02-30`).
     static func parseDay(_ text: String) -> Date? {
-        guard let (year, month, day) = Timestamp.calendarDay(text) else { return nil }
-        // By hand: a calendar built for every call was most of what a date check cost.
-        guard year >= Timestamp.firstFullGregorianYear else { return parseDayByCalendar(text) }
-        return Date(timeIntervalSince1970: Double(Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400))
-    }
-
-    /// The reference behind `parseDay`: the fields through string splits, the day through a calendar.
-    static func parseDayByCalendar(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var components = DateComponents()
-        components.year = year; components.month = month; components.day = day
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
-        return calendar.date(from: components)
+        Timestamp.dayNumber(text).map { Date(timeIntervalSince1970: Double($0) * 86_400) }
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -46,6 +46,20 @@ struct WarrantyLifeRulesTests {
         #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00."))
     }
 
+    /// The reference the hand count must agree with: the text's shape and the day's existence
+    /// checked on strings, the day itself through Foundation's Gregorian calendar in UTC.
+    static func dayByCalendar(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return nil }
+        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        guard day >= 1, day <= (month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: DateComponents(year: year, month: month, day: day))
+    }
+
     @Test("days and the server's own stamps parse by hand to what the calendar and the grammar check give")
     func handParsedDates() {
         // Every day of years around the leap rules, the epoch and the format's ends: the hand count must
@@ -55,7 +69,7 @@ struct WarrantyLifeRulesTests {
             for month in 1...12 {
                 for day in 1...31 {
                     let text = String(format: "%04d-%02d-%02d", year, month, day)
-                    #expect(WarrantyLifeService.parseDay(text) == WarrantyLifeService.parseDayByCalendar(text), "\(text)")
+                    #expect(WarrantyLifeService.parseDay(text) == Self.dayByCalendar(text), "\(text)")
                     checked += 1
                 }
             }
@@ -64,10 +78,10 @@ struct WarrantyLifeRulesTests {
         #expect(WarrantyLifeService.parseDay("2026-12-05") == Timestamp.parse("2026-12-05T00:00:00Z"))
         // Before the Gregorian calendar was whole, the calendar's own (Julian) count is the answer.
         for early in ["1582-10-04", "1000-03-01", "0004-02-29", "1582-10-15"] {
-            #expect(WarrantyLifeService.parseDay(early) != nil && WarrantyLifeService.parseDay(early) == WarrantyLifeService.parseDayByCalendar(early), "\(early)")
+            #expect(WarrantyLifeService.parseDay(early) != nil && WarrantyLifeService.parseDay(early) == Self.dayByCalendar(early), "\(early)")
         }
         for malformed in ["2026-1-05", "2026-01-5 ", "2026/01/05", "20260-1-05", "2026-00-05", "2026-13-05", "2026-04-31", "2026-01-00", "２026-01-05", ""] {
-            #expect(WarrantyLifeService.parseDay(malformed) == nil && WarrantyLifeService.parseDayByCalendar(malformed) == nil, "\(malformed)")
+            #expect(WarrantyLifeService.parseDay(malformed) == nil && Self.dayByCalendar(malformed) == nil, "\(malformed)")
         }
         // Stamps in the server's own form skip the grammar check; they must give what it gives.
         for stamp in ["2026-11-30T10:00:00Z", "2026-11-30T10:00:00.250Z", "2024-02-29T23:59:59Z", "1970-01-01T00:00:00.000Z", "2026-02-29T10:00:00Z",
