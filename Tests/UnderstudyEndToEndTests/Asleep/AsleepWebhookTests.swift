@@ -52,6 +52,20 @@ struct AsleepWebhookTests {
         }
     }
 
+    @Test("with no webhook due, the delivery worker's ticks leave the writer alone")
+    func idleTicksDoNotWrite() async throws {
+        try await AsleepFixture.with { fixture in
+            let database = fixture.server.server.emulator.services.database
+            guard let before = database.committedWrites else {
+                #expect(database.dialect == .postgres) // SQLite always counts
+                return
+            }
+            // Five of the worker's 200 ms ticks: each used to claim (a write job) to find nothing.
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            #expect(database.committedWrites?.writes == before.writes)
+        }
+    }
+
     @Test("an invalid callback URL is a 400 and changes nothing")
     func invalidCallback() async throws {
         try await AsleepFixture.with { fixture in
