@@ -103,7 +103,7 @@ public final class EmulatorMetrics: Sendable {
         out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
         if !facts.committedWrites.isEmpty {
-            out.family("understudy_database_writes_total", .counter, help: "Writes committed since the server started, by database (main, journal).")
+            out.family("understudy_database_writes_total", .counter, help: "Writes committed since the server started, by database (main, journal), the server's background work included.")
             for counted in facts.committedWrites { out.sample("understudy_database_writes_total", ["database": counted.database], counted.writes) }
             out.family("understudy_database_transactions_total", .counter,
                        help: "Transactions that committed those writes: writes queued while the writer was busy commit together, so writes ÷ transactions is how many shared each commit.")
