@@ -91,12 +91,19 @@ extension AsleepService {
             }
         }
         try advance(project: caller.project, settings: caller.settings)
-        var sessions = try store.sessions(project: caller.project, user: userID).filter { session in
-            let day = WireTime.dayNumber(session.start, in: zone)
-            return (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true)
+        let window = WireTime.startWindow(firstDay: from, lastDay: to)
+        let page: [SessionRecord]
+        if from == nil, to == nil {
+            // Every night is listed, so the page can be cut in SQL.
+            page = try store.sessions(project: caller.project, user: userID, startingIn: window, descending: descending, page: (offset, limit))
+        } else {
+            // The window has a day of slack either side; each night's local day decides.
+            let sessions = try store.sessions(project: caller.project, user: userID, startingIn: window, descending: descending).filter { session in
+                let day = WireTime.dayNumber(session.start, in: zone)
+                return (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true)
+            }
+            page = Array(sessions.dropFirst(offset).prefix(limit))
         }
-        if descending { sessions.reverse() }
-        let page = sessions.dropFirst(offset).prefix(limit)
         let list = page.map { AsleepWire.sleepSession($0, zone: zone) }
         return ["timezone": .string(WireTime.name(zone)), "sleep_session_list": .array(list)]
     }
@@ -118,7 +125,8 @@ extension AsleepService {
         var neverSlept: [JSONValue] = []
         var stats: [[String: JSONValue]] = []
         var clocks: [String: [Int]] = [:]
-        for session in try store.sessions(project: caller.project, user: userID) where session.state == .complete {
+        let window = WireTime.startWindow(firstDay: startDay, lastDay: endDay)
+        for session in try store.sessions(project: caller.project, user: userID, startingIn: window) where session.state == .complete {
             let day = WireTime.dayNumber(session.start, in: zone)
             guard day >= startDay, day <= endDay else { continue }
             let result = try report(session, settings: caller.settings, zone: zone)

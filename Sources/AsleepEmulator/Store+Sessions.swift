@@ -17,6 +17,18 @@ extension AsleepStore {
                                 project, user)
     }
 
+    /// The user's sessions that started in `window` (`from ..< before`), by start time, or newest
+    /// first when `descending`; `page` skips and caps in SQL when the caller needs no other filter.
+    func sessions(project: ProjectID, user: String, startingIn window: (from: Double, before: Double), descending: Bool = false,
+                  page: (offset: Int, limit: Int)? = nil) throws -> [SessionRecord] {
+        // The (project, user, start_time, created_at, session_id) index serves the range and
+        // either order, so a bounded list reads its window and no sort runs.
+        let order = descending ? "start_time DESC, created_at DESC, session_id DESC" : "start_time, created_at, session_id"
+        let sql = "SELECT * FROM asleep_sessions WHERE project_id = ? AND user_id = ? AND start_time >= ? AND start_time < ? ORDER BY \(order)"
+        guard let page else { return try connection.fetchAll(SessionRecord.self, sql, project, user, window.from, window.before) }
+        return try connection.fetchAll(SessionRecord.self, sql + " LIMIT ? OFFSET ?", project, user, window.from, window.before, page.limit, page.offset)
+    }
+
     /// The project's sessions, optionally of one user and one state, by start time.
     func sessions(project: ProjectID, user: String?, state: String?) throws -> [SessionRecord] {
         // One statement per filter: `(? IS NULL OR user_id = ?)` used no index, and every call read

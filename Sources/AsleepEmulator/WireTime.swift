@@ -79,6 +79,16 @@ enum WireTime {
         return Int((local / 86_400).rounded(.down))
     }
 
+    /// The start times (Unix seconds, `from ..< before`) that can fall on local days
+    /// `firstDay...lastDay` in some zone; nil leaves that side open. Every zone's offset is under a
+    /// day, so a day's instants lie within a day either side of its UTC midnight. A store reads
+    /// only this window and `dayNumber` still decides each session; before, a month's list read
+    /// every night the user ever had.
+    static func startWindow(firstDay: Int?, lastDay: Int?) -> (from: Double, before: Double) {
+        (firstDay.map { Double($0 - 1) * 86_400 } ?? -.greatestFiniteMagnitude,
+         lastDay.map { Double($0 + 2) * 86_400 } ?? .greatestFiniteMagnitude)
+    }
+
     /// Parses a strict `YYYY-MM-DD` that names a real calendar day; returns its day number
     /// (days since 1970-01-01) so ranges can be compared and measured.
     static func parseDay(_ text: String) -> Int? { Timestamp.dayNumber(text) }

@@ -529,6 +529,45 @@ struct HistoryIndependentLookupTests {
         #expect(try fixture.sorts { _ = try store.latestSession(project: "p1", user: "me") } == 0)
     }
 
+    @Test("an Asleep session list of one month and a month's average stats read that month's nights, not the user's whole history")
+    func asleepMonthOfNights() throws {
+        let fixture = try Fixture()
+        let store = AsleepStore(connection: fixture.connection)
+        try store.insertUser(id: "me", project: "p1", customer: "c", metadata: .null, now: Date(timeIntervalSince1970: 0))
+        let service = AsleepService(store: store, now: Date(timeIntervalSince1970: 1_800_000_000), realNow: Date(), configuration: .null) { _ in "id" }
+        let caller = Caller(project: "p1", customer: "c", apiKey: "k", productBilling: false, productID: nil, settings: AsleepSettings())
+        let presented = Presented(apiKey: "k", userID: "me", timezone: "Asia/Seoul")
+        func night(_ id: String, start: Double) throws {
+            try fixture.connection.run("""
+                INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, created_at, overrides)
+                VALUES (?, 'p1', 'c', 'me', 'COMPLETE', ?, ?, '{"peculiarities":["NEVER_SLEPT"]}')
+                """, id, start, start)
+        }
+        // Nights without chunks have no statistics; marked never slept, average stats list them.
+        // March 2027 in Seoul (UTC+9); its first midnight is 15:00 UTC on 28 February. Two nights
+        // fall on a different day in Seoul than in UTC, and all four lie inside the store's day of
+        // slack, so each night's local day must decide.
+        let march1 = 1_803_826_800.0
+        try night("feb-28-local", start: march1 - 1_800)                  // 23:30 on 28 February
+        try night("mar-01-local", start: march1 + 1_800)                  // 00:30 on 1 March (28 February in UTC)
+        try night("mar-31-local", start: march1 + 30 * 86_400 + 84_600)   // 23:30 on 31 March
+        try night("apr-01-local", start: march1 + 31 * 86_400 + 1_800)    // 00:30 on 1 April (31 March in UTC)
+        let query: [(name: String, value: String)] = [("date_gte", "2027-03-01"), ("date_lte", "2027-03-31"), ("order_by", "ASC")]
+        let month = [("start_date", "2027-03-01"), ("end_date", "2027-03-31"), ("timezone", "Asia/Seoul")].map { (name: $0.0, value: $0.1) }
+        func listed() throws -> [String] {
+            try service.listSessions(caller, presented: presented, query: query)["sleep_session_list"]?.arrayValue?.compactMap { $0["session_id"]?.stringValue } ?? []
+        }
+        // Years of earlier nights, one a day going back from February.
+        try fixture.expectFlat(grow: { index in
+            try night("old-\(index)", start: march1 - Double(index + 2) * 86_400)
+        }, lookup: {
+            #expect(try listed() == ["mar-01-local", "mar-31-local"])
+            let stats = try service.averageStats(caller, userID: "me", query: month, timezoneHeader: nil)
+            let averaged = ["slept_sessions", "never_slept_sessions"].flatMap { stats[$0]?.arrayValue ?? [] }.compactMap { $0["id"]?.stringValue }
+            #expect(averaged.sorted() == ["mar-01-local", "mar-31-local"])
+        })
+    }
+
     @Test("the inspection tables read one item's uploads, not the project's, and all but opt-ins in index order")
     func warrantyLifeInspectionOfOneItem() throws {
         let fixture = try Fixture()

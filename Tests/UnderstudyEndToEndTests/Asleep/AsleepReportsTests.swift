@@ -169,6 +169,8 @@ struct AsleepReportsTests {
             #expect(try await fixture.asleep.reports(config: utc, fromDate: "2026-01-10", toDate: "2026-01-10").sleepSessionList.map(\.sessionId) == [second, first])
             #expect(try await fixture.asleep.reports(config: utc).sleepSessionList.map(\.sessionId) == [awake, second, first])
             #expect(try await fixture.asleep.reports(config: utc, orderBy: "ASC", offset: 1, limit: 1).sleepSessionList.map(\.sessionId) == [second])
+            #expect(try await fixture.asleep.reports(config: utc, offset: 1).sleepSessionList.map(\.sessionId) == [second, first])
+            #expect(try await fixture.asleep.reports(config: utc, limit: 2).sleepSessionList.map(\.sessionId) == [awake, second])
             let entry = try #require(try await fixture.asleep.reports(config: seoul, orderBy: "ASC").sleepSessionList.first)
             #expect(entry.sessionStartTime == "2026-01-10T23:00:00+09:00" && entry.timeInBed == 15_000 && entry.lastReceivedSeqNum == 499)
 
