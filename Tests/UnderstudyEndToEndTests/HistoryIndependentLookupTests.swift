@@ -141,6 +141,28 @@ struct HistoryIndependentLookupTests {
         })
     }
 
+    @Test("a page of the control plane's link list reads that page in creation order, not every link sorted")
+    func linkPages() throws {
+        let fixture = try Fixture()
+        let store = WarpLinkStore(connection: fixture.connection)
+        func link(_ id: String, created: String) throws {
+            try fixture.connection.run("""
+                INSERT INTO warplink_links (project_id, id, slug, domain, destination_url, created_at, updated_at)
+                VALUES ('p1', ?, ?, 'aplnk.to', 'https://example.com', ?, ?)
+                """, id, id, created, created)
+        }
+        // The first links: two created in the same instant (the id breaks the tie), then a later one.
+        try link("b-first", created: "2026-01-01T00:00:00.000Z")
+        try link("a-first", created: "2026-01-01T00:00:00.000Z")
+        try link("c-second", created: "2026-01-01T00:00:01.000Z")
+        // Links created later, many of them.
+        try fixture.expectFlat(grow: { index in try link("later-\(index)", created: "2027-01-01T00:00:00.000Z") }, lookup: {
+            let page = try store.links("p1", limit: 2, offset: 1).map(\.id)
+            #expect(page == ["b-first", "c-second"])
+        })
+        #expect(try fixture.sorts { _ = try store.links("p1", limit: 2, offset: 1) } == 0)
+    }
+
     @Test("a registration finds its caller's latest voucher lookup without reading other devices' lookups")
     func latestVoucherLookup() throws {
         let fixture = try Fixture()
