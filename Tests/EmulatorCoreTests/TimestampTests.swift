@@ -20,6 +20,45 @@ struct TimestampParsingTests {
         }
     }
 
+    /// The reference the hand count must agree with: the text's shape and the day's existence
+    /// checked on strings, the day itself through Foundation's Gregorian calendar in UTC.
+    static func dayNumberByCalendar(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return nil }
+        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        guard day >= 1, day <= (month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    @Test("a yyyy-MM-dd counted by hand names the calendar's day, and an impossible one is nil both ways")
+    func handCountedDays() {
+        // Every day of years around the leap rules, the epoch and the format's ends.
+        var checked = 0
+        for year in [1583, 1584, 1600, 1700, 1899, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 2400, 9999] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    let text = String(format: "%04d-%02d-%02d", year, month, day)
+                    #expect(Timestamp.dayNumber(text) == Self.dayNumberByCalendar(text), "\(text)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 14 * 12 * 31)
+        // Before the Gregorian calendar was whole, the calendar's own (Julian) count is the answer.
+        for early in ["1582-10-04", "1000-03-01", "0004-02-29", "1582-10-15"] {
+            #expect(Timestamp.dayNumber(early) != nil && Timestamp.dayNumber(early) == Self.dayNumberByCalendar(early), "\(early)")
+        }
+        for malformed in ["2026-1-05", "2026-01-5 ", "2026/01/05", "20260-1-05", "2026-00-05", "2026-13-05", "2026-04-31", "2026-02-29",
+                          "2026-01-00", "2026-01-0x", "２026-01-05", ""] {
+            #expect(Timestamp.dayNumber(malformed) == nil && Self.dayNumberByCalendar(malformed) == nil, "\(malformed)")
+        }
+    }
+
     @Test("what the hand parser does not know goes to the format style or is refused")
     func nonCanonical() {
         // Not a leap year: the format style, which reads it leniently as 1 March, decides.
