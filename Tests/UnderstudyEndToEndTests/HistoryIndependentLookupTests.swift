@@ -25,6 +25,14 @@ struct HistoryIndependentLookupTests {
             return connection.takeStatementSteps()
         }
 
+        /// Adds a WarpLink link of project p1 on aplnk.to.
+        func insertLink(_ id: String, slug: String? = nil, created: String = "2026-01-01T00:00:00Z") throws {
+            try connection.run("""
+                INSERT INTO warplink_links (project_id, id, slug, domain, destination_url, created_at, updated_at)
+                VALUES ('p1', ?, ?, 'aplnk.to', 'https://example.com', ?, ?)
+                """, id, slug ?? id, created, created)
+        }
+
         /// How many sorts `lookup` ran (after a first run that prepared its statements).
         func sorts(_ lookup: () throws -> Void) throws -> Int {
             try lookup()
@@ -128,14 +136,8 @@ struct HistoryIndependentLookupTests {
     func linksBySlugAlone() throws {
         let fixture = try Fixture()
         let store = WarpLinkStore(connection: fixture.connection)
-        func link(_ id: String, slug: String) throws {
-            try fixture.connection.run("""
-                INSERT INTO warplink_links (project_id, id, slug, domain, destination_url, created_at, updated_at)
-                VALUES ('p1', ?, ?, 'aplnk.to', 'https://example.com', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
-                """, id, slug)
-        }
-        try link("wanted", slug: "wanted")
-        try fixture.expectFlat(grow: { index in try link("l\(index)", slug: "other\(index)") }, lookup: {
+        try fixture.insertLink("wanted")
+        try fixture.expectFlat(grow: { index in try fixture.insertLink("l\(index)", slug: "other\(index)") }, lookup: {
             let found = try store.links("p1", slug: "wanted").map(\.id)
             #expect(found == ["wanted"])
         })
@@ -145,18 +147,12 @@ struct HistoryIndependentLookupTests {
     func linkPages() throws {
         let fixture = try Fixture()
         let store = WarpLinkStore(connection: fixture.connection)
-        func link(_ id: String, created: String) throws {
-            try fixture.connection.run("""
-                INSERT INTO warplink_links (project_id, id, slug, domain, destination_url, created_at, updated_at)
-                VALUES ('p1', ?, ?, 'aplnk.to', 'https://example.com', ?, ?)
-                """, id, id, created, created)
-        }
         // The first links: two created in the same instant (the id breaks the tie), then a later one.
-        try link("b-first", created: "2026-01-01T00:00:00.000Z")
-        try link("a-first", created: "2026-01-01T00:00:00.000Z")
-        try link("c-second", created: "2026-01-01T00:00:01.000Z")
+        try fixture.insertLink("b-first", created: "2026-01-01T00:00:00.000Z")
+        try fixture.insertLink("a-first", created: "2026-01-01T00:00:00.000Z")
+        try fixture.insertLink("c-second", created: "2026-01-01T00:00:01.000Z")
         // Links created later, many of them.
-        try fixture.expectFlat(grow: { index in try link("later-\(index)", created: "2027-01-01T00:00:00.000Z") }, lookup: {
+        try fixture.expectFlat(grow: { index in try fixture.insertLink("later-\(index)", created: "2027-01-01T00:00:00.000Z") }, lookup: {
             let page = try store.links("p1", limit: 2, offset: 1).map(\.id)
             #expect(page == ["b-first", "c-second"])
         })
