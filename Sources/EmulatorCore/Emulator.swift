@@ -75,7 +75,9 @@ public final class Emulator: HTTPApplication {
         faultStage = FaultStage(engine: faults)
         recorder = JournalRecorder(journal: journal, logger: services.logger, metrics: metrics.installRequestCounters(routeTemplates: router.templates))
         upstreams = UpstreamConnector(connectTimeout: services.settings.proxy.connectTimeout)
-        proxyStage = ProxyStage(platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger)
+        proxyStage = ProxyStage(platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger,
+                                listensBeyondLoopback: services.settings.listensBeyondLoopback, addresses: { [services] in services.addresses })
+        metrics.observe(upstreams: upstreams)
     }
 
     /// Whether some platform serves `host` (its real host names, custom domains, configured hosts):

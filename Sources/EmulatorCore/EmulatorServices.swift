@@ -15,15 +15,21 @@ public struct EmulatorSettings: Sendable {
     public var fixturesDirectory: String?
     /// What the intercepting proxy does with hosts no platform emulates.
     public var proxy: ProxySettings
+    /// Whether the server listens beyond loopback, so other machines may send it requests: the
+    /// proxy then passes through only with its password, and webhooks reach private addresses
+    /// only where the project allows them.
+    public var listensBeyondLoopback: Bool
 
     /// Creates settings with defaults.
     public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,
-                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil, proxy: ProxySettings = ProxySettings()) {
+                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil, proxy: ProxySettings = ProxySettings(),
+                listensBeyondLoopback: Bool = false) {
         self.journal = journal
         self.adminToken = adminToken
         self.platformConfiguration = platformConfiguration
         self.fixturesDirectory = fixturesDirectory
         self.proxy = proxy
+        self.listensBeyondLoopback = listensBeyondLoopback
     }
 
     /// The configuration section of `platform` (null when absent).

@@ -12,6 +12,7 @@ public final class EmulatorMetrics: Sendable {
     private struct Link: Sendable {
         weak var server: HTTPServer?
         var version = "unknown"
+        weak var upstreams: UpstreamConnector?
     }
 
     private let platforms: [String]
@@ -36,7 +37,12 @@ public final class EmulatorMetrics: Sendable {
     /// Lets the connection gauges read `server` (held weakly: the server owns the emulator) and
     /// labels `understudy_build_info` with `version`.
     public func observe(server: HTTPServer, version: String) {
-        link.withLock { $0 = Link(server: server, version: version) }
+        link.withLock { $0.server = server; $0.version = version }
+    }
+
+    /// Reports the proxy's upstream connections (the slots a passthrough tunnel holds) from `upstreams`.
+    public func observe(upstreams: UpstreamConnector) {
+        link.withLock { $0.upstreams = upstreams }
     }
 
     /// Facts the scrape reads from the store.
@@ -85,7 +91,7 @@ public final class EmulatorMetrics: Sendable {
         out.sample("understudy_journal_backlog_waits_total", facts.journalBacklogWaits)
         out.family("understudy_projects", .gauge, help: "Projects that exist.")
         out.sample("understudy_projects", facts.projects)
-        let (server, version) = link.withLock { ($0.server, $0.version) }
+        let (server, version, upstreams) = link.withLock { ($0.server, $0.version, $0.upstreams) }
         out.family("understudy_open_connections", .gauge, help: "Open client connections by listener (plain HTTP, TLS, the intercepting proxy).")
         for listener in [ConnectionInfo.Listener.http, .https, .proxy] {
             out.sample("understudy_open_connections", ["listener": listener.rawValue], server?.connectionCount(of: listener) ?? 0)
@@ -100,6 +106,11 @@ public final class EmulatorMetrics: Sendable {
         }
         out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
+        out.family("understudy_proxy_upstreams", .gauge,
+                   help: "Upstream connections the proxy holds (connecting, relaying or tunnelling); at understudy_proxy_upstream_limit it answers 503.")
+        out.sample("understudy_proxy_upstreams", upstreams?.upstreamCount ?? 0)
+        out.family("understudy_proxy_upstream_limit", .gauge, help: "Most upstream connections the proxy holds at once.")
+        out.sample("understudy_proxy_upstream_limit", upstreams?.maxUpstreams ?? 0)
         out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
         if !facts.committedWrites.isEmpty {

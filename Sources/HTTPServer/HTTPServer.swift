@@ -101,6 +101,10 @@ public final class HTTPServer: Sendable {
     /// Seconds a passthrough tunnel may carry nothing either way before it is closed as abandoned.
     public static let tunnelIdleTimeout = 600.0
 
+    /// Seconds a passthrough tunnel waits, once one side has ended its stream, for the other side
+    /// to send anything: past that both sockets close and the upstream slot is free again.
+    public static let tunnelHalfClosedTimeout = 5.0
+
     /// Binds the main (plain HTTP) port, listens and starts accepting. Returns the bound port.
     @discardableResult
     public func start() throws -> Int {
@@ -195,7 +199,7 @@ public final class HTTPServer: Sendable {
             guard !isShuttingDown else { return nil }
             registry.nextTunnelID += 1
             let tunnel = PassthroughTunnel(id: registry.nextTunnelID, client: client, upstream: upstream, toUpstream: toUpstream, toClient: toClient,
-                                           idleTimeout: Self.tunnelIdleTimeout) { [self] finished in
+                                           idleTimeout: Self.tunnelIdleTimeout, halfClosedTimeout: Self.tunnelHalfClosedTimeout) { [self] finished in
                 _ = state.withLock { $0.tunnels.removeValue(forKey: finished.id) }
             }
             registry.tunnels[tunnel.id] = tunnel

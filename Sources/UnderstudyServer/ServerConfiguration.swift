@@ -50,6 +50,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var proxyPort: Int? = 8888
     /// What the proxy does with `CONNECT` to a host no platform emulates.
     public var proxyMode = ProxyMode.passthrough
+    /// Whether passthrough may reach loopback, private and link-local addresses (off: public only).
+    public var proxyAllowPrivate = false
+    /// Password every proxy request must carry (`Proxy-Authorization: Basic`): a password with any
+    /// user name, or `user:password`; nil for none. Beyond loopback, passthrough needs it.
+    public var proxyPassword: String?
     /// The base URL devices and containers reach Understudy under (`http://192.168.1.50:8080`);
     /// nil derives it from the `Host` of each control-plane request, or the listen address.
     public var publicURL: String?
@@ -114,6 +119,8 @@ extension ServerConfiguration {
             case "httpsPort": httpsPort = value == .null ? nil : try int(value, key)
             case "proxyPort": proxyPort = value == .null ? nil : try int(value, key)
             case "proxyMode": proxyMode = try proxyModeValue(try string(value, key))
+            case "proxyAllowPrivate": proxyAllowPrivate = try bool(value, key)
+            case "proxyPassword": proxyPassword = value == .null ? nil : try string(value, key)
             case "publicURL": publicURL = value == .null ? nil : try string(value, key)
             case "caDirectory": caDirectory = try string(value, key)
             case "eventLoop": eventLoop = try eventLoopValue(try string(value, key))
@@ -161,6 +168,8 @@ extension ServerConfiguration {
             case "UNDERSTUDY_HTTPS_PORT": httpsPort = try parseInt(value, key)
             case "UNDERSTUDY_PROXY_PORT": proxyPort = try parseInt(value, key)
             case "UNDERSTUDY_PROXY_MODE": proxyMode = try proxyModeValue(value)
+            case "UNDERSTUDY_PROXY_ALLOW_PRIVATE": proxyAllowPrivate = try parseBool(value, key)
+            case "UNDERSTUDY_PROXY_PASSWORD": proxyPassword = value.isEmpty ? nil : value
             case "UNDERSTUDY_PUBLIC_URL": publicURL = value.isEmpty ? nil : value
             case "UNDERSTUDY_CA_DIR": caDirectory = value
             case "UNDERSTUDY_EVENT_LOOP": eventLoop = try eventLoopValue(value)
@@ -188,6 +197,9 @@ extension ServerConfiguration {
         guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }
         if let token = adminToken, !token.isEmpty, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ConfigurationError(description: "the admin token is blank (white space only); give a real token or none")
+        }
+        if let password = proxyPassword, password.isEmpty || password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || password.hasPrefix(":") || password.hasSuffix(":") {
+            throw ConfigurationError(description: "the proxy password is blank or has an empty user or password part; give a password, or user:password")
         }
         if !isLoopback && (adminToken ?? "").isEmpty {
             throw ConfigurationError(description: "listening on \(host) (not loopback) needs an admin token: set admin.token, UNDERSTUDY_ADMIN_TOKEN or --admin-token")

@@ -50,6 +50,11 @@ public enum UnderstudyCommand {
           --proxy-port PORT        intercepting proxy port (default 8888)                UNDERSTUDY_PROXY_PORT
           --no-proxy               no proxy listener
           --proxy-mode MODE        passthrough|refuse for hosts not emulated             UNDERSTUDY_PROXY_MODE
+          --proxy-allow-private    passthrough may reach loopback and private addresses  UNDERSTUDY_PROXY_ALLOW_PRIVATE
+                                   (default: public addresses only; never Understudy's own ports)
+          --proxy-password SECRET  every proxy request needs Proxy-Authorization: Basic   UNDERSTUDY_PROXY_PASSWORD
+                                   with any user and SECRET (or SECRET as user:password);
+                                   off loopback, passthrough needs it
           --public-url URL         base URL devices reach Understudy under               UNDERSTUDY_PUBLIC_URL
           --ca-dir PATH            local CA folder (default: the database's folder)      UNDERSTUDY_CA_DIR
           --event-loop NAME        epoll|dispatch (default epoll on Linux)               UNDERSTUDY_EVENT_LOOP
@@ -162,6 +167,8 @@ public enum UnderstudyCommand {
             case "--proxy-port": configuration.proxyPort = try configuration.parseInt(try value(flag), flag)
             case "--no-proxy": configuration.proxyPort = nil
             case "--proxy-mode": configuration.proxyMode = try configuration.proxyModeValue(try value(flag))
+            case "--proxy-allow-private": configuration.proxyAllowPrivate = true
+            case "--proxy-password": configuration.proxyPassword = try value(flag)
             case "--public-url": configuration.publicURL = try value(flag)
             case "--ca-dir": configuration.caDirectory = try value(flag)
             case "--event-loop": configuration.eventLoop = try configuration.eventLoopValue(try value(flag))
@@ -208,7 +215,10 @@ public enum UnderstudyCommand {
         if let httpsURL = server.httpsURL { logger.log(.info, "HTTPS listening", values: [("url", .string(httpsURL))]) }
         if let caPath = server.caCertificatePath { logger.log(.info, "local CA", values: [("certificate", .string(caPath))]) }
         if let proxyPort = server.proxyPort {
-            logger.log(.info, "proxy listening", values: [("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue))])
+            let proxy = server.emulator.services.settings
+            logger.log(.info, "proxy listening", values: [("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue)),
+                                                          ("passthrough", .string(proxy.proxy.effectiveMode(listensBeyondLoopback: proxy.listensBeyondLoopback))),
+                                                          ("password", .bool(proxy.proxy.password != nil))])
         }
         if let seeds = server.seedReport, let directory = configuration.seedDirectory {
             logger.log(.info, "seeded projects", values: [("directory", .string(directory)), ("projects", .array(seeds.imported.map(JSONValue.string))),

@@ -65,7 +65,9 @@ public final class UnderstudyServer: Sendable {
         let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
-                                        proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse))
+                                        proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse,
+                                                             allowsPrivateTargets: configuration.proxyAllowPrivate, password: configuration.proxyPassword),
+                                        listensBeyondLoopback: !configuration.isLoopback)
         let services = EmulatorServices(database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
                                         logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)

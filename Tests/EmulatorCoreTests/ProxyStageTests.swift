@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// A request as the proxy port hands it over: CONNECT in authority form, or absolute form.
-private func proxied(_ method: HTTPMethod, _ target: String, host: String, absolute: Bool = false,
+func proxied(_ method: HTTPMethod, _ target: String, host: String, absolute: Bool = false,
                      connection: ConnectionInfo = ConnectionInfo(listener: .proxy)) -> Request {
     var request = Request(method: method, target: target, headers: ["Host": host])
     request.connection = connection
@@ -17,7 +17,7 @@ private func proxied(_ method: HTTPMethod, _ target: String, host: String, absol
     return request
 }
 
-private func body(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
+func proxyText(_ response: Response) -> String { String(decoding: response.body, as: UTF8.self) }
 
 /// A loopback port bound but not listening: connecting to it is refused, and no other test can
 /// take it while it is held (a closed port could be reused by a parallel test's server).
@@ -65,7 +65,7 @@ struct ProxyStageTests {
         let plain = await emulator.respond(to: proxied(.connect, "API.test.example:80", host: "API.test.example:80"))
         #expect(plain.delivery == .tunnel(.intercept(tls: false, authority: ProxyAuthority(host: "api.test.example", port: 80))))
         let other = await emulator.respond(to: proxied(.connect, "api.test.example:8443", host: "api.test.example:8443"))
-        #expect(other.status == 400 && other.delivery == .normal && body(other).contains("api.test.example") && body(other).contains("8443"))
+        #expect(other.status == 400 && other.delivery == .normal && proxyText(other).contains("api.test.example") && proxyText(other).contains("8443"))
     }
 
     @Test("CONNECT anywhere but the proxy port is a 405; inside an intercepted tunnel, a 400")
@@ -84,9 +84,9 @@ struct ProxyStageTests {
         let harness = try await Harness(proxy: ProxySettings(refusesUnknownHosts: true))
         defer { Task { await harness.stop() } }
         let connect = await harness.emulator.respond(to: proxied(.connect, "example.org:443", host: "example.org:443"))
-        #expect(connect.status == 403 && body(connect).contains("example.org:443") && connect.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(connect.status == 403 && proxyText(connect).contains("example.org:443") && connect.headers["content-type"]?.hasPrefix("text/plain") == true)
         let absolute = await harness.emulator.respond(to: proxied(.get, "/x", host: "example.org", absolute: true))
-        #expect(absolute.status == 403 && body(absolute).contains("example.org:80"))
+        #expect(absolute.status == 403 && proxyText(absolute).contains("example.org:80"))
         let emulated = await harness.emulator.respond(to: proxied(.get, "/items", host: "api.test.example", absolute: true))
         #expect(emulated.status == 401) // the test platform's own answer for no key: served, not refused
         let tunnel = await harness.emulator.respond(to: proxied(.connect, "api.test.example:443", host: "api.test.example:443"))
@@ -95,13 +95,13 @@ struct ProxyStageTests {
 
     @Test("passthrough to a port nothing listens on is a 502 naming host and port; no upstream is left")
     func passthroughFailure() async throws {
-        let harness = try await Harness()
+        let harness = try await Harness(proxy: ProxySettings(allowsPrivateTargets: true))
         defer { Task { await harness.stop() } }
         let unused = BoundPort()
         defer { unused.release() }
         let port = unused.port
         let reply = await harness.emulator.respond(to: proxied(.connect, "127.0.0.1:\(port)", host: "127.0.0.1:\(port)"))
-        #expect(reply.status == 502 && body(reply).contains("127.0.0.1:\(port)"))
+        #expect(reply.status == 502 && proxyText(reply).contains("127.0.0.1:\(port)"))
         #expect(harness.emulator.upstreams.upstreamCount == 0)
     }
 

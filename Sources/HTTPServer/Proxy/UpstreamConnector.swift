@@ -25,6 +25,10 @@ public final class UpstreamConnector: Sendable {
         case badResponse(host: String, port: Int)
         /// As many upstream connections are open as the proxy allows.
         case tooManyTunnels(limit: Int)
+        /// The host resolved only to addresses the policy refuses; carries the first one and its scope.
+        case privateAddress(host: String, port: Int, address: String, scope: AddressScope)
+        /// The host resolved to this machine on one of the server's own ports.
+        case ownListener(host: String, port: Int)
 
         /// A sentence naming the destination, for the 502 body and the log.
         public var description: String {
@@ -34,6 +38,9 @@ public final class UpstreamConnector: Sendable {
             case .timedOut(let host, let port, let seconds): return "no answer from \(host):\(port) within \(Self.format(seconds)) s"
             case .badResponse(let host, let port): return "\(host):\(port) closed or sent no valid HTTP response head"
             case .tooManyTunnels(let limit): return "the proxy already has \(limit) upstream connections open"
+            case .privateAddress(let host, let port, let address, let scope):
+                return "\(host):\(port) resolves to \(address), a \(scope.explanation) address"
+            case .ownListener(let host, let port): return "\(host):\(port) is Understudy's own listener"
             }
         }
 
@@ -61,20 +68,21 @@ public final class UpstreamConnector: Sendable {
     /// Upstream sockets alive now (connecting, or held by a plan or a tunnel).
     public var upstreamCount: Int { alive.load(ordering: .relaxed) }
 
-    /// Connects to `authority`.
-    public func connect(to authority: ProxyAuthority) async throws(Failure) -> UpstreamSocket {
+    /// Connects to `authority`, only to addresses `policy` allows.
+    public func connect(to authority: ProxyAuthority, policy: DestinationPolicy) async throws(Failure) -> UpstreamSocket {
         try await run(authority) { [connectTimeout] () throws(Failure) -> (Int32, [UInt8]) in
-            let fd = try Self.openConnection(authority, timeout: connectTimeout)
+            let fd = try Self.openConnection(authority, policy: policy, timeout: connectTimeout)
             return (fd, [])
         }
     }
 
     /// Connects to `authority`, sends `request` (already in origin form), and reads until the end
     /// of the response head, which is returned with the socket (as its `receivedBytes`) so the
-    /// caller knows the status before relaying the rest.
-    public func forward(_ request: [UInt8], to authority: ProxyAuthority) async throws(Failure) -> (UpstreamSocket, UpstreamResponseHead) {
+    /// caller knows the status before relaying the rest. Only addresses `policy` allows are dialled.
+    public func forward(_ request: [UInt8], to authority: ProxyAuthority,
+                        policy: DestinationPolicy) async throws(Failure) -> (UpstreamSocket, UpstreamResponseHead) {
         let socket = try await run(authority) { [connectTimeout, responseTimeout] () throws(Failure) -> (Int32, [UInt8]) in
-            let fd = try Self.openConnection(authority, timeout: connectTimeout)
+            let fd = try Self.openConnection(authority, policy: policy, timeout: connectTimeout)
             do throws(Failure) {
                 let deadline = MonotonicClock.nanoseconds() + UInt64(responseTimeout * 1e9)
                 try Self.sendAll(request, fd: fd, authority: authority, deadline: deadline, timeout: responseTimeout)
@@ -118,7 +126,7 @@ public final class UpstreamConnector: Sendable {
 
     // MARK: - Blocking steps (on the connect thread)
 
-    private static func openConnection(_ authority: ProxyAuthority, timeout: Double) throws(Failure) -> Int32 {
+    private static func openConnection(_ authority: ProxyAuthority, policy: DestinationPolicy, timeout: Double) throws(Failure) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_protocol = Int32(IPPROTO_TCP) // stream sockets only (SOCK_STREAM is not visible through every libc overlay)
@@ -130,9 +138,31 @@ public final class UpstreamConnector: Sendable {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
         var lastError: Int32 = ECONNREFUSED
         var timedOut = false
+        var refusal: Failure?
+        var dialled = false
+        var interfaces: Set<NetworkAddress>?
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let info = cursor {
             cursor = info.pointee.ai_next
+            // Judged on the address about to be dialled, not on the name: `localhost`, `127.1` and
+            // `0x7f000001` all arrive here as 127.0.0.1.
+            guard let address = info.pointee.ai_addr.flatMap({ NetworkAddress(socketAddress: $0) }) else { continue }
+            let verdict = policy.verdict(address, port: authority.port) {
+                if let interfaces { return interfaces }
+                let found = NetworkAddress.localInterfaces()
+                interfaces = found
+                return found
+            }
+            switch verdict {
+            case .allowed: break
+            case .ownListener:
+                refusal = .ownListener(host: authority.host, port: authority.port) // outranks a private address
+                continue
+            case .privateAddress(let scope):
+                if refusal == nil { refusal = .privateAddress(host: authority.host, port: authority.port, address: address.description, scope: scope) }
+                continue
+            }
+            dialled = true // an allowed address was tried: its outcome is what the caller hears
             let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             if fd < 0 { lastError = errno; continue }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -156,6 +186,7 @@ public final class UpstreamConnector: Sendable {
             if timedOut { break }
         }
         if timedOut { throw .timedOut(host: authority.host, port: authority.port, seconds: timeout) }
+        if !dialled, let refusal { throw refusal }
         throw .refused(host: authority.host, port: authority.port, errno: lastError)
     }
 

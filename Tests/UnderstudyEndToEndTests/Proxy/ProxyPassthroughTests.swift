@@ -19,13 +19,16 @@ func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
     return true
 }
 
+/// Passthrough to the tests' loopback upstreams needs private targets allowed (the default reaches public addresses only).
+func allowPrivate(_ configuration: inout ServerConfiguration) { configuration.proxyAllowPrivate = true }
+
 @Suite("Proxy: hosts nobody emulates")
 struct ProxyPassthroughTests {
     @Test("passthrough: CONNECT 127.0.0.1:port splices bytes both ways unchanged, half-closes included; the tunnel is counted and goes away")
     func passthroughSplices() async throws {
         let upstream = try LoopbackUpstream(.echo)
         defer { upstream.stop() }
-        try await UnderstudyTestServer.with { server in
+        try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             let (established, echoed) = try await blocking { () -> (ProxyClient.Reply, [UInt8]) in
@@ -54,7 +57,7 @@ struct ProxyPassthroughTests {
     func shutdownClosesTunnels() async throws {
         let upstream = try LoopbackUpstream(.echo)
         defer { upstream.stop() }
-        let server = try await UnderstudyTestServer.start()
+        let server = try await UnderstudyTestServer.start(configure: allowPrivate)
         let proxyPort = try #require(server.server.proxyPort)
         let (client, echoed) = try await blocking { () -> (ProxyClient, [UInt8]) in
             let client = try ProxyClient(port: proxyPort, timeout: 10)
@@ -77,7 +80,7 @@ struct ProxyPassthroughTests {
     func absoluteFormForwarded() async throws {
         let upstream = try LoopbackUpstream(.http)
         defer { upstream.stop() }
-        try await UnderstudyTestServer.with { server in
+        try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let (reply, closed) = try await blocking { () -> (ProxyClient.Reply, Bool) in
                 let client = try ProxyClient(port: proxyPort)
@@ -98,7 +101,7 @@ struct ProxyPassthroughTests {
 
     @Test("passthrough: a destination that refuses, or a name that does not resolve, is a 502 naming the host")
     func unreachable() async throws {
-        try await UnderstudyTestServer.with { server in
+        try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let (unused, closedPort) = TestSocket.unusedPort()
             defer { close(unused) }
@@ -141,7 +144,7 @@ struct ProxyPassthroughTests {
 
     @Test("bad CONNECTs: no port, garbage, an unparsable authority get 400 and the connection closes; CONNECT on the plain port is a 405")
     func badInput() async throws {
-        try await UnderstudyTestServer.with { server in
+        try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let plainPort = server.server.http.port
             let inputs = [

@@ -200,14 +200,16 @@ final class ProxyClient: @unchecked Sendable { // one test drives it, one call a
 ///
 /// `echo`: sends back what it reads; at the client's end of stream it adds `<eof>` and closes, so
 /// a test sees the half-close arrive. `http`: reads one request head (and a Content-Length body),
-/// answers `201` whose body is the request as received, and closes.
+/// answers `201` whose body is the request as received, and closes. `silent`: accepts and then
+/// neither reads, writes nor closes until stopped. `hangsUp`: closes each connection at once.
 final class LoopbackUpstream: Sendable {
-    enum Mode: Sendable { case echo, http }
+    enum Mode: Sendable { case echo, http, silent, hangsUp }
 
     let port: Int
     private let listener: Int32
     private let mode: Mode
     private let state = Mutex<(accepted: Int, open: Int, stopped: Bool)>((0, 0, false))
+    private let held = Mutex<[Int32]>([])
 
     init(_ mode: Mode) throws {
         self.mode = mode
@@ -220,7 +222,7 @@ final class LoopbackUpstream: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { throw ProxyClient.Failure.connect }
+        guard bound == 0, listen(fd, 512) == 0 else { throw ProxyClient.Failure.connect }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -238,6 +240,7 @@ final class LoopbackUpstream: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
+        for fd in held.withLock({ all in defer { all = [] }; return all }) { close(fd) }
     }
 
     private func acceptLoop() {
@@ -248,6 +251,16 @@ final class LoopbackUpstream: Sendable {
                 break
             }
             state.withLock { $0.accepted += 1; $0.open += 1 }
+            switch mode {
+            case .silent:
+                held.withLock { $0.append(fd) }
+                continue
+            case .hangsUp:
+                close(fd)
+                state.withLock { $0.open -= 1 }
+                continue
+            case .echo, .http: break
+            }
             Thread { [self] in
                 serve(fd)
                 close(fd)
@@ -267,7 +280,7 @@ final class LoopbackUpstream: Sendable {
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             switch mode {
-            case .echo:
+            case .echo, .silent, .hangsUp:
                 write(fd, Array(chunk[0..<count]))
             case .http:
                 received += chunk[0..<count]
