@@ -34,6 +34,9 @@ extension AsleepOpenAPI {
             "webhookKeys": enumerationOrNull(["event", "callback"]),
             "webhookMaxAttempts": Schema.described(["type": ["integer", "null"], "minimum": 1, "maximum": 10],
                                                    "Delivery attempts per webhook; 1 (the default) means no retries."),
+            "webhookAllowedOrigins": Schema.described(["type": ["array", "null"], "maxItems": 100,
+                                                      "items": ["type": "string", "pattern": .string(WebhookOrigin.pattern)]],
+                                                     "Origins (`http://127.0.0.1:3000`) webhooks may reach on loopback or private addresses while the server listens beyond loopback."),
             "productValidationStatus": enumerationOrNull([400, 422]),
             "accessTokenSeconds": positiveSeconds, "refreshTokenSeconds": positiveSeconds,
             "sleepCycleTime": enumerationOrNull(["empty", "numbers", "strings"]),
@@ -113,7 +116,7 @@ extension AsleepOpenAPI {
             "EventBody": patch(["event": Schema.enumeration(["INFERENCE_COMPLETE", "SESSION_COMPLETE"]), "callbackUrl": Schema.nullable(callbackURL)],
                                required: ["event"]),
             "Delivery": Schema.object(["id": string, "outboxId": integer, "sessionId": string, "event": string, "url": string, "userId": string,
-                                       "status": Schema.enumeration(["pending", "delivered", "failed"]), "attempts": integer,
+                                       "status": Schema.enumeration(["pending", "delivered", "failed", "refused"]), "attempts": integer,
                                        "maxAttempts": integer, "lastStatus": Schema.nullable(integer), "lastError": time,
                                        "body": Schema.map(Schema.any), "createdAt": string]),
         ]

@@ -1,8 +1,5 @@
 import EmulatorCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SQLiteStore
 
 /// Background work: applies due session transitions on each project's clock (so COMPLETE and its
@@ -35,7 +32,7 @@ enum AsleepWorker {
                 // Cancellation is irrelevant: the loop ends when the services go (checked next).
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
-                await deliverDue(services: services)
+                await deliverDue(services: services, configuration: configuration)
             }
         }
     }
@@ -90,8 +87,9 @@ enum AsleepWorker {
     }
 
     /// Sends every webhook whose next attempt is due (real time: retries must not wait for a
-    /// frozen clock). A failing database ends this round only, as above.
-    static func deliverDue(services: EmulatorServices) async {
+    /// frozen clock), to the targets `WebhookDelivery` allows. A failing database ends this round
+    /// only, as above.
+    static func deliverDue(services: EmulatorServices, configuration: JSONValue) async {
         // Looked for on a reader first: the claim below takes the writer, and an idle server
         // took it five times a second to find nothing due.
         let anyDue = (try? await services.database.read { !(try AsleepStore(connection: $0).dueWebhooks(now: Date(), limit: 1).isEmpty) }) ?? true
@@ -103,12 +101,15 @@ enum AsleepWorker {
             try connection.lock("asleep.webhooks")
             return try AsleepStore(connection: connection).claimDueWebhooks(now: Date(), lease: webhookLease, limit: 20)
         }) ?? []
+        let guarded = services.settings.listensBeyondLoopback
         for webhook in due {
-            let outcome = await send(webhook)
+            let allowed = guarded ? await allowedOrigins(webhook.project, services: services, configuration: configuration) : []
+            let outcome = await WebhookDelivery.send(webhook, guarded: guarded, allowed: allowed)
             let attempts = webhook.attempts + 1
             let delivered = outcome.status.map { (200..<300).contains($0) } ?? false
-            let status: WebhookStatus = delivered ? .delivered : attempts >= webhook.maxAttempts ? .failed : .pending
-            let error = delivered ? nil : outcome.error ?? "HTTP \(outcome.status ?? 0)"
+            // A refusal is final: the same target would be refused again.
+            let status: WebhookStatus = delivered ? .delivered : outcome.refusal != nil ? .refused : attempts >= webhook.maxAttempts ? .failed : .pending
+            let error = delivered ? nil : outcome.refusal ?? outcome.error ?? "HTTP \(outcome.status ?? 0)"
             let next = Date().addingTimeInterval(Double(1 << min(attempts - 1, 5)))
             let projectNow = services.now(for: webhook.project)
             _ = try? await services.database.write { connection in
@@ -120,29 +121,12 @@ enum AsleepWorker {
         }
     }
 
-    /// POSTs one webhook with a 5 s timeout: the status, or why there was none.
-    static func send(_ webhook: WebhookRecord) async -> (status: Int?, error: String?) {
-        guard let url = URL(string: webhook.url) else { return (nil, "invalid URL") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.timeoutInterval = 5
-        request.httpBody = Data(webhook.body.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let key = webhook.apiKey { request.setValue(key, forHTTPHeaderField: "x-api-key") }
-        request.setValue(webhook.userID, forHTTPHeaderField: "x-user-id")
-        request.setValue("Understudy-Asleep-Webhook/1.0", forHTTPHeaderField: "User-Agent")
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        return await withCheckedContinuation { continuation in
-            session.dataTask(with: request) { _, response, error in
-                if let http = response as? HTTPURLResponse {
-                    continuation.resume(returning: (http.statusCode, nil))
-                } else {
-                    continuation.resume(returning: (nil, error.map { String(describing: $0) } ?? "no response"))
-                }
-            }.resume()
+    /// The project's allowed webhook origins (normalized); none when its settings cannot be read,
+    /// so a database failure refuses rather than widens.
+    static func allowedOrigins(_ project: ProjectID, services: EmulatorServices, configuration: JSONValue) async -> Set<String> {
+        let settings = try? await services.database.read { connection in
+            try AsleepSettings.resolve(configuration: configuration, stored: try AsleepStore(connection: connection).settingsDocument(project: project))
         }
+        return settings?.allowedWebhookOrigins ?? []
     }
 }

@@ -31,6 +31,8 @@ enum WebhookStatus: String, Sendable, Equatable {
     case pending
     case delivered
     case failed
+    /// Not sent: the target's address is not allowed (see `WebhookDelivery`).
+    case refused
 }
 
 extension Row {

@@ -32,6 +32,10 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     /// Delivery attempts per webhook (default 1: no retries, as the real service; up to 10 opts
     /// into retries after 1 s, 2 s, 4 s…).
     public var webhookMaxAttempts: Int?
+    /// Origins (`http://127.0.0.1:3000`) webhooks may be sent to although they are on loopback, a
+    /// private network or the local link. Consulted only while the server listens beyond loopback;
+    /// on loopback every callback URL is delivered (default: none).
+    public var webhookAllowedOrigins: [String]?
     /// Status for invalid product registrations: 422 (default) or 400.
     public var productValidationStatus: Int?
     /// Access-token lifetime in seconds (default 36000).
@@ -60,6 +64,8 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
     var snoringEnabled: Bool { snoring ?? true }
     var isStrict: Bool { strict ?? false }
     var webhookAttempts: Int { webhookMaxAttempts ?? 1 }
+    /// The allowed origins, normalized as `WebhookOrigin` compares them.
+    var allowedWebhookOrigins: Set<String> { Set((webhookAllowedOrigins ?? []).compactMap(WebhookOrigin.normalized)) }
     var accessTTL: Double { accessTokenSeconds ?? 36_000 }
     var refreshTTL: Double { refreshTokenSeconds ?? 14 * 86_400 }
 
@@ -82,6 +88,12 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         if let value = closeEndedStatus, ![403, 404].contains(value) { return "`closeEndedStatus` must be 403 or 404." }
         if let value = webhookKeys, !["event", "callback"].contains(value) { return "`webhookKeys` must be `event` or `callback`." }
         if let value = webhookMaxAttempts, !(1...10).contains(value) { return "`webhookMaxAttempts` must be 1–10." }
+        if let origins = webhookAllowedOrigins {
+            if origins.count > 100 { return "`webhookAllowedOrigins` holds at most 100 origins." }
+            if let bad = origins.first(where: { WebhookOrigin.normalized($0) == nil }) {
+                return "`webhookAllowedOrigins` holds origins like `http://127.0.0.1:3000` (scheme, host, optional port; no path); `\(bad.prefix(200))` is not one."
+            }
+        }
         if let value = productValidationStatus, ![400, 422].contains(value) { return "`productValidationStatus` must be 400 or 422." }
         if let value = accessTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`accessTokenSeconds` must be positive and at most 100 years." }
         if let value = refreshTokenSeconds, !(value > 0 && value <= Self.maxTokenSeconds) { return "`refreshTokenSeconds` must be positive and at most 100 years." }
@@ -106,6 +118,7 @@ public struct AsleepSettings: Codable, Sendable, Equatable {
         result.closeEndedStatus = closeEndedStatus ?? 404
         result.webhookKeys = webhookKeys ?? "event"
         result.webhookMaxAttempts = webhookAttempts
+        result.webhookAllowedOrigins = webhookAllowedOrigins ?? []
         result.productValidationStatus = productValidationStatus ?? 422
         result.accessTokenSeconds = accessTTL
         result.refreshTokenSeconds = refreshTTL

@@ -18,7 +18,7 @@ public struct OutboxMessage: Sendable, Codable, Equatable {
     public var subject: String?
     /// The message content (JSON).
     public var payload: JSONValue
-    /// `pending`, `delivered`, `failed`, or `recorded` for messages that are never sent anywhere.
+    /// `pending`, `delivered`, `failed`, `refused` (a webhook whose target was not allowed), or `recorded` for messages that are never sent anywhere.
     public var status: String
     /// Delivery attempts so far.
     public var attempts: Int

@@ -16,7 +16,7 @@ public struct OutboxMessage: Sendable, Codable, Equatable {
     public var subject: String?
     /// The message content: mail body fields, push payload or webhook body.
     public var payload: AnyJSON
-    /// `pending`, `delivered`, `failed`, or `recorded` for messages never sent anywhere.
+    /// `pending`, `delivered`, `failed`, `refused` (a webhook whose target was not allowed), or `recorded` for messages never sent anywhere.
     public var status: String
     /// Delivery attempts so far (webhooks retry).
     public var attempts: Int

@@ -3,6 +3,7 @@ import HTTPServer
 import Synchronization
 import Testing
 import UnderstudyClient
+import UnderstudyServer
 import UnderstudyTesting
 
 /// A started server with one fresh project and its Asleep API key.
@@ -15,8 +16,8 @@ struct AsleepFixture {
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
     /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
-    static func with<T>(_ body: (AsleepFixture) async throws -> T) async throws -> T {
-        try await UnderstudyTestServer.with { server in
+    static func with<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (AsleepFixture) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with(configure: configure) { server in
             let project = try await server.makeProject(name: "asleep")
             return try await body(AsleepFixture(server: server, project: project))
         }
