@@ -1,8 +1,13 @@
-"""The intercepting proxy port (issue 12): bad CONNECTs, abandoned and idle tunnels, passthrough splices.
+"""The intercepting proxy port (issue 12): bad CONNECTs, abandoned and idle tunnels, passthrough splices,
+what passthrough may reach, and tunnel slots coming back.
 
 Every case talks to the server's proxy port; the runner's descriptor check after each case is
-what shows that tunnels (and their upstream sockets) are closed once the clients are gone.
+what shows that tunnels (and their upstream sockets) are closed once the clients are gone. The
+upstreams are on 127.0.0.1, which passthrough reaches only with --proxy-allow-private: those cases
+run on a fresh server started with it.
 """
+import base64
+import os
 import socket
 import threading
 import time
@@ -10,12 +15,21 @@ import time
 from harness import Client, ConnectionClosed, case, check, wait_until
 
 WARPLINK = "api.warplink.app"
+ALLOW_PRIVATE = ("--proxy-allow-private",)
+# Every spelling of this machine's loopback the resolver accepts (nothing else is dialled, even
+# if the check regressed: tests send traffic to loopback only).
+LOOPBACK_SPELLINGS = ["127.0.0.1", "localhost", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "0x7f.1", "127.0.0.2",
+                      "0.0.0.0", "0", "[::1]", "[::ffff:127.0.0.1]"]
 
 
 class EchoUpstream:
-    """A real destination on 127.0.0.1: echoes each connection's bytes until it closes."""
+    """A real destination on 127.0.0.1: echoes each connection's bytes until it closes (silent:
+    accepts and then says nothing, never closing first)."""
 
-    def __init__(self):
+    def __init__(self, silent=False):
+        self.silent = silent
+        self.stopped = threading.Event()
+        self.accepted = 0
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(("127.0.0.1", 0))
@@ -33,11 +47,15 @@ class EchoUpstream:
                 return
             with self.lock:
                 self.open += 1
+                self.accepted += 1
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn):
         conn.settimeout(30)
         try:
+            if self.silent:
+                self.stopped.wait(30)  # neither reads, writes nor closes: the proxy must let go by itself
+                return
             while True:
                 data = conn.recv(65536)
                 if not data:
@@ -51,6 +69,7 @@ class EchoUpstream:
                 self.open -= 1
 
     def close(self):
+        self.stopped.set()
         self.listener.close()
 
 
@@ -116,7 +135,7 @@ def connect_other_port(ctx):
     check(WARPLINK in text and "8443" in text, f"body does not name host and port: {text!r}")
 
 
-@case("proxy: CONNECT to a closed local port gets 502 naming it")
+@case("proxy: CONNECT to a closed local port gets 502 naming it", server="fresh", extra_args=ALLOW_PRIVATE)
 def connect_closed_port(ctx):
     probe = socket.socket()  # bound, never listening: refused, and nobody else can take the port meanwhile
     probe.bind(("127.0.0.1", 0))
@@ -183,7 +202,7 @@ def intercept_idle(ctx):
 
 # MARK: - Passthrough
 
-@case("proxy: 200 passthrough tunnels splice bytes, then every descriptor is given back")
+@case("proxy: 200 passthrough tunnels splice bytes, then every descriptor is given back", server="fresh", extra_args=ALLOW_PRIVATE)
 def passthrough_many(ctx):
     upstream = EchoUpstream()
     port = proxy(ctx)
@@ -208,7 +227,7 @@ def passthrough_many(ctx):
         upstream.close()
 
 
-@case("proxy: clients that reset right after CONNECT leave no tunnel behind")
+@case("proxy: clients that reset right after CONNECT leave no tunnel behind", server="fresh", extra_args=ALLOW_PRIVATE)
 def passthrough_abandoned(ctx):
     upstream = EchoUpstream()
     port = proxy(ctx)
@@ -275,3 +294,94 @@ def intercept_tls_stalled(ctx):
     finally:
         for client in clients:
             client.close()
+
+
+# MARK: - What passthrough may reach
+
+def threads(ctx):
+    """The server's thread count. Each passthrough tunnel is a thread of its own (one per upstream slot),
+    so the count above a baseline is the slots held. Read from /proc, not the metrics route: a scrape
+    opens a database reader on a loop that had none, and the runner's descriptor check would count it."""
+    with open(f"/proc/{ctx.server.pid}/status") as handle:
+        for line in handle:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    raise AssertionError("no thread count in /proc")
+
+
+@case("proxy: loopback in every spelling is refused by CONNECT and absolute form (403 naming the option); nothing is dialled")
+def loopback_spellings_refused(ctx):
+    upstream = EchoUpstream()
+    port = proxy(ctx)
+    try:
+        for host in LOOPBACK_SPELLINGS:
+            response = refused(port, f"CONNECT {host}:{upstream.port} HTTP/1.1\r\nHost: {host}:{upstream.port}\r\n\r\n", 403)
+            check(b"--proxy-allow-private" in response.body, f"CONNECT {host}: the 403 does not name the option: {response.body!r}")
+            response, _ = answer(port, f"GET http://{host}:{upstream.port}/ HTTP/1.1\r\nHost: {host}:{upstream.port}\r\n\r\n")
+            check(response is not None and response.status == 403, f"GET http://{host}:{upstream.port}/ got {response!r}")
+        check(upstream.accepted == 0, f"{upstream.accepted} connections reached the loopback upstream")
+        ctx.note(f"{len(LOOPBACK_SPELLINGS)} spellings x 2 forms refused, 0 accepted upstream")
+    finally:
+        upstream.close()
+
+
+@case("proxy: CONNECT to the proxy's own port is refused even with private targets allowed; nesting takes no slot",
+      server="fresh", extra_args=ALLOW_PRIVATE)
+def own_port_refused(ctx):
+    port = proxy(ctx)
+    before = threads(ctx)
+    for host in ("127.0.0.1", "localhost", "127.1", "[::ffff:127.0.0.1]"):
+        refused(port, f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n", 403)
+    check(wait_until(lambda: threads(ctx) <= before, timeout=5), f"{threads(ctx) - before} more threads after CONNECTs to the proxy itself")
+
+
+@case("proxy: 300 CONNECTs to a silent upstream, then closed: every slot comes back within seconds",
+      server="fresh", extra_args=ALLOW_PRIVATE)
+def slots_come_back(ctx):
+    upstream = EchoUpstream(silent=True)
+    port = proxy(ctx)
+    clients, statuses = [], []
+    before = threads(ctx)
+    try:
+        for _ in range(300):
+            client, response = connect_tunnel(port, f"127.0.0.1:{upstream.port}")
+            statuses.append(response.status)
+            clients.append(client)
+        check(statuses.count(200) == 256, f"{statuses.count(200)} tunnels opened; wanted 256 (the slot limit)")
+        check(wait_until(lambda: threads(ctx) - before >= 256, timeout=5), f"{threads(ctx) - before} tunnel threads; wanted 256")
+        held = threads(ctx) - before
+        check(statuses.count(503) == 44, f"{statuses.count(503)} answered 503; wanted 44")
+        for client in clients:
+            client.close()
+        clients = []
+        started = time.monotonic()
+        check(wait_until(lambda: threads(ctx) <= before + 2, timeout=20),
+              f"{threads(ctx) - before} tunnel threads still there 20 s after the clients closed")
+        recovered = time.monotonic() - started
+        client, response = connect_tunnel(port, f"127.0.0.1:{upstream.port}")
+        client.close()
+        check(response.status == 200, f"a new CONNECT after recovery got {response!r}")
+        ctx.note(f"{held} slots held, 0 after {recovered:.1f} s")
+    finally:
+        for client in clients:
+            client.close()
+        upstream.close()
+
+
+@case("proxy: with --proxy-password, a CONNECT without it gets 407 with Proxy-Authenticate; with it, the tunnel opens",
+      server="fresh", extra_args=("--proxy-password", "hostile-secret"))
+def password_required(ctx):
+    port = proxy(ctx)
+    response = refused(port, f"CONNECT {WARPLINK}:80 HTTP/1.1\r\nHost: {WARPLINK}:80\r\n\r\n", 407)
+    check(response.header("proxy-authenticate") == 'Basic realm="understudy"', f"no Basic challenge: {response!r}")
+    wrong = base64.b64encode(b"phone:guess").decode()
+    refused(port, f"CONNECT {WARPLINK}:80 HTTP/1.1\r\nProxy-Authorization: Basic {wrong}\r\n\r\n", 407)
+    right = base64.b64encode(b"phone:hostile-secret").decode()
+    client = Client(port)
+    try:
+        client.send(f"CONNECT {WARPLINK}:80 HTTP/1.1\r\nProxy-Authorization: Basic {right}\r\n\r\n"
+                    f"GET /v1/sdk/validate HTTP/1.1\r\nHost: {WARPLINK}\r\n\r\n")
+        check(client.response(head_only=True).status == 200, "the right password did not open the tunnel")
+        check(client.response().status == 401, "the request inside the tunnel was not served")
+    finally:
+        client.close()

@@ -68,11 +68,15 @@ out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" --cacert "$work/c
 check "a bad key through the proxy gets WarpLink's own 401" "$( [ "$(tail -1 <<<"$out")" = 401 ] && echo yes)" "$out"
 
 out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" -w '\n%{http_code}' "http://127.0.0.1:$plain/__admin/health" 2>&1)
-check "passthrough: an absolute-form request for another host (127.0.0.1) is forwarded" \
+check "an absolute-form request for Understudy's own port is served by Understudy itself" \
   "$( [ "$(tail -1 <<<"$out")" = 200 ] && echo yes)" "$out"
 
 out=$(curl -sS --max-time 10 --proxytunnel --proxy "http://127.0.0.1:$proxy" -w '\n%{http_code} %{http_connect}' "http://127.0.0.1:$plain/__admin/health" 2>&1)
-check "passthrough: CONNECT 127.0.0.1:port tunnels to the real destination" "$( [ "$(tail -1 <<<"$out")" = "200 200" ] && echo yes)" "$out"
+check "CONNECT to Understudy's own plain port is served in process" "$( [ "$(tail -1 <<<"$out")" = "200 200" ] && echo yes)" "$out"
+
+out=$(curl -sS --max-time 10 --proxytunnel --proxy "http://127.0.0.1:$proxy" -w '\n%{http_connect}' "http://localhost:$proxy/" 2>&1)
+check "CONNECT to the proxy's own port is refused (403)" "$( [ "$(tail -1 <<<"$out")" = 403 ] && echo yes)" "$out"
+passthrough_plain=$plain passthrough_proxy=$proxy
 
 out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" --cacert "$work/ca.pem" -w '\n%{http_connect}' https://api.warplink.app:8443/ 2>&1)
 check "CONNECT to an emulated host on another port → 400" "$( [ "$(tail -1 <<<"$out")" = 400 ] && echo yes)" "$out"
@@ -88,6 +92,28 @@ check "--proxy-mode refuse: http://example.org/ → 403 naming the host" \
 out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" --cacert "$work/refuse-ca.pem" -H "Authorization: Bearer $demo_key" \
   -w '\n%{http_code}' https://api.warplink.app/v1/sdk/validate 2>&1)
 check "--proxy-mode refuse still intercepts emulated hosts" "$( [ "$(tail -1 <<<"$out")" = 200 ] && echo yes)" "$out"
+
+# --- what passthrough may reach: public addresses only, unless --proxy-allow-private ---
+start private --proxy-allow-private
+for host in 127.0.0.1 localhost 127.1 2130706433 0x7f000001 0.0.0.0 '[::ffff:127.0.0.1]'; do
+  out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$passthrough_proxy" -w '\n%{http_code}' "http://$host:$plain/__admin/health" 2>&1)
+  check "default passthrough refuses http://$host:<another server> with 403 naming --proxy-allow-private" \
+    "$( [ "$(tail -1 <<<"$out")" = 403 ] && grep -q -- '--proxy-allow-private' <<<"$out" && echo yes)" "$out"
+done
+out=$(curl -sS --max-time 10 --proxytunnel --proxy "http://127.0.0.1:$passthrough_proxy" -w '\n%{http_connect}' "http://localhost:$plain/__admin/health" 2>&1)
+check "default passthrough refuses CONNECT localhost:<another server> (403)" "$( [ "$(tail -1 <<<"$out")" = 403 ] && echo yes)" "$out"
+out=$(curl -sS --max-time 10 --proxytunnel --proxy "http://127.0.0.1:$proxy" -w '\n%{http_code} %{http_connect}' "http://127.0.0.1:$passthrough_plain/__admin/health" 2>&1)
+check "--proxy-allow-private: CONNECT to another local server tunnels to it" "$( [ "$(tail -1 <<<"$out")" = "200 200" ] && echo yes)" "$out"
+
+# --- the proxy password ---
+start password --proxy-password curl-secret
+out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" -w '\n%{http_code}' -H "Authorization: Bearer $demo_key" \
+  http://api.warplink.app/v1/sdk/validate 2>&1)
+check "--proxy-password: no credentials → 407" "$( [ "$(tail -1 <<<"$out")" = 407 ] && echo yes)" "$out"
+"$binary" ca export --database "$work/password/db.sqlite" --output "$work/password-ca.pem"
+out=$(curl -sS --max-time 10 --proxy "http://127.0.0.1:$proxy" --proxy-user "phone:curl-secret" --cacert "$work/password-ca.pem" \
+  -H "Authorization: Bearer $demo_key" -w '\n%{http_code} %{http_connect}' https://api.warplink.app/v1/sdk/validate 2>&1)
+check "--proxy-password: curl --proxy-user any-user:password reaches the emulated host" "$( [ "$(tail -1 <<<"$out")" = "200 200" ] && echo yes)" "$out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
