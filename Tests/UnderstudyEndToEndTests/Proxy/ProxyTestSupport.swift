@@ -271,7 +271,8 @@ final class LoopbackUpstream: Sendable {
     }
 
     private func serve(_ fd: Int32) {
-        var time = timeval(tv_sec: 10, tv_usec: 0)
+        // Long enough for a loaded test run: the upstream's end of stream would end the tunnel 5 s later.
+        var time = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var chunk = [UInt8](repeating: 0, count: 65536)
         var received: [UInt8] = []
