@@ -208,10 +208,23 @@ class Run:
         for parameter, kind in operation.parameter_leaves({"id": project}):
             for text in replacement_values(kind, self.long):
                 cases.append((f"{parameter['in']} {parameter['name']}={text}", {"body": bodies[0], "parameter": (parameter, text)}))
-        for label, arguments in cases:
+        # Reads after an accepted write: after each value for a replacing write (PUT, PATCH, an
+        # import), whose next value overwrites it; once per leaf for a POST that adds rows, which
+        # stay for the read to find (so a leaf's fifteen values cost one round of reads).
+        accumulates = operation.method == "POST" and operation.id != "importProject"
+        pending = None
+        for index, (label, arguments) in enumerate(cases):
             status = self.send(operation, self.build(operation, project, **arguments), label)
-            if status is not None and 200 <= status < 300 and not operation.is_read and "base" not in label:
-                self.probe(operation, operations, arguments.get("replace", project), label)
+            accepted = status is not None and 200 <= status < 300 and not operation.is_read and "base" not in label
+            target = arguments.get("replace", project)
+            if accepted and not accumulates:
+                self.probe(operation, operations, target, label)
+            elif accepted:
+                pending = label.rsplit("=", 1)[0] + "=(each value)"
+            leaf_done = index + 1 == len(cases) or cases[index + 1][0].rsplit("=", 1)[0] != label.rsplit("=", 1)[0]
+            if pending and leaf_done:
+                self.probe(operation, operations, target, pending)
+                pending = None
         if not operation.is_read:
             self.prepare(self.document)  # it may have revoked the credentials or deleted the project
 

@@ -24,6 +24,13 @@ extension Date {
         return (timeIntervalSince1970 * 1000).roundedInt64()
     }
 
+    /// Milliseconds since 1970 of this instant held inside `Timestamp.range` (below 2.6e14 in
+    /// magnitude, so sums and differences of a few of them cannot overflow); never traps.
+    public var clampedEpochMilliseconds: Int64 {
+        // In range the product is below 2.6e14, so `Int64(exactly:)` cannot fail.
+        (Timestamp.clamped(self).timeIntervalSince1970 * 1000).roundedInt64() ?? 0
+    }
+
     /// The instant `milliseconds` after 1970; nil outside `Timestamp.range`.
     public init?(epochMilliseconds milliseconds: Int64) {
         self.init(epochSeconds: Double(milliseconds) / 1000)

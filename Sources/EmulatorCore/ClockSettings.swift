@@ -58,12 +58,13 @@ public struct ClockSettings: Sendable, Equatable, Codable {
         self.offsetSeconds = offsetSeconds
     }
 
-    /// The project's "now" given the real time.
+    /// The project's "now" given the real time, held inside `Timestamp.range`: settings from
+    /// before the bound (or a doctored row) still give every platform an instant it can convert.
     public func now(real: Date = Date()) -> Date {
         switch mode {
         case .real: return real
-        case .frozen: return frozenAt ?? real
-        case .offset: return real.addingTimeInterval(offsetSeconds)
+        case .frozen: return Timestamp.clamped(frozenAt ?? real)
+        case .offset: return real.addingClamped(seconds: offsetSeconds)
         }
     }
 

@@ -144,7 +144,12 @@ enum CoreAdminRoutes {
         // MARK: Clock
 
         routes.append(Route(.get, "/__admin/projects/{id}/clock") { _, context in
-            .json(status: 200, bytes: renderClock(context.services.clocks.settings(for: context.parameter("id"))).encoded())
+            let id = context.parameter("id")
+            if let problem = context.services.clocks.rangeProblem(for: id) {
+                // A clock stored before the bound (or by hand): say so, and how to repair it.
+                throw AdminError(status: 409, code: "clock_out_of_range", message: CoreFailure.storedStateUnreadable(project: id, detail: problem).message)
+            }
+            return .json(status: 200, bytes: renderClock(context.services.clocks.settings(for: id)).encoded())
         })
         routes.append(Route(.put, "/__admin/projects/{id}/clock") { request, context in
             let body = try decodeAdmin(ClockBody.self, request)

@@ -116,7 +116,7 @@ enum CoreOpenAPI {
             "The demo project gets its fixtures back.", parameters: [projectID], responses: ["200": project, "404": error], tag: "projects"))
         document.add("get", "/__admin/projects/{id}/clock", operation(
             "getClock", "The project's clock", "Every platform reads the project's time from it.",
-            parameters: [projectID], responses: ["200": clock, "404": error], tag: "clock"))
+            parameters: [projectID], responses: ["200": clock, "404": error, "409": error], tag: "clock"))
         document.add("put", "/__admin/projects/{id}/clock", operation(
             "setClock", "Set the clock: real, frozen at `now`, or offset by `offsetSeconds` (or to `now`)",
             "`now` applies to `frozen` (default: this instant) and `offset` (the offset that makes it now); `real` ignores both.",

@@ -86,7 +86,7 @@ public struct JSONWriter: Sendable {
     /// A double as `JSONValue.double` prints: whole values below 1e15 without a fraction.
     public mutating func double(_ value: Double) {
         guard value.isFinite else { return null() } // JSON has no NaN or infinity
-        if value == value.rounded(), abs(value) < 1e15 { return int(Int64(value)) }
+        if value == value.rounded(), value.magnitude < 1e15 { return int(Int64(value)) } // checked: whole and below 1e15
         bytes.append(contentsOf: value.description.utf8)
     }
 

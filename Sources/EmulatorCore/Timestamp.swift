@@ -31,7 +31,7 @@ public enum Timestamp {
         // In `range`, milliseconds are below 2.6e14: every conversion below is exact and in bounds.
         let milliseconds = (clamped(date).timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
-        return utc(seconds: Int(seconds), fraction: fractionalSeconds ? (Int(milliseconds - seconds * 1000), 3) : nil)
+        return utc(seconds: Int(seconds), fraction: fractionalSeconds ? (Int(milliseconds - seconds * 1000), 3) : nil) // checked: clamped above
     }
 
     /// `YYYY-MM-DDThh:mm:ss[.fff…]Z` from epoch seconds through `gmtime_r`: the format style costs
@@ -75,7 +75,7 @@ public enum Timestamp {
     public static func formatMicroseconds(_ date: Date) -> String {
         let micros = (clamped(date).timeIntervalSince1970 * 1_000_000).rounded() // below 2.6e17 in `range`
         let seconds = (micros / 1_000_000).rounded(.down)
-        return utc(seconds: Int(seconds), fraction: (Int(micros - seconds * 1_000_000), 6))
+        return utc(seconds: Int(seconds), fraction: (Int(micros - seconds * 1_000_000), 6)) // checked: clamped above
     }
 
     /// Parses ISO 8601 with or without fractional seconds, with `Z` or a numeric offset; nil for
@@ -134,7 +134,7 @@ public enum Timestamp {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
-        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) // checked: a four-digit year, a few million days at most
     }
 
     /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.
