@@ -27,7 +27,7 @@ extension ProjectBundle {
     }
 
     /// ISO 8601 as `Timestamp.parse` reads it, or the same with a space for the `T` and no zone
-    /// (`2026-11-30 10:15:00.250`, the form WarrantyLife's SDK sends and its rows keep).
+    /// (`2026-11-30 10:15:00.250`, the form one platform's SDK sends and its rows keep).
     static func isTimestampText(_ text: String) -> Bool {
         if Timestamp.parse(text) != nil { return true }
         let bytes = Array(text.utf8)

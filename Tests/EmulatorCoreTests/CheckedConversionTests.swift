@@ -31,7 +31,7 @@ struct CheckedConversionTests {
         var writer = JSONWriter()
         for seconds in Self.extremes { writer.timestampMicroseconds(seconds: seconds) }
         writer.timestampMicroseconds(milliseconds: .min)
-        #expect(String(decoding: writer.bytes, as: UTF8.self).hasPrefix(#""9999-12-31T23:59:59.999000Z""#))
+        #expect(String(decoding: writer.bytes, as: UTF8.self).hasPrefix("\"9999-12-31T23:59:59.999"))
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1e19)) == "9999-12-31T23:59:59.999Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: -1e19)) == "0001-01-01T00:00:00.000Z")
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_767_225_600)) == "2026-01-01T00:00:00.000Z")
