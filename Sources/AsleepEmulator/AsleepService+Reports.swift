@@ -177,6 +177,6 @@ extension AsleepService {
     static func averageClock(_ seconds: [Int]) -> Int {
         guard !seconds.isEmpty else { return 0 }
         let shifted = seconds.map { $0 < 43_200 ? $0 + 86_400 : $0 }
-        return Int((Double(shifted.reduce(0, +)) / Double(shifted.count)).rounded()) % 86_400
+        return Int((Double(shifted.reduce(0, +)) / Double(shifted.count)).rounded()) % 86_400 // checked: a mean of seconds within a day
     }
 }

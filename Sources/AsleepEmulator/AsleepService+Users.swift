@@ -77,7 +77,7 @@ extension AsleepService {
             guard let value = fields[name], !value.isNull else { result[name] = .null; return }
             guard let number = value.doubleValue, value.boolValue == nil else { throw AsleepError.validation("metadata.\(name)", "must be a number") }
             guard range.contains(number) else { throw AsleepError.validation("metadata.\(name)", "must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))") }
-            guard abs((number * 10).rounded() - number * 10) < 1e-6 else { throw AsleepError.validation("metadata.\(name)", "must have at most one decimal place") }
+            guard ((number * 10).rounded() - number * 10).magnitude < 1e-6 else { throw AsleepError.validation("metadata.\(name)", "must have at most one decimal place") }
             result[name] = .double(number)
         }
         let year = try integer("birth_year", 1900...currentYear)

@@ -66,7 +66,7 @@ public enum SleepAnalysis {
     /// Epochs beyond `end` are ignored so that every time stays inside the session.
     public static func stat(_ arrays: StageArrays, start: Date, end: Date, snoring snoringEnabled: Bool, breathing breathingEnabled: Bool) -> Stat {
         var stat = Stat()
-        let bed = max(0, Int((end.timeIntervalSince1970 - start.timeIntervalSince1970).rounded(.down)))
+        let bed = max(0, (end.timeIntervalSince1970 - start.timeIntervalSince1970).roundedInt(.down) ?? 0)
         stat.timeInBed = bed
         let usable = min(arrays.sleep.count, bed / epochSeconds)
         let sleep = Array(arrays.sleep.prefix(usable))
@@ -110,7 +110,7 @@ public enum SleepAnalysis {
         stat.longestWaso = (wakeRuns.max() ?? 0) * e
         let remRuns = runEnds(period.map { $0 == 3 })
         stat.sleepCycleCount = remRuns.count
-        stat.sleepCycle = remRuns.last.map { Int((Double(($0 + 1) * e) / Double(remRuns.count)).rounded()) }
+        stat.sleepCycle = remRuns.last.map { Int((Double(($0 + 1) * e) / Double(remRuns.count)).rounded()) } // checked: epoch counts of one night
 
         if snoringEnabled {
             let snore = Array(arrays.snoring.prefix(usable)[first...last]).map { $0 == 1 }
@@ -133,7 +133,7 @@ public enum SleepAnalysis {
             stat.breathingIndex = asleep > 0 ? ratio(Double(count) / (Double(asleep) / 3600)) : 0
             stat.breathingPattern = stat.unstableBreathRatio! < 0.1 ? "STABLE" : "UNSTABLE"
         }
-        stat.sleepIndex = Int((50 + 50 * (stat.sleepEfficiency ?? 0)).rounded())
+        stat.sleepIndex = Int((50 + 50 * (stat.sleepEfficiency ?? 0)).rounded()) // checked: efficiency is a ratio of epoch counts
         return stat
     }
 

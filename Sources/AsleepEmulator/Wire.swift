@@ -36,7 +36,7 @@ enum AsleepWire {
     static func sleepSession(_ session: SessionRecord, zone: TimeZone) -> JSONValue {
         let timeInBed: Int
         if session.state != .open, let end = session.end {
-            timeInBed = max(0, Int((end.timeIntervalSince1970 - session.start.timeIntervalSince1970).rounded(.down)))
+            timeInBed = max(0, (end.timeIntervalSince1970 - session.start.timeIntervalSince1970).roundedInt(.down) ?? 0)
         } else {
             timeInBed = ((session.lastSeqNum ?? -1) + 1) * SleepAnalysis.epochSeconds
         }

@@ -42,7 +42,7 @@ enum WireTime {
         let c = components(date, zone)
         let offset = zone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
+        let minutes = Int(offset.magnitude / 60) // a zone offset is at most a day of seconds
         return "\(pad(c.year ?? 0, 4))-\(pad(c.month ?? 0))-\(pad(c.day ?? 0))T\(pad(c.hour ?? 0)):\(pad(c.minute ?? 0)):\(pad(c.second ?? 0))"
             + "\(sign)\(pad(minutes / 60)):\(pad(minutes % 60))"
     }
@@ -76,7 +76,7 @@ enum WireTime {
     /// of the user by day, and a calendar and a string per session were a third of such a list.
     static func dayNumber(_ date: Date, in zone: TimeZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))
-        return Int((local / 86_400).rounded(.down))
+        return (local / 86_400).roundedInt(.down) ?? 0
     }
 
     /// The start times (Unix seconds, `from ..< before`) that can fall on local days

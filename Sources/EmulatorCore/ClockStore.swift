@@ -44,13 +44,24 @@ public final class ClockStore: Sendable {
                            settings.mode.rawValue, settings.frozenAt?.timeIntervalSince1970, settings.offsetSeconds, project)
     }
 
-    /// Reads settings from a `projects` row; a missing, mistyped or unknown value throws.
+    /// Why `project`'s clock is outside `ClockSettings.maximumShiftSeconds` (a stored value from
+    /// before the bound, or a doctored database), nil when it is inside or the project is unknown.
+    public func rangeProblem(for project: ProjectID?) -> String? {
+        guard let project, let settings = cache.withLock({ $0[project] }) else { return nil }
+        return settings.rangeProblem()
+    }
+
+    /// Reads settings from a `projects` row; a missing, mistyped or unknown mode throws. Numbers
+    /// are taken as stored, however large (a NULL offset, which SQLite makes of NaN, reads as
+    /// NaN): loading never fails on them, and `rangeProblem` makes the project's routes answer a
+    /// 409 until its clock is set again.
     public static func settings(from row: Row) throws -> ClockSettings {
         let modeText: String = try row.decode("clock_mode")
         guard let mode = ClockSettings.Mode(rawValue: modeText) else {
             throw RowDecodingError.wrongType(column: "clock_mode", expected: "real, frozen or offset", found: modeText)
         }
-        return ClockSettings(mode: mode, frozenAt: try row.decodeIfPresent("clock_frozen_at", as: Double.self).map(Date.init(timeIntervalSince1970:)),
-                             offsetSeconds: try row.decode("clock_offset_seconds"))
+        let frozen = try row.decodeIfPresent("clock_frozen_at", as: Double.self)
+        let offset = try row.decodeIfPresent("clock_offset_seconds", as: Double.self) ?? .nan
+        return ClockSettings(mode: mode, frozenAt: frozen.map(Date.init(timeIntervalSince1970:)), offsetSeconds: mode == .offset ? offset : 0)
     }
 }

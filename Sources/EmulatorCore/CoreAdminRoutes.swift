@@ -144,7 +144,12 @@ enum CoreAdminRoutes {
         // MARK: Clock
 
         routes.append(Route(.get, "/__admin/projects/{id}/clock") { _, context in
-            .json(status: 200, bytes: renderClock(context.services.clocks.settings(for: context.parameter("id"))).encoded())
+            let id = context.parameter("id")
+            if let problem = context.services.clocks.rangeProblem(for: id) {
+                // A clock stored before the bound (or by hand): say so, and how to repair it.
+                throw AdminError(status: 409, code: "clock_out_of_range", message: CoreFailure.storedStateUnreadable(project: id, detail: problem).message)
+            }
+            return .json(status: 200, bytes: renderClock(context.services.clocks.settings(for: id)).encoded())
         })
         routes.append(Route(.put, "/__admin/projects/{id}/clock") { request, context in
             let body = try decodeAdmin(ClockBody.self, request)
@@ -167,16 +172,18 @@ enum CoreAdminRoutes {
                     settings = ClockSettings(mode: .offset, frozenAt: nil, offsetSeconds: body.offsetSeconds ?? 0)
                 }
             }
+            if let problem = settings.rangeProblem() { throw AdminError.badRequest(problem, code: "clock_out_of_range") }
             try await projects.setClock(context.parameter("id"), settings)
             return .json(status: 200, bytes: renderClock(settings).encoded())
         })
         routes.append(Route(.post, "/__admin/projects/{id}/clock/advance") { request, context in
             let body = try decodeAdmin(AdvanceBody.self, request)
-            guard body.seconds.isFinite, body.seconds >= 0, body.seconds <= 10 * 365 * 86_400 else {
+            guard body.seconds.isFinite, body.seconds >= 0, body.seconds <= ClockSettings.maximumAdvanceSeconds else {
                 throw AdminError.badRequest("`seconds` must be between 0 and ten years.")
             }
             let id = context.parameter("id")
             let settings = context.services.clocks.settings(for: id).advanced(by: body.seconds)
+            if let problem = settings.rangeProblem() { throw AdminError.badRequest(problem, code: "clock_out_of_range") }
             try await projects.setClock(id, settings)
             return .json(status: 200, bytes: renderClock(settings).encoded())
         })

@@ -116,11 +116,11 @@ enum CoreOpenAPI {
             "The demo project gets its fixtures back.", parameters: [projectID], responses: ["200": project, "404": error], tag: "projects"))
         document.add("get", "/__admin/projects/{id}/clock", operation(
             "getClock", "The project's clock", "Every platform reads the project's time from it.",
-            parameters: [projectID], responses: ["200": clock, "404": error], tag: "clock"))
+            parameters: [projectID], responses: ["200": clock, "404": error, "409": error], tag: "clock"))
         document.add("put", "/__admin/projects/{id}/clock", operation(
             "setClock", "Set the clock: real, frozen at `now`, or offset by `offsetSeconds` (or to `now`)",
             "`now` applies to `frozen` (default: this instant) and `offset` (the offset that makes it now); `real` ignores both.",
-            body: body("SetClock", example: ["mode": "frozen", "now": "2026-06-01T12:00:00Z"]),
+            body: body("SetClock", example: ["mode": "offset", "offsetSeconds": -86400]),
             parameters: [projectID], responses: ["200": clock, "400": error, "404": error], tag: "clock"))
         document.add("post", "/__admin/projects/{id}/clock/advance", operation(
             "advanceClock", "Move the clock forward", "A frozen clock moves its instant; a real or offset clock grows its offset. At most ten years.",

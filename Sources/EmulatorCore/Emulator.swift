@@ -245,7 +245,9 @@ public final class Emulator: HTTPApplication {
         }
 
         var response: Response
-        if let target, case .matched(_, _, let template) = match {
+        if target != nil, let project = identity.project, let problem = services.clocks.rangeProblem(for: project) {
+            response = failureResponse(.storedStateUnreadable(project: project, detail: problem), platform: platform, requestID: exchange.requestID)
+        } else if let target, case .matched(_, _, let template) = match {
             let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
                                           projectID: identity.project, credential: identity.credential,
                                           now: services.clocks.now(for: identity.project), services: services)
@@ -266,6 +268,13 @@ public final class Emulator: HTTPApplication {
             return error.response
         } catch let error as BodyError {
             return isControlPlane ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
+        } catch let error as RowDecodingError {
+            // A stored row this build cannot read (a doctored or foreign database): that project's
+            // answer says so; every other project, the project list and the process carry on.
+            let failure = CoreFailure.storedStateUnreadable(project: context.projectID ?? "(none)", detail: error.description)
+            services.logger.error("stored row unreadable", [("path", request.path), ("error", error.description)])
+            return isControlPlane ? AdminError(status: 409, code: "stored_state_unreadable", message: failure.message).response
+                : failureResponse(failure, platform: platform, requestID: requestID)
         } catch let error as StoreUnavailableError {
             // A lost database connection is worth retrying (the store reconnects by itself): 503, not 500.
             services.logger.error("store unavailable", [("path", request.path), ("error", error.reason)])

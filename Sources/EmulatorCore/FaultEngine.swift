@@ -227,7 +227,7 @@ public final class FaultEngine: Sendable {
             switch key {
             case "status": kind = .status(value.flatMap(Int.init) ?? 500, body: nil)
             case "delay": kind = .delay(milliseconds: value.flatMap(Int.init) ?? 1000)
-            case "hang": kind = .hang(milliseconds: value.flatMap(Double.init).map { Int($0 * 1000) } ?? FaultAction.defaultHangMilliseconds)
+            case "hang": kind = .hang(milliseconds: value.flatMap(Double.init).map { ($0 * 1000).roundedInt() ?? -1 } ?? FaultAction.defaultHangMilliseconds)
             case "reset": kind = .reset
             case "closeAfterHeaders": kind = .closeAfterHeaders
             case "truncate": kind = .truncate(bytes: value.flatMap(Int.init))

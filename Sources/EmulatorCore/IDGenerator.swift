@@ -68,7 +68,7 @@ public struct IDGenerator: Sendable {
     /// Not for ids an SDK checks the version of (a link id in Android's install referrer must be
     /// version 1–5).
     public mutating func recordUUID(at date: Date = Date()) -> String {
-        recordUUID(unixMilliseconds: UInt64(max(0, date.timeIntervalSince1970 * 1000)))
+        recordUUID(unixMilliseconds: UInt64(max(0, date.clampedEpochMilliseconds)))
     }
 
     /// `recordUUID(at:)` for a time given in milliseconds since 1970.

@@ -201,7 +201,7 @@ public struct JSONScanner {
             return .int(negative ? -value : value)
         }
         let scale = exponent - fractionDigits
-        if !isInteger, digits <= 15, mantissa <= 1 << 53, abs(scale) <= 22 {
+        if !isInteger, digits <= 15, mantissa <= 1 << 53, scale.magnitude <= 22 {
             var value = Double(mantissa)
             value = scale < 0 ? value / Self.powersOfTen[-scale] : value * Self.powersOfTen[scale]
             return .double(negative ? -value : value)

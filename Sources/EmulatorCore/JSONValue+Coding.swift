@@ -41,7 +41,7 @@ extension JSONValue {
         case .int(let number): out.append(contentsOf: String(number).utf8)
         case .double(let number):
             if number.isFinite {
-                if number == number.rounded(), abs(number) < 1e15 {
+                if number == number.rounded(), number.magnitude < 1e15 {
                     out.append(contentsOf: String(Int64(number)).utf8)
                 } else {
                     out.append(contentsOf: "\(number)".utf8)

@@ -61,7 +61,7 @@ public enum JSONValue: Sendable, Equatable, Hashable, Codable {
     public var intValue: Int? {
         switch self {
         case .int(let value): return Int(value)
-        case .double(let value) where value.rounded() == value && abs(value) < 9e15: return Int(value)
+        case .double(let value) where value.magnitude < 9e15: return value.roundedInt().flatMap { Double($0) == value ? $0 : nil }
         default: return nil
         }
     }

@@ -86,7 +86,7 @@ public struct JSONWriter: Sendable {
     /// A double as `JSONValue.double` prints: whole values below 1e15 without a fraction.
     public mutating func double(_ value: Double) {
         guard value.isFinite else { return null() } // JSON has no NaN or infinity
-        if value == value.rounded(), abs(value) < 1e15 { return int(Int64(value)) }
+        if value == value.rounded(), value.magnitude < 1e15 { return int(Int64(value)) } // checked: whole and below 1e15
         bytes.append(contentsOf: value.description.utf8)
     }
 
@@ -120,7 +120,9 @@ public struct JSONWriter: Sendable {
     /// `"2026-11-03T12:43:29.562522Z"` for epoch seconds, as `Timestamp.formatMicroseconds` prints.
     public mutating func timestampMicroseconds(seconds: Double) {
         // Through `Date` as the formatter goes: it keeps seconds since 2001, and the trip back can move the last bit.
-        let micros = (Date(timeIntervalSince1970: seconds).timeIntervalSince1970 * 1_000_000).rounded()
+        // Clamped as `Timestamp.formatMicroseconds` clamps: a stored 1e300 prints as year 9999
+        // instead of trapping in `Int64(whole)` below.
+        let micros = (Timestamp.clamped(Date(timeIntervalSince1970: seconds)).timeIntervalSince1970 * 1_000_000).rounded()
         let whole = (micros / 1_000_000).rounded(.down)
         bytes.append(UInt8(ascii: "\""))
         appendUTC(seconds: Int64(whole))

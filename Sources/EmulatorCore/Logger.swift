@@ -99,7 +99,7 @@ public struct Logger: Sendable {
             var object: [String: JSONValue] = [
                 "time": .string(Timestamp.format(Date())), "level": "info", "message": "request",
                 "method": .string(method), "path": .string(path), "status": .int(Int64(status)),
-                "durationMs": .double((durationMs * 100).rounded() / 100), "bytes": .int(Int64(bytes)), "platform": .string(platform),
+                "durationMs": .double((durationMs * 100).rounded() / 100), "bytes": .int(Int64(bytes)), "platform": .string(platform), // checked: `bytes` is an Int
             ]
             if let project { object["project"] = .string(project) }
             Self.writeLine(String(decoding: JSONValue.object(object).encoded(), as: UTF8.self))

@@ -95,6 +95,9 @@ public enum CoreFailure: Sendable, Equatable {
     case internalError(String)
     /// The store could not be reached (the database failed while identifying the project, say).
     case storageUnavailable
+    /// The project's stored state cannot be rendered (a clock beyond its range, a timestamp cell
+    /// that is not one): the server's data, not the request, so a 409 telling how to repair it.
+    case storedStateUnreadable(project: String, detail: String)
 
     /// The status to answer with.
     public var status: Int {
@@ -106,6 +109,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .injected(let status): return status
         case .internalError: return 500
         case .storageUnavailable: return 503
+        case .storedStateUnreadable: return 409
         }
     }
 
@@ -119,6 +123,9 @@ public enum CoreFailure: Sendable, Equatable {
         case .injected(let status): return "Injected fault: \(status) \(HTTPStatus.reason(status))"
         case .internalError(let message): return "Internal error: \(message)"
         case .storageUnavailable: return "The emulator's store is unavailable; try again."
+        case .storedStateUnreadable(let project, let detail):
+            return "Project `\(project)` holds state this server cannot read (\(detail)); "
+                + "set its clock again (PUT /__admin/projects/\(project)/clock) or reset it (POST /__admin/projects/\(project)/reset)."
         }
     }
 }

@@ -68,6 +68,9 @@ extension ProjectBundle {
                 guard accepts(value, affinities[index]) else {
                     throw invalid("Row \(rowIndex) of table `\(name)`: `\(column)` must be \(affinities[index].expected); got \(String(decoding: value.encoded(), as: UTF8.self).prefix(80)).")
                 }
+                if let problem = timeProblem(column: column, value: value) {
+                    throw invalid("Row \(rowIndex) of table `\(name)`: `\(column)` \(problem); got \(String(decoding: value.encoded(), as: UTF8.self).prefix(80)).")
+                }
             }
             if projectColumn == nil { values.append(.string(project)) }
             rows.append(values)

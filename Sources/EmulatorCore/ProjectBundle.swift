@@ -108,6 +108,13 @@ public struct ProjectBundle: Sendable {
     }
 
     private static func readClock(_ value: JSONValue) throws -> ClockSettings {
+        let settings = try readClockMembers(value)
+        // The same range as `PUT …/clock`: a bundle's clock is stored and rendered the same way.
+        if let problem = settings.rangeProblem() { throw invalid("`clock`: \(problem)") }
+        return settings
+    }
+
+    private static func readClockMembers(_ value: JSONValue) throws -> ClockSettings {
         guard case .object(let members) = value, let modeText = members["mode"]?.stringValue, let mode = ClockSettings.Mode(rawValue: modeText) else {
             throw invalid("`clock` must be an object whose `mode` is real, frozen or offset.")
         }

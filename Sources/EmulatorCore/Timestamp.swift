@@ -10,14 +10,28 @@ public enum Timestamp {
     private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
-    /// `2026-11-03T12:43:29.562Z` (milliseconds, rounded) or without fraction.
+    /// The instants this server reads and writes: years 0001 to 9999, the four-digit years ISO 8601
+    /// text carries without an agreement. `parse` refuses anything outside; `format` holds it at the
+    /// nearer end, so no stored value or clock reading can make formatting trap.
+    public static let range = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
+    /// `date` held inside `range` (NaN, which no comparison orders, becomes 1970-01-01).
+    public static func clamped(_ date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        if seconds.isNaN { return Date(timeIntervalSince1970: 0) }
+        return min(max(date, range.lowerBound), range.upperBound)
+    }
+
+    /// `2026-11-03T12:43:29.562Z` (milliseconds, rounded) or without fraction; an instant outside
+    /// `range` is written as the nearer end of it.
     ///
     /// The fraction is computed from whole milliseconds rather than left to the format style,
     /// which truncates: a stored `.640` is the double `.63999…` and would print as `.639`.
     public static func format(_ date: Date, fractionalSeconds: Bool = true) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        // In `range`, milliseconds are below 2.6e14: every conversion below is exact and in bounds.
+        let milliseconds = (clamped(date).timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
-        return utc(seconds: Int(seconds), fraction: fractionalSeconds ? (Int(milliseconds - seconds * 1000), 3) : nil)
+        return utc(seconds: Int(seconds), fraction: fractionalSeconds ? (Int(milliseconds - seconds * 1000), 3) : nil) // checked: clamped above
     }
 
     /// `YYYY-MM-DDThh:mm:ss[.fff…]Z` from epoch seconds through `gmtime_r`: the format style costs
@@ -59,13 +73,19 @@ public enum Timestamp {
 
     /// `2026-11-03T12:43:29.562522Z`: UTC with exactly six fractional digits.
     public static func formatMicroseconds(_ date: Date) -> String {
-        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        let micros = (clamped(date).timeIntervalSince1970 * 1_000_000).rounded() // below 2.6e17 in `range`
         let seconds = (micros / 1_000_000).rounded(.down)
-        return utc(seconds: Int(seconds), fraction: (Int(micros - seconds * 1_000_000), 6))
+        return utc(seconds: Int(seconds), fraction: (Int(micros - seconds * 1_000_000), 6)) // checked: clamped above
     }
 
-    /// Parses ISO 8601 with or without fractional seconds, with `Z` or a numeric offset.
+    /// Parses ISO 8601 with or without fractional seconds, with `Z` or a numeric offset; nil for
+    /// anything else and for an instant outside `range`.
     public static func parse(_ text: String) -> Date? {
+        guard let date = parseAnyYear(text), range.contains(date) else { return nil }
+        return date
+    }
+
+    private static func parseAnyYear(_ text: String) -> Date? {
         if let date = parseCanonical(text) { return date }
         if let date = try? withFraction.parse(text) { return date }
         if let date = try? withoutFraction.parse(text) { return date }
@@ -84,15 +104,15 @@ public enum Timestamp {
 
     /// The stamps this server writes itself (`YYYY-MM-DDThh:mm:ssZ`, optionally `.fff`), parsed by
     /// hand: every stored timestamp is read back through `parse`, and the format style costs
-    /// microseconds a call. Anything else (offsets, other precisions, out-of-range fields) is nil,
-    /// and `parse` hands it to the format style.
+    /// microseconds a call. Anything else (offsets, other precisions, out-of-range fields, year
+    /// 0000) is nil, and `parse` hands it to the format style.
     public static func parseCanonical(_ text: String) -> Date? {
         var copy = text
         return copy.withUTF8 { bytes -> Date? in
             guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
                   bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let (year, month, day) = dayFields(bytes),
                   let hour = decimal(bytes, 11, 2), let minute = decimal(bytes, 14, 2), let second = decimal(bytes, 17, 2),
-                  hour < 24, minute < 60, second < 60 else { return nil }
+                  year >= 1, hour < 24, minute < 60, second < 60 else { return nil }
             var milliseconds = 0
             if bytes.count == 24 {
                 guard bytes[19] == UInt8(ascii: "."), let fraction = decimal(bytes, 20, 3) else { return nil }
@@ -114,7 +134,7 @@ public enum Timestamp {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
-        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        return Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) // checked: a four-digit year, a few million days at most
     }
 
     /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.

@@ -104,5 +104,10 @@ struct ConnectionConfiguration: Sendable {
         self.idleTimeout = Self.nanoseconds(idleTimeout)
     }
 
-    static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
+    /// `seconds` as nanoseconds: NaN and negatives are 0, and anything past a century is a
+    /// century, so a configured timeout of 1e300 s means "never" instead of a trap.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        guard seconds > 0 else { return 0 }
+        return UInt64(exactly: (min(seconds, 3.2e9) * 1e9).rounded()) ?? 0
+    }
 }

@@ -146,7 +146,7 @@ public final class HTTPServer: Sendable {
         }
         // A tunnel has no request to finish: it is a byte copy, closed at once.
         state.withLock { Array($0.tunnels.values) }.forEach { $0.close() }
-        let deadline = MonotonicClock.nanoseconds() + UInt64(gracePeriod * 1e9)
+        let deadline = MonotonicClock.nanoseconds() + ConnectionConfiguration.nanoseconds(gracePeriod)
         while connectionCount + tunnelCount > 0 && MonotonicClock.nanoseconds() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }

@@ -19,7 +19,7 @@ public enum PostgresValue: Sendable, Equatable, Hashable {
     public var int: Int64? {
         switch self {
         case .integer(let value): return value
-        case .double(let value) where value.rounded() == value && abs(value) < 9.2e18: return Int64(value)
+        case .double(let value): return Int64(exactly: value) // nil, not a trap, for NaN, ±∞, fractions and |x| ≥ 2^63
         default: return nil
         }
     }

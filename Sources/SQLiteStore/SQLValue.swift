@@ -17,7 +17,8 @@ public enum SQLValue: Sendable, Equatable, Hashable {
     @inlinable public var int: Int? {
         switch self {
         case .integer(let value): return Int(value)
-        case .real(let value) where value.rounded() == value: return Int(value)
+        // `exactly`: a stored 1e300 (or a doctored NaN) is not an integer, and `Int(_:)` would trap on it.
+        case .real(let value): return Int(exactly: value)
         default: return nil
         }
     }

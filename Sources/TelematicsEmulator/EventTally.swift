@@ -43,7 +43,7 @@ struct EventTally: Sendable, Equatable {
             else { merged.append(window) }
         }
         distraction = merged.count
-        distractionDurationSec = Int((Double(merged.reduce(0) { $0 + ($1.1 - $1.0) }) / 1000).rounded())
+        distractionDurationSec = Int((Double(merged.reduce(0) { $0 + ($1.1 - $1.0) }) / 1000).rounded()) // checked: disjoint spans of times below 1e15 ms
     }
 
     /// 100 − 5 × driving events (with the sample-derived speeding episodes), clamped to 0…100.

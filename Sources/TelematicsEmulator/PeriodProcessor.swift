@@ -88,7 +88,7 @@ struct PeriodProcessor {
         try !store.idlePeriodIDs(project, userID: userID, lastSampleMs: idleLimitMs).isEmpty
     }
 
-    private var idleLimitMs: Int64 { Int64(now.timeIntervalSince1970 * 1000) - idleMs }
+    private var idleLimitMs: Int64 { now.clampedEpochMilliseconds - idleMs }
 
     /// "Process now": closes the user's open periods and processes every unprocessed one.
     func processNow(userID: Int) throws -> (periods: Int, trips: Int) {

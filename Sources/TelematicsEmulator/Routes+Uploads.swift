@@ -39,7 +39,7 @@ extension TelematicsRoutes {
             let accepted = try processor.ingest(userID: user.userID, batchID: batchID, batch: batch, vehicleID: vehicleID, serviceCode: serviceCode)
             try store.insertBatch(project, batchID: batchID, userID: user.userID, batch: batch, vehicleID: vehicleID, serviceCode: serviceCode,
                                   accepted: accepted, at: now.timeIntervalSince1970)
-            return (["batchId": .string(batchID), "accepted": .int(Int64(accepted)), "receivedAt": Wire.iso(now.timeIntervalSince1970)], false)
+            return (["batchId": .string(batchID), "accepted": .int(Int64(accepted)), "receivedAt": Wire.iso(now.timeIntervalSince1970)], false) // checked: `accepted` is an Int
         }
         return json(result, status: duplicate ? 200 : 202)
     }
@@ -101,7 +101,7 @@ extension TelematicsRoutes {
             guard let text = value.stringValue, UUID(uuidString: text) != nil else { throw .invalidRequest("`id` must be a UUID.") }
             clientID = text.lowercased()
         }
-        var timeMs = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        var timeMs = now.clampedEpochMilliseconds
         if let value = body["timestampMs"], !value.isNull {
             guard let number = value.doubleValue.flatMap(TelemetryParser.wholeMs) else {
                 throw .invalidDate("timestampMs", String(decoding: value.encoded(), as: UTF8.self))
@@ -111,7 +111,7 @@ extension TelematicsRoutes {
             guard let text = value.stringValue, let date = Timestamp.parse(text) else {
                 throw .invalidDate("timestamp", value.stringValue ?? String(decoding: value.encoded(), as: UTF8.self))
             }
-            timeMs = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            timeMs = date.clampedEpochMilliseconds
         }
         func number(_ key: String) throws(TelematicsError) -> Double? {
             guard let value = body[key], !value.isNull else { return nil }

@@ -32,7 +32,7 @@ enum TelematicsService {
 
     /// Epoch ms of a range bound, or `fallback` for an open bound.
     static func bound(_ date: Date?, _ fallback: Int64) -> Int64 {
-        date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? fallback
+        date.map(\.clampedEpochMilliseconds) ?? fallback
     }
 
     // MARK: Access
@@ -162,6 +162,7 @@ enum TelematicsService {
 
     /// The distance-weighted score of a range (the plain mean when nothing was driven).
     static func score(_ totals: TripTotals) -> Int {
-        Int((totals.distanceKm > 0 ? totals.weightedScore / totals.distanceKm : totals.meanScore).rounded())
+        // Seeded distances may be anything up to 1e300: a NaN or infinite score is no score.
+        (totals.distanceKm > 0 ? totals.weightedScore / totals.distanceKm : totals.meanScore).roundedInt() ?? 0
     }
 }

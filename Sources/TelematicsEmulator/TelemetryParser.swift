@@ -12,14 +12,14 @@ enum TelemetryParser {
 
     /// A whole number of milliseconds, or nil when out of any plausible range (conversion must never trap).
     static func wholeMs(_ number: Double) -> Int64? {
-        guard number.isFinite, abs(number) < 1e15 else { return nil }
-        return Int64(number.rounded())
+        guard number.magnitude < 1e15 else { return nil }
+        return number.roundedInt64()
     }
 
     /// Epoch ms from a number (ms) or an ISO 8601 string.
     static func epochMs(_ value: JSONValue) -> Int64? {
         if let number = value.doubleValue { return wholeMs(number) }
-        if let text = value.stringValue, let date = Timestamp.parse(text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        if let text = value.stringValue, let date = Timestamp.parse(text) { return date.clampedEpochMilliseconds }
         return nil
     }
 

@@ -37,10 +37,10 @@ struct TripSeeder {
                 throw AdminError.badRequest("A trip needs `samples`, or `startedAt`, `endedAt` (ISO 8601) and `distanceKm`.")
             }
             guard ended > started, km >= 0 else { throw AdminError.badRequest("`endedAt` must be after `startedAt` and `distanceKm` not negative.") }
-            let startMs = Int64(started.timeIntervalSince1970 * 1000)
-            let endMs = Int64(ended.timeIntervalSince1970 * 1000)
+            let startMs = started.clampedEpochMilliseconds
+            let endMs = ended.clampedEpochMilliseconds
             distance = km
-            let duration = Int(ended.timeIntervalSince(started).rounded())
+            let duration = Int(ended.timeIntervalSince(started).rounded()) // checked: both parsed, inside Timestamp.range
             let average = km / (Double(duration) / 3600)
             periodID = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: nil, startedMs: startMs,
                                                     lastSampleMs: endMs, endedMs: endMs, processedAt: now.timeIntervalSince1970, sampleCount: 0)
@@ -58,8 +58,9 @@ struct TripSeeder {
         let spacing = TelemetryParser.wholeMs((body.spacingSeconds ?? 3600) * 1000) ?? 3_600_000
         let processed = body.isProcessed ?? (end != nil)
         for index in 0..<count {
-            let startMs = Int64(start.timeIntervalSince1970 * 1000) + Int64(index) * spacing
-            let endMs = end.map { Int64($0.timeIntervalSince1970 * 1000) + Int64(index) * spacing }
+            // At most 1000 periods of at most 1e15 ms: the products stay below 1e18.
+            let startMs = start.clampedEpochMilliseconds + Int64(index) * spacing
+            let endMs = end.map { $0.clampedEpochMilliseconds + Int64(index) * spacing }
             // An open seeded period is one whose last sample is its start, so the idle rule closes it
             // like any other: once the project clock passes `startedAt` + `periodIdleTimeoutSeconds`.
             let id = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: body.serviceCode, startedMs: startMs,

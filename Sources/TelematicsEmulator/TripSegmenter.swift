@@ -76,6 +76,7 @@ struct TripSegmenter: Sendable {
 
     /// The speed of the sample nearest `time` (a generic event's speed class comes from it).
     static func nearestSpeed(_ samples: [Sample], at time: Int64) -> Double? {
-        samples.min { abs($0.timestampMs - time) < abs($1.timestampMs - time) }?.speedKmh
+        // In Double: stored times are any Int64, and their difference could overflow.
+        samples.min { (Double($0.timestampMs) - Double(time)).magnitude < (Double($1.timestampMs) - Double(time)).magnitude }?.speedKmh
     }
 }

@@ -20,7 +20,7 @@ enum Wire {
         ]
         if aliases {
             body["tokenType"] = "Bearer"
-            body["expiresIn"] = .int(Int64(max(0, (pair.accessExpires - now.timeIntervalSince1970).rounded())))
+            body["expiresIn"] = .int(max(0, (pair.accessExpires - now.timeIntervalSince1970).roundedInt64() ?? 0))
             body["accessToken"] = .string(pair.accessToken)
             body["accessTokenExpiresAt"] = iso(pair.accessExpires)
             body["refreshTokenExpiresAt"] = iso(pair.refreshExpires)

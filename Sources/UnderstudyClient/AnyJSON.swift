@@ -70,7 +70,7 @@ public enum AnyJSON: Sendable, Equatable, Hashable, Codable, CustomStringConvert
     public var int: Int? {
         switch self {
         case .int(let value): return Int(value)
-        case .double(let value) where value.rounded() == value: return Int(value)
+        case .double(let value): return Int(exactly: value) // a server's 1e300 is no Int, and `Int(_:)` would trap
         default: return nil
         }
     }

@@ -69,7 +69,7 @@ enum ControlText {
     }
 
     static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))s" : "\(value)s"
+        value == value.rounded() && value.magnitude < 1e15 ? "\(Int64(value))s" : "\(value)s" // checked: whole and below 1e15
     }
 
     /// The project as key/value lines: what a person pastes into an app.

@@ -25,7 +25,7 @@ public final class RateLimitWindows: Sendable {
             all[bucket] = recent
             // Bound the memory: past 10 000 buckets, forget those idle for a minute.
             if all.count > 10_000 { all = all.filter { !$0.value.isEmpty && ($0.value.last ?? 0) > time - 60 } }
-            let reset = Int(((recent.first ?? time) + 60).rounded(.up))
+            let reset = Int(((recent.first ?? time) + 60).rounded(.up)) // checked: `now` is a project clock reading, inside Timestamp.range
             return (max(0, limit - recent.count), reset, allowed)
         }
     }

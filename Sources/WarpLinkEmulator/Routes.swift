@@ -133,7 +133,7 @@ struct WarpLinkRoutes {
         do {
             let settings = try await settings(context)
             if settings.enforceRateLimit && !window.allowed {
-                response = WarpLinkError.rateLimited(retryAfter: max(1, window.reset - Int(context.now.timeIntervalSince1970))).response
+                response = WarpLinkError.rateLimited(retryAfter: max(1, window.reset - Int(context.now.timeIntervalSince1970))).response // checked: the clock is inside Timestamp.range
             } else {
                 response = try await handler(request, context, settings)
             }

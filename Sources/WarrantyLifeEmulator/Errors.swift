@@ -124,6 +124,8 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return WarrantyLifeError(status: 500, error: "internal_error", message: message, code: 5000)
         case .storageUnavailable:
             return .serviceUnavailable
+        case .storedStateUnreadable:
+            return WarrantyLifeError(status: 409, error: "stored_state_unreadable", message: failure.message, code: 1409)
         }
     }
 

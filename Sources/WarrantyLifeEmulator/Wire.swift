@@ -70,7 +70,10 @@ struct WireBody: Sendable {
     func int(_ name: String) throws(WarrantyLifeError) -> Int? {
         switch fields[name] {
         case nil, .null?: return nil
-        case .string(let text)? where Int(text) != nil: return Int(text)
+        case .string(let text)? where Int64(text) != nil:
+            // Digits from a form: the same bound as a JSON number.
+            guard let number = Int64(text).flatMap({ Self.wholeNumber(.int($0)) }) else { throw .validation("Field `\(name)` must be an integer.") }
+            return number
         case .string("")?: return nil
         case let value?:
             guard let number = Self.wholeNumber(value) else { throw .validation("Field `\(name)` must be an integer.") }
@@ -85,8 +88,9 @@ struct WireBody: Sendable {
     /// A JSON number that is whole and below `wholeNumberLimit` in magnitude, as an `Int`.
     static func wholeNumber(_ value: JSONValue) -> Int? {
         switch value {
-        case .int(let number) where abs(number) < Int64(wholeNumberLimit): return Int(number)
-        case .double(let number) where number.rounded() == number && abs(number) < Double(wholeNumberLimit): return Int(number)
+        // `magnitude`, not `abs`: `abs(Int64.min)` traps, and any client can send -9223372036854775808.
+        case .int(let number) where number.magnitude < UInt64(wholeNumberLimit): return Int(number)
+        case .double(let number) where number.magnitude < Double(wholeNumberLimit): return number.roundedInt().flatMap { Double($0) == number ? $0 : nil }
         default: return nil
         }
     }

@@ -132,7 +132,7 @@ final class DispatchEventLoop: EventLoop, @unchecked Sendable {
     // MARK: - Connections (on the queue)
 
     func register(_ connection: Connection, sweepInterval: Double) {
-        sweep(every: UInt64(max(0.005, min(0.25, sweepInterval)) * 1e9))
+        sweep(every: ConnectionConfiguration.nanoseconds(max(0.005, min(0.25, sweepInterval))))
         let read = DispatchSource.makeReadSource(fileDescriptor: connection.fileDescriptor, queue: queue)
         let watch = Watch(connection: connection, read: read)
         // The handlers hold the watch strongly; cancelling frees them, which ends the cycle.

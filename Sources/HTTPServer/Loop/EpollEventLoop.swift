@@ -128,7 +128,7 @@ final class EpollEventLoop: EventLoop, @unchecked Sendable {
 
     func register(_ connection: Connection, sweepInterval: Double) {
         connections[connection.fileDescriptor] = connection
-        sweepNanoseconds = UInt64(max(0.005, min(0.25, sweepInterval)) * 1e9)
+        sweepNanoseconds = ConnectionConfiguration.nanoseconds(max(0.005, min(0.25, sweepInterval)))
         _ = cepoll_ctl(epollFD, EPOLL_CTL_ADD, connection.fileDescriptor, cepoll_in() | cepoll_rdhup(), UInt64(connection.fileDescriptor))
         watched.add(1, ordering: .relaxed)
     }

@@ -45,7 +45,7 @@ public final class UpstreamConnector: Sendable {
         }
 
         private static func format(_ seconds: Double) -> String {
-            seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+            Int(exactly: seconds).map(String.init) ?? String(seconds)
         }
     }
 
@@ -84,7 +84,7 @@ public final class UpstreamConnector: Sendable {
         let socket = try await run(authority) { [connectTimeout, responseTimeout] () throws(Failure) -> (Int32, [UInt8]) in
             let fd = try Self.openConnection(authority, policy: policy, timeout: connectTimeout)
             do throws(Failure) {
-                let deadline = MonotonicClock.nanoseconds() + UInt64(responseTimeout * 1e9)
+                let deadline = MonotonicClock.nanoseconds() + ConnectionConfiguration.nanoseconds(responseTimeout)
                 try Self.sendAll(request, fd: fd, authority: authority, deadline: deadline, timeout: responseTimeout)
                 return (fd, try Self.readHead(fd: fd, authority: authority, deadline: deadline, timeout: responseTimeout))
             } catch {
@@ -135,7 +135,7 @@ public final class UpstreamConnector: Sendable {
             throw .unresolved(host: authority.host)
         }
         defer { freeaddrinfo(list) }
-        let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, timeout) * 1e9)
+        let deadline = MonotonicClock.nanoseconds() + ConnectionConfiguration.nanoseconds(timeout)
         var lastError: Int32 = ECONNREFUSED
         var timedOut = false
         var refusal: Failure?
