@@ -91,6 +91,7 @@ public struct AsleepError: ResponseError, Sendable, Equatable {
         case .injected(let status): detail = Self.injectedDetail(status)
         case .internalError: detail = "Internal Server Error"
         case .storageUnavailable: detail = "Service Unavailable"
+        case .misdirectedRequest: detail = failure.message
         }
         self.init(failure.status, detail)
     }

@@ -15,6 +15,8 @@ public struct EmulatorSettings: Sendable {
     public var fixturesDirectory: String?
     /// What the intercepting proxy does with hosts no platform emulates.
     public var proxy: ProxySettings
+    /// Host names answered besides the built-in ones (`--allowed-host`; see `HostAllowList`).
+    public var allowedHosts: [AllowedHostName] = []
 
     /// Creates settings with defaults.
     public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,

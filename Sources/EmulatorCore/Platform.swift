@@ -95,6 +95,8 @@ public enum CoreFailure: Sendable, Equatable {
     case internalError(String)
     /// The store could not be reached (the database failed while identifying the project, say).
     case storageUnavailable
+    /// The `Host` names no host this server answers to (`HostAllowList`): 421, naming `--allowed-host`.
+    case misdirectedRequest(host: String)
 
     /// The status to answer with.
     public var status: Int {
@@ -106,6 +108,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .injected(let status): return status
         case .internalError: return 500
         case .storageUnavailable: return 503
+        case .misdirectedRequest: return 421
         }
     }
 
@@ -119,6 +122,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .injected(let status): return "Injected fault: \(status) \(HTTPStatus.reason(status))"
         case .internalError(let message): return "Internal error: \(message)"
         case .storageUnavailable: return "The emulator's store is unavailable; try again."
+        case .misdirectedRequest(let host): return HostAllowList.refusalMessage(host: host)
         }
     }
 }
@@ -131,12 +135,22 @@ public struct RouteDefinition<Context: Sendable>: Sendable {
     public var path: String
     /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s the owner's 400.
     public var handler: @Sendable (Request, Context) async throws -> Response
+    /// Whether a `GET` of this control-plane route may write (transitions that fell due, say), so
+    /// web pages of other origins are refused it as they are every `POST`, `PUT`, `PATCH` and `DELETE`.
+    public var writesOnGet = false
 
     /// Creates a route.
     public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
         self.method = method
         self.path = path
         self.handler = handler
+    }
+
+    /// This route, marked as one whose `GET` may write (see `writesOnGet`).
+    public func writingOnGet() -> Self {
+        var route = self
+        route.writesOnGet = true
+        return route
     }
 }
 

@@ -62,10 +62,11 @@ public final class UnderstudyServer: Sendable {
             database = postgres
         }
         let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
-        let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
+        var settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
                                         proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse))
+        settings.allowedHosts = try configuration.allowedHostNames()
         let services = EmulatorServices(database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
                                         logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)

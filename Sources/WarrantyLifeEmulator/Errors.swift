@@ -124,6 +124,8 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return WarrantyLifeError(status: 500, error: "internal_error", message: message, code: 5000)
         case .storageUnavailable:
             return .serviceUnavailable
+        case .misdirectedRequest:
+            return WarrantyLifeError(status: 421, error: "misdirected_request", message: failure.message, code: 1421)
         }
     }
 

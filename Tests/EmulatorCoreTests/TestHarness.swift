@@ -76,12 +76,15 @@ final class Harness: Sendable {
     let baseURL: String
     let session: URLSession
 
-    init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings()) async throws {
+    init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings(),
+         allowedHosts: [AllowedHostName] = []) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)/db.sqlite").path
         let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
-        let services = EmulatorServices(database: database, settings: EmulatorSettings(journal: journal, adminToken: adminToken, proxy: proxy))
+        var settings = EmulatorSettings(journal: journal, adminToken: adminToken, proxy: proxy)
+        settings.allowedHosts = allowedHosts
+        let services = EmulatorServices(database: database, settings: settings)
         emulator = try Emulator(services: services, platforms: [TestPlatform()])
         try await emulator.load()
         http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: emulator)
