@@ -25,7 +25,7 @@ struct HostAllowListTests {
                         "localhost", "LOCALHOST:8080", "localhost.", "app.localhost:3000", "host.docker.internal:8080",
                         "api.test.example", "api.test.example:443",
                         // A name whose last label is a number is an address to a browser (127.1 is 127.0.0.1), never a page's name.
-                        "127.1", "2130706433", "0x7f.1"]
+                        "127.1", "2130706433", "0x7f.1", "0X7F.1:80", "127.0.0.1.:8080"]
         for host in admitted { #expect(list.admits(request(.get, "/__admin/projects", host: host)), "\(host)") }
         let refused = ["attacker.example", "attacker.example:8080", "ATTACKER.example", "127.0.0.1.nip.io", "localhost.attacker.example",
                        "attacker.example.", "notlocalhost", "x.test.example", "host.docker.internal.evil", "0x7g", ":8080"]

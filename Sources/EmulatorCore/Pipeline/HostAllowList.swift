@@ -25,8 +25,11 @@ struct HostAllowList: Sendable {
     /// Whether `request` may be answered.
     func admits(_ request: Request) -> Bool {
         guard let header = request.headers["host"], !header.isEmpty else { return true }
+        let utf8 = header.utf8
         // The parser accepts only IPv6 or IPvFuture literals in brackets, never a name.
-        if header.utf8.first == UInt8(ascii: "[") { return true }
+        if utf8.first == UInt8(ascii: "[") { return true }
+        // An address, as SDKs, phones and benchmarks send it, is answered without copying the name out.
+        if Self.endsInNumber(utf8[..<(utf8.firstIndex(of: UInt8(ascii: ":")) ?? utf8.endIndex)]) { return true }
         guard var name = request.hostName else { return false }
         if name.utf8.count > 1, name.utf8.last == UInt8(ascii: ".") { name.removeLast() }
         return admits(name: name)
@@ -34,7 +37,7 @@ struct HostAllowList: Sendable {
 
     /// Whether `name` (lower-cased, without port or trailing dot) is allowed.
     func admits(name: String) -> Bool {
-        if Self.endsInNumber(name) || name == "localhost" || name.hasSuffix(".localhost") || name == "host.docker.internal" { return true }
+        if Self.endsInNumber(name.utf8) || name == "localhost" || name.hasSuffix(".localhost") || name == "host.docker.internal" { return true }
         if platforms.contains(where: { $0.pathPrefix(forHost: name) != nil }) { return true }
         if configured.contains(where: { $0.matches(name) }) { return true }
         let addresses = addresses()
@@ -45,8 +48,7 @@ struct HostAllowList: Sendable {
     /// Whether a browser would take `name` for an IPv4 address: its last label is a number
     /// (decimal, or hex after `0x`). The URL standard parses such a host as an address, and refuses
     /// it when it is not a valid one, so no page can be served from a DNS name of that shape.
-    static func endsInNumber(_ name: String) -> Bool {
-        let utf8 = name.utf8
+    static func endsInNumber<Name: BidirectionalCollection<UInt8>>(_ utf8: Name) -> Bool {
         let last = utf8.lastIndex(of: UInt8(ascii: ".")).map { utf8[utf8.index(after: $0)...] } ?? utf8[...]
         guard !last.isEmpty else { return false }
         if last.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return true }
