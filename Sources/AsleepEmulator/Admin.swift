@@ -10,7 +10,8 @@ struct AsleepAdmin: Sendable {
     /// The configuration file's `asleep` section (the settings layer under each project's own).
     let configuration: JSONValue
 
-    /// Every control-plane route.
+    /// Every control-plane route. Reading sessions first applies the transitions that fell due
+    /// (as the worker would at its next tick), so those GETs write and are marked as such.
     func routes() -> [AdminRoute] {
         [
             AdminRoute(.get, "/settings", getSettings),
@@ -28,12 +29,12 @@ struct AsleepAdmin: Sendable {
             AdminRoute(.get, "/products", listProducts),
             AdminRoute(.post, "/products", addProduct),
             AdminRoute(.post, "/products/{product}/revoke", revokeProduct),
-            AdminRoute(.get, "/sessions", listSessions),
+            AdminRoute(.get, "/sessions", listSessions).writingOnGet(),
             AdminRoute(.post, "/sessions", addSession),
-            AdminRoute(.get, "/sessions/{session}", getSession),
+            AdminRoute(.get, "/sessions/{session}", getSession).writingOnGet(),
             AdminRoute(.patch, "/sessions/{session}", patchSession),
-            AdminRoute(.get, "/sessions/{session}/chunks", sessionChunks),
-            AdminRoute(.get, "/sessions/{session}/report", sessionReport),
+            AdminRoute(.get, "/sessions/{session}/chunks", sessionChunks).writingOnGet(),
+            AdminRoute(.get, "/sessions/{session}/report", sessionReport).writingOnGet(),
             AdminRoute(.post, "/sessions/{session}/close", closeSession),
             AdminRoute(.post, "/sessions/{session}/complete", completeSession),
             AdminRoute(.post, "/sessions/{session}/webhooks", fireWebhook),

@@ -92,6 +92,7 @@ public struct AsleepError: ResponseError, Sendable, Equatable {
         case .internalError: detail = "Internal Server Error"
         case .storageUnavailable: detail = "Service Unavailable"
         case .storedStateUnreadable: detail = failure.message
+        case .misdirectedRequest: detail = failure.message
         }
         self.init(failure.status, detail)
     }

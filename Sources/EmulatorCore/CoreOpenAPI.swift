@@ -12,7 +12,9 @@ enum CoreOpenAPI {
             title: "Understudy control plane",
             description: "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase; "
                 + "bodies are strict (an unknown key is a 400 `unknown_field`, even with a null value); errors are "
-                + "`{\"error\": {\"code\", \"message\", \"details\"}}`.",
+                + "`{\"error\": {\"code\", \"message\", \"details\"}}`. Every route answers 421 `misdirected_request` to a `Host` "
+                + "the server does not answer to (see `--allowed-host`), and every POST, PUT, PATCH and DELETE answers 403 "
+                + "`cross_origin_refused` when `Origin` or `Sec-Fetch-Site` says a web page of another origin sent it.",
             schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first })
         // Examples name the first platform: the core knows no platform by name.
         let sample = platforms.first?.rawValue ?? "platform"

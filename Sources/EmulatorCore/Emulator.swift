@@ -6,7 +6,8 @@ import Synchronization
 /// The application the HTTP server runs: a fixed pipeline of named stages, because their order
 /// is part of the semantics (faults must see the project; the journal must see the fault):
 ///
-/// proxy decisions (CONNECT, other hosts) → platform resolution → routing → project resolution (SDK) or admin guard (control plane) →
+/// proxy decisions (CONNECT, other hosts) → platform resolution → host allow-list → routing →
+/// project resolution (SDK) or admin guard (control plane) →
 /// fault stage (SDK only) → handler → journal recorder.
 ///
 /// `respond(to:)` is also the in-process test seam: hand it a `Request`, get the `Response`.
@@ -31,6 +32,7 @@ public final class Emulator: HTTPApplication {
     private let router: Router<RouteTarget>
     private let readiness: ReadinessFlag
     private let platformResolver: PlatformResolver
+    private let hostAllowList: HostAllowList
     private let projectResolver: ProjectResolver
     private let adminGuard: AdminGuard
     private let faultStage: FaultStage
@@ -57,7 +59,7 @@ public final class Emulator: HTTPApplication {
         let coreRoutes = CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal,
                                                 snapshots: snapshots, platforms: platforms, metrics: metrics)
         for route in coreRoutes + additionalRoutes {
-            try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler))
+            try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler, writesOnGet: route.writesOnGet))
         }
         for platform in platforms {
             for route in platform.routes() {
@@ -69,9 +71,11 @@ public final class Emulator: HTTPApplication {
         }
         self.router = router
         platformResolver = PlatformResolver(platforms: platforms)
+        hostAllowList = HostAllowList(configured: services.settings.allowedHosts, platforms: platforms, addresses: { [services] in services.addresses })
         projectResolver = ProjectResolver(services: services)
         let projects = self.projects
-        adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) })
+        adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) },
+                                publicURL: { [services] in services.addresses.publicURL })
         faultStage = FaultStage(engine: faults)
         recorder = JournalRecorder(journal: journal, logger: services.logger, metrics: metrics.installRequestCounters(routeTemplates: router.templates))
         upstreams = UpstreamConnector(connectTimeout: services.settings.proxy.connectTimeout)
@@ -87,6 +91,10 @@ public final class Emulator: HTTPApplication {
     /// Whether `request` is the proxy's to answer (a CONNECT, or an absolute-form request on the
     /// proxy port for a host nobody emulates); front ends such as the dashboard leave these alone.
     public func answersAsProxy(_ request: Request) -> Bool { proxyStage.claims(request) }
+
+    /// Whether `request`'s `Host` is a name this server answers to (`HostAllowList`); front ends
+    /// such as the dashboard hand the others to `respond(to:)`, which refuses and journals them.
+    public func admitsHost(_ request: Request) -> Bool { hostAllowList.admits(request) }
 
     /// Loads projects, clocks and fault rules, creates the demo project if configured, and starts
     /// the platforms' background work.
@@ -153,6 +161,14 @@ public final class Emulator: HTTPApplication {
         }
         let destination = platformResolver.resolve(request)
         exchange.routedPath = destination.routedPath
+        guard hostAllowList.admits(request) else {
+            // In the format of the platform the path names; no project is looked up or created.
+            exchange.platform = destination.platform?.id
+            let response = failureResponse(.misdirectedRequest(host: request.headers["host"] ?? ""), platform: destination.platform,
+                                           requestID: exchange.requestID)
+            await recorder.record(request, response, exchange)
+            return response
+        }
         var platform = destination.platform
         let match = router.match(request.method, path: destination.routedPath)
         var target: RouteTarget?
@@ -202,7 +218,9 @@ public final class Emulator: HTTPApplication {
             // Another instance may have made it moments ago, before its announcement arrived here.
             _ = try? await projects.learn(project)
         }
-        if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project) { return refusal }
+        let changesState = ![HTTPMethod.get, .head, .options].contains(request.method) || target.writesOnGet
+        if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project,
+                                          changesState: changesState) { return refusal }
         let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
                                       projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
         let response = await run(target, request, context, isControlPlane: true, platform: platform)
@@ -306,6 +324,7 @@ public final class Emulator: HTTPApplication {
             case .methodNotAllowed: return AdminError(status: 405, code: "method_not_allowed", message: failure.message).response
             case .unreadableRequest(let error): return AdminError(status: error.status, code: error.code, message: error.message).response
             case .invalidBody(let error): return AdminError(error).response
+            case .misdirectedRequest: return AdminError(status: 421, code: "misdirected_request", message: failure.message).response
             default: return AdminError(status: failure.status, code: "error", message: failure.message).response
             }
         }

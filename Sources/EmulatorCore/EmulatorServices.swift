@@ -19,6 +19,8 @@ public struct EmulatorSettings: Sendable {
     /// proxy then passes through only with its password, and webhooks reach private addresses
     /// only where the project allows them.
     public var listensBeyondLoopback: Bool
+    /// Host names answered besides the built-in ones (`--allowed-host`; see `HostAllowList`).
+    public var allowedHosts: [AllowedHostName] = []
 
     /// Creates settings with defaults.
     public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,

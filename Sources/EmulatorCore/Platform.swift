@@ -98,6 +98,8 @@ public enum CoreFailure: Sendable, Equatable {
     /// The project's stored state cannot be rendered (a clock beyond its range, a timestamp cell
     /// that is not one): the server's data, not the request, so a 409 telling how to repair it.
     case storedStateUnreadable(project: String, detail: String)
+    /// The `Host` names no host this server answers to (`HostAllowList`): 421, naming `--allowed-host`.
+    case misdirectedRequest(host: String)
 
     /// The status to answer with.
     public var status: Int {
@@ -110,6 +112,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .internalError: return 500
         case .storageUnavailable: return 503
         case .storedStateUnreadable: return 409
+        case .misdirectedRequest: return 421
         }
     }
 
@@ -126,6 +129,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .storedStateUnreadable(let project, let detail):
             return "Project `\(project)` holds state this server cannot read (\(detail)); "
                 + "set its clock again (PUT /__admin/projects/\(project)/clock) or reset it (POST /__admin/projects/\(project)/reset)."
+        case .misdirectedRequest(let host): return HostAllowList.refusalMessage(host: host)
         }
     }
 }
@@ -138,12 +142,22 @@ public struct RouteDefinition<Context: Sendable>: Sendable {
     public var path: String
     /// Produces the response; thrown `ResponseError`s become their response, `BodyError`s the owner's 400.
     public var handler: @Sendable (Request, Context) async throws -> Response
+    /// Whether a `GET` of this control-plane route may write (transitions that fell due, say), so
+    /// web pages of other origins are refused it as they are every `POST`, `PUT`, `PATCH` and `DELETE`.
+    public var writesOnGet = false
 
     /// Creates a route.
     public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
         self.method = method
         self.path = path
         self.handler = handler
+    }
+
+    /// This route, marked as one whose `GET` may write (see `writesOnGet`).
+    public func writingOnGet() -> Self {
+        var route = self
+        route.writesOnGet = true
+        return route
     }
 }
 

@@ -62,6 +62,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var caDirectory: String?
     /// Which event loop serves connections.
     public var eventLoop = EventLoopKind.platformDefault
+    /// Host names answered besides the built-in ones (`--allowed-host`, `allowedHosts`,
+    /// `UNDERSTUDY_ALLOWED_HOSTS`; the three add up): `name`, or `.domain` / `*.domain` for a
+    /// domain and every name under it. See `AllowedHostName`.
+    public var allowedHosts: [String] = []
 
     /// The defaults.
     public init() {}
@@ -124,6 +128,7 @@ extension ServerConfiguration {
             case "publicURL": publicURL = value == .null ? nil : try string(value, key)
             case "caDirectory": caDirectory = try string(value, key)
             case "eventLoop": eventLoop = try eventLoopValue(try string(value, key))
+            case "allowedHosts": allowedHosts += try allowedHostList(value, key)
             case "admin":
                 if let token = value["token"], token != .null { adminToken = try string(token, "admin.token") }
             case "journal":
@@ -173,6 +178,7 @@ extension ServerConfiguration {
             case "UNDERSTUDY_PUBLIC_URL": publicURL = value.isEmpty ? nil : value
             case "UNDERSTUDY_CA_DIR": caDirectory = value
             case "UNDERSTUDY_EVENT_LOOP": eventLoop = try eventLoopValue(value)
+            case "UNDERSTUDY_ALLOWED_HOSTS": allowedHosts += Self.commaSeparated(value)
             case "UNDERSTUDY_JOURNAL": journal.enabled = try parseBool(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_ENTRIES": journal.maxEntries = try parseInt(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_BYTES": journal.maxBytes = try parseInt(value, key)
@@ -194,6 +200,7 @@ extension ServerConfiguration {
                 throw ConfigurationError(description: "public URL must be http:// or https:// with a host (a name, an IPv4 address or an [IPv6] address), an optional port, and no path, query or user info, like http://192.168.1.50:8080; got `\(publicURL)`")
             }
         }
+        _ = try allowedHostNames()
         guard maxBodyBytes > 0 else { throw ConfigurationError(description: "maxBodyBytes must be positive") }
         if let token = adminToken, !token.isEmpty, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ConfigurationError(description: "the admin token is blank (white space only); give a real token or none")
@@ -253,5 +260,32 @@ extension ServerConfiguration {
     func logFormatValue(_ value: String) throws -> Logger.Format {
         guard let format = Logger.Format(rawValue: value) else { throw ConfigurationError(description: "log format must be text or json, got `\(value)`") }
         return format
+    }
+}
+
+extension ServerConfiguration {
+    /// `allowedHosts` parsed; throws naming the first entry that is not a host name.
+    public func allowedHostNames() throws -> [AllowedHostName] {
+        try allowedHosts.map { text in
+            guard let name = AllowedHostName(text) else {
+                throw ConfigurationError(description: "allowed host `\(text)` is not a host name: give a name like phone.local, or .example.com "
+                                         + "for a domain and every name under it (no scheme, port or path)")
+            }
+            return name
+        }
+    }
+
+    /// The entries of a comma-separated list (`UNDERSTUDY_ALLOWED_HOSTS`), trimmed, empty ones dropped.
+    static func commaSeparated(_ value: String) -> [String] {
+        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The configuration file's `allowedHosts`: an array of strings.
+    func allowedHostList(_ value: JSONValue, _ key: String) throws -> [String] {
+        guard case .array(let items) = value else { throw ConfigurationError(description: "\(key) must be an array of host names") }
+        return try items.map { item in
+            guard let text = item.stringValue else { throw ConfigurationError(description: "\(key) must be an array of host names") }
+            return text
+        }
     }
 }

@@ -58,6 +58,9 @@ public enum UnderstudyCommand {
           --public-url URL         base URL devices reach Understudy under               UNDERSTUDY_PUBLIC_URL
           --ca-dir PATH            local CA folder (default: the database's folder)      UNDERSTUDY_CA_DIR
           --event-loop NAME        epoll|dispatch (default epoll on Linux)               UNDERSTUDY_EVENT_LOOP
+          --allowed-host NAME      also answer Host NAME besides IPs, localhost and the  UNDERSTUDY_ALLOWED_HOSTS
+                                   emulated hosts (repeatable; .example.com: the domain  (comma-separated)
+                                   and every name under it)
         """
 
     /// Runs the command line and returns the process exit code.
@@ -172,6 +175,7 @@ public enum UnderstudyCommand {
             case "--public-url": configuration.publicURL = try value(flag)
             case "--ca-dir": configuration.caDirectory = try value(flag)
             case "--event-loop": configuration.eventLoop = try configuration.eventLoopValue(try value(flag))
+            case "--allowed-host": configuration.allowedHosts.append(try value(flag))
             default: throw ConfigurationError(description: "unknown option \(flag)")
             }
             index += 1

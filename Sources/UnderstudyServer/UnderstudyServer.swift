@@ -62,12 +62,13 @@ public final class UnderstudyServer: Sendable {
             database = postgres
         }
         let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
-        let settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
+        var settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
                                         platformConfiguration: configuration.platforms,
                                         fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
                                         proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse,
                                                              allowsPrivateTargets: configuration.proxyAllowPrivate, password: configuration.proxyPassword),
                                         listensBeyondLoopback: !configuration.isLoopback)
+        settings.allowedHosts = try configuration.allowedHostNames()
         let services = EmulatorServices(database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
                                         logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)

@@ -86,7 +86,8 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
         case .internalError: self.init(status: status, code: "INTERNAL_ERROR", message: "Internal error")
         case .storageUnavailable: self.init(status: status, code: "INTERNAL_ERROR", message: failure.message)
         case .storedStateUnreadable: self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
-        case .unreadableRequest, .invalidBody, .injected: self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
+        case .unreadableRequest, .invalidBody, .injected, .misdirectedRequest:
+            self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
         }
     }
 

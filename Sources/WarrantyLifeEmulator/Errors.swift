@@ -126,6 +126,8 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return .serviceUnavailable
         case .storedStateUnreadable:
             return WarrantyLifeError(status: 409, error: "stored_state_unreadable", message: failure.message, code: 1409)
+        case .misdirectedRequest:
+            return WarrantyLifeError(status: 421, error: "misdirected_request", message: failure.message, code: 1421)
         }
     }
 

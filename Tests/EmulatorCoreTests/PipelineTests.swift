@@ -34,15 +34,15 @@ struct PipelineTests {
     @Test("admin guard: token required when configured (probes exempt), and a path's project must exist")
     func adminGuard() {
         let guarded = AdminGuard(token: "s3cret", projectExists: { $0 == "known" })
-        #expect(guarded.check(request(.get, "/__admin/projects"), path: "/__admin/projects", template: "/__admin/projects", project: nil)?.status == 401)
-        #expect(guarded.check(request(.get, "/__admin/health"), path: "/__admin/health", template: "/__admin/health", project: nil) == nil)
+        #expect(guarded.check(request(.get, "/__admin/projects"), path: "/__admin/projects", template: "/__admin/projects", project: nil, changesState: false)?.status == 401)
+        #expect(guarded.check(request(.get, "/__admin/health"), path: "/__admin/health", template: "/__admin/health", project: nil, changesState: false) == nil)
         let withToken = request(.get, "/__admin/projects", headers: [("X-Understudy-Admin-Token", "s3cret")])
-        #expect(guarded.check(withToken, path: "/__admin/projects", template: "/__admin/projects", project: nil) == nil)
+        #expect(guarded.check(withToken, path: "/__admin/projects", template: "/__admin/projects", project: nil, changesState: false) == nil)
         let bearer = request(.get, "/__admin/projects", headers: [("Authorization", "Bearer s3cret")])
-        #expect(guarded.check(bearer, path: "/__admin/projects", template: "/__admin/projects", project: nil) == nil)
+        #expect(guarded.check(bearer, path: "/__admin/projects", template: "/__admin/projects", project: nil, changesState: false) == nil)
         let open = AdminGuard(token: nil, projectExists: { $0 == "known" })
-        #expect(open.check(request(.get, "/__admin/projects/nope"), path: "/__admin/projects/nope", template: "/__admin/projects/{id}", project: "nope")?.status == 404)
-        #expect(open.check(request(.get, "/__admin/projects/known"), path: "/__admin/projects/known", template: "/__admin/projects/{id}", project: "known") == nil)
+        #expect(open.check(request(.get, "/__admin/projects/nope"), path: "/__admin/projects/nope", template: "/__admin/projects/{id}", project: "nope", changesState: false)?.status == 404)
+        #expect(open.check(request(.get, "/__admin/projects/known"), path: "/__admin/projects/known", template: "/__admin/projects/{id}", project: "known", changesState: false) == nil)
     }
 
     @Test("fault stage: replacing faults skip the handler, damaging ones keep its status, Retry-After on both")

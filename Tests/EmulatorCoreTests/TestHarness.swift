@@ -77,13 +77,14 @@ final class Harness: Sendable {
     let session: URLSession
 
     init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings(),
-         listensBeyondLoopback: Bool = false) async throws {
+         listensBeyondLoopback: Bool = false, allowedHosts: [AllowedHostName] = []) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)/db.sqlite").path
         let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try migrator.migrate($0) }
-        let services = EmulatorServices(database: database, settings: EmulatorSettings(journal: journal, adminToken: adminToken, proxy: proxy,
-                                                                                                   listensBeyondLoopback: listensBeyondLoopback))
+        var settings = EmulatorSettings(journal: journal, adminToken: adminToken, proxy: proxy, listensBeyondLoopback: listensBeyondLoopback)
+        settings.allowedHosts = allowedHosts
+        let services = EmulatorServices(database: database, settings: settings)
         emulator = try Emulator(services: services, platforms: [TestPlatform()])
         try await emulator.load()
         http = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: emulator)

@@ -101,10 +101,11 @@ class Admin:
 class Browser:
     """Headless Chromium driven by chromedriver, both from Debian's packages."""
 
-    def __init__(self, artifacts):
+    def __init__(self, artifacts, extra_arguments=()):
         options = webdriver.ChromeOptions()
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1440,1000", "--lang=en-GB"]:
+        for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1440,1000", "--lang=en-GB",
+                         *extra_arguments]:
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)

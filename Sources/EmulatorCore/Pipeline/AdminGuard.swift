@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 
-/// Pipeline stage for control-plane requests: the admin token (when one is configured) and the
-/// existence of the project a `/__admin/projects/{id}…` route names.
+/// Pipeline stage for control-plane requests: no changes from web pages of other origins, the
+/// admin token (when one is configured) and the existence of the project a
+/// `/__admin/projects/{id}…` route names.
 struct AdminGuard: Sendable {
     /// Paths that are never journalled (orchestrators and scrapers would drown the journal).
     static let probes: Set<String> = ["/__admin/health", "/__admin/ready", EmulatorMetrics.path]
@@ -18,9 +19,19 @@ struct AdminGuard: Sendable {
 
     let token: String?
     let projectExists: @Sendable (ProjectID) -> Bool
+    /// The configured public URL, whose origin is the server's own too.
+    var publicURL: @Sendable () -> PublicURL? = { nil }
 
-    /// The refusal for this request, or nil when it may proceed.
-    func check(_ request: Request, path: String, template: String, project: ProjectID?) -> Response? {
+    /// The refusal for this request, or nil when it may proceed. `changesState`: the method is not
+    /// GET, HEAD or OPTIONS, or the route writes even on GET.
+    func check(_ request: Request, path: String, template: String, project: ProjectID?, changesState: Bool) -> Response? {
+        // Before the token: a page of another origin cannot send the token, and must not change
+        // anything on a server that needs none (a form or a no-cors fetch needs no CORS answer).
+        if changesState, let reason = ForeignOrigin.reason(request, publicURL: publicURL()) {
+            return AdminError(status: 403, code: "cross_origin_refused",
+                              message: "The control plane refuses changes from web pages of other origins (\(reason)). "
+                                + "Use the dashboard this server serves at /__admin/ui, curl, the understudy CLI or the client library.").response
+        }
         if let token, !Self.isPublic(path), !Self.presents(token, in: request) {
             var response = AdminError(status: 401, code: "unauthorized",
                                       message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response

@@ -25,11 +25,14 @@ struct RouteTarget: Sendable {
 
     let owner: Owner
     let handler: @Sendable (Request, EmulatorContext) async throws -> Response
+    /// The route's `writesOnGet`: its GET is refused to other origins like a write.
+    var writesOnGet = false
 
     /// A core or SDK route.
-    init(owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) {
+    init(owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response, writesOnGet: Bool = false) {
         self.owner = owner
         self.handler = handler
+        self.writesOnGet = writesOnGet
     }
 
     /// A platform control-plane route: its handler gets an `AdminContext`. The admin guard has
@@ -37,6 +40,7 @@ struct RouteTarget: Sendable {
     /// with an `{id}` parameter, so the project is never missing.
     init(admin route: AdminRoute, platform: PlatformID) {
         owner = .platformAdmin(platform)
+        writesOnGet = route.writesOnGet
         handler = { request, context in
             try await route.handler(request, AdminContext(requestID: context.requestID, platform: platform, parameters: context.parameters,
                                                           route: context.route, projectID: context.parameter("id"), now: context.now,

@@ -86,7 +86,7 @@ struct TLSBadInputTests {
             #expect(orderly)
             #expect(server.server.tls?.plaintextRequestCount == 1)
             // Still serving TLS.
-            #expect(try TLSTestClient(port: port, context: context, serverName: "api.warplink.app").exchange(httpRequest("/__admin/health", host: "x")).status == 200)
+            #expect(try TLSTestClient(port: port, context: context, serverName: "api.warplink.app").exchange(httpRequest("/__admin/health", host: "localhost")).status == 200)
         }
     }
 
@@ -107,7 +107,7 @@ struct TLSBadInputTests {
             _ = shutdown(truncated.fd, Int32(SHUT_WR)) // the rest never comes
             #expect(truncated.readToEnd().orderly)
             #expect(server.server.tls?.failedHandshakeCount == garbage.count + 1)
-            #expect(try TLSTestClient(port: port, context: context, serverName: "api.asleep.ai").exchange(httpRequest("/__admin/health", host: "x")).status == 200)
+            #expect(try TLSTestClient(port: port, context: context, serverName: "api.asleep.ai").exchange(httpRequest("/__admin/health", host: "localhost")).status == 200)
         }
     }
 
@@ -138,7 +138,7 @@ struct TLSBadInputTests {
                 let client = try TLSTestClient(port: port, context: context, serverName: "idle\(index % 10).example.com")
                 // One request each: until its first request a TLS connection is on the header
                 // timeout (a stalled handshake is a slow header); after it, on the idle timeout.
-                #expect(try client.exchange(httpRequest("/__admin/health", host: "x")).status == 200)
+                #expect(try client.exchange(httpRequest("/__admin/health", host: "localhost")).status == 200)
                 idle.append(client)
             }
             var other: TLSTestClient? = try TLSTestClient(port: port, context: context, serverName: "api.warplink.app")
@@ -148,7 +148,7 @@ struct TLSBadInputTests {
             #if os(Linux)
             #expect(openDescriptorCount(localPort: port) == baselineTLS + 1_001) // the count sees them
             #endif
-            #expect(try idle[500].exchange(httpRequest("/__admin/health", host: "x")).status == 200) // the idle ones still work
+            #expect(try idle[500].exchange(httpRequest("/__admin/health", host: "localhost")).status == 200) // the idle ones still work
             idle.removeAll()
             other = nil
             // Closing is the server's reaction to our FINs, and it says nothing when it is done:
