@@ -1,10 +1,6 @@
 import Foundation
+import HTTPServer
 import SQLiteStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bundle file that could not be read, imported or written, and why.
 public struct BundleFileError: Error, CustomStringConvertible, Sendable {
@@ -32,6 +28,14 @@ public struct SeedReport: Sendable, Equatable {
         self.replaced = replaced
         self.skipped = skipped
     }
+}
+
+/// What `exportAll` wrote, and the files it could not write.
+public struct BundleExportReport: Sendable {
+    /// The paths written.
+    public var written: [String] = []
+    /// The files not written, each naming its path and why (a link in the way).
+    public var failures: [BundleFileError] = []
 }
 
 extension ProjectBundleStore {
@@ -97,74 +101,22 @@ extension ProjectBundleStore {
         return String(describing: error)
     }
 
-    /// Writes every project's bundle to `directory/<id>.json`, each atomically (`AtomicFile`), and
-    /// returns the paths written. `midWrite` runs halfway through each file (a test seam).
-    public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> [String] {
+    /// Writes every project's bundle to `directory/<id>.json`, each atomically and never through
+    /// or over a link (`AtomicFile`). A file that cannot be written is reported and the others
+    /// are still written. `midWrite` runs halfway through each file (a test seam).
+    public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> BundleExportReport {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var written: [String] = []
+        var report = BundleExportReport()
         for record in try await projects.list() {
-            guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(record.id).json").path
-            try AtomicFile.write(bundle, to: path, midWrite: midWrite)
-            written.append(path)
-        }
-        return written
-    }
-}
-
-/// Replaces a file so that a crash at any moment leaves either the old file or the new one whole.
-public enum AtomicFile {
-    /// The temporary file `write` fills before renaming it over `path` (hidden, so no `*.json` glob takes it).
-    public static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial").path
-    }
-
-    /// Writes `data` to a temporary file beside `path`, fsyncs it, renames it over `path`, then
-    /// fsyncs the directory so the rename itself survives a power cut.
-    public static func write(_ data: Data, to path: String, midWrite: (@Sendable () -> Void)? = nil) throws {
-        let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw failure("open", temporary) }
-        do {
-            let half = data.count / 2
-            try writeAll(data.prefix(half), to: descriptor, path: temporary)
-            midWrite?()
-            try writeAll(data.dropFirst(half), to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else { throw failure("fsync", temporary) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw failure("rename", path) }
-        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
-    }
-
-    private static func writeAll(_ bytes: Data, to descriptor: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let count = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("write", path)
-                }
-                offset += count
+            guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
+            do {
+                try AtomicFile.write(bundle, to: path, midWrite: midWrite)
+                report.written.append(path)
+            } catch {
+                report.failures.append(BundleFileError(file: error.path, reason: error.reason))
             }
         }
-    }
-
-    private static func failure(_ call: String, _ path: String) -> BundleFileError {
-        BundleFileError(file: path, reason: "\(call) failed: \(String(cString: strerror(errno)))")
+        return report
     }
 }

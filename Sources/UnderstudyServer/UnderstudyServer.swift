@@ -206,8 +206,11 @@ public final class UnderstudyServer: Sendable {
         var midWrite: (@Sendable () -> Void)?
         if let stall { midWrite = { Thread.sleep(forTimeInterval: stall / 1000) } }
         do {
-            let written = try await ProjectBundleStore(emulator: emulator).exportAll(to: directory, midWrite: midWrite)
-            emulator.services.logger.log(.info, "exported project bundles", values: [("directory", .string(directory)), ("files", .int(Int64(written.count)))])
+            let report = try await ProjectBundleStore(emulator: emulator).exportAll(to: directory, midWrite: midWrite)
+            for failure in report.failures {
+                emulator.services.logger.error("project bundle not exported", [("file", failure.file), ("reason", failure.reason)])
+            }
+            emulator.services.logger.log(.info, "exported project bundles", values: [("directory", .string(directory)), ("files", .int(Int64(report.written.count)))])
         } catch {
             emulator.services.logger.error("project bundles could not be exported at shutdown", [("error", String(describing: error))])
         }
