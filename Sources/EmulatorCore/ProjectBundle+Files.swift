@@ -21,12 +21,15 @@ public struct SeedReport: Sendable, Equatable {
     public var replaced: [ProjectID] = []
     /// Files skipped as invalid (with `skipInvalid`), as `file: reason`.
     public var skipped: [String] = []
+    /// The file each imported project came from, by id.
+    public var files: [ProjectID: String] = [:]
 
     /// Creates a report.
-    public init(imported: [ProjectID] = [], replaced: [ProjectID] = [], skipped: [String] = []) {
+    public init(imported: [ProjectID] = [], replaced: [ProjectID] = [], skipped: [String] = [], files: [ProjectID: String] = [:]) {
         self.imported = imported
         self.replaced = replaced
         self.skipped = skipped
+        self.files = files
     }
 }
 
@@ -34,7 +37,8 @@ public struct SeedReport: Sendable, Equatable {
 public struct BundleExportReport: Sendable {
     /// The paths written.
     public var written: [String] = []
-    /// The files not written, each naming its path and why (a link in the way).
+    /// The files not written, each naming its path and why (a link in the way, an id that
+    /// differs only in case from one already written).
     public var failures: [BundleFileError] = []
 }
 
@@ -58,9 +62,10 @@ extension ProjectBundleStore {
             do {
                 guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
                 let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
-                let id = try resolvedID(bundle, requested: bundle.projectID ?? String(name.dropLast(5)))
-                if let earlier = parsed.first(where: { $0.id == id }) {
-                    throw ProjectBundle.invalid("project `\(id)` is also seeded by \(earlier.file)")
+                let id = try resolvedID(bundle.projectID, requested: bundle.projectID ?? String(name.dropLast(5)))
+                if let earlier = parsed.first(where: { $0.id.lowercased() == id.lowercased() }) {
+                    let same = earlier.id == id ? "project `\(id)`" : "project `\(id)` (the same id ignoring case as `\(earlier.id)`)"
+                    throw ProjectBundle.invalid("\(same) is also seeded by \(earlier.file)")
                 }
                 parsed.append((path, bundle, id))
             } catch {
@@ -69,7 +74,7 @@ extension ProjectBundleStore {
             }
         }
         try await journal.flush()
-        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
+        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services, fromSeedDirectory: true)
         let files = parsed
         let outcome = try await services.database.write { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
             var records: [ProjectRecord] = [], replaced: [ProjectID] = [], skipped: [String] = []
@@ -93,22 +98,30 @@ extension ProjectBundleStore {
         report.imported = outcome.records.map(\.id)
         report.replaced = outcome.replaced
         report.skipped += outcome.skipped
+        for file in files where report.imported.contains(file.id) { report.files[file.id] = file.file }
         return report
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let admin = error as? AdminError { return admin.message }
-        return String(describing: error)
-    }
+    private static func reason(_ error: any Error) -> String { ErrorText.of(error) }
 
     /// Writes every project's bundle to `directory/<id>.json`, each atomically and never through
     /// or over a link (`AtomicFile`). A file that cannot be written is reported and the others
-    /// are still written. `midWrite` runs halfway through each file (a test seam).
+    /// are still written. Of ids that differ only in case (a database from before they had to
+    /// differ otherwise) only the oldest project is written: on a case-insensitive file system
+    /// (macOS's) the others would overwrite its file. `midWrite` runs halfway through each file
+    /// (a test seam).
     public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> BundleExportReport {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var report = BundleExportReport()
+        var names: [String: ProjectID] = [:]
         for record in try await projects.list() {
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(record.id).json").path
+            if let first = names[record.id.lowercased()] {
+                report.failures.append(BundleFileError(file: path, reason: "not written: project `\(record.id)` differs only in case from project `\(first)`, "
+                                                        + "whose bundle a case-insensitive file system would store under the same name; rename one of them"))
+                continue
+            }
+            names[record.id.lowercased()] = record.id
             guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
             do {
                 try AtomicFile.write(bundle, to: path, midWrite: midWrite)

@@ -90,7 +90,7 @@ public final class ProjectBundleStore: Sendable {
         if let requestedID, let replacing, requestedID != replacing {
             throw AdminError.badRequest("`id` and `replace` name different projects; a replaced project keeps its id.")
         }
-        let id = try resolvedID(bundle, requested: replacing ?? requestedID)
+        let id = try resolvedID(bundle.projectID, requested: replacing ?? requestedID)
         try await journal.flush()
         let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
         let record = try await services.database.write { connection in
@@ -100,14 +100,14 @@ public final class ProjectBundleStore: Sendable {
         return record
     }
 
-    func resolvedID(_ bundle: ProjectBundle, requested: ProjectID?) throws -> ProjectID {
+    func resolvedID(_ bundleProjectID: ProjectID?, requested: ProjectID?) throws -> ProjectID {
         if let requested {
             guard ProjectStore.isValidID(requested) else {
                 throw AdminError.badRequest("Project id `\(requested)` must be 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.")
             }
             return requested
         }
-        if let id = bundle.projectID { return id }
+        if let id = bundleProjectID { return id }
         return services.generateIDs(for: nil) { "prj_" + $0.lowerAlphanumeric(12) }
     }
 
@@ -116,14 +116,32 @@ public final class ProjectBundleStore: Sendable {
         var tables: [String]
         var platforms: [any Platform]
         var services: EmulatorServices
+        /// Whether the bundle is a seed directory's file, whose remedies differ from a request's.
+        var fromSeedDirectory = false
+
+        /// How to get past an id that `existing` already holds.
+        func idRemedy(_ id: ProjectID, existing: ProjectID) -> String {
+            if fromSeedDirectory { return "rename the seed file or change the bundle's `project.id`" }
+            return existing == id ? "import with `?replace=\(id)` to replace it" : "import with `?id=` to give the bundle's project another id"
+        }
+
+        /// How to get past a credential that project `holder` already uses.
+        func credentialRemedy(_ holder: ProjectID) -> String {
+            fromSeedDirectory ? "delete that project or take the credentials out of the seed file" : "delete that project or import with `?replace=\(holder)`"
+        }
     }
 
     /// Writes the bundle as project `id` on `connection` (inside the caller's transaction).
     static func apply(_ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
                       connection: any StoreConnection, now: Date) throws -> ProjectRecord {
         var credentials = bundle.credentials
+        // A project made before ids were unique ignoring case keeps what sets it apart (migration 0300).
+        var legacyCaseKey = ""
         if let replacing {
-            guard try connection.queryOne("SELECT id FROM projects WHERE id = ?", replacing) != nil else { throw AdminError.notFound("Project `\(replacing)`") }
+            guard let replaced = try connection.queryOne("SELECT legacy_case_key FROM projects WHERE id = ?", replacing) else {
+                throw try notFound(replacing, connection: connection)
+            }
+            legacyCaseKey = try replaced.decode("legacy_case_key")
             // A bundle without a platform's credentials keeps the replaced project's, so re-seeding a
             // hand-written bundle at each restart does not change the keys an app was configured with.
             for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", replacing) {
@@ -136,27 +154,20 @@ public final class ProjectBundleStore: Sendable {
                 try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing)
             }
             try connection.run("DELETE FROM projects WHERE id = ?", replacing)
-        } else if try connection.queryOne("SELECT id FROM projects WHERE id = ?", id) != nil {
-            throw AdminError(status: 409, code: "conflict", message: "Project `\(id)` already exists; import with `?replace=\(id)` to replace it.")
+        } else {
+            try ProjectConflicts.checkID(id, remedy: { context.idRemedy(id, existing: $0) }, connection: connection)
         }
         var generator = IDGenerator(seed: bundle.seed)
         for platform in context.platforms where credentials[platform.id] == nil {
             credentials[platform.id] = platform.makeCredentials(using: &generator)
         }
-        for platform in context.platforms {
-            for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                if let owner = try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?", platform.id.rawValue, value).string {
-                    throw AdminError(status: 409, code: "credential_conflict",
-                                     message: "Credential `\(platform.id.rawValue).\(name)` belongs to project `\(owner)`; delete that project or import with `?replace=\(owner)`.",
-                                     details: ["platform": .string(platform.id.rawValue), "name": .string(name), "project": .string(owner)])
-                }
-            }
-        }
+        try ProjectConflicts.checkCredentials(credentials, platforms: context.platforms, owner: id,
+                                              remedy: context.credentialRemedy, connection: connection)
         let createdAt = Timestamp.parse(Timestamp.format(bundle.createdAt ?? now)) ?? now
         let record = ProjectRecord(id: id, name: bundle.name ?? id, seed: bundle.seed, createdAt: createdAt, clock: bundle.clock,
                                    credentials: credentials, isDemo: false)
-        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, 0)",
-                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt))
+        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo, legacy_case_key) VALUES (?, ?, ?, ?, 0, ?)",
+                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt), legacyCaseKey)
         try ClockStore.save(bundle.clock, project: id, connection: connection)
         for platform in context.platforms {
             for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -166,17 +177,13 @@ public final class ProjectBundleStore: Sendable {
         for table in context.tables {
             guard let copy = bundle.tables[table] else { continue }
             let checked = try ProjectBundle.checkedRows(copy, name: table, sourceProject: bundle.projectID, project: id, connection: connection)
-            do {
-                try TableRows.insert(into: table, columns: checked.columns, rows: checked.rows, connection: connection)
-            } catch let error as SQLiteError where error.isConstraintViolation {
-                throw constraintError(error, table: table)
-            }
+            try insertRows(checked.rows, into: table, columns: checked.columns, project: id, connection: connection)
         }
         do {
             // Credentials whose rows the bundle lacks (a hand-written bundle) get them, as at creation.
             try ProjectStore.reprovision(id, platforms: context.platforms, connection: connection, now: now)
         } catch let error as SQLiteError where error.isConstraintViolation {
-            throw constraintError(error, table: "credentials")
+            throw credentialRowsConflict(error)
         }
         // PostgreSQL checked every reference as the rows went in (a dangling one failed its insert).
         for table in context.tables where connection.dialect == .sqlite {
@@ -197,14 +204,6 @@ public final class ProjectBundleStore: Sendable {
                                rule.matched ?? 0, rule.hits ?? 0)
         }
         return record
-    }
-
-    static func constraintError(_ error: SQLiteError, table: String) -> AdminError {
-        if error.isUniqueViolation {
-            return AdminError(status: 409, code: "conflict",
-                              message: "A row of `\(table)` collides with data of another project (\(error.message)); delete that project or import with `?replace=`.")
-        }
-        return ProjectBundle.invalid("A row of `\(table)` breaks the schema (\(error.message)).")
     }
 
     /// After a committed import: the caches learn the new projects and forget the replaced ones,

@@ -47,7 +47,7 @@ public enum CertificateAuthorityCommand {
         } catch let error as ConfigurationError {
             return usageError(error.description)
         } catch {
-            return usageError("\(error)")
+            return usageError(UnderstudyCommand.text(of: error))
         }
         let directory = absolute(configuration.resolvedCADirectory)
         do {
@@ -72,7 +72,7 @@ public enum CertificateAuthorityCommand {
                 return usageError("unknown `ca` verb `\(verb)`")
             }
         } catch {
-            UnderstudyCommand.printError("understudy: \(error)")
+            UnderstudyCommand.printError("understudy: \(UnderstudyCommand.text(of: error))")
             return 1
         }
     }

@@ -42,7 +42,8 @@ struct BundleFilesTests {
         try await UnderstudyTestServer.with(demo: true, configure: { $0.seedDirectory = seeds.path }) { server in
             #expect(try await server.client.admin.projects().map(\.id).sorted() == ["demo", "team"])
             #expect(try await server.client.admin.project("demo").get().isDemo == false)
-            #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: []))
+            #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: [],
+                                                           files: ["demo": seeds.appendingPathComponent("10-shop.json").path, "team": seeds.appendingPathComponent("team.json").path]))
             #expect(try await server.client.admin.project("team").get().name == "From a file")
             let repository = server.client.warrantyLife.repository(apiKey: key, deviceID: "DEMO-OLD-DEVICE")
             try await repository.getTokenViaUserPassword(username: "demo@example.com", password: "demo-password")
