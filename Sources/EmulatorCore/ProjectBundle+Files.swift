@@ -57,11 +57,15 @@ extension ProjectBundleStore {
         }
         var report = SeedReport()
         var parsed: [(file: String, bundle: ProjectBundle, id: ProjectID)] = []
+        let (platformIDs, tables) = (platforms.map(\.id), projects.allProjectTables)
         for name in names {
             let path = base.appendingPathComponent(name).path
             do {
-                guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
-                let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
+                // Read and parsed off the caller's thread, as an import through the control plane is.
+                let bundle = try await Self.onParsingQueue { () throws -> ProjectBundle in
+                    guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
+                    return try ProjectBundle.parse(data, platforms: platformIDs, tables: tables)
+                }
                 let id = try resolvedID(bundle.projectID, requested: bundle.projectID ?? String(name.dropLast(5)))
                 if let earlier = parsed.first(where: { $0.id.lowercased() == id.lowercased() }) {
                     let same = earlier.id == id ? "project `\(id)`" : "project `\(id)` (the same id ignoring case as `\(earlier.id)`)"
@@ -76,7 +80,7 @@ extension ProjectBundleStore {
         try await journal.flush()
         let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services, fromSeedDirectory: true)
         let files = parsed
-        let outcome = try await services.database.write { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
+        let outcome = try await services.database.writeQueued { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
             var records: [ProjectRecord] = [], replaced: [ProjectID] = [], skipped: [String] = []
             for file in files {
                 let exists = try connection.queryOne("SELECT id FROM projects WHERE id = ?", file.id) != nil

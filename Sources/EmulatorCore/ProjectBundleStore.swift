@@ -85,16 +85,22 @@ public final class ProjectBundleStore: Sendable {
 
     /// Imports `data` as a project with id `id` (else the bundle's, else a fresh one), or in place
     /// of project `replacing`, in one transaction; throws `AdminError` (4xx) naming any problem.
+    ///
+    /// Neither the parse nor the write runs on the caller's thread, an event loop's when a request
+    /// asks: a 30 MB bundle is most of a second of each, during which that loop's other
+    /// connections (health probes among them) would wait unread.
     public func importBundle(_ data: Data, id requestedID: ProjectID? = nil, replacing: ProjectID? = nil, now: Date = Date()) async throws -> ProjectRecord {
-        let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
+        let parsed = try await Self.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
         if let requestedID, let replacing, requestedID != replacing {
             throw AdminError.badRequest("`id` and `replace` name different projects; a replaced project keeps its id.")
         }
-        let id = try resolvedID(bundle.projectID, requested: replacing ?? requestedID)
+        let id = try resolvedID(parsed.projectID, requested: replacing ?? requestedID)
         try await journal.flush()
         let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
-        let record = try await services.database.write { connection in
-            try Self.apply(bundle, id: id, replacing: replacing, context: context, connection: connection, now: now)
+        let record = try await services.database.writeQueued { connection in
+            let bundle = try parsed.take()
+            defer { Self.release(bundle) }
+            return try Self.apply(bundle, id: id, replacing: replacing, context: context, connection: connection, now: now)
         }
         try await adopt([record], replaced: replacing.map { [$0] } ?? [])
         return record
