@@ -16,6 +16,9 @@ polls `/__admin/health` every 2 ms over four keep-alive connections in turn, and
   health_max_ms   the slowest health probe answered during the import; health_p99_ms its 99th percentile
   probes          health probes answered during the import
 
+Then the imported project's export (`GET /__admin/projects/{id}/export`) the same way: longest_ms is
+the gauge after the export (the import's stretches included), over25/over100 the export's own.
+
 Then the round's seed-directory start: the same bundle in a seed directory, the time from launch to
 ready, the longest loop stretch and the slowest health probe answered meanwhile (the server listens
 before it seeds, so probes are answered while it seeds).
@@ -170,6 +173,7 @@ def main():
     print(f"bundle: {size / 1e6:.1f} MB, {rows} WarpLink links")
     body = open(path, "rb").read()
     print("import: round  import_s  before_ms  longest_ms  over25  over100  health_max_ms  health_p99_ms  probes")
+    exports = []
     for round_number in range(1, rounds + 1):
         server = Server(binary, work, f"import-{round_number}", ["--fixtures", ""])
         server.start()
@@ -187,8 +191,24 @@ def main():
             worst, p99, count = summary(latencies)
             print(f"        {round_number:5d}  {elapsed:8.2f}  {before:9.1f}  {longest:10.1f}  {after25 - over25:6d}  "
                   f"{after100 - over100:7d}  {worst:13.1f}  {p99:13.1f}  {count:6d}")
+            # The same project exported again: the document is built and encoded off the loops too.
+            project = json.loads(answer["body"])["id"]
+            exported = {}
+
+            def export():
+                exported["status"], exported["body"] = call(server.port, "GET", f"/__admin/projects/{project}/export")
+
+            elapsed, latencies = measured(server.port, export)
+            if exported["status"] != 200:
+                raise SystemExit(f"bundle_import: the export answered {exported['status']}")
+            longest_after_export, export25, export100 = metrics(server.port)
+            worst, p99, count = summary(latencies)
+            exports.append(f"        {round_number:5d}  {elapsed:8.2f}  {longest_after_export:10.1f}  {export25 - after25:6d}  "
+                           f"{export100 - after100:7d}  {worst:13.1f}  {p99:13.1f}  {count:6d}  {len(exported['body']) / 1e6:.1f} MB")
         finally:
             server.stop()
+    print("export: round  export_s  longest_ms  over25  over100  health_max_ms  health_p99_ms  probes  size")
+    print("\n".join(exports))
     print("seed:   round  seed_s  longest_ms  health_max_ms  health_p99_ms  probes")
     for round_number in range(1, rounds + 1):
         seeds = os.path.join(work, f"seeds-{round_number}")
