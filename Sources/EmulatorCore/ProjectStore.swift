@@ -48,7 +48,7 @@ public final class ProjectStore: Sendable {
         for set in ProjectConflicts.idsDifferingOnlyInCase(rows.compactMap { $0.string("id") }) {
             services.logger.warning("project ids differ only in case", [
                 ("ids", set.joined(separator: ", ")),
-                ("effect", "they were made before ids were unique ignoring case; each is still served by its exact id, but export on exit writes only \(set[0]).json of them (rename the others)"),
+                ("effect", "they were made before ids were unique ignoring case; each is still served by its exact id, but export on exit writes only the oldest of them (rename the others)"),
             ])
         }
     }
