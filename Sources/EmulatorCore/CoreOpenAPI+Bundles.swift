@@ -39,15 +39,19 @@ extension CoreOpenAPI {
             responses: ["200": C.json("The bundle.", S.ref("ProjectBundle"), example: example), "404": error], tag: "projects"))
         document.add("post", "/__admin/projects/import", operation(
             "importProject", "Import a bundle as a project, in one transaction",
-            "The project's id is `id`, else the bundle's, else a generated one. `replace` swaps an existing project's state atomically (it keeps its id). "
-                + "A bundle that does not fit the live schema is a 400 naming the table, row and column; nothing is imported.",
+            "The project's id is `id`, else the bundle's, else a generated one; ids are unique ignoring case. `replace` swaps an existing project's state "
+                + "atomically (it keeps its id; looked up exactly). A bundle that does not fit the live schema, or holds one key twice in a table, is a 400 "
+                + "naming the table and row; nothing is imported.",
             body: body("ProjectBundle", example: example),
             parameters: [P.query("id", S.string, "The new project's id."), P.query("replace", S.string, "The id of the project to replace.")],
             responses: [
                 "201": C.json("The imported project.", S.ref("Project"), example: projectExample(sample)),
                 "400": error, "404": error,
-                "409": C.json("The project id exists, or a credential or key belongs to another project.", S.ref("Error"),
-                              example: ["error": ["code": "credential_conflict", "message": .string("Credential `\(sample).apiKey` belongs to project `prj_k2v9x0a1b2c3`.")]]),
+                "409": C.json("The project id exists (ignoring case), or a credential or key belongs to another project (named).", S.ref("Error"),
+                              example: ["error": ["code": "credential_conflict",
+                                                  "message": .string("Credential `\(sample).apiKey` (`k3v9x0a1…`) is already used by project `prj_k2v9x0a1b2c3`; "
+                                                                     + "delete that project or import with `?replace=prj_k2v9x0a1b2c3`."),
+                                                  "details": ["platform": .string(sample), "name": "apiKey", "project": "prj_k2v9x0a1b2c3"]]]),
                 "413": error,
             ], tag: "projects"))
     }

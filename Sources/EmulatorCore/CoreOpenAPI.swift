@@ -101,7 +101,8 @@ enum CoreOpenAPI {
                                                                     "frozenAt": "2026-06-01T12:00:00.000Z"])
         document.add("post", "/__admin/projects", operation(
             "createProject", "Create a project with fresh credentials for every platform",
-            "The body is optional. A `seed` makes the id, the credentials and every generated id repeatable; the same seed twice is a 409.",
+            "The body is optional. A `seed` makes the id, the credentials and every generated id repeatable; the same seed twice is a 409. "
+                + "Ids are unique ignoring case: `Demo` beside `demo` is a 409 naming `demo`; a credential another project uses is a 409 naming it.",
             body: body("CreateProject", example: ["name": "checkout-tests", "seed": 42], required: false),
             responses: ["201": project, "400": error, "409": error], tag: "projects"))
         document.add("get", "/__admin/projects", operation(

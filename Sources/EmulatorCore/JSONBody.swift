@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 
 /// Why a request body could not be decoded; routes turn it into their platform's 4xx.
-public struct BodyError: Error, Sendable, Equatable {
+public struct BodyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Suggested status (400 malformed or wrong type, 415 wrong content type, 422 unknown keys).
     public let status: Int
     /// Machine-readable reason: `invalid_json`, `wrong_type`, `missing_field`, `unknown_field`, `empty_body`.
@@ -19,6 +19,9 @@ public struct BodyError: Error, Sendable, Equatable {
         self.field = field
         self.message = message
     }
+
+    /// The message (never the struct's fields).
+    public var description: String { message }
 }
 
 /// Strict JSON decoding of request bodies with messages that name the field.

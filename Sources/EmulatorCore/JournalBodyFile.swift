@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import SQLiteStore
 import Synchronization
 #if canImport(Glibc)
@@ -61,7 +62,9 @@ final class JournalBodyFile: Sendable {
         self.segmentBytes = segmentBytes
         let named = highestPosition.map { $0 / segmentBytes } ?? -1
         let first = max(Self.segments(in: directory).max() ?? -1, named) + 1
-        let spares = Self.names(in: directory).filter { $0.hasSuffix(".spare") }
+        // Only files this journal made: a link named like a spare would be renamed to be a segment
+        // and the next body written through it.
+        let spares = Self.names(in: directory).filter { $0.hasSuffix(".spare") && AtomicFile.isRegularFile(directory + "/" + $0) }
         appending = Mutex(Appending(segment: first, next: first * segmentBytes, spares: spares.map { directory + "/" + $0 }))
     }
 
@@ -82,23 +85,33 @@ final class JournalBodyFile: Sendable {
                 state.segment += 1
                 state.next = state.segment * segmentBytes
             }
-            if state.descriptor < 0 {
-                let path = path(state.segment)
-                var flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
-                if let spare = state.spares.popLast(), rename(spare, path) == 0 { flags &= ~O_TRUNC }
-                state.descriptor = open(path, flags, 0o644)
-                guard state.descriptor >= 0 else { throw JournalBodyFileError(operation: "open", segment: state.segment, code: errno) }
-            }
+            if state.descriptor < 0 { state.descriptor = try openNextSegment(&state) }
             var written = 0
             let offset = state.next - state.segment * segmentBytes
             while written < bytes.count {
                 let count = pwrite(state.descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
                 if count < 0, errno == EINTR { continue }
-                guard count > 0 else { throw JournalBodyFileError(operation: "write", segment: state.segment, code: errno) }
+                guard count > 0 else { throw JournalBodyFileError(path: path(state.segment), reason: "cannot write: \(String(cString: strerror(errno)))") }
                 written += count
             }
             defer { state.next += bytes.count }
             return state.next
+        }
+    }
+
+    /// Opens the segment bodies are appended to next: a spare renamed to its name (written over
+    /// in place), else a new file. Neither open follows a link: a segment is created exclusively,
+    /// and a spare is opened without following, so nothing placed in the directory redirects a
+    /// body's bytes into another file.
+    private func openNextSegment(_ state: inout Appending) throws -> Int32 {
+        let path = path(state.segment)
+        do {
+            if let spare = state.spares.popLast(), rename(spare, path) == 0, let descriptor = try AtomicFile.openExisting(path, flags: O_WRONLY) {
+                return descriptor
+            }
+            return try AtomicFile.createExclusively(path, mode: 0o644)
+        } catch {
+            throw JournalBodyFileError(path: error.path, reason: error.reason)
         }
     }
 
@@ -114,8 +127,8 @@ final class JournalBodyFile: Sendable {
     /// meanwhile (a reader that read the row just before an eviction deleted it).
     func read(position: Int, count: Int) -> Data? {
         let path = path(position / segmentBytes)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        // A link put in a segment's place is no body.
+        guard let descriptor = try? AtomicFile.openExisting(path, flags: O_RDONLY) else { return nil }
         defer { close(descriptor) }
         var data = Data(count: count)
         let offset = position % segmentBytes
@@ -184,14 +197,12 @@ final class JournalBodyFile: Sendable {
     }
 }
 
-/// A segment file of the journal's bodies could not be opened or written.
+/// A segment file of the journal's bodies could not be created, opened or written.
 struct JournalBodyFileError: Error, CustomStringConvertible {
-    /// What failed: `open` or `write`.
-    var operation: String
-    /// The segment's number.
-    var segment: Int
-    /// `errno`.
-    var code: Int32
+    /// The segment's file.
+    var path: String
+    /// What was wrong (`cannot create: File exists`, `is a symbolic link; …`).
+    var reason: String
 
-    var description: String { "journal body segment \(segment): \(operation) failed (\(String(cString: strerror(code))))" }
+    var description: String { "journal body segment \(path): \(reason)" }
 }

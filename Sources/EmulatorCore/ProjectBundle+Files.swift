@@ -1,10 +1,6 @@
 import Foundation
+import HTTPServer
 import SQLiteStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bundle file that could not be read, imported or written, and why.
 public struct BundleFileError: Error, CustomStringConvertible, Sendable {
@@ -25,13 +21,25 @@ public struct SeedReport: Sendable, Equatable {
     public var replaced: [ProjectID] = []
     /// Files skipped as invalid (with `skipInvalid`), as `file: reason`.
     public var skipped: [String] = []
+    /// The file each imported project came from, by id.
+    public var files: [ProjectID: String] = [:]
 
     /// Creates a report.
-    public init(imported: [ProjectID] = [], replaced: [ProjectID] = [], skipped: [String] = []) {
+    public init(imported: [ProjectID] = [], replaced: [ProjectID] = [], skipped: [String] = [], files: [ProjectID: String] = [:]) {
         self.imported = imported
         self.replaced = replaced
         self.skipped = skipped
+        self.files = files
     }
+}
+
+/// What `exportAll` wrote, and the files it could not write.
+public struct BundleExportReport: Sendable {
+    /// The paths written.
+    public var written: [String] = []
+    /// The files not written, each naming its path and why (a link in the way, an id that
+    /// differs only in case from one already written).
+    public var failures: [BundleFileError] = []
 }
 
 extension ProjectBundleStore {
@@ -49,14 +57,19 @@ extension ProjectBundleStore {
         }
         var report = SeedReport()
         var parsed: [(file: String, bundle: ProjectBundle, id: ProjectID)] = []
+        let (platformIDs, tables) = (platforms.map(\.id), projects.allProjectTables)
         for name in names {
             let path = base.appendingPathComponent(name).path
             do {
-                guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
-                let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
-                let id = try resolvedID(bundle, requested: bundle.projectID ?? String(name.dropLast(5)))
-                if let earlier = parsed.first(where: { $0.id == id }) {
-                    throw ProjectBundle.invalid("project `\(id)` is also seeded by \(earlier.file)")
+                // Read and parsed off the caller's thread, as an import through the control plane is.
+                let bundle = try await Self.onParsingQueue { () throws -> ProjectBundle in
+                    guard let data = FileManager.default.contents(atPath: path) else { throw ProjectBundle.invalid("the file cannot be read") }
+                    return try ProjectBundle.parse(data, platforms: platformIDs, tables: tables)
+                }
+                let id = try resolvedID(bundle.projectID, requested: bundle.projectID ?? String(name.dropLast(5)))
+                if let earlier = parsed.first(where: { $0.id.lowercased() == id.lowercased() }) {
+                    let same = earlier.id == id ? "project `\(id)`" : "project `\(id)` (the same id ignoring case as `\(earlier.id)`)"
+                    throw ProjectBundle.invalid("\(same) is also seeded by \(earlier.file)")
                 }
                 parsed.append((path, bundle, id))
             } catch {
@@ -65,9 +78,9 @@ extension ProjectBundleStore {
             }
         }
         try await journal.flush()
-        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
+        let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services, fromSeedDirectory: true)
         let files = parsed
-        let outcome = try await services.database.write { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
+        let outcome = try await services.database.writeQueued { connection -> (records: [ProjectRecord], replaced: [ProjectID], skipped: [String]) in
             var records: [ProjectRecord] = [], replaced: [ProjectID] = [], skipped: [String] = []
             for file in files {
                 let exists = try connection.queryOne("SELECT id FROM projects WHERE id = ?", file.id) != nil
@@ -89,82 +102,38 @@ extension ProjectBundleStore {
         report.imported = outcome.records.map(\.id)
         report.replaced = outcome.replaced
         report.skipped += outcome.skipped
+        for file in files where report.imported.contains(file.id) { report.files[file.id] = file.file }
         return report
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let admin = error as? AdminError { return admin.message }
-        return String(describing: error)
-    }
+    private static func reason(_ error: any Error) -> String { ErrorText.of(error) }
 
-    /// Writes every project's bundle to `directory/<id>.json`, each atomically (`AtomicFile`), and
-    /// returns the paths written. `midWrite` runs halfway through each file (a test seam).
-    public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> [String] {
+    /// Writes every project's bundle to `directory/<id>.json`, each atomically and never through
+    /// or over a link (`AtomicFile`). A file that cannot be written is reported and the others
+    /// are still written. Of ids that differ only in case (a database from before they had to
+    /// differ otherwise) only the oldest project is written: on a case-insensitive file system
+    /// (macOS's) the others would overwrite its file. `midWrite` runs halfway through each file
+    /// (a test seam).
+    public func exportAll(to directory: String, midWrite: (@Sendable () -> Void)? = nil) async throws -> BundleExportReport {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var written: [String] = []
+        var report = BundleExportReport()
+        var names: [String: ProjectID] = [:]
         for record in try await projects.list() {
-            guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(record.id).json").path
-            try AtomicFile.write(bundle, to: path, midWrite: midWrite)
-            written.append(path)
-        }
-        return written
-    }
-}
-
-/// Replaces a file so that a crash at any moment leaves either the old file or the new one whole.
-public enum AtomicFile {
-    /// The temporary file `write` fills before renaming it over `path` (hidden, so no `*.json` glob takes it).
-    public static func temporaryPath(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".partial").path
-    }
-
-    /// Writes `data` to a temporary file beside `path`, fsyncs it, renames it over `path`, then
-    /// fsyncs the directory so the rename itself survives a power cut.
-    public static func write(_ data: Data, to path: String, midWrite: (@Sendable () -> Void)? = nil) throws {
-        let temporary = temporaryPath(for: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw failure("open", temporary) }
-        do {
-            let half = data.count / 2
-            try writeAll(data.prefix(half), to: descriptor, path: temporary)
-            midWrite?()
-            try writeAll(data.dropFirst(half), to: descriptor, path: temporary)
-            guard fsync(descriptor) == 0 else { throw failure("fsync", temporary) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else { throw failure("rename", path) }
-        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
-    }
-
-    private static func writeAll(_ bytes: Data, to descriptor: Int32, path: String) throws {
-        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let count = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("write", path)
-                }
-                offset += count
+            if let first = names[record.id.lowercased()] {
+                report.failures.append(BundleFileError(file: path, reason: "not written: project `\(record.id)` differs only in case from project `\(first)`, "
+                                                        + "whose bundle a case-insensitive file system would store under the same name; rename one of them"))
+                continue
+            }
+            names[record.id.lowercased()] = record.id
+            guard let bundle = try await export(record.id) else { continue } // deleted meanwhile
+            do {
+                try AtomicFile.write(bundle, to: path, midWrite: midWrite)
+                report.written.append(path)
+            } catch {
+                report.failures.append(BundleFileError(file: error.path, reason: error.reason))
             }
         }
-    }
-
-    private static func failure(_ call: String, _ path: String) -> BundleFileError {
-        BundleFileError(file: path, reason: "\(call) failed: \(String(cString: strerror(errno)))")
+        return report
     }
 }

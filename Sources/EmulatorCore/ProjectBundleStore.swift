@@ -25,10 +25,13 @@ public final class ProjectBundleStore: Sendable {
     // MARK: Export
 
     /// The project's bundle (sorted keys, rows in primary-key order), or nil when there is no such project.
+    ///
+    /// The document is built and encoded on the reader's own queue, and its tree freed there: for a
+    /// 30 MB bundle either was a few hundred milliseconds, which the event loop that asked spent.
     public func export(_ project: ProjectID, now: Date = Date()) async throws -> Data? {
         let tables = projects.allProjectTables
-        let rules = try await faults.list(project: project).map(Self.portable)
-        let body = try await services.database.readOnPool { connection -> [String: JSONValue]? in
+        let rules = try await faults.list(project: project).map(Self.portable).map { try JSONValue.from($0) }
+        return try await services.database.readOnPool { connection -> Data? in
             guard let row = try connection.queryOne("SELECT * FROM projects WHERE id = ?", project) else { return nil }
             var members: [String: JSONValue] = [:]
             var meta: [String: JSONValue] = ["id": .string(project), "name": TableRows.json(row["name"]), "createdAt": TableRows.json(row["created_at"])]
@@ -52,15 +55,13 @@ public final class ProjectBundleStore: Sendable {
                 copies[table] = ["columns": .array(names.map(JSONValue.string)), "rows": .array(rows.map { .array($0.values.map(TableRows.json)) })]
             }
             members["tables"] = .object(copies)
-            return members
+            members["format"] = .string(ProjectBundle.format)
+            members["version"] = .int(Int64(ProjectBundle.currentVersion))
+            members["exportedAt"] = .string(Timestamp.format(now))
+            members["exportedBy"] = .string("understudy \(ProjectBundle.serverVersion)")
+            members["faultRules"] = .array(rules)
+            return JSONValue.object(members).encoded()
         }
-        guard var members = body else { return nil }
-        members["format"] = .string(ProjectBundle.format)
-        members["version"] = .int(Int64(ProjectBundle.currentVersion))
-        members["exportedAt"] = .string(Timestamp.format(now))
-        members["exportedBy"] = .string("understudy \(ProjectBundle.serverVersion)")
-        members["faultRules"] = .array(try rules.map { try JSONValue.from($0) })
-        return JSONValue.object(members).encoded()
     }
 
     /// A rule as a bundle keeps it: what was submitted and its counters, without the server's id,
@@ -85,29 +86,35 @@ public final class ProjectBundleStore: Sendable {
 
     /// Imports `data` as a project with id `id` (else the bundle's, else a fresh one), or in place
     /// of project `replacing`, in one transaction; throws `AdminError` (4xx) naming any problem.
+    ///
+    /// Neither the parse nor the write runs on the caller's thread, an event loop's when a request
+    /// asks: a 30 MB bundle is most of a second of each, during which that loop's other
+    /// connections (health probes among them) would wait unread.
     public func importBundle(_ data: Data, id requestedID: ProjectID? = nil, replacing: ProjectID? = nil, now: Date = Date()) async throws -> ProjectRecord {
-        let bundle = try ProjectBundle.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
+        let parsed = try await Self.parse(data, platforms: platforms.map(\.id), tables: projects.allProjectTables)
         if let requestedID, let replacing, requestedID != replacing {
             throw AdminError.badRequest("`id` and `replace` name different projects; a replaced project keeps its id.")
         }
-        let id = try resolvedID(bundle, requested: replacing ?? requestedID)
+        let id = try resolvedID(parsed.projectID, requested: replacing ?? requestedID)
         try await journal.flush()
         let context = ImportContext(tables: projects.allProjectTables, platforms: platforms, services: services)
-        let record = try await services.database.write { connection in
-            try Self.apply(bundle, id: id, replacing: replacing, context: context, connection: connection, now: now)
+        let record = try await services.database.writeQueued { connection in
+            let bundle = try parsed.take()
+            defer { Self.release(bundle) }
+            return try Self.apply(bundle, id: id, replacing: replacing, context: context, connection: connection, now: now)
         }
         try await adopt([record], replaced: replacing.map { [$0] } ?? [])
         return record
     }
 
-    func resolvedID(_ bundle: ProjectBundle, requested: ProjectID?) throws -> ProjectID {
+    func resolvedID(_ bundleProjectID: ProjectID?, requested: ProjectID?) throws -> ProjectID {
         if let requested {
             guard ProjectStore.isValidID(requested) else {
                 throw AdminError.badRequest("Project id `\(requested)` must be 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.")
             }
             return requested
         }
-        if let id = bundle.projectID { return id }
+        if let id = bundleProjectID { return id }
         return services.generateIDs(for: nil) { "prj_" + $0.lowerAlphanumeric(12) }
     }
 
@@ -116,14 +123,32 @@ public final class ProjectBundleStore: Sendable {
         var tables: [String]
         var platforms: [any Platform]
         var services: EmulatorServices
+        /// Whether the bundle is a seed directory's file, whose remedies differ from a request's.
+        var fromSeedDirectory = false
+
+        /// How to get past an id that `existing` already holds.
+        func idRemedy(_ id: ProjectID, existing: ProjectID) -> String {
+            if fromSeedDirectory { return "rename the seed file or change the bundle's `project.id`" }
+            return existing == id ? "import with `?replace=\(id)` to replace it" : "import with `?id=` to give the bundle's project another id"
+        }
+
+        /// How to get past a credential that project `holder` already uses.
+        func credentialRemedy(_ holder: ProjectID) -> String {
+            fromSeedDirectory ? "delete that project or take the credentials out of the seed file" : "delete that project or import with `?replace=\(holder)`"
+        }
     }
 
     /// Writes the bundle as project `id` on `connection` (inside the caller's transaction).
     static func apply(_ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
                       connection: any StoreConnection, now: Date) throws -> ProjectRecord {
         var credentials = bundle.credentials
+        // A project made before ids were unique ignoring case keeps what sets it apart (migration 0300).
+        var legacyCaseKey = ""
         if let replacing {
-            guard try connection.queryOne("SELECT id FROM projects WHERE id = ?", replacing) != nil else { throw AdminError.notFound("Project `\(replacing)`") }
+            guard let replaced = try connection.queryOne("SELECT legacy_case_key FROM projects WHERE id = ?", replacing) else {
+                throw try notFound(replacing, connection: connection)
+            }
+            legacyCaseKey = try replaced.decode("legacy_case_key")
             // A bundle without a platform's credentials keeps the replaced project's, so re-seeding a
             // hand-written bundle at each restart does not change the keys an app was configured with.
             for row in try connection.query("SELECT platform, name, value FROM project_credentials WHERE project_id = ?", replacing) {
@@ -136,27 +161,20 @@ public final class ProjectBundleStore: Sendable {
                 try connection.run("DELETE FROM \(table) WHERE project_id = ?", replacing)
             }
             try connection.run("DELETE FROM projects WHERE id = ?", replacing)
-        } else if try connection.queryOne("SELECT id FROM projects WHERE id = ?", id) != nil {
-            throw AdminError(status: 409, code: "conflict", message: "Project `\(id)` already exists; import with `?replace=\(id)` to replace it.")
+        } else {
+            try ProjectConflicts.checkID(id, remedy: { context.idRemedy(id, existing: $0) }, connection: connection)
         }
         var generator = IDGenerator(seed: bundle.seed)
         for platform in context.platforms where credentials[platform.id] == nil {
             credentials[platform.id] = platform.makeCredentials(using: &generator)
         }
-        for platform in context.platforms {
-            for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                if let owner = try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?", platform.id.rawValue, value).string {
-                    throw AdminError(status: 409, code: "credential_conflict",
-                                     message: "Credential `\(platform.id.rawValue).\(name)` belongs to project `\(owner)`; delete that project or import with `?replace=\(owner)`.",
-                                     details: ["platform": .string(platform.id.rawValue), "name": .string(name), "project": .string(owner)])
-                }
-            }
-        }
+        try ProjectConflicts.checkCredentials(credentials, platforms: context.platforms, owner: id,
+                                              remedy: context.credentialRemedy, connection: connection)
         let createdAt = Timestamp.parse(Timestamp.format(bundle.createdAt ?? now)) ?? now
         let record = ProjectRecord(id: id, name: bundle.name ?? id, seed: bundle.seed, createdAt: createdAt, clock: bundle.clock,
                                    credentials: credentials, isDemo: false)
-        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, 0)",
-                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt))
+        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo, legacy_case_key) VALUES (?, ?, ?, ?, 0, ?)",
+                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt), legacyCaseKey)
         try ClockStore.save(bundle.clock, project: id, connection: connection)
         for platform in context.platforms {
             for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -166,17 +184,13 @@ public final class ProjectBundleStore: Sendable {
         for table in context.tables {
             guard let copy = bundle.tables[table] else { continue }
             let checked = try ProjectBundle.checkedRows(copy, name: table, sourceProject: bundle.projectID, project: id, connection: connection)
-            do {
-                try TableRows.insert(into: table, columns: checked.columns, rows: checked.rows, connection: connection)
-            } catch let error as SQLiteError where error.isConstraintViolation {
-                throw constraintError(error, table: table)
-            }
+            try insertRows(checked.rows, into: table, columns: checked.columns, project: id, connection: connection)
         }
         do {
             // Credentials whose rows the bundle lacks (a hand-written bundle) get them, as at creation.
             try ProjectStore.reprovision(id, platforms: context.platforms, connection: connection, now: now)
         } catch let error as SQLiteError where error.isConstraintViolation {
-            throw constraintError(error, table: "credentials")
+            throw credentialRowsConflict(error)
         }
         // PostgreSQL checked every reference as the rows went in (a dangling one failed its insert).
         for table in context.tables where connection.dialect == .sqlite {
@@ -197,14 +211,6 @@ public final class ProjectBundleStore: Sendable {
                                rule.matched ?? 0, rule.hits ?? 0)
         }
         return record
-    }
-
-    static func constraintError(_ error: SQLiteError, table: String) -> AdminError {
-        if error.isUniqueViolation {
-            return AdminError(status: 409, code: "conflict",
-                              message: "A row of `\(table)` collides with data of another project (\(error.message)); delete that project or import with `?replace=`.")
-        }
-        return ProjectBundle.invalid("A row of `\(table)` breaks the schema (\(error.message)).")
     }
 
     /// After a committed import: the caches learn the new projects and forget the replaced ones,

@@ -45,6 +45,12 @@ public final class ProjectStore: Sendable {
             services.clocks.update(id, try ClockStore.settings(from: row))
             if let seed = row[ "seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
         }
+        for set in ProjectConflicts.idsDifferingOnlyInCase(rows.compactMap { $0.string("id") }) {
+            services.logger.warning("project ids differ only in case", [
+                ("ids", set.joined(separator: ", ")),
+                ("effect", "they were made before ids were unique ignoring case; each is still served by its exact id, but export on exit writes only the oldest of them (rename the others)"),
+            ])
+        }
     }
 
     /// Re-reads every project, for a database another instance shares: learns the projects it
@@ -100,19 +106,37 @@ public final class ProjectStore: Sendable {
         let allCredentials = credentials
         do {
             try await services.database.write { connection in
+                try Self.checkConflicts(id, credentials: allCredentials, platforms: platforms, connection: connection)
                 try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, ?)",
                                    record.id, record.name, seed.map { Int64(bitPattern: $0) }, Timestamp.format(record.createdAt), isDemo)
                 try Self.provision(record.id, credentials: allCredentials, platforms: platforms, connection: connection, now: record.createdAt)
             }
         } catch let error as SQLiteError where error.isConstraintViolation {
-            if exists(id) { throw AdminError(status: 409, code: "conflict", message: "Project `\(id)` already exists.") }
-            throw AdminError(status: 409, code: "conflict", message: "A credential of this project is already used by another project (\(error.message)).")
+            // The checks saw nothing, so another instance on a shared database wrote meanwhile: what
+            // it wrote is committed now, and reading it names it instead of showing the database's text.
+            let found = try await services.database.read { connection -> AdminError? in
+                do {
+                    try Self.checkConflicts(id, credentials: allCredentials, platforms: platforms, connection: connection)
+                    return nil
+                } catch let conflict as AdminError {
+                    return conflict
+                }
+            }
+            throw found ?? AdminError(status: 409, code: "conflict",
+                                      message: "The project's credentials collide with records another project holds; choose other credential values.")
         }
         known.withLock { _ = $0.insert(id) }
         services.clocks.update(id, .real)
         // The project's own id stream starts after the draws used for its id and credentials.
         services.setGenerator(seed.map { IDGenerator(seed: $0 &+ 1) }, for: id)
         return record
+    }
+
+    /// 409 when the id is taken (ignoring case) or a credential belongs to another project.
+    private static func checkConflicts(_ id: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
+                                       connection: any StoreConnection) throws {
+        try ProjectConflicts.checkID(id, remedy: { _ in nil }, connection: connection)
+        try ProjectConflicts.checkCredentials(credentials, platforms: platforms, owner: id, remedy: { _ in nil }, connection: connection)
     }
 
     private static func provision(_ project: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
@@ -237,7 +261,14 @@ public final class ProjectStore: Sendable {
                 overrides[platform.id] = members.compactMapValues(\.stringValue)
             }
         }
-        let record = try await create(id: id, name: fixture["name"]?.stringValue ?? "Demo", credentialOverrides: overrides, isDemo: true)
+        let record: ProjectRecord
+        do {
+            record = try await create(id: id, name: fixture["name"]?.stringValue ?? "Demo", credentialOverrides: overrides, isDemo: true)
+        } catch let error as AdminError {
+            // At start this is all a user reads: say which project could not be made, and from what.
+            throw AdminError(status: error.status, code: error.code, message: "The demo project (\(projectFile.path)) cannot be created: \(error.message)",
+                             details: error.details)
+        }
         let platforms = self.platforms
         let now = Date()
         try await services.database.write { connection in

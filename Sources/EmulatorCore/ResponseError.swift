@@ -9,7 +9,7 @@ public protocol ResponseError: Error {
 }
 
 /// Control-plane errors: `{"error": {"code", "message", "details"?}}`, camelCase like all of `/__admin`.
-public struct AdminError: ResponseError, Sendable {
+public struct AdminError: ResponseError, Sendable, CustomStringConvertible {
     /// The status code.
     public let status: Int
     /// Machine-readable code, e.g. `not_found`.
@@ -41,6 +41,9 @@ public struct AdminError: ResponseError, Sendable {
     public init(_ error: BodyError) {
         self.init(status: error.status, code: error.code, message: error.message, details: error.field.map { ["field": .string($0)] })
     }
+
+    /// The message: what a log line or the command line shows (never the struct's fields).
+    public var description: String { message }
 
     /// The JSON envelope.
     public var response: Response {

@@ -29,7 +29,7 @@ public enum SettingsDocument {
         } catch let error as DecodingError {
             throw JSONBody.describe(error)
         } catch {
-            throw BodyError(code: "wrong_type", message: "The settings could not be read: \(error)")
+            throw BodyError(code: "wrong_type", message: "The settings could not be read: \(ErrorText.of(error))")
         }
     }
 }

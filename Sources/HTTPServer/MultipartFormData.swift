@@ -36,11 +36,19 @@ public struct MultipartPart: Sendable, Equatable {
 /// partial result, so a broken upload never stores half a part.
 public enum MultipartFormData {
     /// Why a body could not be read.
-    public enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The content type is multipart but names no boundary.
         case missingBoundary
         /// The body is not well framed; the text says where.
         case malformed(String)
+
+        /// The reason in words, as a response quotes it.
+        public var description: String {
+            switch self {
+            case .missingBoundary: return "the content type names no boundary"
+            case .malformed(let reason): return reason
+            }
+        }
     }
 
     /// The boundary of a `multipart/…; boundary=…` content type; nil when the type is not

@@ -105,7 +105,7 @@ public struct TelematicsSettings: Codable, Sendable, Equatable {
     /// cannot be what fails) under the project's `stored` document.
     static func effective(configured: JSONValue, stored: JSONValue) throws(Unreadable) -> TelematicsSettings {
         do { return try resolve([configured, stored]) } catch {
-            throw Unreadable(reason: (error as? BodyError)?.message ?? String(describing: error))
+            throw Unreadable(reason: ErrorText.of(error))
         }
     }
 

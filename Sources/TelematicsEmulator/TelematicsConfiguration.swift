@@ -53,7 +53,7 @@ struct TelematicsConfiguration: Sendable {
         }
         let resolved: TelematicsSettings
         do { resolved = try TelematicsSettings.resolve([settings]) } catch {
-            throw .init("telematics.settings: \((error as? BodyError)?.message ?? String(describing: error))")
+            throw .init("telematics.settings: \(ErrorText.of(error))")
         }
         if let problem = resolved.problems.first { throw .init("telematics.settings: \(problem)") }
     }

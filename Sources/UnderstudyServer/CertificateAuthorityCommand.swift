@@ -47,7 +47,7 @@ public enum CertificateAuthorityCommand {
         } catch let error as ConfigurationError {
             return usageError(error.description)
         } catch {
-            return usageError("\(error)")
+            return usageError(UnderstudyCommand.text(of: error))
         }
         let directory = absolute(configuration.resolvedCADirectory)
         do {
@@ -72,7 +72,7 @@ public enum CertificateAuthorityCommand {
                 return usageError("unknown `ca` verb `\(verb)`")
             }
         } catch {
-            UnderstudyCommand.printError("understudy: \(error)")
+            UnderstudyCommand.printError("understudy: \(UnderstudyCommand.text(of: error))")
             return 1
         }
     }
@@ -90,9 +90,9 @@ public enum CertificateAuthorityCommand {
         let authority = try LocalCertificateAuthority(directory: directory)
         let bytes = try authority.exportCertificate(as: format)
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try AtomicFile.write(bytes, to: output)
         } catch {
-            UnderstudyCommand.printError("understudy: cannot write \(output): \(error.localizedDescription)")
+            UnderstudyCommand.printError("understudy: cannot write \(error.description)")
             return 1
         }
         UnderstudyCommand.printError("wrote the CA certificate (\(format.rawValue.uppercased())) from \(authority.certificatePath) to \(output)")

@@ -65,7 +65,7 @@ public enum ControlCommand {
             output.error("understudy: \(error.description)\n")
             return failure
         } catch {
-            output.error("understudy: \(error)\n")
+            output.error("understudy: \(UnderstudyCommand.text(of: error))\n")
             return failure
         }
     }

@@ -70,22 +70,3 @@ struct ControlJournal {
 struct ControlLocalError: Error, CustomStringConvertible {
     let description: String
 }
-
-/// The files `projects export` and `projects import` use.
-enum ControlFiles {
-    /// The bytes of `path`, or standard input for `-`.
-    static func read(_ path: String) throws(ControlLocalError) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ControlLocalError(description: "cannot read \(path)") }
-        return data
-    }
-
-    /// Writes `data` beside `path` and renames it over: an interrupted export never leaves half a bundle.
-    static func write(_ data: Data, to path: String) throws(ControlLocalError) {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ControlLocalError(description: "cannot write \(path): \(error.localizedDescription)")
-        }
-    }
-}

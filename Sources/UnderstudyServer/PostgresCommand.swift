@@ -11,7 +11,7 @@ enum PostgresCommand {
         do {
             return try DatabaseLocation(configuration.databasePath)
         } catch {
-            UnderstudyCommand.printError("understudy: --database: \(error)")
+            UnderstudyCommand.printError("understudy: --database: \(UnderstudyCommand.text(of: error))")
             return nil
         }
     }
@@ -28,7 +28,7 @@ enum PostgresCommand {
         } catch let error as PostgresError {
             UnderstudyCommand.printError(cannotOpen(location, error))
         } catch {
-            UnderstudyCommand.printError("understudy: cannot open PostgreSQL database \"\(location.database)\": \(error)")
+            UnderstudyCommand.printError("understudy: cannot open PostgreSQL database \"\(location.database)\": \(UnderstudyCommand.text(of: error))")
         }
         return nil
     }
@@ -44,7 +44,7 @@ enum PostgresCommand {
         } catch let error as PostgresError where error.isConnectionLost {
             UnderstudyCommand.printError(cannotOpen(location, error))
         } catch {
-            UnderstudyCommand.printError("understudy: migrate failed: \(error)")
+            UnderstudyCommand.printError("understudy: migrate failed: \(UnderstudyCommand.text(of: error))")
         }
         return 1
     }

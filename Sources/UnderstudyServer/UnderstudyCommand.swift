@@ -97,7 +97,7 @@ public enum UnderstudyCommand {
             printError("understudy: \(error.description)\n\n\(usage)")
             return 2
         } catch {
-            printError("understudy: \(error)")
+            printError("understudy: \(ErrorText.of(error))")
             return 2
         }
         // A PostgreSQL --database takes its own path through serve and migrate (PostgresCommand).
@@ -205,9 +205,9 @@ public enum UnderstudyCommand {
             try await server.start()
         } catch {
             if configuration.logFormat == .json {
-                Logger(format: .json).error("cannot start", [("error", String(describing: error))])
+                Logger(format: .json).error("cannot start", [("error", ErrorText.of(error))])
             } else {
-                printError("understudy: cannot start: \(error)")
+                printError("understudy: cannot start: \(ErrorText.of(error))")
             }
             return 1
         }
@@ -273,7 +273,7 @@ public enum UnderstudyCommand {
             print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
             return 0
         } catch {
-            printError("understudy: migrate failed: \(error)")
+            printError("understudy: migrate failed: \(ErrorText.of(error))")
             return 1
         }
     }
@@ -289,6 +289,10 @@ public enum UnderstudyCommand {
         printError("understudy: /__admin/ready answered \(status)")
         return 1
     }
+
+    /// An error as the command line prints it: its description, never its fields (`ErrorText`);
+    /// for the files that import the client library, whose names would clash with EmulatorCore's.
+    static func text(of error: any Error) -> String { ErrorText.of(error) }
 
     static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

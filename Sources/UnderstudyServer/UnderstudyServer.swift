@@ -147,12 +147,25 @@ public final class UnderstudyServer: Sendable {
         services.setCACertificatePath(certificateAuthority?.certificatePath)
         // Seeds go in before `load()` marks the server ready, so a readiness probe never answers 200
         // while they are missing; a seed bundle for the demo project's id takes the fixtures' place.
+        var seeded = SeedReport()
         if let directory = configuration.seedDirectory {
-            let report = try await ProjectBundleStore(emulator: emulator).seed(from: directory, skipInvalid: configuration.seedSkipInvalid)
-            for skipped in report.skipped { services.logger.error("seed bundle skipped", [("reason", skipped)]) }
+            do {
+                seeded = try await ProjectBundleStore(emulator: emulator).seed(from: directory, skipInvalid: configuration.seedSkipInvalid)
+            } catch let error as BundleFileError {
+                throw StartupError(description: "seed bundle \(error.file): \(error.reason)")
+            }
+            for skipped in seeded.skipped { services.logger.error("seed bundle skipped", [("reason", skipped)]) }
+            let report = seeded
             seeds.withLock { $0 = report }
         }
-        try await emulator.load()
+        do {
+            try await emulator.load()
+        } catch let error as AdminError {
+            // The demo project's fixtures can collide with a seeded project (an export of the demo
+            // seeded under another id): name the seed file, the one thing the user can change.
+            guard case .string(let holder)? = error.details?["project"], let file = seeded.files[holder] else { throw error }
+            throw StartupError(description: "\(error.message) Project `\(holder)` was seeded from \(file).")
+        }
         return port
     }
 
@@ -183,7 +196,7 @@ public final class UnderstudyServer: Sendable {
         do {
             try await emulator.journal.flush()
         } catch {
-            emulator.services.logger.error("journal entries could not be written at shutdown", [("error", String(describing: error))])
+            emulator.services.logger.error("journal entries could not be written at shutdown", [("error", ErrorText.of(error))])
         }
         if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
         // How well writes were grouped into transactions: the group commit's one figure of merit.
@@ -209,10 +222,13 @@ public final class UnderstudyServer: Sendable {
         var midWrite: (@Sendable () -> Void)?
         if let stall { midWrite = { Thread.sleep(forTimeInterval: stall / 1000) } }
         do {
-            let written = try await ProjectBundleStore(emulator: emulator).exportAll(to: directory, midWrite: midWrite)
-            emulator.services.logger.log(.info, "exported project bundles", values: [("directory", .string(directory)), ("files", .int(Int64(written.count)))])
+            let report = try await ProjectBundleStore(emulator: emulator).exportAll(to: directory, midWrite: midWrite)
+            for failure in report.failures {
+                emulator.services.logger.error("project bundle not exported", [("file", failure.file), ("reason", failure.reason)])
+            }
+            emulator.services.logger.log(.info, "exported project bundles", values: [("directory", .string(directory)), ("files", .int(Int64(report.written.count)))])
         } catch {
-            emulator.services.logger.error("project bundles could not be exported at shutdown", [("error", String(describing: error))])
+            emulator.services.logger.error("project bundles could not be exported at shutdown", [("directory", directory), ("error", ErrorText.of(error))])
         }
     }
 
@@ -225,4 +241,10 @@ public final class UnderstudyServer: Sendable {
         let baked = root.appendingPathComponent("Config/fixtures").path
         return FileManager.default.fileExists(atPath: baked + "/project.json") ? baked : nil
     }
+}
+
+/// Why the server could not start, in one line for the command line (`understudy: cannot start: …`).
+public struct StartupError: Error, CustomStringConvertible, Sendable {
+    /// The line.
+    public let description: String
 }

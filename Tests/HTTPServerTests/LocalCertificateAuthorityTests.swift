@@ -28,7 +28,7 @@ struct LocalCertificateAuthorityTests {
         #expect(keyText.contains("-----BEGIN PRIVATE KEY-----"))
         let certificateText = String(decoding: bytes(authority.certificatePath), as: UTF8.self)
         #expect(certificateText.hasPrefix("-----BEGIN CERTIFICATE-----") && !certificateText.contains("PRIVATE KEY"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".partial") }
         #expect(leftovers.isEmpty, "temporary files left behind: \(leftovers)")
     }
 

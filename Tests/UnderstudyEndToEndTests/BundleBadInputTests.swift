@@ -82,8 +82,8 @@ struct BundleBadInputTests {
             // A rowless table may leave columns out; one with rows must give every required one.
             try await refused(server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["id"], "rows": [["x"]]]] },
                               "leaves out column")
-            // A CHECK constraint: SQLite's own message, as a 400.
-            try await refused(server, try withValue(bundle, table: "warplink_keys", column: "kind", "superuser"), "breaks the schema", "CHECK constraint failed")
+            // A CHECK constraint: a 400 naming the row and table, in the bundle's words.
+            try await refused(server, try withValue(bundle, table: "warplink_keys", column: "kind", "superuser"), "Row 0 of table `warplink_keys`")
             // Rows that claim another project are refused, not moved.
             let claimed = try BundleSupport.edited(bundle) { members in
                 members["tables"] = ["warplink_settings": ["columns": ["project_id", "settings"], "rows": [["someone-else", "{}"]]]]
@@ -107,7 +107,7 @@ struct BundleBadInputTests {
                 tables["warplink_apps"] = ["columns": ["id", "name", "handle", "created_at"], "rows": [["app_x", "Copy", .string(app.handle), "2026-01-01T00:00:00.000Z"]]]
                 members["tables"] = .object(tables)
             }
-            try await refused(server, stolen, status: 409, "collides with data of another project", "warplink_apps.handle")
+            try await refused(server, stolen, status: 409, "Row 0 of table `warplink_apps` has the same `handle`", "as a row of project `\(holder.id)`")
         }
     }
 

@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -41,7 +42,8 @@ struct BundleFilesTests {
         try await UnderstudyTestServer.with(demo: true, configure: { $0.seedDirectory = seeds.path }) { server in
             #expect(try await server.client.admin.projects().map(\.id).sorted() == ["demo", "team"])
             #expect(try await server.client.admin.project("demo").get().isDemo == false)
-            #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: []))
+            #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: [],
+                                                           files: ["demo": seeds.appendingPathComponent("10-shop.json").path, "team": seeds.appendingPathComponent("team.json").path]))
             #expect(try await server.client.admin.project("team").get().name == "From a file")
             let repository = server.client.warrantyLife.repository(apiKey: key, deviceID: "DEMO-OLD-DEVICE")
             try await repository.getTokenViaUserPassword(username: "demo@example.com", password: "demo-password")
@@ -111,22 +113,26 @@ struct BundleFilesTests {
         let target = exports.appendingPathComponent("demo.json")
         let old = Data("previous bundle, intact".utf8)
         try old.write(to: target)
-        let temporary = AtomicFile.temporaryPath(for: target.path)
+        // The temporary file's name is random: it is whichever `.demo.json.<random>.partial` appears.
+        let temporary = { () -> String? in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: exports.path)) ?? []
+            return names.first { AtomicFile.isTemporaryName($0, for: "demo.json") }.map { exports.appendingPathComponent($0).path }
+        }
         let run = try await Self.runBinary(["--export-on-exit", exports.path], environment: ["UNDERSTUDY_TEST_EXPORT_STALL_MS": "60000"]) { process in
             process.send(SIGINT) // SIGINT: a clean shutdown, so the export starts
             var partial = false
             for _ in 0..<400 where !partial {
-                let size = (try? FileManager.default.attributesOfItem(atPath: temporary)[.size] as? Int) ?? 0
+                let size = temporary().flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int } ?? 0
                 partial = size > 0
                 if !partial { try await Task.sleep(nanoseconds: 25_000_000) } // another process's progress: no event to wait on
             }
-            #expect(partial, "no temporary file at \(temporary)")
+            #expect(partial, "no temporary file in \(exports.path)")
             process.send(SIGKILL)
         }
         #expect(run.ending == .signalled(SIGKILL))
         #expect(try Data(contentsOf: target) == old)
         // The half-written temporary file is the proof the export was under way and never touched demo.json.
-        let partial = try Data(contentsOf: URL(fileURLWithPath: temporary))
+        let partial = try Data(contentsOf: URL(fileURLWithPath: try #require(temporary())))
         #expect(!partial.isEmpty && (try? JSONValue.parse(partial)) == nil)
     }
 

@@ -152,7 +152,7 @@ struct BundleRoundTripTests {
             let bundle = try await admin.project(original.id).export()
             let clash = await BundleSupport.status { _ = try await admin.importProject(bundle, id: "twin") }
             #expect(clash?.status == 409)
-            #expect(clash?.body.contains("belongs to project `original`") == true, "\(String(describing: clash))")
+            #expect(clash?.body.contains("is already used by project `original`") == true, "\(String(describing: clash))")
             #expect(clash?.body.contains("credential_conflict") == true)
             #expect(try await admin.projects().map(\.id) == ["original"])
             // The same id again without replace: the project itself collides.

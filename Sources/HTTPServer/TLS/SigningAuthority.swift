@@ -70,6 +70,9 @@ final class SigningAuthority: @unchecked Sendable {
 
     /// A new CA written over whatever the two files held.
     static func create(certificatePath: String, keyPath: String) throws(CertificateAuthorityError) -> SigningAuthority {
+        // Both names are checked before either is written: a link at the certificate's name must
+        // not leave a new key behind without its certificate.
+        try CertificateAuthorityFiles.refuseLinks(at: [keyPath, certificatePath])
         let key = try CertificateMinting.newKey()
         let certificate: OpaquePointer
         do throws(CertificateAuthorityError) {
