@@ -116,7 +116,7 @@ final class PassthroughTunnel: Sendable {
     /// `seconds` as poll's timeout: whole milliseconds, within Int32, never negative.
     private static func milliseconds(_ seconds: Double) -> Int32 {
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        return Int32(clamping: Int((min(seconds, Double(Int32.max) / 1000) * 1000).rounded(.up)))
+        return Int32((min(seconds, Double(Int32.max) / 1000) * 1000).rounded(.up)) // checked: finite, > 0 and ≤ Int32.max by the guard and min
     }
 
     /// Moves what it can in one direction without blocking.
