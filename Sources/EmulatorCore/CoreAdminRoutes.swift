@@ -221,8 +221,7 @@ enum CoreAdminRoutes {
             if waitMs > 0 {
                 // Long poll: answers as soon as anything newer than `after` matches, else empty at the deadline.
                 filter.limit = filter.limit ?? 100
-                let result = try await journal.wait(project: project, filter: filter, count: 1,
-                                                    timeout: Double(waitMs) / 1000, pollNanoseconds: 10_000_000)
+                let result = try await journal.wait(project: project, filter: filter, count: 1, timeout: Double(waitMs) / 1000)
                 return .json(JournalPage(requests: result.entries, evicted: result.evicted))
             }
             let result = try await journal.query(project: project, filter: filter)

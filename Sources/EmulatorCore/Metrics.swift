@@ -57,6 +57,8 @@ public final class EmulatorMetrics: Sendable {
         public var journalEvictions: Int
         /// Requests that waited for the journal's writer to catch up, since start.
         public var journalBacklogWaits: Int
+        /// Journal waits and long polls parked now, waiting for a matching request.
+        public var journalWaits: Int
         /// The database files (the main one and the journal's) plus their write-ahead logs, in bytes.
         public var databaseBytes: Int
         /// Writes committed since start and the transactions that held them, by database (`main`,
@@ -64,8 +66,9 @@ public final class EmulatorMetrics: Sendable {
         public var committedWrites: [(database: String, writes: Int, transactions: Int)]
 
         /// Collects the facts.
-        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, databaseBytes: Int,
-                    committedWrites: [(database: String, writes: Int, transactions: Int)] = []) {
+        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, journalWaits: Int = 0,
+                    databaseBytes: Int, committedWrites: [(database: String, writes: Int, transactions: Int)] = []) {
+            self.journalWaits = journalWaits
             self.committedWrites = committedWrites
             self.projects = projects
             self.journalEntries = journalEntries
@@ -89,6 +92,8 @@ public final class EmulatorMetrics: Sendable {
         out.family("understudy_journal_backlog_waits_total", .counter,
                    help: "Requests whose answer waited for the journal to write what was queued before it (its backlog bound), since the server started.")
         out.sample("understudy_journal_backlog_waits_total", facts.journalBacklogWaits)
+        out.family("understudy_journal_waits", .gauge, help: "Journal waits and long polls parked now until a matching request arrives.")
+        out.sample("understudy_journal_waits", facts.journalWaits)
         out.family("understudy_projects", .gauge, help: "Projects that exist.")
         out.sample("understudy_projects", facts.projects)
         let (server, version, upstreams) = link.withLock { ($0.server, $0.version, $0.upstreams) }
@@ -189,7 +194,7 @@ public final class EmulatorMetrics: Sendable {
             }
             let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
                                    journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
-                                   databaseBytes: databaseBytes, committedWrites: committed)
+                                   journalWaits: journal.parkedWaits, databaseBytes: databaseBytes, committedWrites: committed)
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

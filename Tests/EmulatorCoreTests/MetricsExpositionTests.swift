@@ -10,7 +10,7 @@ struct MetricsExpositionTests {
     }
 
     static func render(_ metrics: EmulatorMetrics) -> String {
-        metrics.render(EmulatorMetrics.StoreFacts(projects: 2, journalEntries: 3, journalBytes: 4, journalEvictions: 5, journalBacklogWaits: 7, databaseBytes: 6))
+        metrics.render(EmulatorMetrics.StoreFacts(projects: 2, journalEntries: 3, journalBytes: 4, journalEvictions: 5, journalBacklogWaits: 7, journalWaits: 8, databaseBytes: 6))
     }
 
     @Test("label values escape backslash, double quote and line feed; help text escapes backslash and line feed only")
@@ -39,6 +39,7 @@ struct MetricsExpositionTests {
         // The store's facts are samples of their own families.
         #expect(text.contains("# TYPE understudy_journal_backlog_waits_total counter\nunderstudy_journal_backlog_waits_total 7\n"))
         #expect(text.contains("\nunderstudy_journal_evictions_total 5\n"))
+        #expect(text.contains("# TYPE understudy_journal_waits gauge\nunderstudy_journal_waits 8\n"))
         // No backend counted its writes: no family for them.
         #expect(!text.contains("understudy_database_writes_total"))
     }

@@ -67,6 +67,14 @@ struct MultiInstanceTests {
             #expect(page.requests.count == 2)
             let all = try await a.client.admin.project(project.id).requests(JournalQuery(limit: 500)).requests.map(\.id)
             #expect(!all.isEmpty && Set(all).count == all.count, "request ids repeat across instances: \(all)")
+            // A long poll parked on B (nothing on B journals) wakes for a request only A answered:
+            // B's watcher of the shared table, not B's own recorder, has to see it.
+            let newest = all.max() ?? 0
+            async let polled = b.client.admin.project(project.id).requests(JournalQuery(path: "/v1/sdk/validate", since: newest), waitMs: 10_000)
+            try await Task.sleep(nanoseconds: 200_000_000)
+            _ = try await a.client.warpLink.validate(apiKey: sdkKey)
+            let polledPage = try await polled
+            #expect(polledPage.requests.count == 1 && polledPage.requests.allSatisfy { $0.id > newest }, "B's long poll missed A's request: \(polledPage.requests.map(\.id))")
         }
     }
 
