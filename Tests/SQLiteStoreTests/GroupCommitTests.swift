@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import SQLiteStore
 
 private func freshDatabase(currentTurn: (@Sendable () -> WriteTurn?)? = nil) throws -> SQLiteDatabase {
@@ -82,10 +83,12 @@ struct GroupCommitTests {
         #expect(database.localChangeCount == start + 1)
         let countInCompletion = Mutex<Int?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            database.enqueueWrite({ try $0.run("INSERT INTO t (name) VALUES ('b')") }, completion: { _ in
-                countInCompletion.withLock { $0 = database.localChangeCount }
-                continuation.resume()
-            })
+            database.enqueueWrite(
+                { try $0.run("INSERT INTO t (name) VALUES ('b')") },
+                completion: { _ in
+                    countInCompletion.withLock { $0 = database.localChangeCount }
+                    continuation.resume()
+                })
         }
         #expect(countInCompletion.withLock { $0 } == start + 2, "moved before the writer's caller heard of the commit")
         await #expect(throws: Refused.self) {
@@ -94,7 +97,9 @@ struct GroupCommitTests {
                 throw Refused()
             }
         }
-        try await database.write { _ = try $0.query("SELECT * FROM t"); _ = try $0.run("UPDATE t SET name = 'x' WHERE id < 0") }
+        try await database.write {
+            _ = try $0.query("SELECT * FROM t"); _ = try $0.run("UPDATE t SET name = 'x' WHERE id < 0")
+        }
         #expect(database.localChangeCount == start + 2, "a rolled-back write and a write that changed no row leave it")
         try await database.write { try $0.execute("CREATE TABLE u (id INTEGER PRIMARY KEY)") }
         #expect(database.localChangeCount == start + 3, "schema changes count")
@@ -107,10 +112,11 @@ struct GroupCommitTests {
     private func holdWriter(_ database: any Database) -> DispatchSemaphore {
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        database.enqueueWrite({ _ in
-            started.signal()
-            release.wait()
-        }, completion: { _ in })
+        database.enqueueWrite(
+            { _ in
+                started.signal()
+                release.wait()
+            }, completion: { _ in })
         started.wait()
         return release
     }
@@ -118,32 +124,34 @@ struct GroupCommitTests {
     @Test("writes queued while the writer is busy commit in one transaction, and a failing one rolls back alone")
     func batching() async throws {
         try await onOwnThread {
-        let database = try freshDatabase()
-        let release = holdWriter(database)
-        let before = database.groupCommitCounts
-        let results = Results()
-        for index in 0..<50 {
-            results.done.enter()
-            database.enqueueWrite({ connection in
-                try connection.run("INSERT INTO t (id, name) VALUES (?, ?)", index, "row \(index)")
-                if index % 5 == 0 { throw Refused() } // its insert must vanish, the others stay
-            }, completion: { error in
-                if let error { results.errors.withLock { $0[index] = String(describing: error) } }
-                results.done.leave()
-            })
-        }
-        release.signal()
-        results.done.wait()
-        let after = database.groupCommitCounts
-        // The held write was counted when it started; all fifty then share one transaction.
-        #expect(after.transactions - before.transactions == 1)
-        #expect(after.writes - before.writes == 50)
-        // What the metrics read, through the protocol, is the same count.
-        let committed = (database as any Database).committedWrites
-        #expect(committed?.writes == after.writes && committed?.transactions == after.transactions)
-        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
-        #expect(ids == (0..<50).filter { $0 % 5 != 0 })
-        #expect(results.errors.withLock { Set($0.keys) } == Set((0..<50).filter { $0 % 5 == 0 }))
+            let database = try freshDatabase()
+            let release = holdWriter(database)
+            let before = database.groupCommitCounts
+            let results = Results()
+            for index in 0..<50 {
+                results.done.enter()
+                database.enqueueWrite(
+                    { connection in
+                        try connection.run("INSERT INTO t (id, name) VALUES (?, ?)", index, "row \(index)")
+                        if index % 5 == 0 { throw Refused() } // its insert must vanish, the others stay
+                    },
+                    completion: { error in
+                        if let error { results.errors.withLock { $0[index] = String(describing: error) } }
+                        results.done.leave()
+                    })
+            }
+            release.signal()
+            results.done.wait()
+            let after = database.groupCommitCounts
+            // The held write was counted when it started; all fifty then share one transaction.
+            #expect(after.transactions - before.transactions == 1)
+            #expect(after.writes - before.writes == 50)
+            // What the metrics read, through the protocol, is the same count.
+            let committed = (database as any Database).committedWrites
+            #expect(committed?.writes == after.writes && committed?.transactions == after.transactions)
+            let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+            #expect(ids == (0..<50).filter { $0 % 5 != 0 })
+            #expect(results.errors.withLock { Set($0.keys) } == Set((0..<50).filter { $0 % 5 == 0 }))
         }
     }
 
@@ -166,51 +174,57 @@ struct GroupCommitTests {
     @Test("a batched write may open its own nested transaction; an error inside it rolls back only that part")
     func nested() async throws {
         try await onOwnThread {
-        let database = try freshDatabase()
-        let release = holdWriter(database)
-        let results = Results()
-        results.done.enter()
-        database.enqueueWrite({ connection in
-            try connection.run("INSERT INTO t (id, name) VALUES (1, 'outer')")
-            _ = try? connection.transaction { () throws -> Void in // the inner failure is the point of the test
-                try connection.run("INSERT INTO t (id, name) VALUES (2, 'inner')")
-                throw Refused()
-            }
-        }, completion: { error in
-            if let error { results.errors.withLock { $0[1] = String(describing: error) } }
-            results.done.leave()
-        })
-        results.done.enter()
-        database.enqueueWrite({ try $0.run("INSERT INTO t (id, name) VALUES (3, 'other')") }, completion: { error in
-            if let error { results.errors.withLock { $0[3] = String(describing: error) } }
-            results.done.leave()
-        })
-        release.signal()
-        results.done.wait()
-        #expect(results.errors.withLock { $0.isEmpty })
-        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
-        #expect(ids == [1, 3])
+            let database = try freshDatabase()
+            let release = holdWriter(database)
+            let results = Results()
+            results.done.enter()
+            database.enqueueWrite(
+                { connection in
+                    try connection.run("INSERT INTO t (id, name) VALUES (1, 'outer')")
+                    _ = try? connection.transaction { () throws -> Void in // the inner failure is the point of the test
+                        try connection.run("INSERT INTO t (id, name) VALUES (2, 'inner')")
+                        throw Refused()
+                    }
+                },
+                completion: { error in
+                    if let error { results.errors.withLock { $0[1] = String(describing: error) } }
+                    results.done.leave()
+                })
+            results.done.enter()
+            database.enqueueWrite(
+                { try $0.run("INSERT INTO t (id, name) VALUES (3, 'other')") },
+                completion: { error in
+                    if let error { results.errors.withLock { $0[3] = String(describing: error) } }
+                    results.done.leave()
+                })
+            release.signal()
+            results.done.wait()
+            #expect(results.errors.withLock { $0.isEmpty })
+            let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+            #expect(ids == [1, 3])
         }
     }
 
     @Test("a constraint failure in one write of a batch fails that caller only")
     func constraintInBatch() async throws {
         try await onOwnThread {
-        let database = try freshDatabase()
-        let release = holdWriter(database)
-        let results = Results()
-        for (slot, id) in [7, 7, 8].enumerated() {
-            results.done.enter()
-            database.enqueueWrite({ try $0.run("INSERT INTO t (id, name) VALUES (?, 'x')", id) }, completion: { error in
-                if let error { results.errors.withLock { $0[slot] = String(describing: error) } }
-                results.done.leave()
-            })
-        }
-        release.signal()
-        results.done.wait()
-        #expect(results.errors.withLock { Array($0.keys) } == [1])
-        let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
-        #expect(ids == [7, 8])
+            let database = try freshDatabase()
+            let release = holdWriter(database)
+            let results = Results()
+            for (slot, id) in [7, 7, 8].enumerated() {
+                results.done.enter()
+                database.enqueueWrite(
+                    { try $0.run("INSERT INTO t (id, name) VALUES (?, 'x')", id) },
+                    completion: { error in
+                        if let error { results.errors.withLock { $0[slot] = String(describing: error) } }
+                        results.done.leave()
+                    })
+            }
+            release.signal()
+            results.done.wait()
+            #expect(results.errors.withLock { Array($0.keys) } == [1])
+            let ids = try database.withWriterBlocking { try $0.query("SELECT id FROM t ORDER BY id").compactMap { $0.values.first?.int } }
+            #expect(ids == [7, 8])
         }
     }
 
@@ -224,7 +238,7 @@ struct GroupCommitTests {
                 for index in 0..<100 { try connection.run("INSERT INTO t (id, name, payload) VALUES (?, 'p', ?)", batch * 100 + index, payload) }
             }
         }
-        database.waitForCheckpoint()
+        await database.checkpointDrained()
         #expect(database.checkpointsRun >= 1)
         // The background pass did the copying, not the writer's turn: at least the thousand frames
         // that started it were in the log when it ran.
@@ -268,7 +282,7 @@ struct GroupCommitTests {
                 for index in 0..<80 { try connection.run("INSERT INTO t (id, payload) VALUES (?, ?)", batch * 80 + index, payload) }
             }
         }
-        database.waitForCheckpoint()
+        await database.checkpointDrained()
         #expect(database.checkpointsRun >= 1)
         #expect(database.checkpointFrames.background >= 250)
 
@@ -300,7 +314,7 @@ struct GroupCommitTests {
                 for index in 0..<100 { try connection.run("INSERT INTO t (id, name, payload) VALUES (?, 'p', ?)", 1 + batch * 100 + index, payload) }
             }
         }
-        database.waitForCheckpoint()
+        await database.checkpointDrained()
         try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (5000, 'a')") }
         try database.withWriterBlocking { _ in }
         #expect(database.deferredWriterCheckpoints >= 1, "the writer copied a remainder of thousands of frames itself")
@@ -311,7 +325,7 @@ struct GroupCommitTests {
         try reader.execute("COMMIT")
         var frames = -1, attempts = 0
         while attempts < 20 {
-            database.waitForCheckpoint()
+            await database.checkpointDrained()
             let id = 6000 + attempts
             try await database.write { try $0.run("INSERT INTO t (id, name) VALUES (?, 'b')", id) }
             attempts += 1
@@ -432,7 +446,10 @@ struct GroupCommitTests {
         let release = DispatchSemaphore(value: 0)
         try await onOwnThread {
             let holding = DispatchSemaphore(value: 0)
-            database.enqueueWrite({ _ in holding.signal(); release.wait() }, completion: { _ in })
+            database.enqueueWrite(
+                { _ in
+                    holding.signal(); release.wait()
+                }, completion: { _ in })
             holding.wait()
         }
         let tasks = await turns.startTogether(4) { index -> Bool in
@@ -451,5 +468,19 @@ struct GroupCommitTests {
         let after = database.groupCommitCounts
         #expect(after.transactions - started.transactions == 2, "the held write's, then one for the turn's four")
         #expect(after.writes - started.writes == 5)
+    }
+}
+
+extension SQLiteDatabase {
+    /// `waitForCheckpoint()` off the cooperative pool: a checkpoint's sync can take seconds on a
+    /// loaded disk, and a blocked pool thread (there are as many as cores) stalls every other test
+    /// in the process meanwhile; two of these once held a 2-core run's async tests for 23 s.
+    func checkpointDrained() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue(label: "tests.checkpoint-drain").async {
+                self.waitForCheckpoint()
+                continuation.resume()
+            }
+        }
     }
 }
