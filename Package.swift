@@ -16,15 +16,17 @@ let package = Package(
         // System libraries, reached through module maps only.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // macOS ships no OpenSSL headers: Homebrew's keg-only openssl@3 is found through its pkg-config file.
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
-                       providers: [.brew(["openssl@3"]), .apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.brew(["openssl@3"]), .apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         // glibc's malloc_trim, for handing freed heap back once the server is idle (Linux only).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // libpq, for PostgreSQL as a shared store; Debian's header lives in /usr/include/postgresql.
-        .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(
+            name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
 
         // Transport and storage: know nothing of platforms.
         // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
@@ -44,18 +46,22 @@ let package = Package(
         // The web dashboard: hand-written assets compiled into Swift string literals at build time
         // (`.embedInCode` resources cost tens of seconds of compile time per 100 KB here).
         .executableTarget(name: "DashboardAssetCompiler", path: "Sources/DashboardAssetCompiler"),
-        .plugin(name: "DashboardAssetsPlugin", capability: .buildTool(), dependencies: ["DashboardAssetCompiler"],
-                path: "Sources/DashboardAssetsPlugin"),
-        .target(name: "UnderstudyDashboard", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"],
-                exclude: ["Assets"], plugins: ["DashboardAssetsPlugin"]),
+        .plugin(
+            name: "DashboardAssetsPlugin", capability: .buildTool(), dependencies: ["DashboardAssetCompiler"],
+            path: "Sources/DashboardAssetsPlugin"),
+        .target(
+            name: "UnderstudyDashboard", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"],
+            exclude: ["Assets"], plugins: ["DashboardAssetsPlugin"]),
 
-        .target(name: "UnderstudyServer", dependencies: [
-            "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "UnderstudyDashboard",
-            "PostgresStore", "COpenSSL",
-            // The control commands (`understudy projects …`) talk to a running server as any client would.
-            "UnderstudyClient",
-            .target(name: "CMalloc", condition: .when(platforms: [.linux])),
-        ]),
+        .target(
+            name: "UnderstudyServer",
+            dependencies: [
+                "EmulatorCore", "WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "UnderstudyDashboard",
+                "PostgresStore", "COpenSSL",
+                // The control commands (`understudy projects …`) talk to a running server as any client would.
+                "UnderstudyClient",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ]),
         .executableTarget(name: "understudy", dependencies: ["UnderstudyServer"]),
         .target(name: "UnderstudyClient"),
         .target(name: "UnderstudyTesting", dependencies: ["UnderstudyServer", "UnderstudyClient", "HTTPServer", "PostgresStore"]),
@@ -71,11 +77,17 @@ let package = Package(
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
         .testTarget(name: "WarrantyLifeEmulatorTests", dependencies: ["WarrantyLifeEmulator"]),
         .testTarget(name: "TelematicsEmulatorTests", dependencies: ["TelematicsEmulator"]),
-        .testTarget(name: "UnderstudyDashboardTests", dependencies: [
-            "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
-        ]),
-        .testTarget(name: "UnderstudyEndToEndTests", dependencies: ["UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore",
-                                                                  .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
+        .testTarget(
+            name: "UnderstudyDashboardTests",
+            dependencies: [
+                "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
+            ]),
+        .testTarget(
+            name: "UnderstudyEndToEndTests",
+            dependencies: [
+                "UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

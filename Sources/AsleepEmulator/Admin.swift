@@ -100,8 +100,9 @@ struct AsleepAdmin: Sendable {
         let record = try await context.database.write { connection -> APIKeyRecord? in
             let store = AsleepStore(connection: connection)
             guard try store.apiKey(key) == nil else { throw AdminError(status: 409, code: "conflict", message: "API key already exists.") }
-            try store.insertAPIKey(key, project: project, customer: body.customer ?? "key:" + key, state: state ?? .active,
-                                   productBilling: body.productBilling ?? true, now: now)
+            try store.insertAPIKey(
+                key, project: project, customer: body.customer ?? "key:" + key, state: state ?? .active,
+                productBilling: body.productBilling ?? true, now: now)
             return try store.apiKey(key)
         }
         guard let record else { throw AdminError.notFound("API key") } // just written in the same transaction
@@ -148,8 +149,9 @@ struct AsleepAdmin: Sendable {
         let record = try await context.database.write { connection -> AppRecord? in
             let store = AsleepStore(connection: connection)
             guard try store.app(app) == nil else { throw AdminError(status: 409, code: "conflict", message: "App id already exists.") }
-            try store.insertApp(app, project: project, secret: secret, customer: body.customer ?? "app:" + app, state: state ?? .active,
-                                productBilling: body.productBilling ?? true, now: now)
+            try store.insertApp(
+                app, project: project, secret: secret, customer: body.customer ?? "app:" + app, state: state ?? .active,
+                productBilling: body.productBilling ?? true, now: now)
             return try store.app(app)
         }
         guard let record else { throw AdminError.notFound("App") } // just written in the same transaction
@@ -217,11 +219,13 @@ struct AsleepAdmin: Sendable {
             if let given = body.customer { customer = given } else { customer = try Self.customer(store, project: project, apiKey: body.apiKey).customer }
             let key = body.productKey ?? drawn.1
             guard try !store.productKeyExists(key),
-                  try store.product(project: project, customer: customer, model: body.model, identifierType: type, identifierValue: body.identifierValue) == nil else {
+                try store.product(project: project, customer: customer, model: body.model, identifierType: type, identifierValue: body.identifierValue) == nil
+            else {
                 throw AdminError(status: 409, code: "conflict", message: "That product or product key already exists.")
             }
-            try store.insertProduct(id: drawn.0, project: project, customer: customer, productKey: key, model: body.model, identifierType: type,
-                                    identifierValue: body.identifierValue, now: now)
+            try store.insertProduct(
+                id: drawn.0, project: project, customer: customer, productKey: key, model: body.model, identifierType: type,
+                identifierValue: body.identifierValue, now: now)
             return try store.product(id: drawn.0)
         }
         guard let record else { throw AdminError.notFound("Product") } // just written in the same transaction

@@ -6,8 +6,9 @@ import HTTPServer
 extension AsleepAdmin {
     func sessionReport(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID
-        return .json(try await withSession(context) { service, session in
-            try service.report(session, settings: try service.settings(project: project), zone: WireTime.utc)
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                try service.report(session, settings: try service.settings(project: project), zone: WireTime.utc)
+            })
     }
 }

@@ -1,6 +1,6 @@
 import EmulatorCore
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// Seeding users and sessions in any state (control plane and demo fixtures).
 extension AsleepAdmin {
@@ -63,7 +63,8 @@ extension AsleepAdmin {
         let givenEnd = try time(body.endTime, "endTime")
         let length = Double(max(chunks, 1) * SleepAnalysis.epochSeconds)
         // Without a start, a session that ended at `endTime` started its chunks before it; else it ends a minute ago.
-        var start = try time(body.startTime, "startTime")
+        var start =
+            try time(body.startTime, "startTime")
             ?? givenEnd.map { $0.addingTimeInterval(-length) }
             ?? whole.addingTimeInterval(-length - (state == .open ? 0 : 60))
         start = Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down))
@@ -76,8 +77,10 @@ extension AsleepAdmin {
         let inference = body.inferenceType ?? "MELSPECTROGRAM"
         guard ["MELSPECTROGRAM", "AUDIO"].contains(inference) else { throw AdminError.badRequest("`inferenceType` must be MELSPECTROGRAM or AUDIO.") }
         if let url = body.callbackUrl, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
-        let known: Set<String> = ["IN_PROGRESS", "NEVER_SLEPT", "TOO_SHORT_FOR_ANALYSIS", "TOO_LONG_FOR_ANALYSIS",
-                                  "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_BREATHING_STABILITY", "NO_REALTIME_POLLING"]
+        let known: Set<String> = [
+            "IN_PROGRESS", "NEVER_SLEPT", "TOO_SHORT_FOR_ANALYSIS", "TOO_LONG_FOR_ANALYSIS",
+            "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_BREATHING_STABILITY", "NO_REALTIME_POLLING",
+        ]
         for name in body.peculiarities ?? [] where !known.contains(name) { throw AdminError.badRequest("Unknown peculiarity `\(name)`.") }
         if let stat = body.stat, stat.objectValue == nil { throw AdminError.badRequest("`stat` must be an object of stat overrides.") }
         if state == .open, try !store.openSessions(project: project, user: user.id).isEmpty {
@@ -102,8 +105,9 @@ extension AsleepAdmin {
         session.apiKey = try Self.customer(store, project: project, apiKey: nil).apiKey
         let missing = Set(body.missingSeqNums ?? [])
         session.lastSeqNum = chunks > 0 ? chunks - 1 : nil
-        Self.applyOverrides(&session, sleep: body.sleepStages, snoring: body.snoringStages, breath: body.breathStages, peculiarities: body.peculiarities,
-                            stat: body.stat, snoringDetected: body.snoringDetected, breathDetected: body.breathDetected)
+        Self.applyOverrides(
+            &session, sleep: body.sleepStages, snoring: body.snoringStages, breath: body.breathStages, peculiarities: body.peculiarities,
+            stat: body.stat, snoringDetected: body.snoringDetected, breathDetected: body.breathDetected)
         try store.insertSession(session)
         for seq in 0..<chunks where !missing.contains(seq) {
             _ = try store.insertChunk(project: project, session: id, seqNum: seq, size: 0, sha256: ChunkRecord.seededHash, now: now)
@@ -111,8 +115,10 @@ extension AsleepAdmin {
         return Self.render(session, received: try store.receivedChunks(session: id), now: now)
     }
 
-    static func applyOverrides(_ session: inout SessionRecord, sleep: [Int]?, snoring: [Int]?, breath: [Int]?, peculiarities: [String]?,
-                               stat: JSONValue?, snoringDetected: [Int]?, breathDetected: [Int]?) {
+    static func applyOverrides(
+        _ session: inout SessionRecord, sleep: [Int]?, snoring: [Int]?, breath: [Int]?, peculiarities: [String]?,
+        stat: JSONValue?, snoringDetected: [Int]?, breathDetected: [Int]?
+    ) {
         var overrides = session.overrides.objectValue ?? [:]
         if let sleep { overrides["sleepStages"] = StageArrays.json(sleep) }
         if let snoring { overrides["snoringStages"] = StageArrays.json(snoring) }

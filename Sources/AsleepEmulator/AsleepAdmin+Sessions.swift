@@ -32,52 +32,58 @@ extension AsleepAdmin {
 
     func getSession(_ request: Request, _ context: AdminContext) async throws -> Response {
         let now = context.now
-        return .json(try await withSession(context) { service, session in
-            Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
+            })
     }
 
     func sessionChunks(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID
-        return .json(try await withSession(context) { service, session in
-            ["chunks": .array(try service.store.chunks(project: project, session: session.id).map(Self.render))]
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                ["chunks": .array(try service.store.chunks(project: project, session: session.id).map(Self.render))]
+            })
     }
 
     func patchSession(_ request: Request, _ context: AdminContext) async throws -> Response {
         let patch = try AdminBody.decode(SessionPatch.self, from: request)
         if let url = patch.callbackUrl, !url.isEmpty, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
         let now = context.now
-        return .json(try await withSession(context) { service, session in
-            var session = session
-            if let url = patch.callbackUrl { session.callbackURL = url.isEmpty ? nil : url }
-            if let hold = patch.hold { session.hold = hold }
-            Self.applyOverrides(&session, sleep: patch.sleepStages, snoring: patch.snoringStages, breath: patch.breathStages,
-                                peculiarities: patch.peculiarities, stat: patch.stat, snoringDetected: patch.snoringDetected,
-                                breathDetected: patch.breathDetected)
-            try service.store.updateSession(session)
-            return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                var session = session
+                if let url = patch.callbackUrl { session.callbackURL = url.isEmpty ? nil : url }
+                if let hold = patch.hold { session.hold = hold }
+                Self.applyOverrides(
+                    &session, sleep: patch.sleepStages, snoring: patch.snoringStages, breath: patch.breathStages,
+                    peculiarities: patch.peculiarities, stat: patch.stat, snoringDetected: patch.snoringDetected,
+                    breathDetected: patch.breathDetected)
+                try service.store.updateSession(session)
+                return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
+            })
     }
 
     func closeSession(_ request: Request, _ context: AdminContext) async throws -> Response {
         let now = context.now
-        return .json(try await withSession(context) { service, session in
-            var session = session
-            guard session.state == .open else { throw AdminError(status: 409, code: "conflict", message: "Session is \(session.state.rawValue), not OPEN.") }
-            try service.close(&session, end: now, unexpected: false)
-            return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                var session = session
+                guard session.state == .open else { throw AdminError(status: 409, code: "conflict", message: "Session is \(session.state.rawValue), not OPEN.") }
+                try service.close(&session, end: now, unexpected: false)
+                return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
+            })
     }
 
     func completeSession(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID, now = context.now
-        return .json(try await withSession(context) { service, session in
-            var session = session
-            guard session.state != .complete else { throw AdminError(status: 409, code: "conflict", message: "Session is already COMPLETE.") }
-            try service.complete(&session, at: now, settings: try service.settings(project: project))
-            return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
-        })
+        return .json(
+            try await withSession(context) { service, session in
+                var session = session
+                guard session.state != .complete else { throw AdminError(status: 409, code: "conflict", message: "Session is already COMPLETE.") }
+                try service.complete(&session, at: now, settings: try service.settings(project: project))
+                return Self.render(session, received: try service.store.receivedChunks(session: session.id), now: now)
+            })
     }
 
     func fireWebhook(_ request: Request, _ context: AdminContext) async throws -> Response {
@@ -87,18 +93,21 @@ extension AsleepAdmin {
         }
         if let url = body.callbackUrl, !AsleepService.isValidCallbackURL(url) { throw AdminError.badRequest("`callbackUrl` must be an absolute http(s) URL.") }
         let project = context.projectID
-        return .json(status: 202, bytes: try await withSession(context) { service, session in
-            guard let url = body.callbackUrl ?? session.callbackURL else {
-                // The request is well-formed; the session's state is what stands in the way.
-                throw AdminError(status: 409, code: "conflict", message: "The session has no callback URL; pass `callbackUrl`.")
-            }
-            let settings = try service.settings(project: project)
-            let data = body.event == "SESSION_COMPLETE"
-                ? try service.sessionCompleteData(session, settings: settings)
-                : try service.inferenceCompleteData(session, seq: session.lastSeqNum ?? 0, settings: settings)
-            try service.enqueueWebhook(session: session, event: body.event, url: url, data: data, settings: settings)
-            return ["queued": .string(body.event), "url": .string(url)]
-        }.encoded())
+        return .json(
+            status: 202,
+            bytes: try await withSession(context) { service, session in
+                guard let url = body.callbackUrl ?? session.callbackURL else {
+                    // The request is well-formed; the session's state is what stands in the way.
+                    throw AdminError(status: 409, code: "conflict", message: "The session has no callback URL; pass `callbackUrl`.")
+                }
+                let settings = try service.settings(project: project)
+                let data =
+                    body.event == "SESSION_COMPLETE"
+                    ? try service.sessionCompleteData(session, settings: settings)
+                    : try service.inferenceCompleteData(session, seq: session.lastSeqNum ?? 0, settings: settings)
+                try service.enqueueWebhook(session: session, event: body.event, url: url, data: data, settings: settings)
+                return ["queued": .string(body.event), "url": .string(url)]
+            }.encoded())
     }
 
     func listWebhooks(_ request: Request, _ context: AdminContext) async throws -> Response {

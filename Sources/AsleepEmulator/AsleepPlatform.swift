@@ -59,7 +59,8 @@ public struct AsleepPlatform: Platform {
         if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
             presented.append(PresentedCredential(kind: "appId", value: app))
         } else if request.path.hasSuffix("/customer/v1/app/refresh"),
-                  let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
+            let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue
+        {
             presented.append(PresentedCredential(kind: "refreshToken", value: token))
         }
         return presented
@@ -90,7 +91,7 @@ public struct AsleepPlatform: Platform {
     /// project generator's draws, and thus every other platform's seeded credentials, stay as they were).
     public func makeCredentials(using generator: inout IDGenerator) -> [String: String] {
         let key = generator.alphanumeric(40)
-        return ["apiKey": key] .merging(Self.appCredentials(apiKey: key)) { first, _ in first }
+        return ["apiKey": key].merging(Self.appCredentials(apiKey: key)) { first, _ in first }
     }
 
     /// The appId/appSecret pair that goes with an API key.
@@ -128,8 +129,10 @@ public struct AsleepPlatform: Platform {
 
     /// Per-project tables, parents first.
     public var projectTables: [String] {
-        ["asleep_settings", "asleep_api_keys", "asleep_apps", "asleep_tokens", "asleep_users", "asleep_products",
-         "asleep_sessions", "asleep_chunks", "asleep_webhooks"]
+        [
+            "asleep_settings", "asleep_api_keys", "asleep_apps", "asleep_tokens", "asleep_users", "asleep_products",
+            "asleep_sessions", "asleep_chunks", "asleep_webhooks",
+        ]
     }
 
     /// Demo fixtures: `{"settings": {…}, "users": [...], "sessions": [...]}` in the control plane's seed shapes.

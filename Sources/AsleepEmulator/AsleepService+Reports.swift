@@ -30,17 +30,20 @@ extension AsleepService {
             for name in ["TOO_LONG_FOR_ANALYSIS", "NO_REALTIME_POLLING"] where forced.contains(name) { peculiarities.append(name) }
             let blocked = peculiarities.contains { ["TOO_SHORT_FOR_ANALYSIS", "TOO_MANY_DEFECTS_IN_SLEEP_STAGES", "NO_REALTIME_POLLING"].contains($0) }
             if !blocked {
-                let computed = SleepAnalysis.stat(arrays, start: session.start, end: session.end ?? session.start, snoring: settings.snoringEnabled,
-                                                  breathing: settings.breathingEnabled)
+                let computed = SleepAnalysis.stat(
+                    arrays, start: session.start, end: session.end ?? session.start, snoring: settings.snoringEnabled,
+                    breathing: settings.breathingEnabled)
                 if computed.neverSlept { peculiarities.append("NEVER_SLEPT") }
-                stat = SessionReport.Statistics(computed: computed, sleepCycleTime: Self.sleepCycleTime(settings: settings, arrays: arrays),
-                                                overrides: session.overrides["stat"]?.objectValue ?? [:])
+                stat = SessionReport.Statistics(
+                    computed: computed, sleepCycleTime: Self.sleepCycleTime(settings: settings, arrays: arrays),
+                    overrides: session.overrides["stat"]?.objectValue ?? [:])
             }
             if !settings.breathingEnabled { peculiarities.append("NO_BREATHING_STABILITY") }
             for name in forced.sorted() where !peculiarities.contains(name) { peculiarities.append(name) }
         }
-        return SessionReport(session: session, zone: zone, stages: shown, snoring: settings.snoringEnabled, breathing: settings.breathingEnabled,
-                             peculiarities: peculiarities, missingDataRatio: missingRatio, stat: stat)
+        return SessionReport(
+            session: session, zone: zone, stages: shown, snoring: settings.snoringEnabled, breathing: settings.breathingEnabled,
+            peculiarities: peculiarities, missingDataRatio: missingRatio, stat: stat)
     }
 
     static func sleepCycleTime(settings: AsleepSettings, arrays: StageArrays) -> JSONValue {
@@ -86,7 +89,8 @@ extension AsleepService {
                 default: throw AsleepError.validation("order_by", "must be ASC or DESC")
                 }
             case "offset": guard let number = Int(value), number >= 0 else { throw AsleepError.validation("offset", "must be a non-negative integer") }; offset = number
-            case "limit": guard let number = Int(value), (0...100).contains(number) else { throw AsleepError.validation("limit", "must be an integer between 0 and 100") }; limit = number
+            case "limit":
+                guard let number = Int(value), (0...100).contains(number) else { throw AsleepError.validation("limit", "must be an integer between 0 and 100") }; limit = number
             default: continue
             }
         }

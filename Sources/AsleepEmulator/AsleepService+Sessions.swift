@@ -12,8 +12,9 @@ extension AsleepService {
     /// Whether `text` is an absolute http(s) URL with a host, in the documented shape.
     static func isValidCallbackURL(_ text: String) -> Bool {
         guard text.range(of: callbackURLPattern, options: .regularExpression) != nil,
-              let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else { return false }
+            let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
         return true
     }
 
@@ -60,8 +61,9 @@ extension AsleepService {
         let userID = try userIDHeader(presented)
         try advance(project: caller.project, settings: caller.settings)
         guard let session = try store.session(project: caller.project, id: id),
-              session.customer == caller.customer, session.userID == userID,
-              try store.user(project: caller.project, customer: caller.customer, id: userID) != nil else { throw missing }
+            session.customer == caller.customer, session.userID == userID,
+            try store.user(project: caller.project, customer: caller.customer, id: userID) != nil
+        else { throw missing }
         return session
     }
 
@@ -91,8 +93,9 @@ extension AsleepService {
             seqNum = (session.lastSeqNum ?? -1) + 1
         }
         let seq = seqNum ?? 0
-        let isNew = try store.insertChunk(project: caller.project, session: session.id, seqNum: seq, size: upload.file.count,
-                                                sha256: upload.sha256, now: now)
+        let isNew = try store.insertChunk(
+            project: caller.project, session: session.id, seqNum: seq, size: upload.file.count,
+            sha256: upload.sha256, now: now)
         session.lastSeqNum = max(session.lastSeqNum ?? -1, seq)
         session.apiKey = caller.apiKey ?? session.apiKey
         try store.recordUpload(session)
@@ -103,8 +106,10 @@ extension AsleepService {
         }
         let detected = session.overrides
         func flagged(_ key: String) -> Bool { detected[key]?.arrayValue?.contains(.int(Int64(seq))) ?? false }
-        return ["session_id": .string(session.id), "seq_num": .int(Int64(seq)),
-                "snoring_detected": .bool(flagged("snoringDetected")), "breath_detected": .bool(flagged("breathDetected"))]
+        return [
+            "session_id": .string(session.id), "seq_num": .int(Int64(seq)),
+            "snoring_detected": .bool(flagged("snoringDetected")), "breath_detected": .bool(flagged("breathDetected")),
+        ]
     }
 
     /// `MELSPECTROGRAM` for NumPy arrays, `AUDIO` for WAV/MP3/M4A, nil when unrecognised.

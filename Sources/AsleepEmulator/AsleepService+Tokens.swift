@@ -10,8 +10,9 @@ extension AsleepService {
         // An unreadable body is the same 401 as a wrong secret: the real service does not say which.
         let document = try RequestBody.parse(body, unreadable: .unauthorized)
         guard let appID = document["app_id"]?.stringValue,
-              let secret = document["app_secret"]?.stringValue,
-              let app = try store.app(appID), app.appSecret == secret, app.state != .revoked else { throw AsleepError.unauthorized }
+            let secret = document["app_secret"]?.stringValue,
+            let app = try store.app(appID), app.appSecret == secret, app.state != .revoked
+        else { throw AsleepError.unauthorized }
         return try tokens(project: app.project, appID: appID)
     }
 
@@ -20,7 +21,8 @@ extension AsleepService {
         // As above: an unreadable body is a plain 401.
         let document = try RequestBody.parse(body, unreadable: .unauthorized)
         guard let token = document["refresh_token"]?.stringValue,
-              let record = try store.token(token), record.kind == .refresh, record.expiresAt > now else { throw AsleepError.unauthorized }
+            let record = try store.token(token), record.kind == .refresh, record.expiresAt > now
+        else { throw AsleepError.unauthorized }
         try store.deleteToken(token)
         return try tokens(project: record.project, appID: record.appID)
     }

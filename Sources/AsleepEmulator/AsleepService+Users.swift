@@ -127,8 +127,9 @@ extension AsleepService {
         }
         let id = "P-" + draw(.uuid)
         let key = "pk_" + draw(.alphanumeric(40))
-        try store.insertProduct(id: id, project: caller.project, customer: caller.customer, productKey: key, model: model, identifierType: type,
-                                identifierValue: value, now: now)
+        try store.insertProduct(
+            id: id, project: caller.project, customer: caller.customer, productKey: key, model: model, identifierType: type,
+            identifierValue: value, now: now)
         return (["product_id": .string(id), "product_key": .string(key), "created": true], true)
     }
 

@@ -6,8 +6,9 @@ extension AsleepService {
     /// Queues a webhook (and its outbox entry); the worker delivers it on the wall clock.
     func enqueueWebhook(session: SessionRecord, event: String, url: String, data: JSONValue, settings: AsleepSettings) throws {
         let body = WebhookPayload.body(event: event, data: data, settings: settings)
-        try store.insertWebhook(id: "wh_" + draw(.lowerAlphanumeric(16)), session: session, event: event, url: url, body: body,
-                                maxAttempts: settings.webhookAttempts, firstAttempt: realNow, now: now)
+        try store.insertWebhook(
+            id: "wh_" + draw(.lowerAlphanumeric(16)), session: session, event: event, url: url, body: body,
+            maxAttempts: settings.webhookAttempts, firstAttempt: realNow, now: now)
     }
 
     /// SESSION_COMPLETE's data for `session` as it stands.

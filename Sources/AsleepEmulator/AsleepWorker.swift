@@ -41,7 +41,11 @@ enum AsleepWorker {
     /// database file still there — test servers delete theirs when they stop.
     static func live(_ box: WeakServices) -> EmulatorServices? {
         guard let services = box.value else { return nil }
-        if let file = services.database as? SQLiteDatabase, case let path = file.path, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"), !FileManager.default.fileExists(atPath: path) { return nil }
+        if let file = services.database as? SQLiteDatabase, case let path = file.path, !path.isEmpty, path != ":memory:", !path.hasPrefix("file:"),
+            !FileManager.default.fileExists(atPath: path)
+        {
+            return nil
+        }
         return services
     }
 
@@ -57,11 +61,12 @@ enum AsleepWorker {
                 }
             }
             // Check on a reader first: most ticks find nothing due and must not take the writer.
-            let due = (try? await services.database.read { connection in
-                let service = make(connection)
-                let settings = try service.settings(project: project)
-                return try service.store.hasDueTransitions(project: project, maxSession: settings.maxSession, delay: settings.completionDelay, now: now)
-            }) ?? false
+            let due =
+                (try? await services.database.read { connection in
+                    let service = make(connection)
+                    let settings = try service.settings(project: project)
+                    return try service.store.hasDueTransitions(project: project, maxSession: settings.maxSession, delay: settings.completionDelay, now: now)
+                }) ?? false
             guard due else { continue }
             _ = try? await services.database.write { connection in
                 // Instances sharing the database take turns per project: the second finds the
@@ -80,7 +85,8 @@ enum AsleepWorker {
     /// closed, as past `maxSession`, a session just opened on the frozen clock.
     static func projectNow(_ project: ProjectID, services: EmulatorServices) async -> Date {
         guard services.database.isShared,
-              let settings = try? await services.database.read({ try ClockStore.stored(project, connection: $0) }) else {
+            let settings = try? await services.database.read({ try ClockStore.stored(project, connection: $0) })
+        else {
             return services.now(for: project)
         }
         return settings.now(real: Date())
@@ -97,10 +103,11 @@ enum AsleepWorker {
         // Claimed, not just read: each due webhook's next attempt moves a lease ahead, so another
         // instance sharing the database does not send it too; one that dies mid-send leaves it
         // to be retried once the lease runs out, not lost.
-        let due = (try? await services.database.write { connection -> [WebhookRecord] in
-            try connection.lock("asleep.webhooks")
-            return try AsleepStore(connection: connection).claimDueWebhooks(now: Date(), lease: webhookLease, limit: 20)
-        }) ?? []
+        let due =
+            (try? await services.database.write { connection -> [WebhookRecord] in
+                try connection.lock("asleep.webhooks")
+                return try AsleepStore(connection: connection).claimDueWebhooks(now: Date(), lease: webhookLease, limit: 20)
+            }) ?? []
         let guarded = services.settings.listensBeyondLoopback
         for webhook in due {
             let allowed = guarded ? await allowedOrigins(webhook.project, services: services, configuration: configuration) : []
@@ -113,11 +120,16 @@ enum AsleepWorker {
             let next = Date().addingTimeInterval(Double(1 << min(attempts - 1, 5)))
             let projectNow = services.now(for: webhook.project)
             _ = try? await services.database.write { connection in
-                try AsleepStore(connection: connection).recordAttempt(webhook: webhook, status: status, attempts: attempts, lastStatus: outcome.status,
-                                                                      lastError: error, nextAttempt: next, projectNow: projectNow)
+                try AsleepStore(connection: connection).recordAttempt(
+                    webhook: webhook, status: status, attempts: attempts, lastStatus: outcome.status,
+                    lastError: error, nextAttempt: next, projectNow: projectNow)
             }
-            services.logger.info("asleep webhook attempt", [("url", webhook.url), ("status", outcome.status.map(String.init) ?? "none"),
-                                                              ("outcome", status.rawValue)])
+            services.logger.info(
+                "asleep webhook attempt",
+                [
+                    ("url", webhook.url), ("status", outcome.status.map(String.init) ?? "none"),
+                    ("outcome", status.rawValue),
+                ])
         }
     }
 

@@ -88,9 +88,11 @@ struct SessionRecord: Sendable, Equatable, RowDecodable {
     var overrides: JSONValue
     var createdAt: Date
 
-    init(id: String, project: ProjectID, customer: String, userID: String, state: SessionState, start: Date, end: Date?,
-         unexpectedEnd: Date?, closedAt: Date?, completeTime: Date?, hold: Bool, createdTimezone: String, inferenceType: String,
-         service: String, callbackURL: String?, apiKey: String?, productID: String?, lastSeqNum: Int?, overrides: JSONValue, createdAt: Date) {
+    init(
+        id: String, project: ProjectID, customer: String, userID: String, state: SessionState, start: Date, end: Date?,
+        unexpectedEnd: Date?, closedAt: Date?, completeTime: Date?, hold: Bool, createdTimezone: String, inferenceType: String,
+        service: String, callbackURL: String?, apiKey: String?, productID: String?, lastSeqNum: Int?, overrides: JSONValue, createdAt: Date
+    ) {
         self.id = id
         self.project = project
         self.customer = customer
@@ -139,9 +141,10 @@ struct SessionRecord: Sendable, Equatable, RowDecodable {
 
     /// A fresh OPEN session.
     static func empty(id: String, project: ProjectID, customer: String, userID: String, start: Date, now: Date) -> SessionRecord {
-        SessionRecord(id: id, project: project, customer: customer, userID: userID, state: .open, start: start, end: nil, unexpectedEnd: nil,
-                      closedAt: nil, completeTime: nil, hold: false, createdTimezone: "UTC", inferenceType: "MELSPECTROGRAM", service: "NOSERVICE",
-                      callbackURL: nil, apiKey: nil, productID: nil, lastSeqNum: nil, overrides: [:], createdAt: now)
+        SessionRecord(
+            id: id, project: project, customer: customer, userID: userID, state: .open, start: start, end: nil, unexpectedEnd: nil,
+            closedAt: nil, completeTime: nil, hold: false, createdTimezone: "UTC", inferenceType: "MELSPECTROGRAM", service: "NOSERVICE",
+            callbackURL: nil, apiKey: nil, productID: nil, lastSeqNum: nil, overrides: [:], createdAt: now)
     }
 }
 

@@ -99,18 +99,20 @@ struct AsleepRoutes: Sendable {
         // chunk's SHA-256 were a third of the transaction every other write waited behind. A
         // parse error is still thrown only once the caller is known, as before.
         let parsed = Result { () throws(AsleepError) in try Self.readUpload(request) }
-        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-            try service.upload(caller, presented: presented, sessionID: id, upload: try parsed.get())
-        })
+        return Self.envelope(
+            try await withCaller(request, context) { service, caller, presented in
+                try service.upload(caller, presented: presented, sessionID: id, upload: try parsed.get())
+            })
     }
 
     func closeSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let id = context.parameter("session_id")
         let body = request.body
-        return Self.envelope(try await withCaller(request, context) { service, caller, presented in
-            try service.closeSession(caller, presented: presented, sessionID: id, body: body)
-        })
+        return Self.envelope(
+            try await withCaller(request, context) { service, caller, presented in
+                try service.closeSession(caller, presented: presented, sessionID: id, body: body)
+            })
     }
 
     func getReport(_ request: Request, _ context: EmulatorContext) async throws -> Response {
@@ -151,8 +153,10 @@ struct AsleepRoutes: Sendable {
     ///
     /// When the next state change falls due is itself kept while the database has not changed:
     /// only the clock moves a request closer to it.
-    private func withoutWriting<T: Sendable>(_ request: Request, _ context: EmulatorContext,
-                                             _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T) async -> T? {
+    private func withoutWriting<T: Sendable>(
+        _ request: Request, _ context: EmulatorContext,
+        _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T
+    ) async -> T? {
         let presented = Self.presented(in: request)
         let credential = context.credential
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
@@ -176,23 +180,27 @@ struct AsleepRoutes: Sendable {
 
     func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let query = request.queryItems
-        return Self.envelope(try await readingWhenNothingDue(request, context) { service, caller, presented in
-            try service.listSessions(caller, presented: presented, query: query)
-        }, detail: "OK")
+        return Self.envelope(
+            try await readingWhenNothingDue(request, context) { service, caller, presented in
+                try service.listSessions(caller, presented: presented, query: query)
+            }, detail: "OK")
     }
 
     func averageStats(_ request: Request, _ context: EmulatorContext) async throws -> Response {
         let id = context.parameter("user_id")
         let query = request.queryItems
-        return Self.envelope(try await readingWhenNothingDue(request, context) { service, caller, presented in
-            try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
-        }, detail: "OK")
+        return Self.envelope(
+            try await readingWhenNothingDue(request, context) { service, caller, presented in
+                try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
+            }, detail: "OK")
     }
 
     /// `body` on a reader when nothing is due (`withoutWriting`), else through `withCaller`: the
     /// writer then moves due sessions along first, and errors are answered as every route's are.
-    private func readingWhenNothingDue<T: Sendable>(_ request: Request, _ context: EmulatorContext,
-                                                    _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
+    private func readingWhenNothingDue<T: Sendable>(
+        _ request: Request, _ context: EmulatorContext,
+        _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
+    ) async throws -> T {
         if let read = await withoutWriting(request, context, { service, caller, presented, _ in try body(service, caller, presented) }) {
             return read
         }
@@ -219,8 +227,10 @@ struct AsleepRoutes: Sendable {
     // MARK: Wire mapping
 
     /// Runs `body` with an authenticated caller inside one write transaction.
-    func withCaller<T: Sendable>(_ request: Request, _ context: EmulatorContext,
-                                 _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T) async throws -> T {
+    func withCaller<T: Sendable>(
+        _ request: Request, _ context: EmulatorContext,
+        _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
+    ) async throws -> T {
         let presented = Self.presented(in: request)
         let credential = context.credential
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
@@ -239,15 +249,18 @@ struct AsleepRoutes: Sendable {
 
     /// The credentials and identity headers of `request` (header names are case-insensitive).
     static func presented(in request: Request) -> Presented {
-        Presented(apiKey: request.headers["x-api-key"], bearer: request.bearerToken, productKey: request.headers["x-product-key"],
-                  userAgent: request.headers["user-agent"], userID: request.headers["x-user-id"], timezone: request.headers["timezone"])
+        Presented(
+            apiKey: request.headers["x-api-key"], bearer: request.bearerToken, productKey: request.headers["x-product-key"],
+            userAgent: request.headers["user-agent"], userID: request.headers["x-user-id"], timezone: request.headers["timezone"])
     }
 
     /// Makes services bound to a project's clock and id generator, on a transaction's connection.
     /// SDK routes cache the project's settings (`cachingSettings`); the control plane, which
     /// changes them, always reads them fresh.
-    func serviceFactory(services: EmulatorServices, project: ProjectID?, now: Date,
-                        cachingSettings: Bool = false) -> @Sendable (any StoreConnection) -> AsleepService {
+    func serviceFactory(
+        services: EmulatorServices, project: ProjectID?, now: Date,
+        cachingSettings: Bool = false
+    ) -> @Sendable (any StoreConnection) -> AsleepService {
         let configuration = self.configuration
         let realNow = Date()
         return { connection in

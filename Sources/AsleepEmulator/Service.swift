@@ -41,18 +41,22 @@ struct AsleepService {
             var caller: Caller
             if let key = presented.apiKey, !key.isEmpty {
                 guard let credential, credential.kind == "apiKey", credential.value == key,
-                      let record = credential.details(as: APIKeyRecord.self) else { throw AsleepError.unauthorized }
+                    let record = credential.details(as: APIKeyRecord.self)
+                else { throw AsleepError.unauthorized }
                 try Self.check(state: record.state)
-                caller = Caller(project: record.project, customer: record.customer, apiKey: key, productBilling: record.productBilling,
-                                productID: nil, settings: AsleepSettings())
+                caller = Caller(
+                    project: record.project, customer: record.customer, apiKey: key, productBilling: record.productBilling,
+                    productID: nil, settings: AsleepSettings())
             } else if let token = presented.bearer, !token.isEmpty {
                 guard let credential, credential.kind == "accessToken", credential.value == token,
-                      let bearer = credential.details(as: BearerCredential.self), bearer.token.kind == .access,
-                      let app = bearer.app else { throw AsleepError.unauthorized }
+                    let bearer = credential.details(as: BearerCredential.self), bearer.token.kind == .access,
+                    let app = bearer.app
+                else { throw AsleepError.unauthorized }
                 guard bearer.token.expiresAt > now else { throw AsleepError.tokenInvalid }
                 try Self.check(state: app.state)
-                caller = Caller(project: bearer.token.project, customer: app.customer, apiKey: nil, productBilling: app.productBilling,
-                                productID: nil, settings: AsleepSettings())
+                caller = Caller(
+                    project: bearer.token.project, customer: app.customer, apiKey: nil, productBilling: app.productBilling,
+                    productID: nil, settings: AsleepSettings())
             } else {
                 throw AsleepError.unauthorized
             }
@@ -118,8 +122,9 @@ struct AsleepService {
         session.hold = false
         try store.updateSession(session)
         if let url = session.callbackURL {
-            try enqueueWebhook(session: session, event: "SESSION_COMPLETE", url: url, data: try sessionCompleteData(session, settings: settings),
-                               settings: settings)
+            try enqueueWebhook(
+                session: session, event: "SESSION_COMPLETE", url: url, data: try sessionCompleteData(session, settings: settings),
+                settings: settings)
         }
     }
 

@@ -36,8 +36,10 @@ struct SessionReport: Sendable {
             statValue = .object(object)
         }
         let sessionObject = AsleepWire.reportSession(session, stages: stages, snoring: snoring, breathing: breathing, zone: zone)
-        return ["timezone": .string(WireTime.name(zone)), "peculiarities": .array(peculiarities.map(JSONValue.string)),
-                "missing_data_ratio": .double(missingDataRatio), "session": sessionObject, "stat": statValue]
+        return [
+            "timezone": .string(WireTime.name(zone)), "peculiarities": .array(peculiarities.map(JSONValue.string)),
+            "missing_data_ratio": .double(missingDataRatio), "session": sessionObject, "stat": statValue,
+        ]
     }
 
     /// `{"detail": detail, "result": report}`, byte for byte what `AsleepRoutes.envelope(json, detail:)` prints.

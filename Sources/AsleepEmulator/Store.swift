@@ -19,7 +19,8 @@ struct AsleepStore {
 
     /// Replaces the project's stored settings document.
     func saveSettingsDocument(project: ProjectID, _ document: JSONValue) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO asleep_settings (project_id, settings) VALUES (?, ?)
             ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings
             """, project, String(decoding: document.encoded(), as: UTF8.self))
@@ -53,9 +54,12 @@ struct AsleepStore {
     }
 
     /// Adds a key; with `ignoringDuplicates` an existing key is left as it is (provisioning).
-    func insertAPIKey(_ apiKey: String, project: ProjectID, customer: String, state: CredentialState = .active, productBilling: Bool = true,
-                      now: Date, ignoringDuplicates: Bool = false) throws {
-        try connection.run("""
+    func insertAPIKey(
+        _ apiKey: String, project: ProjectID, customer: String, state: CredentialState = .active, productBilling: Bool = true,
+        now: Date, ignoringDuplicates: Bool = false
+    ) throws {
+        try connection.run(
+            """
             INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO asleep_api_keys (api_key, project_id, customer, state, product_billing, created_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """, apiKey, project, customer, state.rawValue, productBilling, now.timeIntervalSince1970)
@@ -63,8 +67,9 @@ struct AsleepStore {
 
     /// Writes a key's customer, state and plan flag.
     func updateAPIKey(_ record: APIKeyRecord) throws {
-        try connection.run("UPDATE asleep_api_keys SET customer = ?, state = ?, product_billing = ? WHERE api_key = ?",
-                           record.customer, record.state.rawValue, record.productBilling, record.apiKey)
+        try connection.run(
+            "UPDATE asleep_api_keys SET customer = ?, state = ?, product_billing = ? WHERE api_key = ?",
+            record.customer, record.state.rawValue, record.productBilling, record.apiKey)
     }
 
     /// Deletes a key of `project`; false when there was none.
@@ -85,9 +90,12 @@ struct AsleepStore {
     }
 
     /// Adds an app; with `ignoringDuplicates` an existing app is left as it is (provisioning).
-    func insertApp(_ appID: String, project: ProjectID, secret: String, customer: String, state: CredentialState = .active,
-                   productBilling: Bool = true, now: Date, ignoringDuplicates: Bool = false) throws {
-        try connection.run("""
+    func insertApp(
+        _ appID: String, project: ProjectID, secret: String, customer: String, state: CredentialState = .active,
+        productBilling: Bool = true, now: Date, ignoringDuplicates: Bool = false
+    ) throws {
+        try connection.run(
+            """
             INSERT \(ignoringDuplicates ? "OR IGNORE " : "")INTO asleep_apps (app_id, project_id, app_secret, customer, state, product_billing, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, appID, project, secret, customer, state.rawValue, productBilling, now.timeIntervalSince1970)
@@ -100,8 +108,9 @@ struct AsleepStore {
 
     /// Stores a token.
     func insertToken(_ token: String, project: ProjectID, kind: TokenKind, appID: String, expiresAt: Date, now: Date) throws {
-        try connection.run("INSERT INTO asleep_tokens (token, project_id, kind, app_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                           token, project, kind.rawValue, appID, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970)
+        try connection.run(
+            "INSERT INTO asleep_tokens (token, project_id, kind, app_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            token, project, kind.rawValue, appID, expiresAt.timeIntervalSince1970, now.timeIntervalSince1970)
     }
 
     /// Deletes a token (a refresh token is single-use).
@@ -112,16 +121,18 @@ struct AsleepStore {
     /// Makes the project's live tokens of `kind` (nil: both) expire at `now`; returns how many.
     func expireTokens(project: ProjectID, kind: TokenKind?, now: Date) throws -> Int {
         let kindName = kind?.rawValue ?? "all"
-        return try connection.run("UPDATE asleep_tokens SET expires_at = ? WHERE project_id = ? AND (? = 'all' OR kind = ?) AND expires_at > ?",
-                                  now.timeIntervalSince1970, project, kindName, kindName, now.timeIntervalSince1970)
+        return try connection.run(
+            "UPDATE asleep_tokens SET expires_at = ? WHERE project_id = ? AND (? = 'all' OR kind = ?) AND expires_at > ?",
+            now.timeIntervalSince1970, project, kindName, kindName, now.timeIntervalSince1970)
     }
 
     // MARK: Users
 
     /// The user `id` of `project` (and of `customer`, when given).
     func user(project: ProjectID, customer: String?, id: String) throws -> UserRecord? {
-        try connection.fetchOne(UserRecord.self, "SELECT * FROM asleep_users WHERE user_id = ? AND project_id = ? AND (? IS NULL OR customer = ?)",
-                                id, project, customer, customer)
+        try connection.fetchOne(
+            UserRecord.self, "SELECT * FROM asleep_users WHERE user_id = ? AND project_id = ? AND (? IS NULL OR customer = ?)",
+            id, project, customer, customer)
     }
 
     /// The project's users, oldest first.
@@ -136,8 +147,9 @@ struct AsleepStore {
 
     /// Adds a user.
     func insertUser(id: String, project: ProjectID, customer: String, metadata: JSONValue, now: Date) throws {
-        try connection.run("INSERT INTO asleep_users (user_id, project_id, customer, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
-                           id, project, customer, Self.text(metadata), now.timeIntervalSince1970)
+        try connection.run(
+            "INSERT INTO asleep_users (user_id, project_id, customer, metadata, created_at) VALUES (?, ?, ?, ?, ?)",
+            id, project, customer, Self.text(metadata), now.timeIntervalSince1970)
     }
 
     /// Replaces a user's metadata.
@@ -160,7 +172,9 @@ struct AsleepStore {
 
     /// The product registered for this device identity.
     func product(project: ProjectID, customer: String, model: String, identifierType: String, identifierValue: String) throws -> ProductRecord? {
-        try connection.fetchOne(ProductRecord.self, """
+        try connection.fetchOne(
+            ProductRecord.self,
+            """
             SELECT * FROM asleep_products WHERE project_id = ? AND customer = ? AND model = ? AND identifier_type = ? AND identifier_value = ?
             """, project, customer, model, identifierType, identifierValue)
     }
@@ -172,9 +186,10 @@ struct AsleepStore {
 
     /// The unrevoked product of `customer` in `project` whose credential is `productKey`.
     func activeProduct(productKey: String, project: ProjectID, customer: String) throws -> ProductRecord? {
-        try connection.fetchOne(ProductRecord.self,
-                                "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ? AND customer = ? AND revoked = 0",
-                                productKey, project, customer)
+        try connection.fetchOne(
+            ProductRecord.self,
+            "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ? AND customer = ? AND revoked = 0",
+            productKey, project, customer)
     }
 
     /// Whether any product has the credential `productKey`.
@@ -188,9 +203,12 @@ struct AsleepStore {
     }
 
     /// Adds a product.
-    func insertProduct(id: String, project: ProjectID, customer: String, productKey: String, model: String, identifierType: String,
-                       identifierValue: String, now: Date) throws {
-        try connection.run("""
+    func insertProduct(
+        id: String, project: ProjectID, customer: String, productKey: String, model: String, identifierType: String,
+        identifierValue: String, now: Date
+    ) throws {
+        try connection.run(
+            """
             INSERT INTO asleep_products (product_id, project_id, customer, product_key, model, identifier_type, identifier_value, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, id, project, customer, productKey, model, identifierType, identifierValue, now.timeIntervalSince1970)

@@ -1,9 +1,10 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPServer
 
 /// Sends one webhook, and decides where it may go.
 ///
@@ -79,8 +80,9 @@ enum WebhookDelivery {
         for (name, value) in headers(webhook) { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         do {
-            let (socket, response) = try await connector.forward(Array(head.utf8) + body, to: authority,
-                                                                 policy: DestinationPolicy(allowsPrivate: allowsPrivate))
+            let (socket, response) = try await connector.forward(
+                Array(head.utf8) + body, to: authority,
+                policy: DestinationPolicy(allowsPrivate: allowsPrivate))
             _ = socket // dropped here, which closes it: only the status matters
             return Outcome(status: response.status, error: nil)
         } catch .privateAddress(_, _, let address, let scope) {
@@ -113,8 +115,10 @@ enum WebhookDelivery {
 
     /// Answers every redirect with "no": the 3xx itself is the attempt's status.
     private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable { // no state
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
@@ -127,7 +131,9 @@ enum WebhookDelivery {
         for (name, value) in headers(webhook) { request.setValue(value, forHTTPHeaderField: name) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
-        let session = followsRedirects ? URLSession(configuration: configuration)
+        let session =
+            followsRedirects
+            ? URLSession(configuration: configuration)
             : URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in

@@ -16,7 +16,8 @@ enum WebhookOrigin {
     /// The origin of an absolute http(s) URL; nil for anything else.
     static func of(_ url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
         let defaultPort = scheme == "https" ? 443 : 80
         guard let port = url.port else { return "\(scheme)://\(host)" }
         guard (1...65535).contains(port) else { return nil }

@@ -1,5 +1,5 @@
-import Foundation
 import EmulatorCore
+import Foundation
 
 /// Asleep's time formats: data-API timestamps with a `±hh:mm` offset in the requested zone,
 /// user-API timestamps in UTC with `Z`, `YYYY-MM-DD` query dates and the time-based id formats.
@@ -85,8 +85,10 @@ enum WireTime {
     /// only this window and `dayNumber` still decides each session; before, a month's list read
     /// every night the user ever had.
     static func startWindow(firstDay: Int?, lastDay: Int?) -> (from: Double, before: Double) {
-        (firstDay.map { Double($0 - 1) * 86_400 } ?? -.greatestFiniteMagnitude,
-         lastDay.map { Double($0 + 2) * 86_400 } ?? .greatestFiniteMagnitude)
+        (
+            firstDay.map { Double($0 - 1) * 86_400 } ?? -.greatestFiniteMagnitude,
+            lastDay.map { Double($0 + 2) * 86_400 } ?? .greatestFiniteMagnitude
+        )
     }
 
     /// Parses a strict `YYYY-MM-DD` that names a real calendar day; returns its day number
@@ -127,9 +129,10 @@ enum WireTime {
             return value
         }
         guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45, let day = number(8..<10),
-              bytes[10] == 84 || bytes[10] == 116, let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16),
-              bytes[16] == 58, let second = number(17..<19),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60 else { return nil }
+            bytes[10] == 84 || bytes[10] == 116, let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16),
+            bytes[16] == 58, let second = number(17..<19),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if bytes[index] == 46 { // '.'
@@ -149,7 +152,8 @@ enum WireTime {
             index += 1
         } else if bytes[index] == 43 || bytes[index] == 45 { // '+' / '-'
             guard let hours = number(index + 1..<index + 3), index + 3 < bytes.count, bytes[index + 3] == 58,
-                  let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60 else { return nil }
+                let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60
+            else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == 45 ? -1 : 1)
             index += 6
         } else {

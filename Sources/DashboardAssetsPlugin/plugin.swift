@@ -11,11 +11,13 @@ struct DashboardAssetsPlugin: BuildToolPlugin {
         let names = try FileManager.default.contentsOfDirectory(atPath: assets.path(percentEncoded: false))
             .filter { !$0.hasPrefix(".") }.sorted()
         let output = context.pluginWorkDirectoryURL.appending(path: "DashboardAssetFiles.swift")
-        return [.buildCommand(
-            displayName: "Compiling dashboard assets",
-            executable: try context.tool(named: "DashboardAssetCompiler").url,
-            arguments: [output.path(percentEncoded: false)] + names.map { assets.appending(path: $0).path(percentEncoded: false) },
-            inputFiles: names.map { assets.appending(path: $0) },
-            outputFiles: [output])]
+        return [
+            .buildCommand(
+                displayName: "Compiling dashboard assets",
+                executable: try context.tool(named: "DashboardAssetCompiler").url,
+                arguments: [output.path(percentEncoded: false)] + names.map { assets.appending(path: $0).path(percentEncoded: false) },
+                inputFiles: names.map { assets.appending(path: $0) },
+                outputFiles: [output])
+        ]
     }
 }

@@ -25,8 +25,10 @@ public struct AdminContext: Sendable {
     public let services: EmulatorServices
 
     /// Creates a context (the core does this; tests of handlers may too).
-    public init(requestID: String, platform: PlatformID, parameters: [String: String], route: String,
-                projectID: ProjectID, now: Date, services: EmulatorServices) {
+    public init(
+        requestID: String, platform: PlatformID, parameters: [String: String], route: String,
+        projectID: ProjectID, now: Date, services: EmulatorServices
+    ) {
         self.requestID = requestID
         self.platform = platform
         self.parameters = parameters

@@ -18,8 +18,10 @@ public struct ServerAddresses: Sendable, Equatable {
     public var publicURL: PublicURL?
 
     /// Creates addresses; the defaults are the default listen address with nothing else bound.
-    public init(listenHost: String = "127.0.0.1", httpPort: Int = 8080, httpsPort: Int? = nil, proxyPort: Int? = nil,
-                caCertificatePath: String? = nil, publicURL: PublicURL? = nil) {
+    public init(
+        listenHost: String = "127.0.0.1", httpPort: Int = 8080, httpsPort: Int? = nil, proxyPort: Int? = nil,
+        caCertificatePath: String? = nil, publicURL: PublicURL? = nil
+    ) {
         self.listenHost = listenHost
         self.httpPort = httpPort
         self.httpsPort = httpsPort
@@ -65,10 +67,11 @@ public struct ServerAddresses: Sendable, Equatable {
     }
 
     private func endpoints(base: String, https: String?, host: String, isPublicURL: Bool) -> AdvertisedEndpoints {
-        AdvertisedEndpoints(baseURL: base, httpsBaseURL: https, proxyAddress: proxyPort.map { "\(host):\($0)" },
-                            caCertificatePath: caCertificatePath,
-                            caCertificateURL: caCertificatePath.map { _ in base + AdvertisedEndpoints.caCertificateRoute },
-                            isPublicURL: isPublicURL)
+        AdvertisedEndpoints(
+            baseURL: base, httpsBaseURL: https, proxyAddress: proxyPort.map { "\(host):\($0)" },
+            caCertificatePath: caCertificatePath,
+            caCertificateURL: caCertificatePath.map { _ in base + AdvertisedEndpoints.caCertificateRoute },
+            isPublicURL: isPublicURL)
     }
 }
 
@@ -92,8 +95,10 @@ public struct AdvertisedEndpoints: Sendable, Equatable {
     public var isPublicURL: Bool
 
     /// Creates endpoints (the server resolves them; tests of platforms may build their own).
-    public init(baseURL: String, httpsBaseURL: String? = nil, proxyAddress: String? = nil, caCertificatePath: String? = nil,
-                caCertificateURL: String? = nil, isPublicURL: Bool = false) {
+    public init(
+        baseURL: String, httpsBaseURL: String? = nil, proxyAddress: String? = nil, caCertificatePath: String? = nil,
+        caCertificateURL: String? = nil, isPublicURL: Bool = false
+    ) {
         self.baseURL = baseURL
         self.httpsBaseURL = httpsBaseURL
         self.proxyAddress = proxyAddress
@@ -129,7 +134,8 @@ public struct Authority: Sendable, Equatable {
             host = Array(bytes[0..<colon])
             // An unbracketed IPv6 address or any other stray byte is not a host name.
             guard !host.isEmpty, host.count <= 253, host.allSatisfy(Self.isNameByte),
-                  host.first != UInt8(ascii: "."), host.first != UInt8(ascii: "-") else { return nil }
+                host.first != UInt8(ascii: "."), host.first != UInt8(ascii: "-")
+            else { return nil }
             end = colon
         }
         var port: Int?
@@ -138,7 +144,8 @@ public struct Authority: Sendable, Equatable {
             let digits = bytes[(end + 1)...]
             if !digits.isEmpty { // `host:` is a host with an empty port (RFC 3986 §3.2.3)
                 guard digits.count <= 5, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                      let number = Int(String(decoding: digits, as: UTF8.self)), (1...65535).contains(number) else { return nil }
+                    let number = Int(String(decoding: digits, as: UTF8.self)), (1...65535).contains(number)
+                else { return nil }
                 port = number
             }
         }

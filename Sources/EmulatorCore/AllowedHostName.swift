@@ -22,8 +22,9 @@ public struct AllowedHostName: Sendable, Equatable, CustomStringConvertible {
         if rest.count > 1, rest.hasSuffix(".") { rest = rest.dropLast() }
         let bytes = Array(rest.utf8)
         guard !bytes.isEmpty, bytes.count <= 253, bytes.allSatisfy(Self.isNameByte),
-              bytes.first != UInt8(ascii: "."), bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "."),
-              !rest.contains("..") else { return nil }
+            bytes.first != UInt8(ascii: "."), bytes.first != UInt8(ascii: "-"), bytes.last != UInt8(ascii: "."),
+            !rest.contains("..")
+        else { return nil }
         name = String(rest)
         includesSubdomains = subdomains
     }

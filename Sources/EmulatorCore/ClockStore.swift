@@ -40,8 +40,9 @@ public final class ClockStore: Sendable {
 
     /// Persists settings for `project` on `connection` (inside the caller's transaction).
     public static func save(_ settings: ClockSettings, project: ProjectID, connection: any StoreConnection) throws {
-        try connection.run("UPDATE projects SET clock_mode = ?, clock_frozen_at = ?, clock_offset_seconds = ? WHERE id = ?",
-                           settings.mode.rawValue, settings.frozenAt?.timeIntervalSince1970, settings.offsetSeconds, project)
+        try connection.run(
+            "UPDATE projects SET clock_mode = ?, clock_frozen_at = ?, clock_offset_seconds = ? WHERE id = ?",
+            settings.mode.rawValue, settings.frozenAt?.timeIntervalSince1970, settings.offsetSeconds, project)
     }
 
     /// Why `project`'s clock is outside `ClockSettings.maximumShiftSeconds` (a stored value from

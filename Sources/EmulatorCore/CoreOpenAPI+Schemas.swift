@@ -29,21 +29,25 @@ extension CoreOpenAPI {
             ("reset", [:]), ("closeAfterHeaders", [:]), ("malformedJSON", [:]),
             ("truncate", ["bytes": integer(0)]),
         ]
-        return ["oneOf": .array(shapes.map { type, extra in
-            var members = extra
-            members["type"] = ["const": .string(type)]
-            members["retryAfter"] = S.integer
-            return request(members, optional: Set(members.keys).subtracting(["type"]))
-        })]
+        return [
+            "oneOf": .array(
+                shapes.map { type, extra in
+                    var members = extra
+                    members["type"] = ["const": .string(type)]
+                    members["retryAfter"] = S.integer
+                    return request(members, optional: Set(members.keys).subtracting(["type"]))
+                })
+        ]
     }
 
     static func schemas(_ platforms: [PlatformID]) -> [String: JSONValue] {
         let names = platforms.map { JSONValue.string($0.rawValue) }
-        let match = request([
-            "platform": ["type": "string", "enum": .array(names)], "method": S.string,
-            "path": S.described(S.string, "Glob: * within a segment, ** across segments; full path or below the platform prefix."),
-            "headers": stringMap,
-        ], optional: ["platform", "method", "path", "headers"])
+        let match = request(
+            [
+                "platform": ["type": "string", "enum": .array(names)], "method": S.string,
+                "path": S.described(S.string, "Glob: * within a segment, ** across segments; full path or below the platform prefix."),
+                "headers": stringMap,
+            ], optional: ["platform", "method", "path", "headers"])
         let ruleOptions: [String: JSONValue] = [
             "times": integer(1), "after": integer(0),
             "probability": ["type": "number", "minimum": 0, "maximum": 1], "seed": S.described(integer(0), "0 to 2^64 − 1."),
@@ -52,108 +56,166 @@ extension CoreOpenAPI {
         return [
             "Error": S.object(["error": S.object(["code": S.string, "message": S.string, "details": S.any], optional: ["details"], open: true)], open: true),
             "Health": ["type": "object", "required": ["status"], "properties": ["status": ["const": "ok"]]],
-            "Ready": ["type": "object", "required": ["status", "database"],
-                      "properties": ["status": ["const": "ready"], "database": ["type": "string"], "projects": ["type": "integer"]]],
-            "CreateProject": request([
-                "id": S.described(idPattern, "A fixed id instead of a generated one."),
-                "name": S.string,
-                "seed": S.described(integer(0), "0 to 2^64 − 1; makes the project's id, credentials and generated ids repeatable."),
-                "credentials": S.described(S.object(Dictionary(uniqueKeysWithValues: platforms.map { ($0.rawValue, stringMap) }),
-                                                    optional: Set(platforms.map(\.rawValue))),
-                                           "Per-platform overrides: platform name → credential name → value."),
-            ], optional: ["id", "name", "seed", "credentials"]),
-            "Project": ["type": "object", "additionalProperties": false,
-                        "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "httpsBaseURLs", "sdkSettings", "connections", "proxy"],
-                        "description": "URLs are the public URL's when the server has one, else the `Host` this request was sent to (else the listen address).",
+            "Ready": [
+                "type": "object", "required": ["status", "database"],
+                "properties": ["status": ["const": "ready"], "database": ["type": "string"], "projects": ["type": "integer"]],
+            ],
+            "CreateProject": request(
+                [
+                    "id": S.described(idPattern, "A fixed id instead of a generated one."),
+                    "name": S.string,
+                    "seed": S.described(integer(0), "0 to 2^64 − 1; makes the project's id, credentials and generated ids repeatable."),
+                    "credentials": S.described(
+                        S.object(
+                            Dictionary(uniqueKeysWithValues: platforms.map { ($0.rawValue, stringMap) }),
+                            optional: Set(platforms.map(\.rawValue))),
+                        "Per-platform overrides: platform name → credential name → value."),
+                ], optional: ["id", "name", "seed", "credentials"]),
+            "Project": [
+                "type": "object", "additionalProperties": false,
+                "required": ["id", "name", "createdAt", "isDemo", "clock", "credentials", "baseURLs", "httpsBaseURLs", "sdkSettings", "connections", "proxy"],
+                "description": "URLs are the public URL's when the server has one, else the `Host` this request was sent to (else the listen address).",
+                "properties": [
+                    "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
+                    "isDemo": ["type": "boolean"], "clock": S.ref("Clock"),
+                    "credentials": [
+                        "type": "object", "additionalProperties": stringMap,
+                        "description": "Platform name → the credentials that platform issued (names are the platform's own).",
+                    ],
+                    "baseURLs": ["type": "object", "additionalProperties": ["type": "string"], "description": "Platform name → its plain-HTTP base URL."],
+                    "httpsBaseURLs": [
+                        "type": "object", "additionalProperties": ["type": "string"],
+                        "description": "Platform name → its base URL on the HTTPS port; empty while no TLS listener runs.",
+                    ],
+                    "sdkSettings": [
+                        "type": "object", "additionalProperties": stringMap,
+                        "description": "Platform name → the SDK's own parameters, by the SDK's names, ready to paste.",
+                    ],
+                    "connections": [
+                        "type": "object", "additionalProperties": S.ref("SDKConnection"),
+                        "description": "Platform name → how the unmodified SDK reaches Understudy.",
+                    ],
+                    "proxy": S.ref("ProxyEndpoint"),
+                ],
+            ],
+            "SDKConnection": [
+                "oneOf": [
+                    [
+                        "type": "object", "additionalProperties": false, "required": ["mode", "setting", "value"],
+                        "description": "The SDK takes a base URL: set `setting` to `value` (also in `sdkSettings`).",
+                        "properties": ["mode": ["const": "baseURL"], "setting": ["type": "string"], "value": ["type": ["string", "null"]]],
+                    ],
+                    [
+                        "type": "object", "additionalProperties": false, "required": ["mode", "realHosts", "proxy", "caCertificate", "caCertificateURL"],
+                        "description": "The SDK has no base-URL setting and calls its real hosts over HTTPS: set the device's proxy to `proxy` and trust the CA.",
                         "properties": [
-                "id": ["type": "string"], "name": ["type": "string"], "seed": ["type": "integer"], "createdAt": ["type": "string", "format": "date-time"],
-                "isDemo": ["type": "boolean"], "clock": S.ref("Clock"),
-                "credentials": ["type": "object", "additionalProperties": stringMap,
-                                "description": "Platform name → the credentials that platform issued (names are the platform's own)."],
-                "baseURLs": ["type": "object", "additionalProperties": ["type": "string"], "description": "Platform name → its plain-HTTP base URL."],
-                "httpsBaseURLs": ["type": "object", "additionalProperties": ["type": "string"],
-                                  "description": "Platform name → its base URL on the HTTPS port; empty while no TLS listener runs."],
-                "sdkSettings": ["type": "object", "additionalProperties": stringMap,
-                                "description": "Platform name → the SDK's own parameters, by the SDK's names, ready to paste."],
-                "connections": ["type": "object", "additionalProperties": S.ref("SDKConnection"),
-                                "description": "Platform name → how the unmodified SDK reaches Understudy."],
-                "proxy": S.ref("ProxyEndpoint"),
-            ]],
-            "SDKConnection": ["oneOf": [
-                ["type": "object", "additionalProperties": false, "required": ["mode", "setting", "value"],
-                 "description": "The SDK takes a base URL: set `setting` to `value` (also in `sdkSettings`).",
-                 "properties": ["mode": ["const": "baseURL"], "setting": ["type": "string"], "value": ["type": ["string", "null"]]]],
-                ["type": "object", "additionalProperties": false, "required": ["mode", "realHosts", "proxy", "caCertificate", "caCertificateURL"],
-                 "description": "The SDK has no base-URL setting and calls its real hosts over HTTPS: set the device's proxy to `proxy` and trust the CA.",
-                 "properties": [
-                     "mode": ["const": "proxy"], "realHosts": ["type": "array", "items": ["type": "string"]],
-                     "proxy": ["type": ["string", "null"], "description": "`host:port`; null while the proxy is off."],
-                     "caCertificate": ["type": ["string", "null"], "description": "The CA certificate file on the server's machine."],
-                     "caCertificateURL": ["type": ["string", "null"], "description": "Where a device downloads the CA certificate."],
-                 ]],
-            ]],
-            "ProxyEndpoint": ["type": "object", "additionalProperties": false, "required": ["address", "caCertificatePath", "caCertificateURL"], "properties": [
-                "address": ["type": ["string", "null"], "description": "The intercepting proxy as `host:port`; null while it is off."],
-                "caCertificatePath": ["type": ["string", "null"], "description": "The local CA certificate (PEM) on the server's machine; null without a CA."],
-                "caCertificateURL": ["type": ["string", "null"], "description": "`GET /__admin/ca.pem` on the advertised base URL; null without a CA."],
-            ]],
+                            "mode": ["const": "proxy"], "realHosts": ["type": "array", "items": ["type": "string"]],
+                            "proxy": ["type": ["string", "null"], "description": "`host:port`; null while the proxy is off."],
+                            "caCertificate": ["type": ["string", "null"], "description": "The CA certificate file on the server's machine."],
+                            "caCertificateURL": ["type": ["string", "null"], "description": "Where a device downloads the CA certificate."],
+                        ],
+                    ],
+                ]
+            ],
+            "ProxyEndpoint": [
+                "type": "object", "additionalProperties": false, "required": ["address", "caCertificatePath", "caCertificateURL"],
+                "properties": [
+                    "address": ["type": ["string", "null"], "description": "The intercepting proxy as `host:port`; null while it is off."],
+                    "caCertificatePath": ["type": ["string", "null"], "description": "The local CA certificate (PEM) on the server's machine; null without a CA."],
+                    "caCertificateURL": ["type": ["string", "null"], "description": "`GET /__admin/ca.pem` on the advertised base URL; null without a CA."],
+                ],
+            ],
             "ProjectList": ["type": "object", "required": ["projects"], "properties": ["projects": ["type": "array", "items": S.ref("Project")]]],
-            "Clock": ["type": "object", "required": ["mode", "now", "offsetSeconds"], "properties": [
-                "mode": ["enum": ["real", "frozen", "offset"]], "now": ["type": "string", "format": "date-time"],
-                "offsetSeconds": ["type": "number"], "frozenAt": ["type": "string", "format": "date-time"],
-            ]],
-            "SetClock": request(["mode": S.enumeration(["real", "frozen", "offset"]), "now": S.dateTime, "offsetSeconds": S.number],
-                                optional: ["now", "offsetSeconds"]),
+            "Clock": [
+                "type": "object", "required": ["mode", "now", "offsetSeconds"],
+                "properties": [
+                    "mode": ["enum": ["real", "frozen", "offset"]], "now": ["type": "string", "format": "date-time"],
+                    "offsetSeconds": ["type": "number"], "frozenAt": ["type": "string", "format": "date-time"],
+                ],
+            ],
+            "SetClock": request(
+                ["mode": S.enumeration(["real", "frozen", "offset"]), "now": S.dateTime, "offsetSeconds": S.number],
+                optional: ["now", "offsetSeconds"]),
             "AdvanceClock": request(["seconds": ["type": "number", "minimum": 0, "maximum": 315_360_000, "description": "At most ten years."]], optional: []),
             "NewFaultRule": request(["match": match, "action": faultActions].merging(ruleOptions) { $1 }, optional: Set(ruleOptions.keys)),
-            "FaultRule": ["type": "object", "required": ["match", "action"], "properties": [
-                "id": ["type": "string"], "projectID": ["type": ["string", "null"]],
-                "match": ["type": "object", "properties": [
-                    "platform": ["enum": .array(names)], "method": ["type": "string"], "path": ["type": "string"], "headers": stringMap,
-                ]],
-                "action": ["type": "object", "required": ["type"], "properties": [
-                    "type": ["enum": .array(FaultAction.names.map(JSONValue.string))],
-                    "status": ["type": "integer", "minimum": 200, "maximum": 599], "body": [:], "delayMs": ["type": "integer"],
-                    "retryAfter": ["type": "integer"], "bytes": ["type": "integer"],
-                ]],
-                "times": ["type": "integer"], "after": ["type": "integer"], "probability": ["type": "number"], "seed": ["type": "integer"],
-                "ttlSeconds": ["type": "number"], "expiresAt": ["type": "string"], "matched": ["type": "integer"], "hits": ["type": "integer"],
-            ]],
+            "FaultRule": [
+                "type": "object", "required": ["match", "action"],
+                "properties": [
+                    "id": ["type": "string"], "projectID": ["type": ["string", "null"]],
+                    "match": [
+                        "type": "object",
+                        "properties": [
+                            "platform": ["enum": .array(names)], "method": ["type": "string"], "path": ["type": "string"], "headers": stringMap,
+                        ],
+                    ],
+                    "action": [
+                        "type": "object", "required": ["type"],
+                        "properties": [
+                            "type": ["enum": .array(FaultAction.names.map(JSONValue.string))],
+                            "status": ["type": "integer", "minimum": 200, "maximum": 599], "body": [:], "delayMs": ["type": "integer"],
+                            "retryAfter": ["type": "integer"], "bytes": ["type": "integer"],
+                        ],
+                    ],
+                    "times": ["type": "integer"], "after": ["type": "integer"], "probability": ["type": "number"], "seed": ["type": "integer"],
+                    "ttlSeconds": ["type": "number"], "expiresAt": ["type": "string"], "matched": ["type": "integer"], "hits": ["type": "integer"],
+                ],
+            ],
             "FaultRuleList": ["type": "object", "required": ["rules"], "properties": ["rules": ["type": "array", "items": S.ref("FaultRule")]]],
-            "JournalEntry": ["type": "object", "required": [
-                "id", "time", "platform", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBodySize",
-                "responseHeaders", "responseBodySize",
-            ], "properties": [
-                "id": ["type": "integer"], "time": ["type": "string"], "projectID": ["type": "string"],
-                "platform": ["enum": .array(["admin", .string(Journal.proxyPlatform)] + names),
-                             "description": "`admin` for the control plane; `proxy` for what the proxy answered itself (a CONNECT, a forwarded request)."],
-                "method": ["type": "string"], "path": ["type": "string"], "route": ["type": "string"], "query": ["type": "string"],
-                "status": ["type": "integer", "description": "0 when a fault sent no response (reset, hang)."],
-                "durationMs": ["type": "number"], "requestHeaders": stringMap, "requestBody": ["type": "string"],
-                "requestBodySize": ["type": "integer"], "responseHeaders": stringMap, "responseBody": ["type": "string"],
-                "responseBodySize": ["type": "integer"], "fault": ["type": "string"],
-                "via": ["enum": ["proxy"], "description": "`proxy` when the request came to the proxy port (through a tunnel, in absolute form, or sent there directly); absent otherwise."],
-                "proxyHost": ["type": "string", "description": "The host the client asked the proxy for: the CONNECT target's host (for the CONNECT and every request inside its tunnel) or an absolute-form URL's host."],
-            ]],
-            "JournalPage": ["type": "object", "required": ["requests", "evicted"], "properties": [
-                "requests": ["type": "array", "items": S.ref("JournalEntry")],
-                "evicted": ["type": "integer", "description": "Entries of this project dropped by the journal bounds so far."],
-            ]],
-            "WaitForRequests": request([
-                "platform": S.string, "method": S.string, "path": S.string, "status": S.integer, "since": S.integer,
-                "count": S.described(integer(1, 10_000), "How many matching requests (default 1)."),
-                "timeoutMs": S.described(integer(0, 120_000), "How long to wait (default 5000, at most 120000)."),
-            ], optional: ["platform", "method", "path", "status", "since", "count", "timeoutMs"]),
+            "JournalEntry": [
+                "type": "object",
+                "required": [
+                    "id", "time", "platform", "method", "path", "query", "status", "durationMs", "requestHeaders", "requestBodySize",
+                    "responseHeaders", "responseBodySize",
+                ],
+                "properties": [
+                    "id": ["type": "integer"], "time": ["type": "string"], "projectID": ["type": "string"],
+                    "platform": [
+                        "enum": .array(["admin", .string(Journal.proxyPlatform)] + names),
+                        "description": "`admin` for the control plane; `proxy` for what the proxy answered itself (a CONNECT, a forwarded request).",
+                    ],
+                    "method": ["type": "string"], "path": ["type": "string"], "route": ["type": "string"], "query": ["type": "string"],
+                    "status": ["type": "integer", "description": "0 when a fault sent no response (reset, hang)."],
+                    "durationMs": ["type": "number"], "requestHeaders": stringMap, "requestBody": ["type": "string"],
+                    "requestBodySize": ["type": "integer"], "responseHeaders": stringMap, "responseBody": ["type": "string"],
+                    "responseBodySize": ["type": "integer"], "fault": ["type": "string"],
+                    "via": [
+                        "enum": ["proxy"],
+                        "description": "`proxy` when the request came to the proxy port (through a tunnel, in absolute form, or sent there directly); absent otherwise.",
+                    ],
+                    "proxyHost": [
+                        "type": "string",
+                        "description":
+                            "The host the client asked the proxy for: the CONNECT target's host (for the CONNECT and every request inside its tunnel) or an absolute-form URL's host.",
+                    ],
+                ],
+            ],
+            "JournalPage": [
+                "type": "object", "required": ["requests", "evicted"],
+                "properties": [
+                    "requests": ["type": "array", "items": S.ref("JournalEntry")],
+                    "evicted": ["type": "integer", "description": "Entries of this project dropped by the journal bounds so far."],
+                ],
+            ],
+            "WaitForRequests": request(
+                [
+                    "platform": S.string, "method": S.string, "path": S.string, "status": S.integer, "since": S.integer,
+                    "count": S.described(integer(1, 10_000), "How many matching requests (default 1)."),
+                    "timeoutMs": S.described(integer(0, 120_000), "How long to wait (default 5000, at most 120000)."),
+                ], optional: ["platform", "method", "path", "status", "since", "count", "timeoutMs"]),
             "CreateSnapshot": request(["name": idPattern], optional: []),
-            "Snapshot": ["type": "object", "required": ["name", "createdAt", "rows"],
-                         "properties": ["name": ["type": "string"], "createdAt": ["type": "string"], "rows": ["type": "integer"]]],
+            "Snapshot": [
+                "type": "object", "required": ["name", "createdAt", "rows"],
+                "properties": ["name": ["type": "string"], "createdAt": ["type": "string"], "rows": ["type": "integer"]],
+            ],
             "SnapshotList": ["type": "object", "required": ["snapshots"], "properties": ["snapshots": ["type": "array", "items": S.ref("Snapshot")]]],
-            "OutboxMessage": ["type": "object", "required": ["id", "projectID", "platform", "kind", "payload", "status", "attempts", "createdAt", "updatedAt"],
-                              "properties": [
-                                  "id": ["type": "integer"], "projectID": ["type": "string"], "platform": ["type": "string"], "kind": ["type": "string"],
-                                  "recipient": ["type": "string"], "subject": ["type": "string"], "payload": [:], "status": ["type": "string"],
-                                  "attempts": ["type": "integer"], "lastError": ["type": "string"], "createdAt": ["type": "string"], "updatedAt": ["type": "string"],
-                              ]],
+            "OutboxMessage": [
+                "type": "object", "required": ["id", "projectID", "platform", "kind", "payload", "status", "attempts", "createdAt", "updatedAt"],
+                "properties": [
+                    "id": ["type": "integer"], "projectID": ["type": "string"], "platform": ["type": "string"], "kind": ["type": "string"],
+                    "recipient": ["type": "string"], "subject": ["type": "string"], "payload": [:], "status": ["type": "string"],
+                    "attempts": ["type": "integer"], "lastError": ["type": "string"], "createdAt": ["type": "string"], "updatedAt": ["type": "string"],
+                ],
+            ],
             "OutboxList": ["type": "object", "required": ["messages"], "properties": ["messages": ["type": "array", "items": S.ref("OutboxMessage")]]],
         ]
     }
@@ -171,8 +233,10 @@ extension CoreOpenAPI {
             "httpsBaseURLs": .object([name: .string("https://localhost:8443/" + name)]),
             "sdkSettings": .object([name: ["baseURL": base, "apiKey": "k0123456789abcdefghijklmnopqrstu"]]),
             "connections": .object([name: ["mode": "baseURL", "setting": "baseURL", "value": base]]),
-            "proxy": ["address": "localhost:8888", "caCertificatePath": "/var/lib/understudy/ca/ca.pem",
-                      "caCertificateURL": "http://localhost:8080/__admin/ca.pem"],
+            "proxy": [
+                "address": "localhost:8888", "caCertificatePath": "/var/lib/understudy/ca/ca.pem",
+                "caCertificateURL": "http://localhost:8080/__admin/ca.pem",
+            ],
         ]
     }
 

@@ -75,8 +75,10 @@ public final class CredentialIndex: Sendable {
     public init() {}
 
     /// The record of `credential` on `platform`: from the cache, or from `load` (then cached).
-    public func resolve(_ credential: PresentedCredential, platform: PlatformID,
-                        load: (PresentedCredential) async throws -> CredentialRecord?) async throws -> CredentialRecord? {
+    public func resolve(
+        _ credential: PresentedCredential, platform: PlatformID,
+        load: (PresentedCredential) async throws -> CredentialRecord?
+    ) async throws -> CredentialRecord? {
         let key = Key(platform: platform, kind: credential.kind, value: credential.value)
         let (cached, generation) = entries.withLock { ($0.credentials[key], $0.generation) }
         if let cached { return cached }

@@ -47,8 +47,9 @@ public final class Emulator: HTTPApplication {
         self.platforms = platforms
         self.projects = ProjectStore(services: services, platforms: platforms)
         self.faults = FaultEngine(database: services.database)
-        self.journal = try Journal(database: services.journalDatabase, limits: services.settings.journal,
-                                   bodyDirectory: services.journalBodyDirectory)
+        self.journal = try Journal(
+            database: services.journalDatabase, limits: services.settings.journal,
+            bodyDirectory: services.journalBodyDirectory)
         self.snapshots = SnapshotStore(services: services, projects: projects, platforms: platforms)
 
         let metrics = EmulatorMetrics(platforms: platforms.map(\.id))
@@ -56,8 +57,9 @@ public final class Emulator: HTTPApplication {
         let readiness = ReadinessFlag()
         self.readiness = readiness
         var router = Router<RouteTarget>()
-        let coreRoutes = CoreAdminRoutes.routes(readiness: readiness, projects: projects, faults: faults, journal: journal,
-                                                snapshots: snapshots, platforms: platforms, metrics: metrics)
+        let coreRoutes = CoreAdminRoutes.routes(
+            readiness: readiness, projects: projects, faults: faults, journal: journal,
+            snapshots: snapshots, platforms: platforms, metrics: metrics)
         for route in coreRoutes + additionalRoutes {
             try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler, writesOnGet: route.writesOnGet))
         }
@@ -74,13 +76,15 @@ public final class Emulator: HTTPApplication {
         hostAllowList = HostAllowList(configured: services.settings.allowedHosts, platforms: platforms, addresses: { [services] in services.addresses })
         projectResolver = ProjectResolver(services: services)
         let projects = self.projects
-        adminGuard = AdminGuard(token: services.settings.adminToken, projectExists: { projects.exists($0) },
-                                publicURL: { [services] in services.addresses.publicURL })
+        adminGuard = AdminGuard(
+            token: services.settings.adminToken, projectExists: { projects.exists($0) },
+            publicURL: { [services] in services.addresses.publicURL })
         faultStage = FaultStage(engine: faults)
         recorder = JournalRecorder(journal: journal, logger: services.logger, metrics: metrics.installRequestCounters(routeTemplates: router.templates))
         upstreams = UpstreamConnector(connectTimeout: services.settings.proxy.connectTimeout)
-        proxyStage = ProxyStage(platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger,
-                                listensBeyondLoopback: services.settings.listensBeyondLoopback, addresses: { [services] in services.addresses })
+        proxyStage = ProxyStage(
+            platforms: platforms, settings: services.settings.proxy, connector: upstreams, logger: services.logger,
+            listensBeyondLoopback: services.settings.listensBeyondLoopback, addresses: { [services] in services.addresses })
         metrics.observe(upstreams: upstreams)
     }
 
@@ -164,8 +168,9 @@ public final class Emulator: HTTPApplication {
         guard hostAllowList.admits(request) else {
             // In the format of the platform the path names; no project is looked up or created.
             exchange.platform = destination.platform?.id
-            let response = failureResponse(.misdirectedRequest(host: request.headers["host"] ?? ""), platform: destination.platform,
-                                           requestID: exchange.requestID)
+            let response = failureResponse(
+                .misdirectedRequest(host: request.headers["host"] ?? ""), platform: destination.platform,
+                requestID: exchange.requestID)
             await recorder.record(request, response, exchange)
             return response
         }
@@ -211,18 +216,25 @@ public final class Emulator: HTTPApplication {
 
     // MARK: - Stages
 
-    private func answerControlPlane(_ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],
-                                    exchange: JournalRecorder.Exchange, platform: (any Platform)?) async -> Response {
+    private func answerControlPlane(
+        _ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],
+        exchange: JournalRecorder.Exchange, platform: (any Platform)?
+    ) async -> Response {
         guard let target, case .matched(_, _, let template) = match else { return unrouted(match, platform: nil, requestID: exchange.requestID) }
         if let project = exchange.project, services.database.isShared, !projects.exists(project) {
             // Another instance may have made it moments ago, before its announcement arrived here.
             _ = try? await projects.learn(project)
         }
         let changesState = ![HTTPMethod.get, .head, .options].contains(request.method) || target.writesOnGet
-        if let refusal = adminGuard.check(request, path: exchange.routedPath, template: template, project: exchange.project,
-                                          changesState: changesState) { return refusal }
-        let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
-                                      projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
+        if let refusal = adminGuard.check(
+            request, path: exchange.routedPath, template: template, project: exchange.project,
+            changesState: changesState)
+        {
+            return refusal
+        }
+        let context = EmulatorContext(
+            requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
+            projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
         let response = await run(target, request, context, isControlPlane: true, platform: platform)
         // The credential index's one rule: a control-plane write to a project drops its cached
         // credentials — after the write committed, so an SDK request racing it cannot re-cache
@@ -231,8 +243,10 @@ public final class Emulator: HTTPApplication {
         return response
     }
 
-    private func answerSDK(_ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,
-                           parameters: [String: String], exchange: inout JournalRecorder.Exchange) async -> Response {
+    private func answerSDK(
+        _ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,
+        parameters: [String: String], exchange: inout JournalRecorder.Exchange
+    ) async -> Response {
         let identity: ProjectResolver.Identity
         do {
             identity = try await projectResolver.identify(request, platform: platform)
@@ -266,9 +280,10 @@ public final class Emulator: HTTPApplication {
         if target != nil, let project = identity.project, let problem = services.clocks.rangeProblem(for: project) {
             response = failureResponse(.storedStateUnreadable(project: project, detail: problem), platform: platform, requestID: exchange.requestID)
         } else if let target, case .matched(_, _, let template) = match {
-            let context = EmulatorContext(requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
-                                          projectID: identity.project, credential: identity.credential,
-                                          now: services.clocks.now(for: identity.project), services: services)
+            let context = EmulatorContext(
+                requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
+                projectID: identity.project, credential: identity.credential,
+                now: services.clocks.now(for: identity.project), services: services)
             response = await run(target, request, context, isControlPlane: false, platform: platform)
         } else {
             response = unrouted(match, platform: platform, requestID: exchange.requestID)
@@ -291,19 +306,23 @@ public final class Emulator: HTTPApplication {
             // answer says so; every other project, the project list and the process carry on.
             let failure = CoreFailure.storedStateUnreadable(project: context.projectID ?? "(none)", detail: error.description)
             services.logger.error("stored row unreadable", [("path", request.path), ("error", error.description)])
-            return isControlPlane ? AdminError(status: 409, code: "stored_state_unreadable", message: failure.message).response
+            return isControlPlane
+                ? AdminError(status: 409, code: "stored_state_unreadable", message: failure.message).response
                 : failureResponse(failure, platform: platform, requestID: requestID)
         } catch let error as StoreUnavailableError {
             // A lost database connection is worth retrying (the store reconnects by itself): 503, not 500.
             services.logger.error("store unavailable", [("path", request.path), ("error", error.reason)])
-            var response = isControlPlane ? AdminError(status: 503, code: "unavailable", message: CoreFailure.storageUnavailable.message).response
+            var response =
+                isControlPlane
+                ? AdminError(status: 503, code: "unavailable", message: CoreFailure.storageUnavailable.message).response
                 : failureResponse(.storageUnavailable, platform: platform, requestID: requestID)
             response.headers.set("Retry-After", "1")
             return response
         } catch {
             services.logger.error("handler failed", [("path", request.path), ("error", String(describing: error))])
             // Never a 500 that shows SQL or internals: the detail goes to the log only.
-            return isControlPlane ? AdminError(status: 500, code: "internal_error", message: "The emulator failed; see its log.").response
+            return isControlPlane
+                ? AdminError(status: 500, code: "internal_error", message: "The emulator failed; see its log.").response
                 : failureResponse(.internalError("see the emulator's log"), platform: platform, requestID: requestID)
         }
     }

@@ -23,9 +23,11 @@ public struct EmulatorSettings: Sendable {
     public var allowedHosts: [AllowedHostName] = []
 
     /// Creates settings with defaults.
-    public init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil,
-                platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil, proxy: ProxySettings = ProxySettings(),
-                listensBeyondLoopback: Bool = false) {
+    public init(
+        journal: JournalLimits = JournalLimits(), adminToken: String? = nil,
+        platformConfiguration: [PlatformID: JSONValue] = [:], fixturesDirectory: String? = nil, proxy: ProxySettings = ProxySettings(),
+        listensBeyondLoopback: Bool = false
+    ) {
         self.journal = journal
         self.adminToken = adminToken
         self.platformConfiguration = platformConfiguration
@@ -53,8 +55,10 @@ public struct JournalLimits: Sendable, Equatable {
     public var backlogBytes: Int
 
     /// Creates limits; defaults are 50,000 entries, 256 MiB and 64 KiB per body, and a 64 MiB backlog.
-    public init(maxEntries: Int = 50_000, maxBytes: Int = 256 * 1024 * 1024, bodyCaptureBytes: Int = 64 * 1024, enabled: Bool = true,
-                backlogBytes: Int = 64 * 1024 * 1024) {
+    public init(
+        maxEntries: Int = 50_000, maxBytes: Int = 256 * 1024 * 1024, bodyCaptureBytes: Int = 64 * 1024, enabled: Bool = true,
+        backlogBytes: Int = 64 * 1024 * 1024
+    ) {
         self.maxEntries = maxEntries
         self.maxBytes = maxBytes
         self.bodyCaptureBytes = bodyCaptureBytes
@@ -95,8 +99,10 @@ public final class EmulatorServices: Sendable {
 
     /// Creates the services.
     @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
-    public init(database: any Database, journalDatabase: (any Database)? = nil, journalBodyDirectory: String? = nil,
-                logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()) {
+    public init(
+        database: any Database, journalDatabase: (any Database)? = nil, journalBodyDirectory: String? = nil,
+        logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()
+    ) {
         self.database = database
         self.journalDatabase = journalDatabase ?? database
         self.journalBodyDirectory = journalBodyDirectory
@@ -135,7 +141,9 @@ public final class EmulatorServices: Sendable {
 
     /// Records the listen address and the bound plain-HTTP port (the server calls this once bound).
     public func setListening(host: String, port: Int) {
-        addressesValue.withLock { $0.listenHost = host; $0.httpPort = port }
+        addressesValue.withLock {
+            $0.listenHost = host; $0.httpPort = port
+        }
     }
 
     /// Records the bound HTTPS port, or nil when no TLS listener runs.

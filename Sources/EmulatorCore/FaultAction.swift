@@ -75,8 +75,9 @@ public struct FaultAction: Sendable, Equatable, Codable {
         case "truncate": kind = .truncate(bytes: try container.decodeIfPresent(Int.self, forKey: .bytes))
         case "malformedJSON": kind = .malformedJSON
         default:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container,
-                                                   debugDescription: "must be one of \(Self.names.joined(separator: ", ")); got `\(type)`")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription: "must be one of \(Self.names.joined(separator: ", ")); got `\(type)`")
         }
     }
 
@@ -104,7 +105,7 @@ public struct FaultAction: Sendable, Equatable, Codable {
         case .status(let status, _) where !(200...599).contains(status):
             return "action.status must be 200–599 (1xx answers are not final responses)."
         case .delay(let milliseconds) where milliseconds < 0 || milliseconds > 600_000,
-             .hang(let milliseconds) where milliseconds < 0 || milliseconds > 600_000:
+            .hang(let milliseconds) where milliseconds < 0 || milliseconds > 600_000:
             return "action.delayMs must be 0–600000."
         case .truncate(let bytes?) where bytes < 0:
             return "action.bytes must not be negative."

@@ -59,8 +59,9 @@ public final class FaultEngine: Sendable {
         // A rule stored by an older version that no longer decodes is dropped, not fatal: rules
         // are test scaffolding with a TTL, and refusing to start over one helps nobody.
         guard let data = row.data("rule"), let rule = try? JSONDecoder().decode(FaultRule.self, from: data) else { return nil }
-        return Live(rule: rule, expires: Date(timeIntervalSince1970: try row.decodeIfPresent("expires_at", as: Double.self) ?? now + Self.defaultTTL),
-                    generator: IDGenerator(seed: rule.seed), matched: try row.decode("matched"), hits: try row.decode("hits"))
+        return Live(
+            rule: rule, expires: Date(timeIntervalSince1970: try row.decodeIfPresent("expires_at", as: Double.self) ?? now + Self.defaultTTL),
+            generator: IDGenerator(seed: rule.seed), matched: try row.decode("matched"), hits: try row.decode("hits"))
     }
 
     /// Adds a rule (validated by the caller) and returns it as stored.
@@ -77,8 +78,9 @@ public final class FaultEngine: Sendable {
         let stored = rule
         let encoded = try JSONEncoder().encode(stored)
         try await database.write { connection in
-            try connection.run("INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                               id, project, encoded, Timestamp.format(Date()), expires.timeIntervalSince1970)
+            try connection.run(
+                "INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                id, project, encoded, Timestamp.format(Date()), expires.timeIntervalSince1970)
         }
         rules.withLock { $0.append(Live(rule: stored, expires: expires, generator: IDGenerator(seed: stored.seed))) }
         return stored

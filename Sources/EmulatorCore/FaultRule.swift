@@ -52,8 +52,10 @@ public struct FaultRule: Sendable, Codable, Equatable {
     public var hits: Int?
 
     /// Creates a rule.
-    public init(match: Match, action: Action, times: Int? = nil, after: Int? = nil, probability: Double? = nil,
-                seed: UInt64? = nil, ttlSeconds: Double? = nil) {
+    public init(
+        match: Match, action: Action, times: Int? = nil, after: Int? = nil, probability: Double? = nil,
+        seed: UInt64? = nil, ttlSeconds: Double? = nil
+    ) {
         self.match = match
         self.action = action
         self.times = times

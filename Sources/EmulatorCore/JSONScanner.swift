@@ -142,8 +142,10 @@ public struct JSONScanner {
     }
 
     /// Exact powers of ten: a double times or divided by one of these is correctly rounded.
-    private static let powersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// A number with the reference parser's grammar and values: integral literals that fit are
     /// `.int`; others are the correctly rounded double, computed directly when the digits fit in 2^53

@@ -74,11 +74,12 @@ extension JSONValue {
     public static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole instead of byte by byte.
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 32 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        } ?? false
+        let copied =
+            text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard !bytes.contains(where: { $0 < 32 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+                out.append(contentsOf: bytes)
+                return true
+            } ?? false
         if copied {
             out.append(UInt8(ascii: "\""))
             return

@@ -43,7 +43,8 @@ extension Journal {
             // with the first entry that names it, as the ledger expects it.
             var covered = 0, byBytes = 0, seenBodies: Set<Int> = []
             scan: while covered < bytes {
-                let page = try connection.query("""
+                let page = try connection.query(
+                    """
                     SELECT journal.id, journal.stored_bytes, request_body_ref, response_body_ref,
                         coalesce(request_body.stored_bytes, 0) AS request_body_bytes, coalesce(response_body.stored_bytes, 0) AS response_body_bytes
                     FROM journal
@@ -68,10 +69,12 @@ extension Journal {
         }
         guard cutoff > 0 else { return (0, 0) }
         var removedCount = 0, removedBytes = 0
-        for row in try connection.query("""
+        for row in try connection.query(
+            """
             SELECT coalesce(project_id, '') AS project, count(*) AS n, coalesce(sum(stored_bytes), 0) AS bytes
             FROM journal WHERE id <= ? GROUP BY project_id
-            """, cutoff) {
+            """, cutoff)
+        {
             let evicted: Int = try row.decode("n")
             removedCount += evicted
             removedBytes += try row.decode("bytes", as: Int.self)
@@ -86,7 +89,8 @@ extension Journal {
 
     /// Adds `evicted` to a project's eviction count ("" for requests with no project).
     private static func countEvicted(_ evicted: Int, project: String, connection: any StoreConnection) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO journal_evictions (project_id, evicted) VALUES (?, ?)
             ON CONFLICT (project_id) DO UPDATE SET evicted = journal_evictions.evicted + excluded.evicted
             """, project, evicted)

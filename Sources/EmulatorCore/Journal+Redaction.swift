@@ -228,14 +228,15 @@ extension Journal {
     private static func redactSecrets(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(members.reduce(into: [:]) { out, member in
-                let key = member.key.lowercased()
-                if (key.contains("password") || key.contains("secret")), case .string = member.value {
-                    out[member.key] = "[redacted]"
-                } else {
-                    out[member.key] = redactSecrets(member.value)
-                }
-            })
+            return .object(
+                members.reduce(into: [:]) { out, member in
+                    let key = member.key.lowercased()
+                    if key.contains("password") || key.contains("secret"), case .string = member.value {
+                        out[member.key] = "[redacted]"
+                    } else {
+                        out[member.key] = redactSecrets(member.value)
+                    }
+                })
         case .array(let elements): return .array(elements.map(redactSecrets))
         default: return value
         }

@@ -35,8 +35,10 @@ public final class Journal: Sendable {
         public var fault: String?
 
         /// Creates an exchange record.
-        public init(id: Int, time: Date, projectID: ProjectID?, platform: String, path: String, route: String?, request: Request,
-                    status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?) {
+        public init(
+            id: Int, time: Date, projectID: ProjectID?, platform: String, path: String, route: String?, request: Request,
+            status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?
+        ) {
             self.id = id
             self.time = time
             self.projectID = projectID
@@ -103,7 +105,8 @@ public final class Journal: Sendable {
         self.database = database
         self.limits = limits
         let (maxID, count, bytes, maxBodyID, maxPosition) = try database.withWriterBlocking { connection -> (Int, Int, Int, Int, Int?) in
-            let row = try connection.queryOne("""
+            let row = try connection.queryOne(
+                """
                 SELECT coalesce(max(id), 0) AS max_id, count(*) AS n,
                     coalesce(sum(stored_bytes), 0) + (SELECT coalesce(sum(stored_bytes), 0) FROM journal_bodies) AS bytes,
                     (SELECT coalesce(max(id), 0) FROM journal_bodies) AS max_body_id,
@@ -112,8 +115,10 @@ public final class Journal: Sendable {
                 """)
             // Aggregates with coalesce: one row, never NULL (but the last).
             guard let row else { return (0, 0, 0, 0, nil) }
-            return (try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"), try row.decode("max_body_id"),
-                    try row.decodeIfPresent("max_position"))
+            return (
+                try row.decode("max_id"), try row.decode("n"), try row.decode("bytes"), try row.decode("max_body_id"),
+                try row.decodeIfPresent("max_position")
+            )
         }
         nextIDValue = Atomic(maxID + 1)
         let file = try bodyDirectory.flatMap { directory in
@@ -287,31 +292,33 @@ public final class Journal: Sendable {
     /// back its `footprint` against the backlog bound.
     private func enqueue(_ batch: [StoredEntry], footprint: Int, completion: @escaping @Sendable ((any Error)?) -> Void) {
         let unnamedSegments = Mutex<[Int]>([])
-        database.enqueueWrite({ [self] connection in
-            guard !batch.isEmpty else { return }
-            do {
-                try insert(batch, connection: connection)
-                let unnamed = try bodies?.unnamedSegments(connection: connection) ?? []
-                unnamedSegments.withLock { $0 = unnamed }
-            } catch {
-                // Rolled back with the job: bodies it inserted are gone again, and the ledger
-                // may list entries the table no longer holds.
-                bodies?.forgetAll()
-                startLedgerOver()
-                throw error
-            }
-        }, completion: { [self] error in
-            // A failed commit lost the bodies of every job in it (and brought back the rows that
-            // named the unnamed segments).
-            if error != nil {
-                bodies?.forgetAll()
-                startLedgerOver()
-            } else {
-                bodies?.file?.delete(unnamedSegments.withLock { $0 })
-            }
-            release(footprint)
-            completion(error)
-        })
+        database.enqueueWrite(
+            { [self] connection in
+                guard !batch.isEmpty else { return }
+                do {
+                    try insert(batch, connection: connection)
+                    let unnamed = try bodies?.unnamedSegments(connection: connection) ?? []
+                    unnamedSegments.withLock { $0 = unnamed }
+                } catch {
+                    // Rolled back with the job: bodies it inserted are gone again, and the ledger
+                    // may list entries the table no longer holds.
+                    bodies?.forgetAll()
+                    startLedgerOver()
+                    throw error
+                }
+            },
+            completion: { [self] error in
+                // A failed commit lost the bodies of every job in it (and brought back the rows that
+                // named the unnamed segments).
+                if error != nil {
+                    bodies?.forgetAll()
+                    startLedgerOver()
+                } else {
+                    bodies?.file?.delete(unnamedSegments.withLock { $0 })
+                }
+                release(footprint)
+                completion(error)
+            })
     }
 
     /// Inserts `batch`, evicting the oldest entries past the bounds.
@@ -334,8 +341,10 @@ public final class Journal: Sendable {
                 let refs = try place(entry, into: &values, connection: connection)
                 sharedBytes += refs.added
                 guard keepsLedger else { continue }
-                listed.append(JournalLedger.Item(id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
-                                                 requestBodyRef: refs.request, responseBodyRef: refs.response, storedBodyBytes: refs.added))
+                listed.append(
+                    JournalLedger.Item(
+                        id: entry.id, project: entry.projectID, bytes: entry.storedBytes,
+                        requestBodyRef: refs.request, responseBodyRef: refs.response, storedBodyBytes: refs.added))
             }
             try connection.run(Self.insertSQL(rows: chunk.count), values: values)
             start += chunk.count
@@ -359,7 +368,9 @@ public final class Journal: Sendable {
             let excessCount = count > limits.maxEntries ? count - limits.maxEntries * 99 / 100 : 0
             let excessBytes = bytes > limits.maxBytes ? bytes - limits.maxBytes * 99 / 100 : 0
             let evicted = try evict(count: excessCount, bytes: excessBytes, connection: connection)
-            totals.withLock { $0.count -= evicted.count; $0.bytes -= evicted.bytes }
+            totals.withLock {
+                $0.count -= evicted.count; $0.bytes -= evicted.bytes
+            }
             evictions.add(evicted.count, ordering: .relaxed)
         }
     }
@@ -422,7 +433,8 @@ public final class Journal: Sendable {
     /// Stores the shared bodies `entry` names and appends its row's values (in `insertColumns`
     /// order) to `values`; returns the shared bodies it names, and what those it stored anew count.
     private func place(_ entry: StoredEntry, into values: inout [SQLValue], connection: any StoreConnection) throws
-        -> (request: Int?, response: Int?, added: Int) {
+        -> (request: Int?, response: Int?, added: Int)
+    {
         // A shared body leaves the entry's own column NULL and names the body instead.
         var added = 0
         func placeBody(_ body: StoredBody?, _ key: JournalBodies.Key?) throws -> (inline: StoredBody?, ref: Int?) {
@@ -509,18 +521,22 @@ public final class Journal: Sendable {
                 if ids.count >= limit { break }
             }
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            let entries = ids.isEmpty ? [] : try connection.query("SELECT \(Self.entryColumns) FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try self.entry($0) }
+            let entries =
+                ids.isEmpty
+                ? [] : try connection.query("SELECT \(Self.entryColumns) FROM journal WHERE id IN (\(placeholders)) ORDER BY id DESC", bindings: ids).map { try self.entry($0) }
             return (entries, try Self.evicted(project, connection))
         }
     }
 
     /// An entry's columns, with the shared bodies it names in `*_shared`, or where in the body
     /// file they are (`*_position`, `*_length`).
-    private static let entryColumns = ["request", "response"].map { side in """
+    private static let entryColumns = ["request", "response"].map { side in
+        """
         (SELECT body FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_shared,
         (SELECT file_position FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_position,
         (SELECT stored_bytes FROM journal_bodies WHERE journal_bodies.id = journal.\(side)_body_ref) AS \(side)_body_length
-        """ }.reduce("*") { $0 + ", " + $1 }
+        """
+    }.reduce("*") { $0 + ", " + $1 }
 
     /// Our glob as a looser SQLite GLOB: `**` → `*`, and SQLite's own `?` and `[` taken literally.
     static func sqliteGlob(_ pattern: String) -> String {
@@ -537,7 +553,8 @@ public final class Journal: Sendable {
     /// The wait parks between queries and is woken by `record` (on this instance) or by the
     /// shared table's watcher (entries other instances wrote); an idle wait costs no CPU.
     public func wait(project: ProjectID?, filter: JournalFilter, count: Int, timeout: Double) async throws
-        -> (entries: [JournalEntry], evicted: Int, satisfied: Bool) {
+        -> (entries: [JournalEntry], evicted: Int, satisfied: Bool)
+    {
         // Callers bound the timeout (60 s for the routes); an hour caps what a library caller asks.
         let nanoseconds = timeout.isFinite ? (min(max(timeout, 0), 3_600) * 1e9).roundedInt() ?? 0 : 0
         let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
@@ -592,12 +609,14 @@ public final class Journal: Sendable {
     /// read's (`countAboveFloor`, the window moved up behind the newest id): a count is only
     /// compared with one over the same ids.
     private func readSharedTable(after seen: (floor: Int, newest: Int, count: Int)?) async throws
-        -> (floor: Int, newest: Int, count: Int, countAboveFloor: Int) {
+        -> (floor: Int, newest: Int, count: Int, countAboveFloor: Int)
+    {
         let window = Self.sharedWatchWindow
         return try await database.readOnPool { connection in
             let floor = try seen?.floor ?? max((connection.scalar("SELECT coalesce(max(id), 0) FROM journal").int ?? 0) - window, 0)
             let next = max((seen?.newest ?? 0) - window, floor)
-            let row = try connection.queryOne("""
+            let row = try connection.queryOne(
+                """
                 SELECT coalesce(max(id), 0) AS newest, count(*) AS n, coalesce(sum(CASE WHEN id > ? THEN 1 ELSE 0 END), 0) AS above
                 FROM journal WHERE id > ?
                 """, next, floor)
@@ -629,7 +648,9 @@ public final class Journal: Sendable {
             throw error
         }
         bodies?.file?.delete(unnamedSegments.withLock { $0 })
-        totals.withLock { $0.count -= removed.0; $0.bytes -= removed.1 }
+        totals.withLock {
+            $0.count -= removed.0; $0.bytes -= removed.1
+        }
     }
 
     /// Has the ledger forget what it listed: after a failed write, the table may hold less (or,
@@ -662,14 +683,15 @@ public final class Journal: Sendable {
             }
             return try Self.text(row, side + "_body_shared")
         }
-        return JournalEntry(id: try row.decode("id"), time: try row.decode("time"), projectID: try row.decodeIfPresent("project_id"),
-                            platform: try row.decode("platform"), method: try row.decode("method"), path: try row.decode("path"),
-                            route: try row.decodeIfPresent("route"), query: try row.decode("query"), status: try row.decode("status"),
-                            durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
-                            requestBody: try body("request"), requestBodySize: try row.decode("request_body_size"),
-                            responseHeaders: try headers("response_headers"), responseBody: try body("response"),
-                            responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
-                            via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"))
+        return JournalEntry(
+            id: try row.decode("id"), time: try row.decode("time"), projectID: try row.decodeIfPresent("project_id"),
+            platform: try row.decode("platform"), method: try row.decode("method"), path: try row.decode("path"),
+            route: try row.decodeIfPresent("route"), query: try row.decode("query"), status: try row.decode("status"),
+            durationMs: try row.decode("duration_ms"), requestHeaders: try headers("request_headers"),
+            requestBody: try body("request"), requestBodySize: try row.decode("request_body_size"),
+            responseHeaders: try headers("response_headers"), responseBody: try body("response"),
+            responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
+            via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"))
     }
 
 }

@@ -166,8 +166,9 @@ final class JournalBodies: Sendable {
         }
         if let file, file.keeps(body.storedCount) {
             let position = try file.append(body)
-            try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes, file_position) VALUES (?, ?, ?, ?)",
-                               id, Data(), body.storedCount, position)
+            try connection.run(
+                "INSERT INTO journal_bodies (id, body, stored_bytes, file_position) VALUES (?, ?, ?, ?)",
+                id, Data(), body.storedCount, position)
         } else {
             try connection.run("INSERT INTO journal_bodies (id, body, stored_bytes) VALUES (?, ?, ?)", id, body, body.storedCount)
         }
@@ -182,10 +183,12 @@ final class JournalBodies: Sendable {
         guard !candidates.isEmpty else { return 0 }
         var deleted: Set<Int> = [], freed = 0
         for id in candidates.sorted() {
-            let named = try connection.queryOne("""
-                SELECT 1 AS named WHERE EXISTS (SELECT 1 FROM journal WHERE request_body_ref = ?)
-                    OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
-                """, id, id) != nil
+            let named =
+                try connection.queryOne(
+                    """
+                    SELECT 1 AS named WHERE EXISTS (SELECT 1 FROM journal WHERE request_body_ref = ?)
+                        OR EXISTS (SELECT 1 FROM journal WHERE response_body_ref = ?)
+                    """, id, id) != nil
             guard !named else { continue }
             // A SELECT, then a DELETE: `DELETE … RETURNING` has SQLite build a temporary table for
             // the rows it returns, on every run (5.3 against 4.5 µs in SQLite alone), and an upload

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -147,7 +148,8 @@ final class JournalBodyFile: Sendable {
         // rename, and so any overwrite, came after the read.
         var read = stat(), current = stat()
         guard complete, fstat(descriptor, &read) == 0, stat(path, &current) == 0,
-              read.st_ino == current.st_ino, read.st_dev == current.st_dev else { return nil }
+            read.st_ino == current.st_ino, read.st_dev == current.st_dev
+        else { return nil }
         return data
     }
 
@@ -157,8 +159,9 @@ final class JournalBodyFile: Sendable {
     func unnamedSegments(connection: any StoreConnection) throws -> [Int] {
         let current = appending.withLock { $0.segment }
         return try Self.segments(in: directory).filter { $0 < current }.sorted().filter { segment in
-            try connection.queryOne("SELECT 1 AS named FROM journal_bodies WHERE file_position >= ? AND file_position < ? LIMIT 1",
-                                    segment * segmentBytes, (segment + 1) * segmentBytes) == nil
+            try connection.queryOne(
+                "SELECT 1 AS named FROM journal_bodies WHERE file_position >= ? AND file_position < ? LIMIT 1",
+                segment * segmentBytes, (segment + 1) * segmentBytes) == nil
         }
     }
 

@@ -24,8 +24,10 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public var proxyHost: String?
 
     /// Creates a filter.
-    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-                before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil) {
+    public init(
+        platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
+        before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil
+    ) {
         self.platform = platform
         self.method = method
         self.path = path

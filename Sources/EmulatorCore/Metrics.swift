@@ -37,7 +37,9 @@ public final class EmulatorMetrics: Sendable {
     /// Lets the connection gauges read `server` (held weakly: the server owns the emulator) and
     /// labels `understudy_build_info` with `version`.
     public func observe(server: HTTPServer, version: String) {
-        link.withLock { $0.server = server; $0.version = version }
+        link.withLock {
+            $0.server = server; $0.version = version
+        }
     }
 
     /// Reports the proxy's upstream connections (the slots a passthrough tunnel holds) from `upstreams`.
@@ -66,8 +68,10 @@ public final class EmulatorMetrics: Sendable {
         public var committedWrites: [(database: String, writes: Int, transactions: Int)]
 
         /// Collects the facts.
-        public init(projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, journalWaits: Int = 0,
-                    databaseBytes: Int, committedWrites: [(database: String, writes: Int, transactions: Int)] = []) {
+        public init(
+            projects: Int, journalEntries: Int, journalBytes: Int, journalEvictions: Int, journalBacklogWaits: Int, journalWaits: Int = 0,
+            databaseBytes: Int, committedWrites: [(database: String, writes: Int, transactions: Int)] = []
+        ) {
             self.journalWaits = journalWaits
             self.committedWrites = committedWrites
             self.projects = projects
@@ -89,8 +93,9 @@ public final class EmulatorMetrics: Sendable {
         out.sample("understudy_journal_bytes", facts.journalBytes)
         out.family("understudy_journal_evictions_total", .counter, help: "Journal entries evicted to stay within its bounds since the server started.")
         out.sample("understudy_journal_evictions_total", facts.journalEvictions)
-        out.family("understudy_journal_backlog_waits_total", .counter,
-                   help: "Requests whose answer waited for the journal to write what was queued before it (its backlog bound), since the server started.")
+        out.family(
+            "understudy_journal_backlog_waits_total", .counter,
+            help: "Requests whose answer waited for the journal to write what was queued before it (its backlog bound), since the server started.")
         out.sample("understudy_journal_backlog_waits_total", facts.journalBacklogWaits)
         out.family("understudy_journal_waits", .gauge, help: "Journal waits and long polls parked now until a matching request arrives.")
         out.sample("understudy_journal_waits", facts.journalWaits)
@@ -102,8 +107,10 @@ public final class EmulatorMetrics: Sendable {
             out.sample("understudy_open_connections", ["listener": listener.rawValue], server?.connectionCount(of: listener) ?? 0)
         }
         if let stretches = server?.loopBusyStretches {
-            out.family("understudy_event_loop_busy_stretches_total", .counter,
-                       help: "Times an event loop stayed busy this long or longer between two waits for its sockets (requests arriving meanwhile wait unread, before their timing starts).")
+            out.family(
+                "understudy_event_loop_busy_stretches_total", .counter,
+                help: "Times an event loop stayed busy this long or longer between two waits for its sockets (requests arriving meanwhile wait unread, before their timing starts)."
+            )
             out.sample("understudy_event_loop_busy_stretches_total", ["over": "0.025"], stretches.slow)
             out.sample("understudy_event_loop_busy_stretches_total", ["over": "0.1"], stretches.verySlow)
             out.family("understudy_event_loop_longest_busy_seconds", .gauge, help: "The longest an event loop stayed busy between two waits for its sockets.")
@@ -111,18 +118,23 @@ public final class EmulatorMetrics: Sendable {
         }
         out.family("understudy_proxy_tunnels", .gauge, help: "Passthrough tunnels the proxy holds open to real hosts.")
         out.sample("understudy_proxy_tunnels", server?.tunnelCount ?? 0)
-        out.family("understudy_proxy_upstreams", .gauge,
-                   help: "Upstream connections the proxy holds (connecting, relaying or tunnelling); at understudy_proxy_upstream_limit it answers 503.")
+        out.family(
+            "understudy_proxy_upstreams", .gauge,
+            help: "Upstream connections the proxy holds (connecting, relaying or tunnelling); at understudy_proxy_upstream_limit it answers 503.")
         out.sample("understudy_proxy_upstreams", upstreams?.upstreamCount ?? 0)
         out.family("understudy_proxy_upstream_limit", .gauge, help: "Most upstream connections the proxy holds at once.")
         out.sample("understudy_proxy_upstream_limit", upstreams?.maxUpstreams ?? 0)
-        out.family("understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
+        out.family(
+            "understudy_database_bytes", .gauge, help: "Size of the SQLite database files (main and journal) plus their write-ahead logs and the journal's body segment files.")
         out.sample("understudy_database_bytes", facts.databaseBytes)
         if !facts.committedWrites.isEmpty {
-            out.family("understudy_database_writes_total", .counter, help: "Writes committed since the server started, by database (main, journal), the server's background work included.")
+            out.family(
+                "understudy_database_writes_total", .counter, help: "Writes committed since the server started, by database (main, journal), the server's background work included."
+            )
             for counted in facts.committedWrites { out.sample("understudy_database_writes_total", ["database": counted.database], counted.writes) }
-            out.family("understudy_database_transactions_total", .counter,
-                       help: "Transactions that committed those writes: writes queued while the writer was busy commit together, so writes ÷ transactions is how many shared each commit.")
+            out.family(
+                "understudy_database_transactions_total", .counter,
+                help: "Transactions that committed those writes: writes queued while the writer was busy commit together, so writes ÷ transactions is how many shared each commit.")
             for counted in facts.committedWrites { out.sample("understudy_database_transactions_total", ["database": counted.database], counted.transactions) }
         }
         renderProcess(into: &out)
@@ -146,16 +158,18 @@ public final class EmulatorMetrics: Sendable {
         if let heap = ProcessUsage.heap() {
             out.family("understudy_heap_in_use_bytes", .gauge, help: "Bytes in live heap allocations, over all of the allocator's arenas.")
             out.sample("understudy_heap_in_use_bytes", heap.inUseBytes)
-            out.family("understudy_heap_held_bytes", .gauge,
-                       help: "Bytes the heap allocator has mapped from the system, live allocations included (pages it released with madvise still count).")
+            out.family(
+                "understudy_heap_held_bytes", .gauge,
+                help: "Bytes the heap allocator has mapped from the system, live allocations included (pages it released with madvise still count).")
             out.sample("understudy_heap_held_bytes", heap.heldBytes)
         }
     }
 
     private func renderRequests(into out: inout MetricsExposition) {
         let requests = self.requests
-        out.family("understudy_requests_total", .counter,
-                   help: "Requests answered, by platform (admin: the control plane; proxy: answered by the proxy), route template and status class.")
+        out.family(
+            "understudy_requests_total", .counter,
+            help: "Requests answered, by platform (admin: the control plane; proxy: answered by the proxy), route template and status class.")
         for count in requests?.requestCounts() ?? [] {
             out.sample("understudy_requests_total", ["platform": count.platform, "route": count.route, "status_class": count.statusClass], count.value)
         }
@@ -169,8 +183,9 @@ public final class EmulatorMetrics: Sendable {
             out.sample(name + "_sum", ["platform": histogram.platform], histogram.sumSeconds)
             out.sample(name + "_count", ["platform": histogram.platform], histogram.count)
         }
-        out.family("understudy_faults_fired_total", .counter,
-                   help: "Faults that fired, by rule id (header: the X-Understudy-Fault header) and the project of the request.")
+        out.family(
+            "understudy_faults_fired_total", .counter,
+            help: "Faults that fired, by rule id (header: the X-Understudy-Fault header) and the project of the request.")
         for fault in requests?.faultCounts() ?? [] {
             out.sample("understudy_faults_fired_total", ["rule": fault.rule, "project": fault.project], fault.value)
         }
@@ -192,9 +207,10 @@ public final class EmulatorMetrics: Sendable {
             if services.journalHasOwnDatabase, let own = services.journalDatabase.committedWrites {
                 committed.append(("journal", own.writes, own.transactions))
             }
-            let facts = StoreFacts(projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
-                                   journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
-                                   journalWaits: journal.parkedWaits, databaseBytes: databaseBytes, committedWrites: committed)
+            let facts = StoreFacts(
+                projects: Int(projects), journalEntries: totals.entries, journalBytes: totals.bytes,
+                journalEvictions: journal.evictedSinceStart, journalBacklogWaits: journal.backlogWaitsSinceStart,
+                journalWaits: journal.parkedWaits, databaseBytes: databaseBytes, committedWrites: committed)
             var headers = HTTPHeaders()
             headers.set("Content-Type", MetricsExposition.contentType)
             return Response(status: 200, headers: headers, body: Data(metrics.render(facts).utf8))

@@ -148,8 +148,9 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
                 running += buckets[platformIndex * bucketCount + bucket].load(ordering: .relaxed)
                 return running
             }
-            return Histogram(platform: platform, cumulative: cumulative,
-                             sumSeconds: Double(durationSums[platformIndex].load(ordering: .relaxed)) / 1e9)
+            return Histogram(
+                platform: platform, cumulative: cumulative,
+                sumSeconds: Double(durationSums[platformIndex].load(ordering: .relaxed)) / 1e9)
         }
     }
 

@@ -126,8 +126,10 @@ public struct OpenAPIOperation: Sendable {
     public var tags: [String]
 
     /// An operation.
-    public init(id: String, summary: String, description: String? = nil, parameters: [JSONValue] = [], requestBody: JSONValue? = nil,
-                responses: [String: JSONValue], security: JSONValue? = nil, tags: [String] = []) {
+    public init(
+        id: String, summary: String, description: String? = nil, parameters: [JSONValue] = [], requestBody: JSONValue? = nil,
+        responses: [String: JSONValue], security: JSONValue? = nil, tags: [String] = []
+    ) {
         self.id = id
         self.summary = summary
         self.description = description
@@ -165,8 +167,10 @@ public struct OpenAPIDocument: Sendable {
     private var paths: [String: [String: JSONValue]] = [:]
 
     /// An empty document.
-    public init(title: String, description: String, version: String = "1.0.0", schemas: [String: JSONValue] = [:],
-                securitySchemes: [String: JSONValue] = [:]) {
+    public init(
+        title: String, description: String, version: String = "1.0.0", schemas: [String: JSONValue] = [:],
+        securitySchemes: [String: JSONValue] = [:]
+    ) {
         self.title = title
         self.description = description
         self.version = version

@@ -18,7 +18,8 @@ public struct OpenAPIValidator: Sendable {
             return ["\(method) \(pathTemplate) is not in the document"]
         }
         guard let responses = operation["responses"],
-              let response = responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"] else {
+            let response = responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"]
+        else {
             return ["\(method) \(pathTemplate): status \(status) is not documented"]
         }
         let resolved = resolve(response)

@@ -36,10 +36,13 @@ public struct Outbox: Sendable {
 
     /// Records a message inside the caller's transaction and returns its id.
     @discardableResult
-    public static func add(_ connection: any StoreConnection, project: ProjectID, platform: PlatformID, kind: String,
-                           recipient: String?, subject: String?, payload: JSONValue, status: String = "recorded", now: Date) throws -> Int {
+    public static func add(
+        _ connection: any StoreConnection, project: ProjectID, platform: PlatformID, kind: String,
+        recipient: String?, subject: String?, payload: JSONValue, status: String = "recorded", now: Date
+    ) throws -> Int {
         let time = Timestamp.format(now)
-        let id = try connection.scalar("""
+        let id = try connection.scalar(
+            """
             INSERT INTO outbox (project_id, platform, kind, recipient, subject, payload, status, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """, project, platform.rawValue, kind, recipient, subject,
@@ -53,8 +56,10 @@ public struct Outbox: Sendable {
     }
 
     /// Messages of a project, oldest first, optionally of one platform and kind, read on `connection`.
-    public static func list(_ connection: any StoreConnection, project: ProjectID, platform: PlatformID? = nil,
-                            kind: String? = nil) throws -> [OutboxMessage] {
+    public static func list(
+        _ connection: any StoreConnection, project: ProjectID, platform: PlatformID? = nil,
+        kind: String? = nil
+    ) throws -> [OutboxMessage] {
         // One statement per filter: `(? IS NULL OR platform = ?)` cannot use an index, and every
         // call read and sorted the project's whole outbox. (project, platform, kind, id) leads to a
         // platform's messages (sorted by id) and to one kind of them already in id order. A kind
@@ -75,16 +80,18 @@ public struct Outbox: Sendable {
 
     /// Updates delivery state.
     public static func markAttempt(_ connection: any StoreConnection, id: Int, status: String, error: String?, now: Date) throws {
-        try connection.run("UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
-                           status, error, Timestamp.format(now), id)
+        try connection.run(
+            "UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, updated_at = ? WHERE id = ?",
+            status, error, Timestamp.format(now), id)
     }
 
     /// Builds a message from a row; a missing or mistyped column, or a payload that is not JSON, throws.
     public static func message(_ row: Row) throws -> OutboxMessage {
-        OutboxMessage(id: try row.decode("id"), projectID: try row.decode("project_id"), platform: try row.decode("platform"),
-                      kind: try row.decode("kind"), recipient: try row.decodeIfPresent("recipient"), subject: try row.decodeIfPresent("subject"),
-                      payload: try JSONValue.parse(try row.decode("payload", as: Data.self)),
-                      status: try row.decode("status"), attempts: try row.decode("attempts"), lastError: try row.decodeIfPresent("last_error"),
-                      createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
+        OutboxMessage(
+            id: try row.decode("id"), projectID: try row.decode("project_id"), platform: try row.decode("platform"),
+            kind: try row.decode("kind"), recipient: try row.decodeIfPresent("recipient"), subject: try row.decodeIfPresent("subject"),
+            payload: try JSONValue.parse(try row.decode("payload", as: Data.self)),
+            status: try row.decode("status"), attempts: try row.decode("attempts"), lastError: try row.decodeIfPresent("last_error"),
+            createdAt: try row.decode("created_at"), updatedAt: try row.decode("updated_at"))
     }
 }

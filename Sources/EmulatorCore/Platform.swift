@@ -64,7 +64,6 @@ public protocol Platform: Sendable {
     /// Called once after the server starts (background work such as webhook delivery).
     func start(services: EmulatorServices) async
 
-
     /// Called after a project's state was replaced behind the platform's back (reset, snapshot
     /// restore, deletion), so in-memory caches of that project can be dropped.
     func projectStateDidChange(_ project: ProjectID) async
@@ -185,8 +184,10 @@ public struct EmulatorContext: Sendable {
     public let services: EmulatorServices
 
     /// Creates a context (the core does this; tests of handlers may too).
-    public init(requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
-                projectID: ProjectID?, credential: CredentialRecord? = nil, now: Date, services: EmulatorServices) {
+    public init(
+        requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
+        projectID: ProjectID?, credential: CredentialRecord? = nil, now: Date, services: EmulatorServices
+    ) {
         self.requestID = requestID
         self.platform = platform
         self.parameters = parameters

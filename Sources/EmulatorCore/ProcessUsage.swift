@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(CMalloc)
 import CMalloc
 #endif
-import Foundation
 
 /// What the whole process uses — its resident set, CPU time and heap — read where the metrics
 /// scrape and the idle heap trim need it.

@@ -121,8 +121,11 @@ extension ProjectBundleStore {
         for record in try await projects.list() {
             let path = URL(fileURLWithPath: directory).appendingPathComponent("\(record.id).json").path
             if let first = names[record.id.lowercased()] {
-                report.failures.append(BundleFileError(file: path, reason: "not written: project `\(record.id)` differs only in case from project `\(first)`, "
-                                                        + "whose bundle a case-insensitive file system would store under the same name; rename one of them"))
+                report.failures.append(
+                    BundleFileError(
+                        file: path,
+                        reason: "not written: project `\(record.id)` differs only in case from project `\(first)`, "
+                            + "whose bundle a case-insensitive file system would store under the same name; rename one of them"))
                 continue
             }
             names[record.id.lowercased()] = record.id

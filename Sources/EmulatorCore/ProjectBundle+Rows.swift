@@ -7,11 +7,17 @@ extension ProjectBundle {
         case integer, text, blob, real, numeric
 
         init(declared type: String) {
-            if type.contains("INT") { self = .integer }
-            else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { self = .text }
-            else if type.isEmpty || type.contains("BLOB") { self = .blob }
-            else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { self = .real }
-            else { self = .numeric }
+            if type.contains("INT") {
+                self = .integer
+            } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+                self = .text
+            } else if type.isEmpty || type.contains("BLOB") {
+                self = .blob
+            } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+                self = .real
+            } else {
+                self = .numeric
+            }
         }
 
         /// What a value of this column must be, for the error message.
@@ -27,8 +33,10 @@ extension ProjectBundle {
 
     /// Checks one table's rows against the live schema and returns the columns and rows to insert
     /// (with `project_id` set to `project`). Every problem is a 400 naming the table, row and column.
-    static func checkedRows(_ table: Table, name: String, sourceProject: ProjectID?, project: ProjectID,
-                            connection: any StoreConnection) throws -> (columns: [String], rows: [[JSONValue]]) {
+    static func checkedRows(
+        _ table: Table, name: String, sourceProject: ProjectID?, project: ProjectID,
+        connection: any StoreConnection
+    ) throws -> (columns: [String], rows: [[JSONValue]]) {
         let schema = try TableRows.columns(of: name, connection: connection)
         var affinities: [Affinity] = []
         var projectColumn: Int?
@@ -66,7 +74,9 @@ extension ProjectBundle {
                     continue
                 }
                 guard accepts(value, affinities[index]) else {
-                    throw invalid("Row \(rowIndex) of table `\(name)`: `\(column)` must be \(affinities[index].expected); got \(String(decoding: value.encoded(), as: UTF8.self).prefix(80)).")
+                    throw invalid(
+                        "Row \(rowIndex) of table `\(name)`: `\(column)` must be \(affinities[index].expected); got \(String(decoding: value.encoded(), as: UTF8.self).prefix(80))."
+                    )
                 }
                 if let problem = timeProblem(column: column, value: value) {
                     throw invalid("Row \(rowIndex) of table `\(name)`: `\(column)` \(problem); got \(String(decoding: value.encoded(), as: UTF8.self).prefix(80)).")

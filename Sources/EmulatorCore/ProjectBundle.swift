@@ -159,7 +159,8 @@ public struct ProjectBundle: Sendable {
                 throw invalid("Unknown table `\(name)`; a bundle's tables are \(allowed.joined(separator: ", ")).")
             }
             guard case .object(let parts) = table, case .array(let columnValues)? = parts["columns"], case .array(let rowValues)? = parts["rows"],
-                  parts.count == 2 else {
+                parts.count == 2
+            else {
                 throw invalid("Table `\(name)` must be an object with exactly `columns` (names) and `rows` (arrays of values).")
             }
             let columns = try columnValues.map { column -> String in

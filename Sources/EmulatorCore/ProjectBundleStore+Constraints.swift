@@ -7,8 +7,10 @@ import SQLiteStore
 /// name its internals and never reach an answer; their column list is only read to find the key.
 extension ProjectBundleStore {
     /// Inserts one table's checked rows (values in `columns` order) for `project`.
-    static func insertRows(_ rows: [[JSONValue]], into table: String, columns: [String], project: ProjectID,
-                           connection: any StoreConnection) throws {
+    static func insertRows(
+        _ rows: [[JSONValue]], into table: String, columns: [String], project: ProjectID,
+        connection: any StoreConnection
+    ) throws {
         guard !rows.isEmpty else { return }
         let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
         let statement = "INSERT INTO \(table) (\(names)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
@@ -33,8 +35,10 @@ extension ProjectBundleStore {
     }
 
     /// The answer for row `row` of `table`, which `error` refused.
-    static func rowError(_ error: SQLiteError, row: Int, rows: [[JSONValue]], table: String, columns: [String], project: ProjectID,
-                         connection: any StoreConnection) throws -> AdminError {
+    static func rowError(
+        _ error: SQLiteError, row: Int, rows: [[JSONValue]], table: String, columns: [String], project: ProjectID,
+        connection: any StoreConnection
+    ) throws -> AdminError {
         let named = constrainedColumns(error)
         let place = "Row \(row) of table `\(table)`"
         guard error.isUniqueViolation else {
@@ -52,9 +56,10 @@ extension ProjectBundleStore {
         let key = named.filter { $0 != "project_id" }
         let positions = key.compactMap { columns.firstIndex(of: $0) }
         guard !key.isEmpty, positions.count == key.count else {
-            return AdminError(status: 409, code: "conflict",
-                              message: "\(place) repeats a key of that table, in the bundle or in another project's rows.",
-                              details: ["table": .string(table), "row": .int(Int64(row))])
+            return AdminError(
+                status: 409, code: "conflict",
+                message: "\(place) repeats a key of that table, in the bundle or in another project's rows.",
+                details: ["table": .string(table), "row": .int(Int64(row))])
         }
         let values = positions.map { rows[row][$0] }
         let keyText = key.map { "`\($0)`" }.joined(separator: ", ")
@@ -65,21 +70,25 @@ extension ProjectBundleStore {
         // Read back who holds the key (the savepoint rolled this table's rows back, so only rows
         // of other projects, or of this project from an earlier table, can hold it).
         let conditions = key.map { "\"\($0)\" = ?" }.joined(separator: " AND ")
-        let holder = try connection.query("SELECT project_id FROM \(table) WHERE \(conditions) LIMIT 1",
-                                          bindings: values.map(TableRows.sql)).first?.string("project_id")
+        let holder = try connection.query(
+            "SELECT project_id FROM \(table) WHERE \(conditions) LIMIT 1",
+            bindings: values.map(TableRows.sql)
+        ).first?.string("project_id")
         switch holder {
         case let holder? where holder != project:
-            return AdminError(status: 409, code: "conflict",
-                              message: "\(place) has the same \(keyText) (\(valueText)) as a row of project `\(holder)`; "
-                                  + "delete that project or import with `?replace=\(holder)`.",
-                              details: ["table": .string(table), "row": .int(Int64(row)), "project": .string(holder)])
+            return AdminError(
+                status: 409, code: "conflict",
+                message: "\(place) has the same \(keyText) (\(valueText)) as a row of project `\(holder)`; "
+                    + "delete that project or import with `?replace=\(holder)`.",
+                details: ["table": .string(table), "row": .int(Int64(row)), "project": .string(holder)])
         case .some:
             // Equal to the database though not to the byte (`1` and `1.0`): still the bundle's own repeat.
             return duplicate(table: table, rows: nil, key: keyText, values: valueText)
         case nil:
-            return AdminError(status: 409, code: "conflict",
-                              message: "\(place) has the same \(keyText) (\(valueText)) as a row another project holds.",
-                              details: ["table": .string(table), "row": .int(Int64(row))])
+            return AdminError(
+                status: 409, code: "conflict",
+                message: "\(place) has the same \(keyText) (\(valueText)) as a row another project holds.",
+                details: ["table": .string(table), "row": .int(Int64(row))])
         }
     }
 
@@ -92,15 +101,17 @@ extension ProjectBundleStore {
     /// A constraint failure while giving the imported project its credential rows: a credential
     /// the bundle names is already in another project's records.
     static func credentialRowsConflict(_ error: SQLiteError) -> AdminError {
-        AdminError(status: 409, code: "credential_conflict",
-                   message: "A credential of the bundle is already used by another project's records; delete that project or give the bundle other credentials.")
+        AdminError(
+            status: 409, code: "credential_conflict",
+            message: "A credential of the bundle is already used by another project's records; delete that project or give the bundle other credentials.")
     }
 
     /// 404 for a `?replace=` naming no project, pointing at one whose id differs only in case.
     static func notFound(_ id: ProjectID, connection: any StoreConnection) throws -> AdminError {
         guard let similar = try ProjectConflicts.project(matching: id, connection: connection) else { return AdminError.notFound("Project `\(id)`") }
-        return AdminError(status: 404, code: "not_found",
-                          message: "Project `\(id)` not found; project `\(similar)` differs only in case (ids are matched exactly).")
+        return AdminError(
+            status: 404, code: "not_found",
+            message: "Project `\(id)` not found; project `\(similar)` differs only in case (ids are matched exactly).")
     }
 
     /// The columns a constraint failure names, read from the wording both backends share

@@ -50,7 +50,8 @@ public final class ProjectBundleStore: Sendable {
             for table in tables {
                 let columns = try TableRows.columns(of: table, connection: connection)
                 let names = columns.map(\.name).filter { $0 != "project_id" }
-                let rows = try connection.query("SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table) WHERE project_id = ? ORDER BY \(TableRows.primaryKeyOrder(columns))", project)
+                let rows = try connection.query(
+                    "SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM \(table) WHERE project_id = ? ORDER BY \(TableRows.primaryKeyOrder(columns))", project)
                 guard !rows.isEmpty else { continue } // empty tables are left out: bundles stay small and hand-editable
                 copies[table] = ["columns": .array(names.map(JSONValue.string)), "rows": .array(rows.map { .array($0.values.map(TableRows.json)) })]
             }
@@ -139,8 +140,10 @@ public final class ProjectBundleStore: Sendable {
     }
 
     /// Writes the bundle as project `id` on `connection` (inside the caller's transaction).
-    static func apply(_ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
-                      connection: any StoreConnection, now: Date) throws -> ProjectRecord {
+    static func apply(
+        _ bundle: ProjectBundle, id: ProjectID, replacing: ProjectID?, context: ImportContext,
+        connection: any StoreConnection, now: Date
+    ) throws -> ProjectRecord {
         var credentials = bundle.credentials
         // A project made before ids were unique ignoring case keeps what sets it apart (migration 0300).
         var legacyCaseKey = ""
@@ -168,13 +171,16 @@ public final class ProjectBundleStore: Sendable {
         for platform in context.platforms where credentials[platform.id] == nil {
             credentials[platform.id] = platform.makeCredentials(using: &generator)
         }
-        try ProjectConflicts.checkCredentials(credentials, platforms: context.platforms, owner: id,
-                                              remedy: context.credentialRemedy, connection: connection)
+        try ProjectConflicts.checkCredentials(
+            credentials, platforms: context.platforms, owner: id,
+            remedy: context.credentialRemedy, connection: connection)
         let createdAt = Timestamp.parse(Timestamp.format(bundle.createdAt ?? now)) ?? now
-        let record = ProjectRecord(id: id, name: bundle.name ?? id, seed: bundle.seed, createdAt: createdAt, clock: bundle.clock,
-                                   credentials: credentials, isDemo: false)
-        try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo, legacy_case_key) VALUES (?, ?, ?, ?, 0, ?)",
-                           id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt), legacyCaseKey)
+        let record = ProjectRecord(
+            id: id, name: bundle.name ?? id, seed: bundle.seed, createdAt: createdAt, clock: bundle.clock,
+            credentials: credentials, isDemo: false)
+        try connection.run(
+            "INSERT INTO projects (id, name, seed, created_at, is_demo, legacy_case_key) VALUES (?, ?, ?, ?, 0, ?)",
+            id, record.name, bundle.seed.map { Int64(bitPattern: $0) }, Timestamp.format(createdAt), legacyCaseKey)
         try ClockStore.save(bundle.clock, project: id, connection: connection)
         for platform in context.platforms {
             for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -206,9 +212,10 @@ public final class ProjectBundleStore: Sendable {
             let expires = now.addingTimeInterval(ttl)
             stored.ttlSeconds = ttl
             stored.expiresAt = Timestamp.format(expires)
-            try connection.run("INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at, matched, hits) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               stored.id, id, try JSONEncoder().encode(stored), Timestamp.format(now), expires.timeIntervalSince1970,
-                               rule.matched ?? 0, rule.hits ?? 0)
+            try connection.run(
+                "INSERT INTO fault_rules (id, project_id, rule, created_at, expires_at, matched, hits) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                stored.id, id, try JSONEncoder().encode(stored), Timestamp.format(now), expires.timeIntervalSince1970,
+                rule.matched ?? 0, rule.hits ?? 0)
         }
         return record
     }

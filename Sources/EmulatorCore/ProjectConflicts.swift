@@ -22,20 +22,26 @@ enum ProjectConflicts {
 
     /// The 409 for `id` when `existing` holds it (the same id, or one differing only in case).
     static func idTaken(_ id: ProjectID, by existing: ProjectID, remedy: String?) -> AdminError {
-        let what = existing == id
+        let what =
+            existing == id
             ? "Project `\(id)` already exists"
             : "Project id `\(id)` differs only in case from project `\(existing)`, which exists; project ids are unique ignoring case"
-        return AdminError(status: 409, code: "conflict", message: what + (remedy.map { "; \($0)." } ?? "."),
-                          details: ["project": .string(existing)])
+        return AdminError(
+            status: 409, code: "conflict", message: what + (remedy.map { "; \($0)." } ?? "."),
+            details: ["project": .string(existing)])
     }
 
     /// 409 `credential_conflict` when a project other than `owner` already uses one of `credentials`.
-    static func checkCredentials(_ credentials: [PlatformID: [String: String]], platforms: [any Platform], owner: ProjectID,
-                                 remedy: (ProjectID) -> String?, connection: any StoreConnection) throws {
+    static func checkCredentials(
+        _ credentials: [PlatformID: [String: String]], platforms: [any Platform], owner: ProjectID,
+        remedy: (ProjectID) -> String?, connection: any StoreConnection
+    ) throws {
         for platform in platforms {
             for (name, value) in (credentials[platform.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let holder = try connection.scalar("SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?",
-                                                   platform.id.rawValue, value).string
+                let holder = try connection.scalar(
+                    "SELECT project_id FROM project_credentials WHERE platform = ? AND value = ?",
+                    platform.id.rawValue, value
+                ).string
                 guard let holder, holder != owner else { continue }
                 throw credentialTaken(platform: platform.id, name: name, value: value, by: holder, remedy: remedy(holder))
             }
@@ -44,10 +50,11 @@ enum ProjectConflicts {
 
     /// The 409 for credential `platform.name` of value `value`, which project `holder` uses.
     static func credentialTaken(platform: PlatformID, name: String, value: String, by holder: ProjectID, remedy: String?) -> AdminError {
-        AdminError(status: 409, code: "credential_conflict",
-                   message: "Credential `\(platform.rawValue).\(name)` (`\(shortened(value))`) is already used by project `\(holder)`"
-                       + (remedy.map { "; \($0)." } ?? "."),
-                   details: ["platform": .string(platform.rawValue), "name": .string(name), "project": .string(holder)])
+        AdminError(
+            status: 409, code: "credential_conflict",
+            message: "Credential `\(platform.rawValue).\(name)` (`\(shortened(value))`) is already used by project `\(holder)`"
+                + (remedy.map { "; \($0)." } ?? "."),
+            details: ["platform": .string(platform.rawValue), "name": .string(name), "project": .string(holder)])
     }
 
     /// Enough of a credential to tell which it is, without copying a whole key into CI logs.

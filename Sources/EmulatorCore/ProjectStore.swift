@@ -43,13 +43,18 @@ public final class ProjectStore: Sendable {
             guard let id = row.string("id") else { continue }
             known.withLock { _ = $0.insert(id) }
             services.clocks.update(id, try ClockStore.settings(from: row))
-            if let seed = row[ "seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
+            if let seed = row["seed"].int { services.setGenerator(IDGenerator(seed: UInt64(bitPattern: Int64(seed)) &+ 1), for: id) }
         }
         for set in ProjectConflicts.idsDifferingOnlyInCase(rows.compactMap { $0.string("id") }) {
-            services.logger.warning("project ids differ only in case", [
-                ("ids", set.joined(separator: ", ")),
-                ("effect", "they were made before ids were unique ignoring case; each is still served by its exact id, but export on exit writes only the oldest of them (rename the others)"),
-            ])
+            services.logger.warning(
+                "project ids differ only in case",
+                [
+                    ("ids", set.joined(separator: ", ")),
+                    (
+                        "effect",
+                        "they were made before ids were unique ignoring case; each is still served by its exact id, but export on exit writes only the oldest of them (rename the others)"
+                    ),
+                ])
         }
     }
 
@@ -86,8 +91,10 @@ public final class ProjectStore: Sendable {
     public func exists(_ id: ProjectID) -> Bool { known.withLock { $0.contains(id) } }
 
     /// Creates a project with fresh credentials for every platform (overridable per name).
-    public func create(id requestedID: ProjectID? = nil, name: String? = nil, seed: UInt64? = nil,
-                       credentialOverrides: [PlatformID: [String: String]] = [:], isDemo: Bool = false) async throws -> ProjectRecord {
+    public func create(
+        id requestedID: ProjectID? = nil, name: String? = nil, seed: UInt64? = nil,
+        credentialOverrides: [PlatformID: [String: String]] = [:], isDemo: Bool = false
+    ) async throws -> ProjectRecord {
         var generator = IDGenerator(seed: seed)
         let id = requestedID ?? "prj_" + generator.lowerAlphanumeric(12)
         guard Self.isValidID(id) else {
@@ -107,8 +114,9 @@ public final class ProjectStore: Sendable {
         do {
             try await services.database.write { connection in
                 try Self.checkConflicts(id, credentials: allCredentials, platforms: platforms, connection: connection)
-                try connection.run("INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, ?)",
-                                   record.id, record.name, seed.map { Int64(bitPattern: $0) }, Timestamp.format(record.createdAt), isDemo)
+                try connection.run(
+                    "INSERT INTO projects (id, name, seed, created_at, is_demo) VALUES (?, ?, ?, ?, ?)",
+                    record.id, record.name, seed.map { Int64(bitPattern: $0) }, Timestamp.format(record.createdAt), isDemo)
                 try Self.provision(record.id, credentials: allCredentials, platforms: platforms, connection: connection, now: record.createdAt)
             }
         } catch let error as SQLiteError where error.isConstraintViolation {
@@ -122,8 +130,10 @@ public final class ProjectStore: Sendable {
                     return conflict
                 }
             }
-            throw found ?? AdminError(status: 409, code: "conflict",
-                                      message: "The project's credentials collide with records another project holds; choose other credential values.")
+            throw found
+                ?? AdminError(
+                    status: 409, code: "conflict",
+                    message: "The project's credentials collide with records another project holds; choose other credential values.")
         }
         known.withLock { _ = $0.insert(id) }
         services.clocks.update(id, .real)
@@ -133,19 +143,24 @@ public final class ProjectStore: Sendable {
     }
 
     /// 409 when the id is taken (ignoring case) or a credential belongs to another project.
-    private static func checkConflicts(_ id: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
-                                       connection: any StoreConnection) throws {
+    private static func checkConflicts(
+        _ id: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
+        connection: any StoreConnection
+    ) throws {
         try ProjectConflicts.checkID(id, remedy: { _ in nil }, connection: connection)
         try ProjectConflicts.checkCredentials(credentials, platforms: platforms, owner: id, remedy: { _ in nil }, connection: connection)
     }
 
-    private static func provision(_ project: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
-                                  connection: any StoreConnection, now: Date) throws {
+    private static func provision(
+        _ project: ProjectID, credentials: [PlatformID: [String: String]], platforms: [any Platform],
+        connection: any StoreConnection, now: Date
+    ) throws {
         for platform in platforms {
             let values = credentials[platform.id] ?? [:]
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-                try connection.run("INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, ?, ?, ?)",
-                                   project, platform.id.rawValue, name, value)
+                try connection.run(
+                    "INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, ?, ?, ?)",
+                    project, platform.id.rawValue, name, value)
             }
             try platform.provision(project: project, credentials: values, connection: connection, now: now)
         }
@@ -177,8 +192,9 @@ public final class ProjectStore: Sendable {
         guard let createdAt = Timestamp.parse(createdText) else {
             throw RowDecodingError.wrongType(column: "created_at", expected: "an ISO 8601 time", found: createdText)
         }
-        return ProjectRecord(id: id, name: try row.decode("name"), seed: try row.decodeIfPresent("seed", as: Int64.self).map { UInt64(bitPattern: $0) },
-                             createdAt: createdAt, clock: try ClockStore.settings(from: row), credentials: credentials, isDemo: try row.decode("is_demo"))
+        return ProjectRecord(
+            id: id, name: try row.decode("name"), seed: try row.decodeIfPresent("seed", as: Int64.self).map { UInt64(bitPattern: $0) },
+            createdAt: createdAt, clock: try ClockStore.settings(from: row), credentials: credentials, isDemo: try row.decode("is_demo"))
     }
 
     /// Deletes a project and everything it owns but its journal entries, which live in the
@@ -266,8 +282,9 @@ public final class ProjectStore: Sendable {
             record = try await create(id: id, name: fixture["name"]?.stringValue ?? "Demo", credentialOverrides: overrides, isDemo: true)
         } catch let error as AdminError {
             // At start this is all a user reads: say which project could not be made, and from what.
-            throw AdminError(status: error.status, code: error.code, message: "The demo project (\(projectFile.path)) cannot be created: \(error.message)",
-                             details: error.details)
+            throw AdminError(
+                status: error.status, code: error.code, message: "The demo project (\(projectFile.path)) cannot be created: \(error.message)",
+                details: error.details)
         }
         let platforms = self.platforms
         let now = Date()
@@ -287,8 +304,9 @@ public final class ProjectStore: Sendable {
     }
 
     static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 64 && id.utf8.allSatisfy {
-            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
-        }
+        !id.isEmpty && id.utf8.count <= 64
+            && id.utf8.allSatisfy {
+                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
+            }
     }
 }

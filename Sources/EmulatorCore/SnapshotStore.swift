@@ -49,7 +49,8 @@ public final class SnapshotStore: Sendable {
                 payload.rowCount += rows.count
             }
             let created = Timestamp.format(Date())
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO snapshots (project_id, name, created_at, data) VALUES (?, ?, ?, ?)
                 ON CONFLICT (project_id, name) DO UPDATE SET created_at = excluded.created_at, data = excluded.data
                 """, project, name, created, try JSONEncoder().encode(payload))

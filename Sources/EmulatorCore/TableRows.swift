@@ -16,12 +16,14 @@ enum TableRows {
 
     /// The columns of `table` as the live schema declares them, in declaration order.
     static func columns(of table: String, connection: any StoreConnection) throws -> [Column] {
-        let rows = connection.dialect == .postgres
+        let rows =
+            connection.dialect == .postgres
             ? try connection.query(postgresColumns, table)
             : try connection.query("PRAGMA table_info(\"\(table)\")")
         return try rows.map { row in
-            Column(name: try row.decode("name"), declaredType: (row.string("type") ?? "").uppercased(),
-                   notNull: (row.int("notnull") ?? 0) != 0, hasDefault: !row["dflt_value"].isNull, primaryKey: row.int("pk") ?? 0)
+            Column(
+                name: try row.decode("name"), declaredType: (row.string("type") ?? "").uppercased(),
+                notNull: (row.int("notnull") ?? 0) != 0, hasDefault: !row["dflt_value"].isNull, primaryKey: row.int("pk") ?? 0)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -110,9 +111,10 @@ public enum Timestamp {
         var copy = text
         return copy.withUTF8 { bytes -> Date? in
             guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let (year, month, day) = dayFields(bytes),
-                  let hour = decimal(bytes, 11, 2), let minute = decimal(bytes, 14, 2), let second = decimal(bytes, 17, 2),
-                  year >= 1, hour < 24, minute < 60, second < 60 else { return nil }
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let (year, month, day) = dayFields(bytes),
+                let hour = decimal(bytes, 11, 2), let minute = decimal(bytes, 14, 2), let second = decimal(bytes, 17, 2),
+                year >= 1, hour < 24, minute < 60, second < 60
+            else { return nil }
             var milliseconds = 0
             if bytes.count == 24 {
                 guard bytes[19] == UInt8(ascii: "."), let fraction = decimal(bytes, 20, 3) else { return nil }
@@ -140,7 +142,8 @@ public enum Timestamp {
     /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.
     private static func dayFields(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = decimal(bytes, 0, 4), let month = decimal(bytes, 5, 2), let day = decimal(bytes, 8, 2), (1...12).contains(month) else { return nil }
+            let year = decimal(bytes, 0, 4), let month = decimal(bytes, 5, 2), let day = decimal(bytes, 8, 2), (1...12).contains(month)
+        else { return nil }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthLength = month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
         return (1...monthLength).contains(day) ? (year, month, day) : nil

@@ -40,8 +40,10 @@ public enum AtomicFile {
 
     /// Replaces `path` with `data`; the new file has permission bits `mode` (narrowed by the
     /// umask unless `exactMode`, which a private key needs). `midWrite` runs halfway (a test seam).
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644, exactMode: Bool = false,
-                             midWrite: (() -> Void)? = nil) throws(FileWriteError) {
+    public static func write(
+        _ data: Data, to path: String, mode: mode_t = 0o644, exactMode: Bool = false,
+        midWrite: (() -> Void)? = nil
+    ) throws(FileWriteError) {
         // `withUnsafeBytes` only rethrows untyped errors, so the typed one is carried out by hand.
         let failure = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> FileWriteError? in
             do throws(FileWriteError) { try write(buffer, to: path, mode: mode, exactMode: exactMode, midWrite: midWrite) } catch { return error }
@@ -59,8 +61,10 @@ public enum AtomicFile {
         if let failure { throw failure }
     }
 
-    private static func write(_ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t, exactMode: Bool,
-                              midWrite: (() -> Void)?) throws(FileWriteError) {
+    private static func write(
+        _ bytes: UnsafeRawBufferPointer, to path: String, mode: mode_t, exactMode: Bool,
+        midWrite: (() -> Void)?
+    ) throws(FileWriteError) {
         try refuseSymbolicLink(at: path)
         let temporary = directory(of: path) + "/" + temporaryName(for: fileName(of: path))
         let descriptor = try createExclusively(temporary, mode: mode)

@@ -28,8 +28,10 @@ final class Connection: @unchecked Sendable {
     /// When the machine wants `tick`, in monotonic ns; nil for never. Read by the loop's sweep.
     private(set) var deadline: UInt64?
 
-    init(id: Int, transport: ByteTransport, listener: ConnectionInfo.Listener, loop: any EventLoop, server: HTTPServer, remoteAddress: String,
-         intercept: (any InterceptTransportFactory)? = nil) {
+    init(
+        id: Int, transport: ByteTransport, listener: ConnectionInfo.Listener, loop: any EventLoop, server: HTTPServer, remoteAddress: String,
+        intercept: (any InterceptTransportFactory)? = nil
+    ) {
         self.id = id
         self.transport = transport
         self.listener = listener
@@ -40,8 +42,9 @@ final class Connection: @unchecked Sendable {
         var configuration = ConnectionConfiguration(server.configuration)
         // A transport that is secure from the start begins with a handshake: header timeout first.
         configuration.startsWithHandshake = transport.isSecure
-        machine = ConnectionStateMachine(configuration: configuration,
-                                         remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
+        machine = ConnectionStateMachine(
+            configuration: configuration,
+            remoteAddress: remoteAddress, now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
     }
 
     /// The socket.
@@ -249,8 +252,9 @@ final class Connection: @unchecked Sendable {
             var configuration = ConnectionConfiguration(server.configuration)
             // A stalled handshake inside the tunnel is a slow header, as on the HTTPS port.
             configuration.startsWithHandshake = tls
-            machine = ConnectionStateMachine(configuration: configuration, remoteAddress: remoteAddress,
-                                             now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
+            machine = ConnectionStateMachine(
+                configuration: configuration, remoteAddress: remoteAddress,
+                now: MonotonicClock.nanoseconds(), budget: server.bodyBudget)
             perform(machine.start())
             if !tls && !leftover.isEmpty { perform(machine.bytesReceived(leftover, now: MonotonicClock.nanoseconds())) }
             // Replayed bytes (the ClientHello inside the TLS transport) announce no readiness of their own.

@@ -35,8 +35,11 @@ public enum Gzip {
     public static func compress(_ input: Data, level: Int32 = Z_DEFAULT_COMPRESSION) -> Data {
         var stream = z_stream()
         // 15 + 16: maximum window with a gzip header; memory level 8 is zlib's default.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return Data() }
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return Data() }
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(input.count))) + 32
         var output = [UInt8](repeating: 0, count: bound)

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The IMF-fixdate for the `Date` header, formatted at most once per second for the whole process.
 public enum HTTPDate {

@@ -222,8 +222,9 @@ public struct HTTPRequestParser: Sendable {
         guard !continueChecked else { return nil }
         continueChecked = true
         guard let head, head.version == .http11,
-              let expect = head.headers["expect"], expect.lowercased() == "100-continue",
-              buffer.count == start else { return nil }
+            let expect = head.headers["expect"], expect.lowercased() == "100-continue",
+            buffer.count == start
+        else { return nil }
         return .continueExpected
     }
 
@@ -320,8 +321,10 @@ public struct HTTPRequestParser: Sendable {
         // Only a request line that ends within the head limit: however the bytes are split, its
         // CRLF has then arrived by the time the limit is passed, so the answer does not depend on TCP.
         guard let lineEnd = findCRLF(from: start), lineEnd + 2 - start <= limits.maxHeaderBytes,
-              let line = RequestHeadParser.parseRequestLine(buffer[start..<lineEnd]), let version = line.version else { return nil }
-        return Request(method: line.method, target: line.target, version: version, headers: HTTPHeaders(), body: Data(),
-                       remoteAddress: remoteAddress, receivedAt: headStartedAt ?? lastFeedAt)
+            let line = RequestHeadParser.parseRequestLine(buffer[start..<lineEnd]), let version = line.version
+        else { return nil }
+        return Request(
+            method: line.method, target: line.target, version: version, headers: HTTPHeaders(), body: Data(),
+            remoteAddress: remoteAddress, receivedAt: headStartedAt ?? lastFeedAt)
     }
 }

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets and a few event loops (epoll or Dispatch).
 ///
@@ -142,23 +143,23 @@ public final class HTTPServer: Sendable {
         }
         if listening { loops[0].execute { [loops] in loops[0].closeListeners() } }
         for loop in loops {
-            loop.execute { loop.ownedConnections.forEach { $0.beginShutdown() } }
+            loop.execute { for connection in loop.ownedConnections { connection.beginShutdown() } }
         }
         // A tunnel has no request to finish: it is a byte copy, closed at once.
-        state.withLock { Array($0.tunnels.values) }.forEach { $0.close() }
+        for tunnel in state.withLock({ Array($0.tunnels.values) }) { tunnel.close() }
         let deadline = MonotonicClock.nanoseconds() + ConnectionConfiguration.nanoseconds(gracePeriod)
         while connectionCount + tunnelCount > 0 && MonotonicClock.nanoseconds() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         for loop in loops {
-            loop.execute { loop.ownedConnections.forEach { $0.forceClose() } }
+            loop.execute { for connection in loop.ownedConnections { connection.forceClose() } }
         }
         while connectionCount + tunnelCount > 0 {
             try? await Task.sleep(nanoseconds: 2_000_000)
         }
         // Handlers still running after the grace period cannot be cancelled; their loops stay
         // alive (idle) so those tasks have an executor to finish on.
-        if requestsInFlight == 0 { loops.forEach { $0.stop() } }
+        if requestsInFlight == 0 { for loop in loops { loop.stop() } }
     }
 
     // MARK: - Connection bookkeeping (called by Connection)
@@ -198,8 +199,10 @@ public final class HTTPServer: Sendable {
         let tunnel = state.withLock { registry -> PassthroughTunnel? in
             guard !isShuttingDown else { return nil }
             registry.nextTunnelID += 1
-            let tunnel = PassthroughTunnel(id: registry.nextTunnelID, client: client, upstream: upstream, toUpstream: toUpstream, toClient: toClient,
-                                           idleTimeout: Self.tunnelIdleTimeout, halfClosedTimeout: Self.tunnelHalfClosedTimeout) { [self] finished in
+            let tunnel = PassthroughTunnel(
+                id: registry.nextTunnelID, client: client, upstream: upstream, toUpstream: toUpstream, toClient: toClient,
+                idleTimeout: Self.tunnelIdleTimeout, halfClosedTimeout: Self.tunnelHalfClosedTimeout
+            ) { [self] finished in
                 _ = state.withLock { $0.tunnels.removeValue(forKey: finished.id) }
             }
             registry.tunnels[tunnel.id] = tunnel
@@ -240,8 +243,9 @@ public final class HTTPServer: Sendable {
                 return (state.nextConnectionID, loops[state.nextConnectionID % loops.count])
             }
             let transport = listener.transport.makeTransport(socket: fd)
-            let connection = Connection(id: id, transport: transport, listener: listener.kind, loop: loop, server: self, remoteAddress: remote,
-                                        intercept: listener.intercept)
+            let connection = Connection(
+                id: id, transport: transport, listener: listener.kind, loop: loop, server: self, remoteAddress: remote,
+                intercept: listener.intercept)
             state.withLock { $0.connections[id] = connection }
             if loop.inLoop { connection.start() } else { loop.execute { connection.start() } }
         }

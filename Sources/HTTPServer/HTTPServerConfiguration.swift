@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an `HTTPServer` listens and what it tolerates.
 public struct HTTPServerConfiguration: Sendable {
     /// Address to bind: an IPv4/IPv6 literal or a host name (`127.0.0.1`, `0.0.0.0`, `::1`, `localhost`).
@@ -21,10 +23,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var eventLoop: EventLoopKind
 
     /// Creates a configuration with the documented defaults.
-    public init(host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
-                headerTimeout: Double = 10, idleTimeout: Double = 75, backlog: Int32 = 1024,
-                eventLoopCount: Int = max(2, ProcessInfoCores.count), maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
-                eventLoop: EventLoopKind = .platformDefault) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, limits: HTTPParserLimits = HTTPParserLimits(),
+        headerTimeout: Double = 10, idleTimeout: Double = 75, backlog: Int32 = 1024,
+        eventLoopCount: Int = max(2, ProcessInfoCores.count), maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
+        eventLoop: EventLoopKind = .platformDefault
+    ) {
         self.host = host
         self.port = port
         self.limits = limits
@@ -36,8 +40,6 @@ public struct HTTPServerConfiguration: Sendable {
         self.eventLoop = eventLoop
     }
 }
-
-import Foundation
 
 /// The number of active processor cores.
 public enum ProcessInfoCores {
@@ -60,8 +62,10 @@ public struct ListenerConfiguration: Sendable {
     public var intercept: (any InterceptTransportFactory)?
 
     /// Creates a listener configuration; plain HTTP by default.
-    public init(host: String, port: Int, kind: ConnectionInfo.Listener = .http, transport: any TransportFactory = SocketTransportFactory(),
-                intercept: (any InterceptTransportFactory)? = nil) {
+    public init(
+        host: String, port: Int, kind: ConnectionInfo.Listener = .http, transport: any TransportFactory = SocketTransportFactory(),
+        intercept: (any InterceptTransportFactory)? = nil
+    ) {
         self.host = host
         self.port = port
         self.kind = kind

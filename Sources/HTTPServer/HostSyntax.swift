@@ -16,7 +16,8 @@ enum HostSyntax {
             while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
                 if bytes[index] == UInt8(ascii: "%") {
                     guard index + 2 < bytes.count, URLQuery.hexValue(bytes[index + 1]) != nil,
-                          URLQuery.hexValue(bytes[index + 2]) != nil else { return false }
+                        URLQuery.hexValue(bytes[index + 2]) != nil
+                    else { return false }
                     index += 3
                     continue
                 }
@@ -34,9 +35,9 @@ enum HostSyntax {
     private static func isRegNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), // unreserved
-             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): // sub-delims
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), // unreserved
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): // sub-delims
             return true
         default:
             return false
@@ -46,7 +47,7 @@ enum HostSyntax {
     private static func isIPLiteralByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "%"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "%"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false

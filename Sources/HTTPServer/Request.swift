@@ -34,15 +34,20 @@ public struct Request: Sendable {
     public var connection = ConnectionInfo.plain
 
     /// Creates a request; used by the parser and by in-process tests.
-    public init(method: HTTPMethod, target: String, version: HTTPVersion = .http11,
-                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
-        self.init(method: method, target: target, version: version, headers: headers, body: body,
-                  remoteAddress: remoteAddress, receivedAt: MonotonicClock.nanoseconds())
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http11,
+        headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = ""
+    ) {
+        self.init(
+            method: method, target: target, version: version, headers: headers, body: body,
+            remoteAddress: remoteAddress, receivedAt: MonotonicClock.nanoseconds())
     }
 
     /// Creates a request that arrived at `receivedAt`; the parser passes its own time so it reads no clock.
-    init(method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data,
-         remoteAddress: String, receivedAt: UInt64) {
+    init(
+        method: HTTPMethod, target: String, version: HTTPVersion, headers: HTTPHeaders, body: Data,
+        remoteAddress: String, receivedAt: UInt64
+    ) {
         self.method = method
         self.target = target
         // By bytes when the target is ASCII (every target the parser accepts), else by Character.

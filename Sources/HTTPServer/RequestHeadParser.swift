@@ -55,8 +55,9 @@ enum RequestHeadParser {
             headers.replaceFirst("Host", with: absolute.authority)
         }
 
-        var request = Request(method: line.method, target: line.target, version: version, headers: headers, body: Data(),
-                              remoteAddress: remoteAddress, receivedAt: receivedAt)
+        var request = Request(
+            method: line.method, target: line.target, version: version, headers: headers, body: Data(),
+            remoteAddress: remoteAddress, receivedAt: receivedAt)
         request.absoluteFormScheme = line.absolute?.scheme
 
         if let expect = headers["expect"], expect.lowercased() != "100-continue" {
@@ -88,7 +89,8 @@ enum RequestHeadParser {
             for text in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
                 let trimmed = text.trimmingASCIIWhitespace()
                 guard !trimmed.isEmpty, trimmed.utf8.count <= 18, trimmed.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                      let parsed = Int(trimmed) else { return .failure(.invalidContentLength) }
+                    let parsed = Int(trimmed)
+                else { return .failure(.invalidContentLength) }
                 if let value, value != parsed { return .failure(.invalidContentLength) }
                 value = parsed
             }
@@ -115,7 +117,8 @@ enum RequestHeadParser {
     static func parseRequestLine(_ line: ArraySlice<UInt8>) -> RequestLine? {
         let space = UInt8(ascii: " ")
         guard let firstSpace = line.firstIndex(of: space), let secondSpace = line[(firstSpace + 1)...].firstIndex(of: space),
-              !line[(secondSpace + 1)...].contains(space) else { return nil }
+            !line[(secondSpace + 1)...].contains(space)
+        else { return nil }
         let methodBytes = line[line.startIndex..<firstSpace], targetBytes = line[(firstSpace + 1)..<secondSpace]
         let versionBytes = line[(secondSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else { return nil }
@@ -185,8 +188,8 @@ enum RequestHeadParser {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
             return false

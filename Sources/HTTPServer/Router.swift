@@ -134,8 +134,10 @@ public struct Router<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    static func find(_ node: Node, _ segments: ArraySlice<Substring>, method: HTTPMethod,
-                             parameters: inout [String: String], allowed: inout Set<String>) -> Entry? {
+    static func find(
+        _ node: Node, _ segments: ArraySlice<Substring>, method: HTTPMethod,
+        parameters: inout [String: String], allowed: inout Set<String>
+    ) -> Entry? {
         guard let segment = segments.first else {
             if let entry = pick(node.entries, method) { return entry }
             allowed.formUnion(node.entries.keys.map(\.rawValue))
@@ -149,7 +151,8 @@ public struct Router<Value: Sendable>: Sendable {
         let rest = segments.dropFirst()
         let decoded = URLQuery.percentDecode(segment) ?? String(segment)
         if let child = node.literals[decoded],
-           let entry = find(child, rest, method: method, parameters: &parameters, allowed: &allowed) {
+            let entry = find(child, rest, method: method, parameters: &parameters, allowed: &allowed)
+        {
             return entry
         }
         if let name = node.parameterName, let child = node.parameterChild.first, !segment.isEmpty {

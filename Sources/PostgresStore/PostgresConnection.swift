@@ -37,11 +37,14 @@ public final class PostgresConnection {
 
     private func open() throws {
         // Defaults first: libpq lets a later keyword win, so the location's own values override them.
-        let pairs: [(key: String, value: String)] = [("connect_timeout", String(connectTimeout)), ("client_encoding", "UTF8"),
-                                                     ("fallback_application_name", "understudy")] + location.parameters
+        let pairs: [(key: String, value: String)] =
+            [
+                ("connect_timeout", String(connectTimeout)), ("client_encoding", "UTF8"),
+                ("fallback_application_name", "understudy"),
+            ] + location.parameters
         let keys = pairs.map { strdup($0.key) } + [nil]
         let values = pairs.map { strdup($0.value) } + [nil]
-        defer { (keys + values).forEach { free($0) } }
+        defer { for pointer in keys + values { free(pointer) } }
         let connection = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
                 PQconnectdbParams(keyPointers.baseAddress, valuePointers.baseAddress, 0)
@@ -202,13 +205,15 @@ public final class PostgresConnection {
     private func error(from result: OpaquePointer?) -> PostgresError {
         let connectionBad = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
         guard let result else {
-            return PostgresError(sqlState: nil, message: location.redacting(handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection"),
-                                 connectionBad: connectionBad)
+            return PostgresError(
+                sqlState: nil, message: location.redacting(handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection"),
+                connectionBad: connectionBad)
         }
         func field(_ code: Character) -> String? { PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) } }
         let message = String(cString: PQresultErrorMessage(result))
-        var error = PostgresError(sqlState: field("C"), message: location.redacting(message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message),
-                                  connectionBad: connectionBad)
+        var error = PostgresError(
+            sqlState: field("C"), message: location.redacting(message.hasPrefix("ERROR:  ") ? String(message.dropFirst(8)) : message),
+            connectionBad: connectionBad)
         (error.table, error.column, error.constraint, error.detail) = (field("t"), field("c"), field("n"), field("D").map { location.redacting($0) })
         return error
     }
@@ -244,11 +249,13 @@ public final class PostgresConnection {
     }
 
     // Text and numbers go as text (libpq's format 0), bytes as binary (format 1, no escaping).
-    private static func withParameters(_ parameters: [PostgresValue],
-                                       _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?) throws -> OpaquePointer? {
+    private static func withParameters(
+        _ parameters: [PostgresValue],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> OpaquePointer?
+    ) throws -> OpaquePointer? {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = [], formats: [Int32] = []
-        defer { buffers.forEach { free($0) } }
+        defer { for buffer in buffers { free(buffer) } }
         for parameter in parameters {
             switch parameter {
             case .null: buffers.append(nil); lengths.append(0); formats.append(0)

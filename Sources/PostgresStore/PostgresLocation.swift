@@ -74,8 +74,12 @@ public struct PostgresLocation: Sendable, Equatable {
             return parameters.map { pair in
                 let value = pair.key == "password" ? "***" : pair.value
                 let plain = !value.isEmpty && value.allSatisfy { !$0.isWhitespace && $0 != "'" && $0 != "\\" }
-                return "\(pair.key)=" + (plain ? value : "'" + value.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "'", with: "\\'") + "'")
+                return "\(pair.key)="
+                    + (plain
+                        ? value
+                        : "'"
+                            + value.replacingOccurrences(of: "\\", with: "\\\\")
+                            .replacingOccurrences(of: "'", with: "\\'") + "'")
             }.joined(separator: " ")
         }
     }

@@ -12,7 +12,8 @@ public struct PostgresMigration: Sendable, Equatable {
     /// A migration from its id (`NNNN_name`) and SQL; throws when the id is not `NNNN_name`.
     public init(id: String, sql: String) throws {
         guard let underscore = id.firstIndex(of: "_"), underscore > id.startIndex, id[..<underscore].allSatisfy(\.isASCII),
-              id[..<underscore].allSatisfy(\.isNumber), let number = Int(id[..<underscore]) else {
+            id[..<underscore].allSatisfy(\.isNumber), let number = Int(id[..<underscore])
+        else {
             throw PostgresMigrationError.badFileName(id + ".sql")
         }
         self.id = id
@@ -101,8 +102,9 @@ public struct PostgresMigrator: Sendable {
         let sqliteIDs = Set(try PostgresMigration.files(in: sqlite).map(\.id))
         let postgresIDs = Set(try PostgresMigration.files(in: postgres).map(\.id))
         guard sqliteIDs == postgresIDs else {
-            throw PostgresMigrationError.unmatched(onlySQLite: sqliteIDs.subtracting(postgresIDs).sorted(),
-                                                   onlyPostgres: postgresIDs.subtracting(sqliteIDs).sorted())
+            throw PostgresMigrationError.unmatched(
+                onlySQLite: sqliteIDs.subtracting(postgresIDs).sorted(),
+                onlyPostgres: postgresIDs.subtracting(sqliteIDs).sorted())
         }
     }
 
@@ -114,7 +116,8 @@ public struct PostgresMigrator: Sendable {
         for migration in migrations { checksums[migration.id] = try Self.checksum(migration.sql, on: connection) }
         try connection.transaction {
             try lock(connection)
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     id TEXT PRIMARY KEY,
                     checksum TEXT NOT NULL,
@@ -135,8 +138,9 @@ public struct PostgresMigrator: Sendable {
                     try verify(applied, checksums)
                     guard applied[migration.id] == nil else { return false }
                     try connection.executeScript(migration.sql)
-                    try connection.execute("INSERT INTO schema_migrations (id, checksum, applied_at) VALUES ($1, $2, $3)",
-                                           [.text(migration.id), .text(checksum), .text(Date().formatted(.iso8601))])
+                    try connection.execute(
+                        "INSERT INTO schema_migrations (id, checksum, applied_at) VALUES ($1, $2, $3)",
+                        [.text(migration.id), .text(checksum), .text(Date().formatted(.iso8601))])
                     return true
                 }
             } catch let error as PostgresError where !error.isConnectionLost {

@@ -47,7 +47,9 @@ public final class PostgresStoreConnection: StoreConnection {
         let result = try Self.reporting(sql: sql) { try connection.execute(translated, bindings.map(Self.value)) }
         guard let first = result.rows.first else { return [] }
         let layout: ColumnLayout
-        if let known = layouts[sql], known.names == first.columns { layout = known } else {
+        if let known = layouts[sql], known.names == first.columns {
+            layout = known
+        } else {
             layout = ColumnLayout(first.columns)
             layouts[sql] = layout
         }
@@ -149,12 +151,12 @@ public final class PostgresStoreConnection: StoreConnection {
     /// constraint; anything else is a store-level failure (-1).
     static func sqliteCode(forSQLState sqlState: String?) -> Int32 {
         switch sqlState {
-        case "23505": return 2067          // SQLITE_CONSTRAINT_UNIQUE
-        case "23503": return 787           // SQLITE_CONSTRAINT_FOREIGNKEY
-        case "23502": return 1299          // SQLITE_CONSTRAINT_NOTNULL
-        case "23514": return 275           // SQLITE_CONSTRAINT_CHECK
-        case let state? where state.hasPrefix("23"): return 19                    // SQLITE_CONSTRAINT
-        case let state? where state.hasPrefix("22"): return 3091                  // SQLITE_CONSTRAINT_DATATYPE
+        case "23505": return 2067 // SQLITE_CONSTRAINT_UNIQUE
+        case "23503": return 787 // SQLITE_CONSTRAINT_FOREIGNKEY
+        case "23502": return 1299 // SQLITE_CONSTRAINT_NOTNULL
+        case "23514": return 275 // SQLITE_CONSTRAINT_CHECK
+        case let state? where state.hasPrefix("23"): return 19 // SQLITE_CONSTRAINT
+        case let state? where state.hasPrefix("22"): return 3091 // SQLITE_CONSTRAINT_DATATYPE
         default: return -1
         }
     }

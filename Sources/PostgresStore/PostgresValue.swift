@@ -90,13 +90,13 @@ enum PostgresDecoding {
     static func value(_ text: UnsafePointer<CChar>, length: Int, type: UInt32) -> PostgresValue {
         let string = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
         switch type {
-        case 20, 21, 23, 26: return Int64(string).map(PostgresValue.integer) ?? .text(string)   // int8, int2, int4, oid
-        case 700, 701: return Double(string).map(PostgresValue.double) ?? .text(string)        // float4, float8
-        case 1700:                                                                            // numeric (sum of bigint)
+        case 20, 21, 23, 26: return Int64(string).map(PostgresValue.integer) ?? .text(string) // int8, int2, int4, oid
+        case 700, 701: return Double(string).map(PostgresValue.double) ?? .text(string) // float4, float8
+        case 1700: // numeric (sum of bigint)
             if let integer = Int64(string) { return .integer(integer) }
             return Double(string).map(PostgresValue.double) ?? .text(string)
-        case 16: return .integer(string == "t" ? 1 : 0)                                        // bool
-        case 17: return hexBytes(string).map(PostgresValue.bytes) ?? .text(string)             // bytea, hex output
+        case 16: return .integer(string == "t" ? 1 : 0) // bool
+        case 17: return hexBytes(string).map(PostgresValue.bytes) ?? .text(string) // bytea, hex output
         default: return .text(string)
         }
     }

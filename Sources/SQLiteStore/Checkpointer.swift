@@ -114,14 +114,16 @@ final class Checkpointer: @unchecked Sendable { // `connection` is only used on 
     /// Installs the hook on the writer connection; `self` must outlive it (the `Database` holds both).
     func watch(_ writer: SQLiteConnection) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_wal_hook(writer.rawHandle, { context, _, _, frames in
-            guard let context else { return SQLITE_OK }
-            let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
-            checkpointer.commitsWithFrames.add(1, ordering: .releasing)
-            checkpointer.logFrames.store(Int(frames), ordering: .relaxed)
-            if frames >= checkpointer.bounds.threshold { checkpointer.schedule() }
-            return SQLITE_OK
-        }, context)
+        sqlite3_wal_hook(
+            writer.rawHandle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
+                checkpointer.commitsWithFrames.add(1, ordering: .releasing)
+                checkpointer.logFrames.store(Int(frames), ordering: .relaxed)
+                if frames >= checkpointer.bounds.threshold { checkpointer.schedule() }
+                return SQLITE_OK
+            }, context)
     }
 
     /// Starts a background passive checkpoint unless one is running or waits for the writer.

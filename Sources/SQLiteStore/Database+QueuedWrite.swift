@@ -7,9 +7,11 @@ extension Database {
     public func writeQueued<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T) async throws -> T {
         let outcome = QueuedWriteOutcome<T>()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enqueueWrite({ connection in outcome.value = try body(connection) }, completion: { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-            })
+            enqueueWrite(
+                { connection in outcome.value = try body(connection) },
+                completion: { error in
+                    if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+                })
         }
         guard let value = outcome.value else { throw SQLiteError(code: -1, message: "a queued write settled no value") }
         return value

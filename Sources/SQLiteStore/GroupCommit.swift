@@ -56,8 +56,10 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     /// `turnIsDue` says whether it has anything to do (an inline write then hands the turn to the
     /// queue rather than run a checkpoint on a request's thread).
     @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (docs/notes)
-    init(queue: DispatchQueue, connection: SQLiteConnection,
-         betweenBatches: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }, turnIsDue: @escaping @Sendable () -> Bool = { false }) {
+    init(
+        queue: DispatchQueue, connection: SQLiteConnection,
+        betweenBatches: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }, turnIsDue: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.queue = queue
         self.connection = connection
         self.betweenBatches = betweenBatches

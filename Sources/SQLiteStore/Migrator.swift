@@ -72,7 +72,8 @@ public struct Migrator: Sendable {
         for name in names {
             let id = String(name.dropLast(4))
             guard let underscore = id.firstIndex(of: "_"), let number = Int(id[..<underscore]),
-                  id[..<underscore].allSatisfy(\.isNumber) else { throw MigrationError.badFileName(name) }
+                id[..<underscore].allSatisfy(\.isNumber)
+            else { throw MigrationError.badFileName(name) }
             guard seen.insert(number).inserted else { throw MigrationError.duplicateNumber(number) }
             let sql = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             migrations.append(Migration(id: id, number: number, sql: sql))
@@ -106,16 +107,18 @@ public struct Migrator: Sendable {
     /// if an applied migration's checksum no longer matches its file.
     @discardableResult
     public func migrate(_ connection: any StoreConnection) throws -> [String] {
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 id TEXT PRIMARY KEY,
                 checksum TEXT NOT NULL,
                 applied_at TEXT NOT NULL
             )
             """)
-        let applied = Dictionary(uniqueKeysWithValues: try connection.query("SELECT id, checksum FROM schema_migrations").map {
-            (try $0.decode("id", as: String.self), try $0.decode("checksum", as: String.self))
-        })
+        let applied = Dictionary(
+            uniqueKeysWithValues: try connection.query("SELECT id, checksum FROM schema_migrations").map {
+                (try $0.decode("id", as: String.self), try $0.decode("checksum", as: String.self))
+            })
         for migration in migrations {
             if let checksum = applied[migration.id], checksum != migration.checksum {
                 throw MigrationError.checksumMismatch(id: migration.id, applied: checksum, file: migration.checksum)
@@ -126,8 +129,9 @@ public struct Migrator: Sendable {
             do {
                 try connection.transaction {
                     try connection.execute(migration.sql)
-                    try connection.run("INSERT INTO schema_migrations (id, checksum, applied_at) VALUES (?, ?, ?)",
-                                       migration.id, migration.checksum, Date().formatted(.iso8601))
+                    try connection.run(
+                        "INSERT INTO schema_migrations (id, checksum, applied_at) VALUES (?, ?, ?)",
+                        migration.id, migration.checksum, Date().formatted(.iso8601))
                 }
             } catch let error as SQLiteError {
                 throw MigrationError.failed(id: migration.id, message: error.message)

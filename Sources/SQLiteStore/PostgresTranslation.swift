@@ -55,7 +55,7 @@ struct PostgresTranslation {
 
     func output() throws -> String {
         var out = ""
-        var highest = 0               // SQLite numbers a bare `?` one past the highest number so far
+        var highest = 0 // SQLite numbers a bare `?` one past the highest number so far
         var pendingOnConflict = false // the current statement was INSERT OR IGNORE
         var depth = 0
         var skipUntil = -1
@@ -92,8 +92,9 @@ struct PostgresTranslation {
                         pendingOnConflict = true
                         skipUntil = action!
                     } else if let action, tokens[action].kind == .word {
-                        throw SQLDialectError(construct: "INSERT OR \(tokens[action].upper)",
-                                              advice: "write INSERT … ON CONFLICT (key columns) DO UPDATE SET … (the conflict target must be named)")
+                        throw SQLDialectError(
+                            construct: "INSERT OR \(tokens[action].upper)",
+                            advice: "write INSERT … ON CONFLICT (key columns) DO UPDATE SET … (the conflict target must be named)")
                     } else {
                         out += token.text
                     }

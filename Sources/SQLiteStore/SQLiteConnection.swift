@@ -264,9 +264,12 @@ public final class SQLiteConnection: StoreConnection {
         case .text(var value):
             // From the string's own UTF-8, with its length: a `String` passed straight as a
             // `char *` argument is copied into a new NUL-terminated array on every call.
-            status = value.isEmpty ? sqlite3_bind_text(statement, index, "", 0, Self.transient) : value.withUTF8 { utf8 in
-                utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, index, $0.baseAddress, Int32(utf8.count), Self.transient) }
-            }
+            status =
+                value.isEmpty
+                ? sqlite3_bind_text(statement, index, "", 0, Self.transient)
+                : value.withUTF8 { utf8 in
+                    utf8.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(statement, index, $0.baseAddress, Int32(utf8.count), Self.transient) }
+                }
         case .blob(let value):
             status = value.withUnsafeBytes { raw in
                 sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)

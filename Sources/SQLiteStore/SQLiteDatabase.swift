@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A SQLite database file in WAL mode: one writer connection on its own serial queue, and a small
 /// pool of reader connections, each on its own queue.
@@ -62,8 +63,10 @@ public final class SQLiteDatabase: Database {
     /// `statementJournalsInMemory` keeps the writer's statement and savepoint journals in memory
     /// however large they grow (for a database whose writes are bounded, see `docs/architecture.md`).
     @inline(never)
-    public init(path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil, pageSize: Int? = nil,
-                statementJournalsInMemory: Bool = false) throws {
+    public init(
+        path: String, readerCount: Int = 3, currentTurn: (@Sendable () -> WriteTurn?)? = nil, pageSize: Int? = nil,
+        statementJournalsInMemory: Bool = false
+    ) throws {
         self.path = path
         self.currentTurn = currentTurn
         let folder = (path as NSString).deletingLastPathComponent
@@ -93,8 +96,9 @@ public final class SQLiteDatabase: Database {
         let checkpointer = try Checkpointer(path: path)
         checkpointer.watch(writerConnection)
         self.checkpointer = checkpointer
-        commits = GroupCommit(queue: writer.queue, connection: writerConnection,
-                              betweenBatches: { checkpointer.writerIsIdle($0) }, turnIsDue: { checkpointer.writerTurnIsDue })
+        commits = GroupCommit(
+            queue: writer.queue, connection: writerConnection,
+            betweenBatches: { checkpointer.writerIsIdle($0) }, turnIsDue: { checkpointer.writerTurnIsDue })
         var readers: [Lane] = []
         for index in 0..<max(1, readerCount) {
             let connection = try SQLiteConnection(path: path)
@@ -139,8 +143,10 @@ public final class SQLiteDatabase: Database {
     /// its transaction committed or rolled back. Writes queued this way (or by `write`) run in the
     /// order queued, which lets a caller make "everything queued before this point" visible before
     /// reading.
-    public func enqueueWrite(_ body: @escaping @Sendable (any StoreConnection) throws -> Void,
-                             completion: @escaping @Sendable ((any Error)?) -> Void) {
+    public func enqueueWrite(
+        _ body: @escaping @Sendable (any StoreConnection) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         submit(body) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
@@ -148,21 +154,26 @@ public final class SQLiteDatabase: Database {
 
     /// Hands `body` to the group commit; `settled` hears its value once the transaction holding
     /// it committed, or its own error, or the commit's.
-    private func submit<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T,
-                                     settled: @escaping @Sendable (Result<T, any Error>) -> Void) {
+    private func submit<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreConnection) throws -> T,
+        settled: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         commits.submit(job(body, settled: settled))
     }
 
-    private func job<T: Sendable>(_ body: @escaping @Sendable (any StoreConnection) throws -> T,
-                                  settled: @escaping @Sendable (Result<T, any Error>) -> Void) -> GroupCommit.Job {
-        GroupCommit.Job(perform: { connection in
-            do {
-                let value = try body(connection)
-                return GroupCommit.Outcome(failed: false) { commitError in settled(commitError.map { .failure($0) } ?? .success(value)) }
-            } catch {
-                return GroupCommit.Outcome(failed: true) { _ in settled(.failure(error)) }
-            }
-        }, reject: { settled(.failure($0)) })
+    private func job<T: Sendable>(
+        _ body: @escaping @Sendable (any StoreConnection) throws -> T,
+        settled: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) -> GroupCommit.Job {
+        GroupCommit.Job(
+            perform: { connection in
+                do {
+                    let value = try body(connection)
+                    return GroupCommit.Outcome(failed: false) { commitError in settled(commitError.map { .failure($0) } ?? .success(value)) }
+                } catch {
+                    return GroupCommit.Outcome(failed: true) { _ in settled(.failure(error)) }
+                }
+            }, reject: { settled(.failure($0)) })
     }
 
     /// Writes and transactions of the group commit (see `Database.committedWrites`).

@@ -72,8 +72,8 @@ extension StoreConnection {
 
     /// A stable 64-bit key for a lock name (FNV-1a): the same on every instance and every run.
     static func lockKey(_ name: String) -> Int64 {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return Int64(bitPattern: hash)
     }
 

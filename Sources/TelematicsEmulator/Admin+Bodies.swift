@@ -105,28 +105,34 @@ extension TelematicsAdmin {
     // MARK: Control-plane views
 
     static func adminUser(_ user: UserRecord) -> JSONValue {
-        ["userId": .int(Int64(user.userID)), "userName": .string(user.userName), "state": .string(user.state.rawValue),
-         "currentVehicleId": Wire.int(user.currentVehicleID), "accessTtlSeconds": user.accessTtl.map { .double($0) } ?? .null,
-         "refreshTtlSeconds": user.refreshTtl.map { .double($0) } ?? .null, "createdAt": .string(user.createdAt),
-         "disabledFeatures": .array(user.disabledFeatures.map { .string($0) })]
+        [
+            "userId": .int(Int64(user.userID)), "userName": .string(user.userName), "state": .string(user.state.rawValue),
+            "currentVehicleId": Wire.int(user.currentVehicleID), "accessTtlSeconds": user.accessTtl.map { .double($0) } ?? .null,
+            "refreshTtlSeconds": user.refreshTtl.map { .double($0) } ?? .null, "createdAt": .string(user.createdAt),
+            "disabledFeatures": .array(user.disabledFeatures.map { .string($0) }),
+        ]
     }
 
     static func adminPair(_ pair: PairRecord, now: Date) -> JSONValue {
-        ["id": .string(pair.id), "userId": .int(Int64(pair.userID)), "token": .string(pair.accessToken), "tokenExpires": Wire.iso(pair.accessExpires),
-         "refreshToken": Wire.str(pair.refreshToken), "refreshTokenExpires": Wire.iso(pair.refreshExpires),
-         "accessState": .string(TelematicsService.accessState(pair, now: now)), "refreshState": Wire.str(TelematicsService.refreshState(pair, now: now)),
-         "parentId": Wire.str(pair.parentID), "successorId": Wire.str(pair.successorID),
-         "rotatedAt": Wire.iso(pair.rotatedAt), "createdAt": Wire.iso(pair.createdAt)]
+        [
+            "id": .string(pair.id), "userId": .int(Int64(pair.userID)), "token": .string(pair.accessToken), "tokenExpires": Wire.iso(pair.accessExpires),
+            "refreshToken": Wire.str(pair.refreshToken), "refreshTokenExpires": Wire.iso(pair.refreshExpires),
+            "accessState": .string(TelematicsService.accessState(pair, now: now)), "refreshState": Wire.str(TelematicsService.refreshState(pair, now: now)),
+            "parentId": Wire.str(pair.parentID), "successorId": Wire.str(pair.successorID),
+            "rotatedAt": Wire.iso(pair.rotatedAt), "createdAt": Wire.iso(pair.createdAt),
+        ]
     }
 
     static func batch(_ batch: BatchRecord) -> JSONValue {
         let declared = batch.declaredUserID
-        return ["batchId": .string(batch.batchID), "userId": .int(Int64(batch.userID)), "declaredUserId": Wire.int(declared),
-                "userMismatch": .bool(declared != nil && declared != batch.userID), "vehicleId": Wire.int(batch.vehicleID),
-                "serviceCode": Wire.str(batch.serviceCode), "deviceId": Wire.str(batch.deviceID),
-                "accepted": .int(Int64(batch.sampleCount)), "eventCount": .int(Int64(batch.eventCount)),
-                "attentionEventCount": .int(Int64(batch.attentionEventCount)),
-                "repeatCount": .int(Int64(batch.repeatCount)), "receivedAt": Wire.iso(batch.receivedAt)]
+        return [
+            "batchId": .string(batch.batchID), "userId": .int(Int64(batch.userID)), "declaredUserId": Wire.int(declared),
+            "userMismatch": .bool(declared != nil && declared != batch.userID), "vehicleId": Wire.int(batch.vehicleID),
+            "serviceCode": Wire.str(batch.serviceCode), "deviceId": Wire.str(batch.deviceID),
+            "accepted": .int(Int64(batch.sampleCount)), "eventCount": .int(Int64(batch.eventCount)),
+            "attentionEventCount": .int(Int64(batch.attentionEventCount)),
+            "repeatCount": .int(Int64(batch.repeatCount)), "receivedAt": Wire.iso(batch.receivedAt),
+        ]
     }
 
     static func serviceCodes(_ settings: TelematicsSettings) throws -> JSONValue {

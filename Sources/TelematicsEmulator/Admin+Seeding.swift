@@ -59,10 +59,16 @@ extension TelematicsAdmin {
     func inspectAttentionEvents(_ request: Request, _ context: AdminContext) async throws -> Response {
         let userID = try userFilter(request)
         let events = try await context.database.read { try TelematicsStore(connection: $0).attentionEventRecords(context.projectID, userID: userID) }
-        return json(Wire.list("events", events.map { record in
-            Wire.adding(["userId": .int(Int64(record.userID)), "duplicateCount": .int(Int64(record.duplicateCount)), "tripId": Wire.int(record.tripID),
-                         "receivedAt": Wire.iso(record.receivedAt)], to: Wire.attentionEvent(record.event))
-        }))
+        return json(
+            Wire.list(
+                "events",
+                events.map { record in
+                    Wire.adding(
+                        [
+                            "userId": .int(Int64(record.userID)), "duplicateCount": .int(Int64(record.duplicateCount)), "tripId": Wire.int(record.tripID),
+                            "receivedAt": Wire.iso(record.receivedAt),
+                        ], to: Wire.attentionEvent(record.event))
+                }))
     }
 
     func inspectManualEvents(_ request: Request, _ context: AdminContext) async throws -> Response {

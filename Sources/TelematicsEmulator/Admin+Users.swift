@@ -17,8 +17,9 @@ extension TelematicsAdmin {
             if let id = body.userId, try store.user(project, id: id) != nil {
                 throw AdminError(status: 409, code: "conflict", message: "User \(id) already exists.")
             }
-            let user = try store.insertUser(project, id: body.userId, name: body.userName ?? "Test Driver", state: state,
-                                            accessTtl: body.accessTtlSeconds, refreshTtl: body.refreshTtlSeconds, now: context.now)
+            let user = try store.insertUser(
+                project, id: body.userId, name: body.userName ?? "Test Driver", state: state,
+                accessTtl: body.accessTtlSeconds, refreshTtl: body.refreshTtlSeconds, now: context.now)
             guard let disabled else { return user }
             try store.updateUser(project, id: user.userID, name: nil, state: nil, accessTtl: nil, refreshTtl: nil, disabledFeatures: disabled)
             return try requireUser(store, project, user.userID)
@@ -47,8 +48,9 @@ extension TelematicsAdmin {
         let user = try await context.database.write { connection -> UserRecord in
             let store = TelematicsStore(connection: connection)
             _ = try requireUser(store, project, id)
-            try store.updateUser(project, id: id, name: body.userName, state: state, accessTtl: body.accessTtlSeconds,
-                                 refreshTtl: body.refreshTtlSeconds, disabledFeatures: disabled)
+            try store.updateUser(
+                project, id: id, name: body.userName, state: state, accessTtl: body.accessTtlSeconds,
+                refreshTtl: body.refreshTtlSeconds, disabledFeatures: disabled)
             if let vehicle = body.currentVehicleId {
                 guard try store.vehicle(project, id: vehicle) != nil else { throw AdminError.notFound("Vehicle \(vehicle)") }
                 try store.setCurrentVehicle(project, userID: id, vehicleID: vehicle)
@@ -83,14 +85,16 @@ extension TelematicsAdmin {
         let pair = try await context.database.write { connection -> PairRecord in
             let store = TelematicsStore(connection: connection)
             let settings = try effectiveSettings(store, project)
-            let user = try store.user(project, id: body.userId)
+            let user =
+                try store.user(project, id: body.userId)
                 ?? store.insertUser(project, id: body.userId, name: body.userName ?? "Test Driver", state: .active, accessTtl: nil, refreshTtl: nil, now: now)
             let accessTtl = body.accessTtlSeconds ?? user.accessTtl ?? settings.defaultAccessTtlSeconds
             let refreshTtl = body.refreshTtlSeconds ?? user.refreshTtl ?? settings.defaultRefreshTtlSeconds
             let withRefresh = body.withRefreshToken ?? true
-            return try store.mintPair(project, userID: user.userID, accessExpires: accessAt?.timeIntervalSince1970 ?? now.timeIntervalSince1970 + accessTtl,
-                                      refreshExpires: withRefresh ? (refreshAt?.timeIntervalSince1970 ?? now.timeIntervalSince1970 + refreshTtl) : nil,
-                                      accessTtl: accessTtl, refreshTtl: withRefresh ? refreshTtl : nil, parentID: nil, now: now, secrets: secrets)
+            return try store.mintPair(
+                project, userID: user.userID, accessExpires: accessAt?.timeIntervalSince1970 ?? now.timeIntervalSince1970 + accessTtl,
+                refreshExpires: withRefresh ? (refreshAt?.timeIntervalSince1970 ?? now.timeIntervalSince1970 + refreshTtl) : nil,
+                accessTtl: accessTtl, refreshTtl: withRefresh ? refreshTtl : nil, parentID: nil, now: now, secrets: secrets)
         }
         return json(Wire.tokenPair(pair, now: now, aliases: false), status: 201)
     }
@@ -123,8 +127,9 @@ extension TelematicsAdmin {
         let (vehicle, settings) = try await context.database.write { connection -> (VehicleRecord, TelematicsSettings) in
             let store = TelematicsStore(connection: connection)
             let settings = try effectiveSettings(store, project)
-            let (vehicle, _) = try store.upsertVehicle(project, plate: body.plate, internalPlate: body.internalPlate, type: body.type,
-                                                       fuelType: body.fuelType, addReason: body.addReason, now: context.now)
+            let (vehicle, _) = try store.upsertVehicle(
+                project, plate: body.plate, internalPlate: body.internalPlate, type: body.type,
+                fuelType: body.fuelType, addReason: body.addReason, now: context.now)
             if let user = body.currentForUserId {
                 _ = try requireUser(store, project, user)
                 try store.setCurrentVehicle(project, userID: user, vehicleID: vehicle.id)
@@ -150,8 +155,9 @@ extension TelematicsAdmin {
         let report = try await context.database.write { connection -> ReportRecord in
             let store = TelematicsStore(connection: connection)
             guard try store.vehicle(context.projectID, id: vehicleID) != nil else { throw AdminError.notFound("Vehicle \(vehicleID)") }
-            return try store.insertReport(context.projectID, vehicleID: vehicleID, userID: nil, kilometers: body.kilometers, observations: body.observations,
-                                          readAt: readAt.timeIntervalSince1970, now: context.now)
+            return try store.insertReport(
+                context.projectID, vehicleID: vehicleID, userID: nil, kilometers: body.kilometers, observations: body.observations,
+                readAt: readAt.timeIntervalSince1970, now: context.now)
         }
         return json(Wire.report(report), status: 201)
     }

@@ -95,21 +95,26 @@ struct TelematicsAdmin: Sendable {
 
     /// The project's effective settings; a stored document that does not read is a 503 that says why.
     func effectiveSettings(_ store: TelematicsStore, _ project: ProjectID) throws -> TelematicsSettings {
-        do { return try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project)) }
-        catch let error as TelematicsSettings.Unreadable { throw Self.unavailable(error) }
+        do { return try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project)) } catch let error as TelematicsSettings.Unreadable {
+            throw Self.unavailable(error)
+        }
     }
 
     /// The control plane's answer to unreadable stored settings: 503, with the reason and the way out.
     static func unavailable(_ error: TelematicsSettings.Unreadable) -> AdminError {
-        AdminError(status: 503, code: "storage_unavailable",
-                   message: "The project's stored Telematics settings cannot be read: \(error.reason). A PATCH of /settings that sets the named key (or null for its default) repairs them.")
+        AdminError(
+            status: 503, code: "storage_unavailable",
+            message:
+                "The project's stored Telematics settings cannot be read: \(error.reason). A PATCH of /settings that sets the named key (or null for its default) repairs them.")
     }
 
     /// Replaces top-level settings keys in the project's stored document; returns the effective
     /// settings. A change of the wrong type is a 400; a stored document that does not read (and
     /// that the change does not repair) is a 503.
-    func changeSettings(_ store: TelematicsStore, _ project: ProjectID, _ changes: [String: JSONValue],
-                        validate: Bool = false) throws -> TelematicsSettings {
+    func changeSettings(
+        _ store: TelematicsStore, _ project: ProjectID, _ changes: [String: JSONValue],
+        validate: Bool = false
+    ) throws -> TelematicsSettings {
         let stored: JSONValue
         do { stored = try store.settingsDocument(project) } catch is TelematicsSettings.Unreadable {
             // A document that is not JSON at all cannot be patched key by key: the change starts it afresh.

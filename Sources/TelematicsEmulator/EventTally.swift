@@ -39,8 +39,7 @@ struct EventTally: Sendable, Equatable {
         windows.sort { $0.0 < $1.0 }
         var merged: [(Int64, Int64)] = []
         for window in windows {
-            if let last = merged.last, window.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, window.1) }
-            else { merged.append(window) }
+            if let last = merged.last, window.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, window.1) } else { merged.append(window) }
         }
         distraction = merged.count
         distractionDurationSec = Int((Double(merged.reduce(0) { $0 + ($1.1 - $1.0) }) / 1000).rounded()) // checked: disjoint spans of times below 1e15 ms

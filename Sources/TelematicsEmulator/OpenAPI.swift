@@ -15,37 +15,45 @@ enum TelematicsOpenAPI {
 
     /// An SDK operation: every 4xx/5xx is the platform's error body, and every route but the
     /// refresh needs the bearer access token.
-    private static func sdk(_ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue?], body: JSONValue? = nil,
-                            parameters: [JSONValue] = [], bearer: Bool = true) -> OpenAPIOperation {
+    private static func sdk(
+        _ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue?], body: JSONValue? = nil,
+        parameters: [JSONValue] = [], bearer: Bool = true
+    ) -> OpenAPIOperation {
         var all = responses.reduce(into: [String: JSONValue]()) { all, entry in
-            all[String(entry.key)] = entry.value.map {
-                Content.json(entry.key < 300 ? "Success" : "Error", $0, example: entry.key < 300 ? TelematicsExamples.response(id) : nil)
-            } ?? Content.empty("Success")
+            all[String(entry.key)] =
+                entry.value.map {
+                    Content.json(entry.key < 300 ? "Success" : "Error", $0, example: entry.key < 300 ? TelematicsExamples.response(id) : nil)
+                } ?? Content.empty("Success")
         }
         all["4XX"] = Content.json("Telematics error", Schema.ref("Error"))
         all["5XX"] = Content.json("Injected failure", Schema.ref("Error"))
-        return OpenAPIOperation(id: id, summary: summary, description: description, parameters: parameters,
-                                requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all,
-                                security: bearer ? [["bearer": []]] : nil)
+        return OpenAPIOperation(
+            id: id, summary: summary, description: description, parameters: parameters,
+            requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all,
+            security: bearer ? [["bearer": []]] : nil)
     }
 
     /// A control-plane operation: 4xx are the control plane's error body; the project id is a parameter.
-    static func admin(_ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue], body: JSONValue? = nil,
-                              parameters: [JSONValue] = []) -> OpenAPIOperation {
+    static func admin(
+        _ id: String, _ summary: String, _ description: String, _ responses: [Int: JSONValue], body: JSONValue? = nil,
+        parameters: [JSONValue] = []
+    ) -> OpenAPIOperation {
         var all = responses.reduce(into: [String: JSONValue]()) { $0[String($1.key)] = Content.json("Success", $1.value, example: TelematicsExamples.response(id)) }
         all["4XX"] = Content.json("Control-plane error", Schema.ref("AdminError"))
-        return OpenAPIOperation(id: id, summary: summary, description: description,
-                                parameters: [Parameter.path("id", Schema.string, "The project id.")] + parameters,
-                                requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all)
+        return OpenAPIOperation(
+            id: id, summary: summary, description: description,
+            parameters: [Parameter.path("id", Schema.string, "The project id.")] + parameters,
+            requestBody: body.map { Content.jsonBody($0, example: TelematicsExamples.body(id)) }, responses: all)
     }
 
     static func list(_ key: String, _ item: String) -> JSONValue { Schema.object([key: Schema.array(Schema.ref(item))]) }
 
     /// The document for the SDK API mounted at `apiRoot`.
     static func document(apiRoot api: String) -> JSONValue {
-        var document = OpenAPIDocument(title: "Sentilant Telematics (Understudy)",
-                                       description: "SDK routes are relative to `<server>/telematics`; control-plane paths are absolute on the server root. Every contract decision is in docs/telematics.md.",
-                                       schemas: schemas, securitySchemes: ["bearer": ["type": "http", "scheme": "bearer"]])
+        var document = OpenAPIDocument(
+            title: "Sentilant Telematics (Understudy)",
+            description: "SDK routes are relative to `<server>/telematics`; control-plane paths are absolute on the server root. Every contract decision is in docs/telematics.md.",
+            schemas: schemas, securitySchemes: ["bearer": ["type": "http", "scheme": "bearer"]])
         addSDKPaths(to: &document, api: api)
         addControlPlanePaths(to: &document)
         return document.json()
@@ -53,73 +61,138 @@ enum TelematicsOpenAPI {
 
     private static func addSDKPaths(to document: inout OpenAPIDocument, api: String) {
         let vehicleID = Parameter.path("vehicleId", Schema.string, "A vehicle id, or `current` for the user's current vehicle.")
-        document.add("post", api + "/auth/refresh", sdk("refreshToken", "Refresh: rotate the token pair (60 s grace for the old refresh token)",
-                                                        "Trades a refresh token (JSON or form body) for a new pair; reuse inside the grace period returns the same successor.",
-                                                        [200: Schema.ref("RefreshResponse")], body: Schema.object(["refreshToken": Schema.string]), bearer: false))
-        document.add("post", api + "/auth/logout", sdk("logout", "Revoke the caller's token pair", "Revokes the bearer token's pair, and the body's refresh token when it is the same user's.",
-                                                       [204: nil]))
+        document.add(
+            "post", api + "/auth/refresh",
+            sdk(
+                "refreshToken", "Refresh: rotate the token pair (60 s grace for the old refresh token)",
+                "Trades a refresh token (JSON or form body) for a new pair; reuse inside the grace period returns the same successor.",
+                [200: Schema.ref("RefreshResponse")], body: Schema.object(["refreshToken": Schema.string]), bearer: false))
+        document.add(
+            "post", api + "/auth/logout",
+            sdk(
+                "logout", "Revoke the caller's token pair", "Revokes the bearer token's pair, and the body's refresh token when it is the same user's.",
+                [204: nil]))
         document.add("get", api + "/users/me", sdk("getCurrentUserInfo", "getCurrentUserInfo", "The authenticated user.", [200: Schema.ref("User")]))
-        document.add("get", api + "/vehicles/types", sdk("getVehicleTypes", "getVehicleTypes: name → code", "The project's vehicle-type catalogue.", [200: Schema.ref("Catalogue")]))
+        document.add(
+            "get", api + "/vehicles/types", sdk("getVehicleTypes", "getVehicleTypes: name → code", "The project's vehicle-type catalogue.", [200: Schema.ref("Catalogue")]))
         document.add("get", api + "/vehicles/fuel-types", sdk("getFuelTypes", "getFuelTypes: name → code", "The project's fuel-type catalogue.", [200: Schema.ref("Catalogue")]))
-        document.add("get", api + "/vehicles/add-reasons", sdk("getAddVehicleReasons", "getAddVehicleReasons: name → code", "The project's add-reason catalogue.",
-                                                               [200: Schema.ref("Catalogue")]))
-        document.add("put", api + "/vehicles/current", sdk("setVehicle", "setVehicle: full form creates or updates (201/200), plate-only selects an existing vehicle",
-                                                           "Sets the user's current vehicle; codes are checked against the catalogues (422 for unknown ones).",
-                                                           [200: Schema.ref("Vehicle"), 201: Schema.ref("Vehicle")],
-                                                           body: Schema.object(["plate": Schema.string, "internalPlate": nullableString, "type": Schema.integer,
-                                                                                "addReason": nullableInteger, "fuelType": Schema.integer],
-                                                                               optional: ["internalPlate", "type", "addReason", "fuelType"])))
-        document.add("get", api + "/vehicles/current", sdk("getCurrentVehicleInfo", "getCurrentVehicleInfo", "The user's current vehicle with its latest kilometers.",
-                                                           [200: Schema.ref("Vehicle")]))
+        document.add(
+            "get", api + "/vehicles/add-reasons",
+            sdk(
+                "getAddVehicleReasons", "getAddVehicleReasons: name → code", "The project's add-reason catalogue.",
+                [200: Schema.ref("Catalogue")]))
+        document.add(
+            "put", api + "/vehicles/current",
+            sdk(
+                "setVehicle", "setVehicle: full form creates or updates (201/200), plate-only selects an existing vehicle",
+                "Sets the user's current vehicle; codes are checked against the catalogues (422 for unknown ones).",
+                [200: Schema.ref("Vehicle"), 201: Schema.ref("Vehicle")],
+                body: Schema.object(
+                    [
+                        "plate": Schema.string, "internalPlate": nullableString, "type": Schema.integer,
+                        "addReason": nullableInteger, "fuelType": Schema.integer,
+                    ],
+                    optional: ["internalPlate", "type", "addReason", "fuelType"])))
+        document.add(
+            "get", api + "/vehicles/current",
+            sdk(
+                "getCurrentVehicleInfo", "getCurrentVehicleInfo", "The user's current vehicle with its latest kilometers.",
+                [200: Schema.ref("Vehicle")]))
         document.add("delete", api + "/vehicles/current", sdk("clearVehicle", "clearVehicle (server side)", "Clears the user's current vehicle.", [204: nil]))
-        document.add("post", api + "/vehicles/{vehicleId}/kilometers",
-                     sdk("reportKilometers", "reportKilometers (`current` or an id)", "Stores a kilometer report; a value below the last report is a 422.",
-                         [201: Schema.ref("KilometersReport")],
-                         body: Schema.object(["kilometers": Schema.number, "observations": nullableString, "readAt": Schema.dateTime], optional: ["observations", "readAt"]),
-                         parameters: [vehicleID]))
-        document.add("post", api + "/vehicles/{vehicleId}/kilometers/corrections",
-                     sdk("correctKilometers", "correctKilometers: applies the value to the `correctionCount` most recent reports",
-                         "Overwrites the most recent reports with a corrected value.", [200: Schema.ref("KilometersCorrection")],
-                         body: Schema.object(["kilometers": Schema.number, "observations": nullableString, "correctionCount": Schema.integer], optional: ["observations"]),
-                         parameters: [vehicleID]))
-        document.add("get", api + "/vehicles/{vehicleId}/estimated-mileage",
-                     sdk("getEstimatedMileage", "getEstimatedMileage (−1 when unknown)", "The last report plus the distance of trips since it.",
-                         [200: Schema.ref("MileageEstimate")], parameters: [vehicleID]))
-        document.add("get", api + "/service-codes/{code}", sdk("validateServiceCode", "setServiceCode validation",
-                                                              "Whether a service code is valid: every code in open mode, the allow-list's otherwise (404 outside it).",
-                                                              [200: Schema.ref("ServiceCode")], parameters: [Parameter.path("code", Schema.string, "The service code.")]))
-        document.add("post", api + "/telemetry", sdk("uploadTelemetry", "Telemetry batch upload (JSON, gzip optional); 200 + duplicate on a repeated batchId",
-                                                     "Stores a batch's samples and events, advancing the user's periods; a repeated `batchId` returns the first answer.",
-                                                     [202: Schema.ref("UploadResult"), 200: Schema.ref("UploadResult")],
-                                                     body: ["type": "object", "required": ["samples"],
-                                                            "properties": ["batchId": Schema.string, "samples": Schema.array(["type": "object"])]]))
-        document.add("post", api + "/attention-events", sdk("uploadAttentionEvents", "Attention-event upload (SDK keys); duplicates by id",
-                                                            "Stores attention events. An id seen before is counted in `duplicates`, not stored again; a repeated batch still answers 202.",
-                                                            [202: Schema.ref("AttentionUploadResult")],
-                                                            body: ["type": "object", "properties": ["events": Schema.array(Schema.ref("AttentionEvent"))]]))
-        document.add("post", api + "/manual-events", sdk("insertManualEvent", "insertManualEvent: the twelve TelematicsManualEventType values",
-                                                         "Stores a manual event linked to its trip and period; a repeated client id returns the stored one (200).",
-                                                         [201: Schema.ref("ManualEvent"), 200: Schema.ref("ManualEvent")],
-                                                         body: ["type": "object", "required": ["type"], "properties": [
-                                                             "id": Schema.string, "type": ["enum": .array(ManualEventType.allCases.map { .string($0.rawValue) })],
-                                                             "timestamp": Schema.dateTime, "latitude": Schema.number, "longitude": Schema.number]]))
-        document.add("get", api + "/trips", sdk("getTripsList", "getTripsList: bare array, newest first; all trips without a range",
-                                                "The user's trips starting in the range.", [200: Schema.array(Schema.ref("TripResume"))], parameters: rangeParameters))
-        document.add("get", api + "/trips/{tripId}", sdk("getTripById", "getTripById", "One trip with its events, attention events and (on request) samples.",
-                                                         [200: Schema.ref("TripDetails")],
-                                                         parameters: [Parameter.path("tripId", Schema.integer, "The trip id."),
-                                                                      Parameter.query("includeSamples", Schema.boolean, "Include the ordered samples.")]))
-        document.add("get", api + "/metrics/summary", sdk("getMetricsSummary", "getMetricsSummary", "Sums and the distance-weighted score over the range's trips.",
-                                                          [200: Schema.ref("MetricsSummary")], parameters: rangeParameters))
-        document.add("get", api + "/metrics/activity-summary", sdk("getActivityMetricsSummary", "getActivityMetricsSummary",
-                                                                   "Driving from trips, other activities from manual marks.", [200: Schema.ref("ActivityMetricsSummary")],
-                                                                   parameters: rangeParameters))
-        document.add("get", api + "/telematics-periods", sdk("getTelematicsPeriods", "getTelematicsPeriods / getAllTelematicsPeriods (page after page)",
-                                                             "One page of the user's periods starting in the range, newest first.", [200: Schema.ref("PeriodsPage")],
-                                                             parameters: rangeParameters + [Parameter.query("isProcessed", Schema.boolean, "Filter by processed state."),
-                                                                                            Parameter.query("page", Schema.integer, "1-based, default 1."),
-                                                                                            Parameter.query("pageSize", Schema.integer, "Default 20, at most 100.")]))
-        document.add("get", api + "/telematics-periods/{periodId}", sdk("getTelematicsPeriod", "getTelematicsPeriod", "One of the user's periods.", [200: Schema.ref("Period")],
-                                                                        parameters: [Parameter.path("periodId", Schema.integer, "The period id.")]))
+        document.add(
+            "post", api + "/vehicles/{vehicleId}/kilometers",
+            sdk(
+                "reportKilometers", "reportKilometers (`current` or an id)", "Stores a kilometer report; a value below the last report is a 422.",
+                [201: Schema.ref("KilometersReport")],
+                body: Schema.object(["kilometers": Schema.number, "observations": nullableString, "readAt": Schema.dateTime], optional: ["observations", "readAt"]),
+                parameters: [vehicleID]))
+        document.add(
+            "post", api + "/vehicles/{vehicleId}/kilometers/corrections",
+            sdk(
+                "correctKilometers", "correctKilometers: applies the value to the `correctionCount` most recent reports",
+                "Overwrites the most recent reports with a corrected value.", [200: Schema.ref("KilometersCorrection")],
+                body: Schema.object(["kilometers": Schema.number, "observations": nullableString, "correctionCount": Schema.integer], optional: ["observations"]),
+                parameters: [vehicleID]))
+        document.add(
+            "get", api + "/vehicles/{vehicleId}/estimated-mileage",
+            sdk(
+                "getEstimatedMileage", "getEstimatedMileage (−1 when unknown)", "The last report plus the distance of trips since it.",
+                [200: Schema.ref("MileageEstimate")], parameters: [vehicleID]))
+        document.add(
+            "get", api + "/service-codes/{code}",
+            sdk(
+                "validateServiceCode", "setServiceCode validation",
+                "Whether a service code is valid: every code in open mode, the allow-list's otherwise (404 outside it).",
+                [200: Schema.ref("ServiceCode")], parameters: [Parameter.path("code", Schema.string, "The service code.")]))
+        document.add(
+            "post", api + "/telemetry",
+            sdk(
+                "uploadTelemetry", "Telemetry batch upload (JSON, gzip optional); 200 + duplicate on a repeated batchId",
+                "Stores a batch's samples and events, advancing the user's periods; a repeated `batchId` returns the first answer.",
+                [202: Schema.ref("UploadResult"), 200: Schema.ref("UploadResult")],
+                body: [
+                    "type": "object", "required": ["samples"],
+                    "properties": ["batchId": Schema.string, "samples": Schema.array(["type": "object"])],
+                ]))
+        document.add(
+            "post", api + "/attention-events",
+            sdk(
+                "uploadAttentionEvents", "Attention-event upload (SDK keys); duplicates by id",
+                "Stores attention events. An id seen before is counted in `duplicates`, not stored again; a repeated batch still answers 202.",
+                [202: Schema.ref("AttentionUploadResult")],
+                body: ["type": "object", "properties": ["events": Schema.array(Schema.ref("AttentionEvent"))]]))
+        document.add(
+            "post", api + "/manual-events",
+            sdk(
+                "insertManualEvent", "insertManualEvent: the twelve TelematicsManualEventType values",
+                "Stores a manual event linked to its trip and period; a repeated client id returns the stored one (200).",
+                [201: Schema.ref("ManualEvent"), 200: Schema.ref("ManualEvent")],
+                body: [
+                    "type": "object", "required": ["type"],
+                    "properties": [
+                        "id": Schema.string, "type": ["enum": .array(ManualEventType.allCases.map { .string($0.rawValue) })],
+                        "timestamp": Schema.dateTime, "latitude": Schema.number, "longitude": Schema.number,
+                    ],
+                ]))
+        document.add(
+            "get", api + "/trips",
+            sdk(
+                "getTripsList", "getTripsList: bare array, newest first; all trips without a range",
+                "The user's trips starting in the range.", [200: Schema.array(Schema.ref("TripResume"))], parameters: rangeParameters))
+        document.add(
+            "get", api + "/trips/{tripId}",
+            sdk(
+                "getTripById", "getTripById", "One trip with its events, attention events and (on request) samples.",
+                [200: Schema.ref("TripDetails")],
+                parameters: [
+                    Parameter.path("tripId", Schema.integer, "The trip id."),
+                    Parameter.query("includeSamples", Schema.boolean, "Include the ordered samples."),
+                ]))
+        document.add(
+            "get", api + "/metrics/summary",
+            sdk(
+                "getMetricsSummary", "getMetricsSummary", "Sums and the distance-weighted score over the range's trips.",
+                [200: Schema.ref("MetricsSummary")], parameters: rangeParameters))
+        document.add(
+            "get", api + "/metrics/activity-summary",
+            sdk(
+                "getActivityMetricsSummary", "getActivityMetricsSummary",
+                "Driving from trips, other activities from manual marks.", [200: Schema.ref("ActivityMetricsSummary")],
+                parameters: rangeParameters))
+        document.add(
+            "get", api + "/telematics-periods",
+            sdk(
+                "getTelematicsPeriods", "getTelematicsPeriods / getAllTelematicsPeriods (page after page)",
+                "One page of the user's periods starting in the range, newest first.", [200: Schema.ref("PeriodsPage")],
+                parameters: rangeParameters + [
+                    Parameter.query("isProcessed", Schema.boolean, "Filter by processed state."),
+                    Parameter.query("page", Schema.integer, "1-based, default 1."),
+                    Parameter.query("pageSize", Schema.integer, "Default 20, at most 100."),
+                ]))
+        document.add(
+            "get", api + "/telematics-periods/{periodId}",
+            sdk(
+                "getTelematicsPeriod", "getTelematicsPeriod", "One of the user's periods.", [200: Schema.ref("Period")],
+                parameters: [Parameter.path("periodId", Schema.integer, "The period id.")]))
     }
 }

@@ -62,8 +62,9 @@ struct PeriodProcessor {
     func storeEvents(userID: Int, batch: TelemetryBatch, batchID: String?) throws -> Int {
         for event in batch.events {
             var stored = event
-            stored.type = DrivingEventKind.specificType(event.type, speedKmh: TripSegmenter.nearestSpeed(batch.samples, at: event.timestampMs),
-                                                        highSpeedKmh: settings.highSpeedKmh)
+            stored.type = DrivingEventKind.specificType(
+                event.type, speedKmh: TripSegmenter.nearestSpeed(batch.samples, at: event.timestampMs),
+                highSpeedKmh: settings.highSpeedKmh)
             try store.insertDrivingEvent(project, userID: userID, stored, batchID: batchID)
         }
         var added = 0
@@ -113,8 +114,9 @@ struct PeriodProcessor {
             distance += try insertTrip(userID: period.userID, vehicleID: period.vehicleID, periodID: periodID, samples: segment).metrics.distanceKm
         }
         let attention = try store.attentionEventCount(project, userID: period.userID, fromMs: start, toMs: end)
-        try store.markProcessed(project, id: periodID, tripCount: segments.count, distanceKm: distance, attentionEventCount: attention,
-                                at: now.timeIntervalSince1970)
+        try store.markProcessed(
+            project, id: periodID, tripCount: segments.count, distanceKm: distance, attentionEventCount: attention,
+            at: now.timeIntervalSince1970)
         return segments.count
     }
 

@@ -23,8 +23,10 @@ struct Sample: Sendable, Equatable, RowDecodable {
     /// Whether the phone was being handled (screen unlocked and not hands-free).
     var phoneInUse: Bool?
 
-    init(timestampMs: Int64, latitude: Double, longitude: Double, speedKmh: Double? = nil, courseDeg: Double? = nil,
-         horizontalAccuracyM: Double? = nil, altitudeM: Double? = nil, speedLimitKmh: Double? = nil, phoneInUse: Bool? = nil) {
+    init(
+        timestampMs: Int64, latitude: Double, longitude: Double, speedKmh: Double? = nil, courseDeg: Double? = nil,
+        horizontalAccuracyM: Double? = nil, altitudeM: Double? = nil, speedLimitKmh: Double? = nil, phoneInUse: Bool? = nil
+    ) {
         self.timestampMs = timestampMs
         self.latitude = latitude
         self.longitude = longitude
@@ -126,8 +128,10 @@ struct AttentionEvent: Sendable, Equatable, RowDecodable {
     /// Detector identifier.
     var detectorVersion: String
 
-    init(id: String, type: String, startTimestampMs: Int64, endTimestampMs: Int64, confidence: Double, averageSpeedMps: Double?,
-         latitude: Double?, longitude: Double?, horizontalAccuracyM: Double?, locationTimestampMs: Int64?, detectorVersion: String) {
+    init(
+        id: String, type: String, startTimestampMs: Int64, endTimestampMs: Int64, confidence: Double, averageSpeedMps: Double?,
+        latitude: Double?, longitude: Double?, horizontalAccuracyM: Double?, locationTimestampMs: Int64?, detectorVersion: String
+    ) {
         self.id = id
         self.type = type
         self.startTimestampMs = startTimestampMs

@@ -38,9 +38,11 @@ extension TelematicsRoutes {
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let fromMs = TelematicsService.bound(range.start, Int64.min), toMs = TelematicsService.bound(range.end, Int64.max)
         let key = "telematics.trips\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(fromMs)\u{1F}\(toMs)"
-        return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
-            TripListEncoder.encode(try store.trips(project, userID: user.userID, fromMs: fromMs, toMs: toMs))
-        })
+        return .json(
+            status: 200,
+            bytes: try await reused(key, asOf: asOf, context) { store in
+                TripListEncoder.encode(try store.trips(project, userID: user.userID, fromMs: fromMs, toMs: toMs))
+            })
     }
 
     /// Reused like the list: a trip's detail with its samples is the largest read the SDK makes.
@@ -55,16 +57,20 @@ extension TelematicsRoutes {
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let tripParameter = context.parameter("tripId")
         let key = "telematics.trip\u{1F}\(project)\u{1F}\(user.userID)\u{1F}\(tripParameter)\u{1F}\(includeSamples)"
-        return .json(status: 200, bytes: try await reused(key, asOf: asOf, context) { store in
-            guard let id = Int(tripParameter), let trip = try store.trip(project, userID: user.userID, id: id) else { throw TelematicsError.tripNotFound }
-            return try Self.tripDetails(trip, store: store, project: project, includeSamples: includeSamples).encoded()
-        })
+        return .json(
+            status: 200,
+            bytes: try await reused(key, asOf: asOf, context) { store in
+                guard let id = Int(tripParameter), let trip = try store.trip(project, userID: user.userID, id: id) else { throw TelematicsError.tripNotFound }
+                return try Self.tripDetails(trip, store: store, project: project, includeSamples: includeSamples).encoded()
+            })
     }
 
     /// The answer kept for `key` if the database has not changed since `asOf` was read, or
     /// `make`'s from a fresh read (see `DerivedAnswers`).
-    private func reused(_ key: String, asOf: Int?, _ context: EmulatorContext,
-                        make: @escaping @Sendable (TelematicsStore) throws -> Data) async throws -> Data {
+    private func reused(
+        _ key: String, asOf: Int?, _ context: EmulatorContext,
+        make: @escaping @Sendable (TelematicsStore) throws -> Data
+    ) async throws -> Data {
         try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
             try await context.database.read { connection in try make(TelematicsStore(connection: connection)) }
         }
@@ -76,16 +82,28 @@ extension TelematicsRoutes {
         let (start, end, user) = (trip.startedMs, trip.endedMs, trip.userID)
         let samples = includeSamples ? try store.samples(project, userID: user, fromMs: start, toMs: end) : []
         var events = try store.drivingEvents(project, userID: user, fromMs: start, toMs: end).map {
-            (ms: $0.timestampMs, value: Wire.tripEvent(type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
-                                                       longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value))
+            (
+                ms: $0.timestampMs,
+                value: Wire.tripEvent(
+                    type: $0.type, source: "detected", ms: $0.timestampMs, latitude: $0.latitude,
+                    longitude: $0.longitude, durationSec: $0.durationSec, value: $0.value)
+            )
         }
         for event in try store.manualEvents(project, tripID: trip.id) where event.type.isDriving {
-            events.append((event.timestampMs, Wire.tripEvent(type: event.type.rawValue, source: "manual", ms: event.timestampMs, latitude: event.latitude,
-                                                             longitude: event.longitude, durationSec: nil, value: nil)))
+            events.append(
+                (
+                    event.timestampMs,
+                    Wire.tripEvent(
+                        type: event.type.rawValue, source: "manual", ms: event.timestampMs, latitude: event.latitude,
+                        longitude: event.longitude, durationSec: nil, value: nil)
+                ))
         }
         let attention = try store.attentionEvents(project, userID: user, fromMs: start, toMs: end)
-        return Wire.adding(["samples": .array(samples.map(Wire.sample)), "events": .array(events.sorted { $0.ms < $1.ms }.map(\.value)),
-                            "attentionEvents": .array(attention.map(Wire.attentionEvent))], to: Wire.tripResume(trip))
+        return Wire.adding(
+            [
+                "samples": .array(samples.map(Wire.sample)), "events": .array(events.sorted { $0.ms < $1.ms }.map(\.value)),
+                "attentionEvents": .array(attention.map(Wire.attentionEvent)),
+            ], to: Wire.tripResume(trip))
     }
 
     func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
@@ -93,8 +111,9 @@ extension TelematicsRoutes {
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let totals = try await context.database.read { connection in
-            try TelematicsStore(connection: connection).tripTotals(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
-                                                                   toMs: TelematicsService.bound(range.end, Int64.max))
+            try TelematicsStore(connection: connection).tripTotals(
+                project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
+                toMs: TelematicsService.bound(range.end, Int64.max))
         }
         func count(_ value: Int) -> JSONValue { .int(Int64(value)) }
         let distance = totals.distanceKm, duration = totals.durationSec
@@ -116,13 +135,17 @@ extension TelematicsRoutes {
         let (driving, marks) = try await context.database.read { connection -> (TripTotals, [String: Int]) in
             let store = TelematicsStore(connection: connection)
             let low = TelematicsService.bound(range.start, Int64.min), high = TelematicsService.bound(range.end, Int64.max)
-            return (try store.tripTotals(project, userID: user.userID, fromMs: low, toMs: high),
-                    try store.activityMarks(project, userID: user.userID, fromMs: low, toMs: high))
+            return (
+                try store.tripTotals(project, userID: user.userID, fromMs: low, toMs: high),
+                try store.activityMarks(project, userID: user.userID, fromMs: low, toMs: high)
+            )
         }
-        var activities: [JSONValue] = [[
-            "activity": "driving", "count": .int(Int64(driving.trips)), "durationSec": .int(Int64(driving.durationSec)),
-            "distanceKm": Wire.num(driving.distanceKm),
-        ]]
+        var activities: [JSONValue] = [
+            [
+                "activity": "driving", "count": .int(Int64(driving.trips)), "durationSec": .int(Int64(driving.durationSec)),
+                "distanceKm": Wire.num(driving.distanceKm),
+            ]
+        ]
         for name in ["passenger", "walking", "cycling", "stopped", "other"] {
             activities.append(["activity": .string(name), "count": .int(Int64(marks[name] ?? 0)), "durationSec": 0, "distanceKm": 0.0])
         }
@@ -150,13 +173,16 @@ extension TelematicsRoutes {
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let (total, periods) = try await context.database.read { connection in
-            try TelematicsStore(connection: connection).periods(project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
-                                                                toMs: TelematicsService.bound(range.end, Int64.max), processed: processed,
-                                                                page: page, pageSize: pageSize)
+            try TelematicsStore(connection: connection).periods(
+                project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
+                toMs: TelematicsService.bound(range.end, Int64.max), processed: processed,
+                page: page, pageSize: pageSize)
         }
         let pages = (total + pageSize - 1) / pageSize
-        return json(["items": .array(periods.map(Wire.period)), "page": .int(Int64(page)), "pageSize": .int(Int64(pageSize)),
-                     "totalItems": .int(Int64(total)), "totalPages": .int(Int64(pages)), "hasNext": .bool(page < pages)])
+        return json([
+            "items": .array(periods.map(Wire.period)), "page": .int(Int64(page)), "pageSize": .int(Int64(pageSize)),
+            "totalItems": .int(Int64(total)), "totalPages": .int(Int64(pages)), "hasNext": .bool(page < pages),
+        ])
     }
 
     func period(_ request: Request, _ context: EmulatorContext) async throws -> Response {

@@ -31,14 +31,19 @@ extension TelematicsRoutes {
             try TelematicsService.checkUpload(serviceCode: serviceCode, settings: settings)
             let batchID = batch.batchId ?? generated
             if let original = try store.repeatBatch(project, batchID: batchID) {
-                return (["batchId": .string(batchID), "accepted": .int(Int64(original.accepted)), "receivedAt": Wire.iso(original.receivedAt),
-                         "duplicate": true], true)
+                return (
+                    [
+                        "batchId": .string(batchID), "accepted": .int(Int64(original.accepted)), "receivedAt": Wire.iso(original.receivedAt),
+                        "duplicate": true,
+                    ], true
+                )
             }
             let vehicleID = batch.vehicleId ?? user.currentVehicleID
             let processor = PeriodProcessor(store: store, project: project, settings: settings, now: now)
             let accepted = try processor.ingest(userID: user.userID, batchID: batchID, batch: batch, vehicleID: vehicleID, serviceCode: serviceCode)
-            try store.insertBatch(project, batchID: batchID, userID: user.userID, batch: batch, vehicleID: vehicleID, serviceCode: serviceCode,
-                                  accepted: accepted, at: now.timeIntervalSince1970)
+            try store.insertBatch(
+                project, batchID: batchID, userID: user.userID, batch: batch, vehicleID: vehicleID, serviceCode: serviceCode,
+                accepted: accepted, at: now.timeIntervalSince1970)
             return (["batchId": .string(batchID), "accepted": .int(Int64(accepted)), "receivedAt": Wire.iso(now.timeIntervalSince1970)], false) // checked: `accepted` is an Int
         }
         return json(result, status: duplicate ? 200 : 202)
@@ -79,8 +84,9 @@ extension TelematicsRoutes {
             let settings = try effectiveSettings(store, project, cachedFor: context)
             var stored = input
             stored.vehicleID = input.vehicleID ?? user.currentVehicleID
-            let event = try store.insertManualEvent(project, userID: user.userID, stored, idleMs: Int64(settings.periodIdleTimeoutSeconds * 1000),
-                                                    at: context.now.timeIntervalSince1970)
+            let event = try store.insertManualEvent(
+                project, userID: user.userID, stored, idleMs: Int64(settings.periodIdleTimeoutSeconds * 1000),
+                at: context.now.timeIntervalSince1970)
             if let tripID = event.tripID {
                 try PeriodProcessor(store: store, project: project, settings: settings, now: context.now).tallyTrip(tripID)
             }
@@ -126,7 +132,8 @@ extension TelematicsRoutes {
             vehicleID = id
         }
         if let time = locationTime, TelemetryParser.wholeMs(time) == nil { throw .invalidRequest("`locationTimestampMs` is out of range.") }
-        return ManualEventInput(clientID: clientID, type: type, timeMs: timeMs, latitude: latitude, longitude: longitude, accuracy: accuracy,
-                                locationTimeMs: locationTime.flatMap(TelemetryParser.wholeMs), vehicleID: vehicleID)
+        return ManualEventInput(
+            clientID: clientID, type: type, timeMs: timeMs, latitude: latitude, longitude: longitude, accuracy: accuracy,
+            locationTimeMs: locationTime.flatMap(TelemetryParser.wholeMs), vehicleID: vehicleID)
     }
 }

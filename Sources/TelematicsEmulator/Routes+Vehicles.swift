@@ -34,8 +34,9 @@ extension TelematicsRoutes {
                 return (vehicle, false, settings)
             }
             try TelematicsService.checkCodes(type: fullForm.type, fuelType: fullForm.fuelType, addReason: addReason, settings: settings)
-            let (vehicle, created) = try store.upsertVehicle(project, plate: plate, internalPlate: internalPlate, type: fullForm.type,
-                                                             fuelType: fullForm.fuelType, addReason: addReason, now: context.now)
+            let (vehicle, created) = try store.upsertVehicle(
+                project, plate: plate, internalPlate: internalPlate, type: fullForm.type,
+                fuelType: fullForm.fuelType, addReason: addReason, now: context.now)
             try store.setCurrentVehicle(project, userID: user.userID, vehicleID: vehicle.id)
             return (vehicle, created, settings)
         }
@@ -85,8 +86,9 @@ extension TelematicsRoutes {
             if let last = try store.latestReports(project, vehicleID: vehicle.id, limit: 1).first, kilometers < last.kilometers {
                 throw TelematicsError.kilometersDecreasing(last.kilometers)
             }
-            return try store.insertReport(project, vehicleID: vehicle.id, userID: user.userID, kilometers: kilometers, observations: observations,
-                                          readAt: readAtSeconds, now: context.now)
+            return try store.insertReport(
+                project, vehicleID: vehicle.id, userID: user.userID, kilometers: kilometers, observations: observations,
+                readAt: readAtSeconds, now: context.now)
         }
         return json(Wire.report(report), status: 201)
     }
@@ -106,8 +108,10 @@ extension TelematicsRoutes {
             try store.correct(project, reports: targets, kilometers: kilometers, observations: observations, at: context.now.timeIntervalSince1970)
             return (vehicle.id, try store.latestReports(project, vehicleID: vehicle.id, limit: count))
         }
-        return json(["vehicleId": .int(Int64(vehicleID)), "kilometers": .double(kilometers), "correctionCount": .int(Int64(count)),
-                     "reports": .array(reports.map(Wire.report))])
+        return json([
+            "vehicleId": .int(Int64(vehicleID)), "kilometers": .double(kilometers), "correctionCount": .int(Int64(count)),
+            "reports": .array(reports.map(Wire.report)),
+        ])
     }
 
     func estimatedMileage(_ request: Request, _ context: EmulatorContext) async throws -> Response {
@@ -117,13 +121,17 @@ extension TelematicsRoutes {
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             let estimatedAt = Wire.iso(context.now.timeIntervalSince1970)
             guard let last = try store.latestReports(project, vehicleID: vehicle.id, limit: 1).first else {
-                return ["vehicleId": .int(Int64(vehicle.id)), "estimatedKilometers": -1.0, "lastReportedKilometers": .null, "lastReportedAt": .null,
-                        "trackedKilometersSinceReport": 0.0, "estimatedAt": estimatedAt]
+                return [
+                    "vehicleId": .int(Int64(vehicle.id)), "estimatedKilometers": -1.0, "lastReportedKilometers": .null, "lastReportedAt": .null,
+                    "trackedKilometersSinceReport": 0.0, "estimatedAt": estimatedAt,
+                ]
             }
             let tracked = try store.trackedKm(project, vehicleID: vehicle.id, sinceMs: Int64(last.readAt * 1000))
-            return ["vehicleId": .int(Int64(vehicle.id)), "estimatedKilometers": Wire.num(last.kilometers + tracked),
-                    "lastReportedKilometers": .double(last.kilometers), "lastReportedAt": Wire.iso(last.readAt),
-                    "trackedKilometersSinceReport": Wire.num(tracked), "estimatedAt": estimatedAt]
+            return [
+                "vehicleId": .int(Int64(vehicle.id)), "estimatedKilometers": Wire.num(last.kilometers + tracked),
+                "lastReportedKilometers": .double(last.kilometers), "lastReportedAt": Wire.iso(last.readAt),
+                "trackedKilometersSinceReport": Wire.num(tracked), "estimatedAt": estimatedAt,
+            ]
         }
         return json(body)
     }

@@ -40,8 +40,10 @@ struct TelematicsRoutes: Sendable {
 
     /// A route under the API root whose Telematics and body errors answer in the platform's
     /// format, with `traceId` = journal id and `X-Request-Id` echoed.
-    private func route(_ method: HTTPMethod, _ path: String,
-                       _ handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response) -> Route {
+    private func route(
+        _ method: HTTPMethod, _ path: String,
+        _ handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response
+    ) -> Route {
         Route(method, apiRoot + path) { request, context in
             let requestIDHeader = request.headers["x-request-id"]
             do {
@@ -70,8 +72,10 @@ struct TelematicsRoutes: Sendable {
     /// `DerivedAnswers`); admitting them (expiry, revocation, account state) still runs on the
     /// request's clock every time. A write must not pass it: its own uncommitted changes have not
     /// moved the count.
-    func authenticate(_ store: TelematicsStore, _ request: Request, _ context: EmulatorContext,
-                      feature: String? = nil, readAsOf: Int? = nil) throws -> (user: UserRecord, project: ProjectID) {
+    func authenticate(
+        _ store: TelematicsStore, _ request: Request, _ context: EmulatorContext,
+        feature: String? = nil, readAsOf: Int? = nil
+    ) throws -> (user: UserRecord, project: ProjectID) {
         let (token, project) = try TelematicsService.project(token: request.bearerToken, credential: context.credential)
         let answers = context.services.derivedAnswers, key = "telematics.token\u{1F}\(project)\u{1F}\(token)"
         let records: TokenRecords
@@ -168,9 +172,10 @@ struct TelematicsRoutes: Sendable {
                 // `.rotate` is only decided for a known token, so `stored` is there.
                 guard let old = stored else { throw TelematicsError.refreshTokenRejected("The refresh token is not known.") }
                 let ttl = old.refreshTtl ?? settings.defaultRefreshTtlSeconds
-                let next = try store.mintPair(project, userID: old.userID, accessExpires: now.timeIntervalSince1970 + old.accessTtl,
-                                              refreshExpires: now.timeIntervalSince1970 + ttl, accessTtl: old.accessTtl, refreshTtl: ttl,
-                                              parentID: old.id, now: now, secrets: secrets)
+                let next = try store.mintPair(
+                    project, userID: old.userID, accessExpires: now.timeIntervalSince1970 + old.accessTtl,
+                    refreshExpires: now.timeIntervalSince1970 + ttl, accessTtl: old.accessTtl, refreshTtl: ttl,
+                    parentID: old.id, now: now, secrets: secrets)
                 try store.markRotated(project, pairID: old.id, successorID: next.id, at: now.timeIntervalSince1970)
                 return next
             }
@@ -184,8 +189,9 @@ struct TelematicsRoutes: Sendable {
         try await context.database.write { connection in
             let store = TelematicsStore(connection: connection)
             let (user, project) = try authenticate(store, request, context)
-            try store.revokePairs(project, accessToken: request.bearerToken, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
-                                  at: context.now.timeIntervalSince1970)
+            try store.revokePairs(
+                project, accessToken: request.bearerToken, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
+                at: context.now.timeIntervalSince1970)
         }
         return .empty(204)
     }

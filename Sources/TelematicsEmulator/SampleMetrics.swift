@@ -46,14 +46,17 @@ struct SampleMetrics: Sendable, Equatable {
         }
         let durationMs = last.timestampMs - first.timestampMs
         let hours = Double(durationMs) / 3_600_000
-        self.init(distanceKm: distance, durationSec: Int((Double(durationMs) / 1000).rounded()), // checked: an Int64 divided by 1000
-                  avgSpeedKmh: hours > 0 ? distance / hours : 0, maxSpeedKmh: maxSpeed,
-                  speedingCount: speedingCount, speedingDurationSec: Int((Double(speedingMs) / 1000).rounded()), nightDistanceKm: night) // checked: an Int64 / 1000
+        self.init(
+            distanceKm: distance, durationSec: Int((Double(durationMs) / 1000).rounded()), // checked: an Int64 divided by 1000
+            avgSpeedKmh: hours > 0 ? distance / hours : 0, maxSpeedKmh: maxSpeed,
+            speedingCount: speedingCount, speedingDurationSec: Int((Double(speedingMs) / 1000).rounded()), nightDistanceKm: night) // checked: an Int64 / 1000
     }
 
     /// Metrics with the given values.
-    init(distanceKm: Double, durationSec: Int, avgSpeedKmh: Double, maxSpeedKmh: Double, speedingCount: Int, speedingDurationSec: Int,
-         nightDistanceKm: Double) {
+    init(
+        distanceKm: Double, durationSec: Int, avgSpeedKmh: Double, maxSpeedKmh: Double, speedingCount: Int, speedingDurationSec: Int,
+        nightDistanceKm: Double
+    ) {
         self.distanceKm = distanceKm
         self.durationSec = durationSec
         self.avgSpeedKmh = avgSpeedKmh

@@ -89,8 +89,9 @@ enum TelematicsService {
 
         /// The state of `pair`'s refresh token, owned by `user`.
         init(pair: PairRecord, user: UserRecord) {
-            self.init(expires: pair.refreshExpires ?? 0, revokedAt: pair.refreshRevokedAt, rotatedAt: pair.rotatedAt,
-                      successorID: pair.successorID, userState: user.state)
+            self.init(
+                expires: pair.refreshExpires ?? 0, revokedAt: pair.refreshRevokedAt, rotatedAt: pair.rotatedAt,
+                successorID: pair.successorID, userState: user.state)
         }
 
         /// A state with the given values.

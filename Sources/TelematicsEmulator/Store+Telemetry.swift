@@ -16,9 +16,12 @@ extension TelematicsStore {
     }
 
     /// Stores what a batch was, for repeats and inspection.
-    func insertBatch(_ project: ProjectID, batchID: String, userID: Int, batch: TelemetryBatch, vehicleID: Int?, serviceCode: String?,
-                     accepted: Int, at time: Double) throws {
-        try connection.run("""
+    func insertBatch(
+        _ project: ProjectID, batchID: String, userID: Int, batch: TelemetryBatch, vehicleID: Int?, serviceCode: String?,
+        accepted: Int, at time: Double
+    ) throws {
+        try connection.run(
+            """
             INSERT INTO telematics_batches (project_id, batch_id, user_id, declared_user_id, vehicle_id, service_code, device_id, sample_count,
                 event_count, attention_event_count, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, batchID, userID, batch.userId, vehicleID, serviceCode, batch.deviceId, accepted, batch.events.count,
@@ -31,15 +34,17 @@ extension TelematicsStore {
         guard let userID else {
             return try connection.fetchAll(BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? ORDER BY received_at, rowid", project)
         }
-        return try connection.fetchAll(BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? AND user_id = ? ORDER BY received_at, rowid",
-                                       project, userID)
+        return try connection.fetchAll(
+            BatchRecord.self, "SELECT * FROM telematics_batches WHERE project_id = ? AND user_id = ? ORDER BY received_at, rowid",
+            project, userID)
     }
 
     // MARK: Samples
 
     /// Stores a sample; false when the user already has one at that millisecond.
     func insertSample(_ project: ProjectID, userID: Int, _ sample: Sample, batchID: String?) throws -> Bool {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT OR IGNORE INTO telematics_samples (project_id, user_id, ts_ms, latitude, longitude, speed_kmh, course_deg, accuracy_m,
                 altitude_m, speed_limit_kmh, phone_in_use, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, userID, sample.timestampMs, sample.latitude, sample.longitude, sample.speedKmh, sample.courseDeg,
@@ -54,8 +59,10 @@ extension TelematicsStore {
         var high = low
         for sample in samples { low = min(low, sample.timestampMs); high = max(high, sample.timestampMs) }
         var taken = Set<Int64>(minimumCapacity: samples.count)
-        for time in try connection.integers("SELECT ts_ms FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
-                                            project, userID, low, high) {
+        for time in try connection.integers(
+            "SELECT ts_ms FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
+            project, userID, low, high)
+        {
             taken.insert(Int64(time))
         }
         var fresh: [Sample] = []
@@ -104,8 +111,10 @@ extension TelematicsStore {
     func samples(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64, expected: Int = 0) throws -> [Sample] {
         var samples: [Sample] = []
         samples.reserveCapacity(max(0, min(expected, 10_000_000)))
-        try connection.forEachRow("SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
-                                  bindings: [project, userID, fromMs, toMs]) { row in samples.append(try Sample(positional: row)) }
+        try connection.forEachRow(
+            "SELECT \(Self.sampleColumns) FROM telematics_samples WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms",
+            bindings: [project, userID, fromMs, toMs]
+        ) { row in samples.append(try Sample(positional: row)) }
         return samples
     }
 
@@ -113,8 +122,9 @@ extension TelematicsStore {
 
     /// The user's newest open period.
     func openPeriod(_ project: ProjectID, userID: Int) throws -> PeriodRecord? {
-        try connection.fetchOne(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL ORDER BY id DESC LIMIT 1",
-                                project, userID)
+        try connection.fetchOne(
+            PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL ORDER BY id DESC LIMIT 1",
+            project, userID)
     }
 
     /// One period, whoever owns it.
@@ -130,7 +140,8 @@ extension TelematicsStore {
     /// Opens a period at a first sample (its count is saved with `savePeriod`).
     func insertPeriod(_ project: ProjectID, userID: Int, vehicleID: Int?, serviceCode: String?, atMs time: Int64) throws -> Int {
         let id = try nextID(project, "telematics_periods")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_periods (project_id, id, user_id, vehicle_id, service_code, started_ms, last_sample_ms, sample_count)
             VALUES (?, ?, ?, ?, ?, ?, ?, 0)
             """, project, id, userID, vehicleID, serviceCode, time, time)
@@ -138,10 +149,13 @@ extension TelematicsStore {
     }
 
     /// Stores a seeded period as given; returns its id.
-    func insertSeededPeriod(_ project: ProjectID, userID: Int, vehicleID: Int?, serviceCode: String?, startedMs: Int64, lastSampleMs: Int64,
-                            endedMs: Int64?, processedAt: Double?, sampleCount: Int) throws -> Int {
+    func insertSeededPeriod(
+        _ project: ProjectID, userID: Int, vehicleID: Int?, serviceCode: String?, startedMs: Int64, lastSampleMs: Int64,
+        endedMs: Int64?, processedAt: Double?, sampleCount: Int
+    ) throws -> Int {
         let id = try nextID(project, "telematics_periods")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_periods (project_id, id, user_id, vehicle_id, service_code, started_ms, last_sample_ms, ended_ms, is_processed,
                 processed_at, sample_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, userID, vehicleID, serviceCode, startedMs, lastSampleMs, endedMs, processedAt != nil, processedAt, sampleCount)
@@ -150,14 +164,17 @@ extension TelematicsStore {
 
     /// Saves an open period's bounds and count, closing it at its last sample when `ended`.
     func savePeriod(_ project: ProjectID, id: Int, startedMs: Int64, lastSampleMs: Int64, sampleCount: Int, ended: Bool) throws {
-        try connection.run("UPDATE telematics_periods SET started_ms = ?, last_sample_ms = ?, sample_count = ?, ended_ms = ? WHERE project_id = ? AND id = ?",
-                           startedMs, lastSampleMs, sampleCount, ended ? lastSampleMs : nil, project, id)
+        try connection.run(
+            "UPDATE telematics_periods SET started_ms = ?, last_sample_ms = ?, sample_count = ?, ended_ms = ? WHERE project_id = ? AND id = ?",
+            startedMs, lastSampleMs, sampleCount, ended ? lastSampleMs : nil, project, id)
     }
 
     /// Ids of the user's open periods whose last sample is at or before `lastSampleMs`.
     func idlePeriodIDs(_ project: ProjectID, userID: Int, lastSampleMs: Int64) throws -> [Int] {
-        try connection.query("SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL AND last_sample_ms <= ?",
-                             project, userID, lastSampleMs).map { try $0.decode("id") }
+        try connection.query(
+            "SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL AND last_sample_ms <= ?",
+            project, userID, lastSampleMs
+        ).map { try $0.decode("id") }
     }
 
     /// Closes one period at its last sample.
@@ -178,7 +195,8 @@ extension TelematicsStore {
 
     /// Marks a period processed with its trip results.
     func markProcessed(_ project: ProjectID, id: Int, tripCount: Int, distanceKm: Double, attentionEventCount: Int, at time: Double) throws {
-        try connection.run("""
+        try connection.run(
+            """
             UPDATE telematics_periods SET is_processed = 1, processed_at = ?, trip_count = ?, distance_km = ?, attention_event_count = ?,
                 ended_ms = COALESCE(ended_ms, last_sample_ms) WHERE project_id = ? AND id = ?
             """, time, tripCount, distanceKm, attentionEventCount, project, id)
@@ -186,18 +204,23 @@ extension TelematicsStore {
 
     /// Sets a seeded trip's period's results.
     func setPeriodResults(_ project: ProjectID, id: Int, tripCount: Int, distanceKm: Double, attentionEventCount: Int, sampleCount: Int) throws {
-        try connection.run("UPDATE telematics_periods SET trip_count = ?, distance_km = ?, attention_event_count = ?, sample_count = ? WHERE project_id = ? AND id = ?",
-                           tripCount, distanceKm, attentionEventCount, sampleCount, project, id)
+        try connection.run(
+            "UPDATE telematics_periods SET trip_count = ?, distance_km = ?, attention_event_count = ?, sample_count = ? WHERE project_id = ? AND id = ?",
+            tripCount, distanceKm, attentionEventCount, sampleCount, project, id)
     }
 
     /// One page of the user's periods starting in range, newest first, and the total.
-    func periods(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64, processed: Bool?, page: Int,
-                 pageSize: Int) throws -> (total: Int, periods: [PeriodRecord]) {
+    func periods(
+        _ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64, processed: Bool?, page: Int,
+        pageSize: Int
+    ) throws -> (total: Int, periods: [PeriodRecord]) {
         let filter = "project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ? AND (? IS NULL OR is_processed = ?)"
         let arguments: [any SQLBindable] = [project, userID, fromMs, toMs, processed, processed]
         let total: Int = try connection.query("SELECT count(*) AS n FROM telematics_periods WHERE " + filter, bindings: arguments).first?.decode("n") ?? 0
-        let periods = try connection.query("SELECT * FROM telematics_periods WHERE " + filter + " ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?",
-                                           bindings: arguments + [pageSize, (page - 1) * pageSize]).map { try PeriodRecord(row: $0) }
+        let periods = try connection.query(
+            "SELECT * FROM telematics_periods WHERE " + filter + " ORDER BY started_ms DESC, id DESC LIMIT ? OFFSET ?",
+            bindings: arguments + [pageSize, (page - 1) * pageSize]
+        ).map { try PeriodRecord(row: $0) }
         return (total, periods)
     }
 
@@ -207,8 +230,9 @@ extension TelematicsStore {
         guard let userID else {
             return try connection.fetchAll(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? ORDER BY started_ms DESC, id DESC", project)
         }
-        return try connection.fetchAll(PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
-                                       project, userID)
+        return try connection.fetchAll(
+            PeriodRecord.self, "SELECT * FROM telematics_periods WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
+            project, userID)
     }
 
     // MARK: Driving and attention events
@@ -216,7 +240,8 @@ extension TelematicsStore {
     /// Stores a driving event under its specific type.
     func insertDrivingEvent(_ project: ProjectID, userID: Int, _ event: DrivingEvent, batchID: String?) throws {
         let id = try nextID(project, "telematics_driving_events")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_driving_events (project_id, id, user_id, type, ts_ms, latitude, longitude, duration_sec, value, batch_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, userID, event.type, event.timestampMs, event.latitude, event.longitude, event.durationSec, event.value, batchID)
@@ -224,13 +249,15 @@ extension TelematicsStore {
 
     /// A user's driving events in `[fromMs, toMs]`, in time order.
     func drivingEvents(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [DrivingEvent] {
-        try connection.fetchAll(DrivingEvent.self, "SELECT * FROM telematics_driving_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id",
-                                project, userID, fromMs, toMs)
+        try connection.fetchAll(
+            DrivingEvent.self, "SELECT * FROM telematics_driving_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? ORDER BY ts_ms, id",
+            project, userID, fromMs, toMs)
     }
 
     /// Stores an attention event; false (and a counted duplicate) when its id is known.
     func insertAttentionEvent(_ project: ProjectID, userID: Int, _ event: AttentionEvent, now: Date) throws -> Bool {
-        let inserted = try connection.run("""
+        let inserted = try connection.run(
+            """
             INSERT OR IGNORE INTO telematics_attention_events (project_id, id, user_id, type, start_ms, end_ms, confidence, average_speed_mps,
                 latitude, longitude, horizontal_accuracy_m, location_timestamp_ms, detector_version, received_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -245,8 +272,9 @@ extension TelematicsStore {
 
     /// A user's attention events whose window overlaps `[fromMs, toMs]`.
     func attentionEvents(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [AttentionEvent] {
-        try connection.fetchAll(AttentionEvent.self, "SELECT * FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
-                                project, userID, fromMs, toMs)
+        try connection.fetchAll(
+            AttentionEvent.self, "SELECT * FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ? ORDER BY start_ms, id",
+            project, userID, fromMs, toMs)
     }
 
     /// Attention events with the first trip each overlaps, of one user or of all.
@@ -269,7 +297,9 @@ extension TelematicsStore {
 
     /// How many of the user's attention events overlap `[fromMs, toMs]`.
     func attentionEventCount(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> Int {
-        try connection.scalar("SELECT count(*) FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ?",
-                              project, userID, fromMs, toMs).int ?? 0
+        try connection.scalar(
+            "SELECT count(*) FROM telematics_attention_events WHERE project_id = ? AND user_id = ? AND end_ms >= ? AND start_ms <= ?",
+            project, userID, fromMs, toMs
+        ).int ?? 0
     }
 }

@@ -28,25 +28,32 @@ extension TelematicsStore {
         guard let userID else {
             return try connection.fetchAll(PairRecord.self, "SELECT * FROM telematics_token_pairs WHERE project_id = ? ORDER BY created_at, rowid", project)
         }
-        return try connection.fetchAll(PairRecord.self, "SELECT * FROM telematics_token_pairs WHERE project_id = ? AND user_id = ? ORDER BY created_at, rowid",
-                                       project, userID)
+        return try connection.fetchAll(
+            PairRecord.self, "SELECT * FROM telematics_token_pairs WHERE project_id = ? AND user_id = ? ORDER BY created_at, rowid",
+            project, userID)
     }
 
     /// Mints a pair. Tokens carry the project's tenant key so the project is found without a lookup.
-    func mintPair(_ project: ProjectID, userID: Int, accessExpires: Double, refreshExpires: Double?, accessTtl: Double, refreshTtl: Double?,
-                  parentID: String?, now: Date, secrets: TokenSecrets) throws -> PairRecord {
+    func mintPair(
+        _ project: ProjectID, userID: Int, accessExpires: Double, refreshExpires: Double?, accessTtl: Double, refreshTtl: Double?,
+        parentID: String?, now: Date, secrets: TokenSecrets
+    ) throws -> PairRecord {
         let tenant = try tenantKey(project)
         let accessToken = "tma_\(tenant)_\(secrets.access)"
         let refreshToken = refreshExpires == nil ? nil : "tmr_\(tenant)_\(secrets.refresh)"
-        try insertPair(project, id: secrets.pairID, userID: userID, accessToken: accessToken, accessExpires: accessExpires, refreshToken: refreshToken,
-                       refreshExpires: refreshExpires, accessTtl: accessTtl, refreshTtl: refreshTtl, parentID: parentID, createdAt: now.timeIntervalSince1970)
+        try insertPair(
+            project, id: secrets.pairID, userID: userID, accessToken: accessToken, accessExpires: accessExpires, refreshToken: refreshToken,
+            refreshExpires: refreshExpires, accessTtl: accessTtl, refreshTtl: refreshTtl, parentID: parentID, createdAt: now.timeIntervalSince1970)
         return try inserted(pair(project, id: secrets.pairID))
     }
 
     /// Stores a pair with given tokens (fixtures name their own).
-    func insertPair(_ project: ProjectID, id: String, userID: Int, accessToken: String, accessExpires: Double, refreshToken: String?,
-                    refreshExpires: Double?, accessTtl: Double, refreshTtl: Double?, parentID: String?, createdAt: Double) throws {
-        try connection.run("""
+    func insertPair(
+        _ project: ProjectID, id: String, userID: Int, accessToken: String, accessExpires: Double, refreshToken: String?,
+        refreshExpires: Double?, accessTtl: Double, refreshTtl: Double?, parentID: String?, createdAt: Double
+    ) throws {
+        try connection.run(
+            """
             INSERT INTO telematics_token_pairs (project_id, id, user_id, access_token, access_expires, refresh_token, refresh_expires,
                 access_ttl_seconds, refresh_ttl_seconds, parent_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, userID, accessToken, accessExpires, refreshToken, refreshExpires, accessTtl, refreshTtl, parentID, createdAt)

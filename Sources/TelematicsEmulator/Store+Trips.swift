@@ -18,10 +18,12 @@ extension TelematicsStore {
 
     /// The user's trips starting in `[fromMs, toMs]`, newest first.
     func trips(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [TripRecord] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT \(Self.tripColumns) FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
             ORDER BY started_ms DESC, id DESC
-            """, project, userID, fromMs, toMs).map { row throws(RowDecodingError) in try TripRecord(positional: row) }
+            """, project, userID, fromMs, toMs
+        ).map { row throws(RowDecodingError) in try TripRecord(positional: row) }
     }
 
     /// `TripRecord.columns` as a select list.
@@ -34,19 +36,23 @@ extension TelematicsStore {
         guard let userID else {
             return try connection.fetchAll(TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? ORDER BY started_ms DESC, id DESC", project)
         }
-        return try connection.fetchAll(TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
-                                       project, userID)
+        return try connection.fetchAll(
+            TripRecord.self, "SELECT * FROM telematics_trips WHERE project_id = ? AND user_id = ? ORDER BY started_ms DESC, id DESC",
+            project, userID)
     }
 
     /// Ids of the user's trips overlapping `[fromMs, toMs]`.
     func tripIDs(_ project: ProjectID, userID: Int, overlappingFromMs fromMs: Int64, toMs: Int64) throws -> [Int] {
-        try connection.query("SELECT id FROM telematics_trips WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND started_ms <= ?",
-                             project, userID, fromMs, toMs).map { try $0.decode("id") }
+        try connection.query(
+            "SELECT id FROM telematics_trips WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND started_ms <= ?",
+            project, userID, fromMs, toMs
+        ).map { try $0.decode("id") }
     }
 
     /// Deletes the trips built from a period, unlinking their manual events first.
     func deleteTrips(_ project: ProjectID, periodID: Int) throws {
-        try connection.run("""
+        try connection.run(
+            """
             UPDATE telematics_manual_events SET trip_id = NULL
             WHERE project_id = ? AND trip_id IN (SELECT id FROM telematics_trips WHERE project_id = ? AND period_id = ?)
             """, project, project, periodID)
@@ -56,7 +62,8 @@ extension TelematicsStore {
     /// Stores a trip measured from samples (score 100 until tallied); returns its id.
     func insertTrip(_ project: ProjectID, userID: Int, vehicleID: Int?, periodID: Int?, first: Sample, last: Sample, metrics: SampleMetrics) throws -> Int {
         let id = try nextID(project, "telematics_trips")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_trips (project_id, id, user_id, vehicle_id, period_id, started_ms, ended_ms, distance_km, duration_sec,
                 start_lat, start_lon, end_lat, end_lon, avg_speed_kmh, max_speed_kmh, score, speeding_count, sample_speeding_count,
                 speeding_duration_sec, night_distance_km)
@@ -68,10 +75,13 @@ extension TelematicsStore {
     }
 
     /// Stores a trip given by summary numbers alone (no positions); returns its id.
-    func insertSummaryTrip(_ project: ProjectID, userID: Int, vehicleID: Int?, periodID: Int, startedMs: Int64, endedMs: Int64, distanceKm: Double,
-                           durationSec: Int, avgSpeedKmh: Double, maxSpeedKmh: Double) throws -> Int {
+    func insertSummaryTrip(
+        _ project: ProjectID, userID: Int, vehicleID: Int?, periodID: Int, startedMs: Int64, endedMs: Int64, distanceKm: Double,
+        durationSec: Int, avgSpeedKmh: Double, maxSpeedKmh: Double
+    ) throws -> Int {
         let id = try nextID(project, "telematics_trips")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_trips (project_id, id, user_id, vehicle_id, period_id, started_ms, ended_ms, distance_km, duration_sec,
                 avg_speed_kmh, max_speed_kmh, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 100)
             """, project, id, userID, vehicleID, periodID, startedMs, endedMs, distanceKm, durationSec, avgSpeedKmh, maxSpeedKmh)
@@ -80,7 +90,8 @@ extension TelematicsStore {
 
     /// Saves a trip's event tally and score.
     func saveTally(_ project: ProjectID, tripID: Int, _ tally: EventTally, speedingEpisodes: Int) throws {
-        try connection.run("""
+        try connection.run(
+            """
             UPDATE telematics_trips SET hard_braking_count = ?, abrupt_acceleration_count = ?, hard_cornering_count = ?, speeding_count = ?,
                 distraction_count = ?, distraction_duration_sec = ?, manual_event_count = ?, score = ? WHERE project_id = ? AND id = ?
             """, tally.hardBraking, tally.abruptAcceleration, tally.hardCornering, tally.speeding + speedingEpisodes, tally.distraction,
@@ -89,15 +100,18 @@ extension TelematicsStore {
 
     /// Sums over the user's trips starting in range.
     func tripTotals(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> TripTotals {
-        try inserted(connection.fetchOne(TripTotals.self, """
-            SELECT count(*) AS trips, COALESCE(SUM(distance_km), 0) AS distance, COALESCE(SUM(duration_sec), 0) AS duration,
-                COALESCE(MAX(max_speed_kmh), 0) AS max_speed, COALESCE(SUM(score * distance_km), 0) AS weighted_score,
-                COALESCE(AVG(score), 100) AS mean_score, COALESCE(SUM(hard_braking_count), 0) AS hb,
-                COALESCE(SUM(abrupt_acceleration_count), 0) AS aa, COALESCE(SUM(hard_cornering_count), 0) AS hc,
-                COALESCE(SUM(speeding_duration_sec), 0) AS sd, COALESCE(SUM(distraction_count), 0) AS dc,
-                COALESCE(SUM(distraction_duration_sec), 0) AS dd, COALESCE(SUM(night_distance_km), 0) AS night
-            FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
-            """, project, userID, fromMs, toMs))
+        try inserted(
+            connection.fetchOne(
+                TripTotals.self,
+                """
+                SELECT count(*) AS trips, COALESCE(SUM(distance_km), 0) AS distance, COALESCE(SUM(duration_sec), 0) AS duration,
+                    COALESCE(MAX(max_speed_kmh), 0) AS max_speed, COALESCE(SUM(score * distance_km), 0) AS weighted_score,
+                    COALESCE(AVG(score), 100) AS mean_score, COALESCE(SUM(hard_braking_count), 0) AS hb,
+                    COALESCE(SUM(abrupt_acceleration_count), 0) AS aa, COALESCE(SUM(hard_cornering_count), 0) AS hc,
+                    COALESCE(SUM(speeding_duration_sec), 0) AS sd, COALESCE(SUM(distraction_count), 0) AS dc,
+                    COALESCE(SUM(distraction_duration_sec), 0) AS dd, COALESCE(SUM(night_distance_km), 0) AS night
+                FROM telematics_trips WHERE project_id = ? AND user_id = ? AND started_ms >= ? AND started_ms <= ?
+                """, project, userID, fromMs, toMs))
     }
 
     // MARK: Manual events
@@ -114,18 +128,23 @@ extension TelematicsStore {
         // periods end after it, where every earlier one starts before it. `+started_ms` keeps
         // the planner off the index by start, whose range is the user's whole history; an open
         // period (no end yet) is found by its NULL end in the same index.
-        let tripID = try connection.scalar("""
+        let tripID = try connection.scalar(
+            """
             SELECT max(id) FROM telematics_trips WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND +started_ms <= ?
-            """, project, userID, input.timeMs, input.timeMs).int
-        let periodID = try connection.scalar("""
+            """, project, userID, input.timeMs, input.timeMs
+        ).int
+        let periodID = try connection.scalar(
+            """
             SELECT max(id) FROM (
                 SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms >= ? AND +started_ms <= ?
                 UNION ALL
                 SELECT id FROM telematics_periods WHERE project_id = ? AND user_id = ? AND ended_ms IS NULL AND +started_ms <= ?
                     AND last_sample_ms + ? >= ?) AS candidates
-            """, project, userID, input.timeMs, input.timeMs, project, userID, input.timeMs, idleMs, input.timeMs).int
+            """, project, userID, input.timeMs, input.timeMs, project, userID, input.timeMs, idleMs, input.timeMs
+        ).int
         let id = try nextID(project, "telematics_manual_events")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_manual_events (project_id, id, client_event_id, user_id, type, ts_ms, received_at, latitude, longitude,
                 horizontal_accuracy_m, location_timestamp_ms, vehicle_id, trip_id, period_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, input.clientID, userID, input.type.rawValue, input.timeMs, time, input.latitude, input.longitude, input.accuracy,
@@ -149,13 +168,16 @@ extension TelematicsStore {
         guard let userID else {
             return try connection.fetchAll(ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? ORDER BY ts_ms, id", project)
         }
-        return try connection.fetchAll(ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? AND user_id = ? ORDER BY ts_ms, id",
-                                       project, userID)
+        return try connection.fetchAll(
+            ManualEventRecord.self, "SELECT * FROM telematics_manual_events WHERE project_id = ? AND user_id = ? ORDER BY ts_ms, id",
+            project, userID)
     }
 
     /// Times of the user's `tripStart` and `tripEnd` marks in `[fromMs, toMs]`.
     func tripMarks(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> (starts: [Int64], ends: [Int64]) {
-        let marks = try connection.fetchAll(ManualEventRecord.self, """
+        let marks = try connection.fetchAll(
+            ManualEventRecord.self,
+            """
             SELECT * FROM telematics_manual_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ? AND type IN ('tripStart', 'tripEnd')
             """, project, userID, fromMs, toMs)
         return (marks.filter { $0.type == .tripStart }.map(\.timestampMs), marks.filter { $0.type == .tripEnd }.map(\.timestampMs))
@@ -163,18 +185,21 @@ extension TelematicsStore {
 
     /// Links the user's manual events in `[fromMs, toMs]` to `tripID`; returns how many the trip now has.
     func linkManualEvents(_ project: ProjectID, userID: Int, tripID: Int, fromMs: Int64, toMs: Int64) throws -> Int {
-        try connection.run("UPDATE telematics_manual_events SET trip_id = ? WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
-                           tripID, project, userID, fromMs, toMs)
+        try connection.run(
+            "UPDATE telematics_manual_events SET trip_id = ? WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?",
+            tripID, project, userID, fromMs, toMs)
         return try connection.scalar("SELECT count(*) FROM telematics_manual_events WHERE project_id = ? AND trip_id = ?", project, tripID).int ?? 0
     }
 
     /// Manual activity marks (`walking`, `stopped`) in range, by type.
     func activityMarks(_ project: ProjectID, userID: Int, fromMs: Int64, toMs: Int64) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for row in try connection.query("""
+        for row in try connection.query(
+            """
             SELECT type, count(*) AS n FROM telematics_manual_events WHERE project_id = ? AND user_id = ? AND ts_ms >= ? AND ts_ms <= ?
                 AND type IN ('walking', 'stopped') GROUP BY type
-            """, project, userID, fromMs, toMs) {
+            """, project, userID, fromMs, toMs)
+        {
             counts[try row.decode("type", as: String.self)] = try row.decode("n", as: Int.self)
         }
         return counts

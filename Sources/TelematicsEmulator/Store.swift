@@ -27,7 +27,8 @@ struct TelematicsStore {
 
     /// Replaces the project's stored settings document.
     func saveSettingsDocument(_ project: ProjectID, _ document: JSONValue) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_settings (project_id, settings) VALUES (?, ?)
             ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings
             """, project, String(decoding: document.encoded(), as: UTF8.self))
@@ -48,7 +49,8 @@ struct TelematicsStore {
                 try connection.run("DELETE FROM project_credentials WHERE project_id = ? AND platform = 'telematics' AND name = ?", project, name)
                 continue
             }
-            try connection.run("""
+            try connection.run(
+                """
                 INSERT INTO project_credentials (project_id, platform, name, value) VALUES (?, 'telematics', ?, ?)
                 ON CONFLICT (project_id, platform, name) DO UPDATE SET value = excluded.value
                 """, project, name, value)
@@ -75,10 +77,13 @@ struct TelematicsStore {
     /// Creates a user (numbered from 1001 when `id` is nil).
     func insertUser(_ project: ProjectID, id: Int?, name: String, state: UserState, accessTtl: Double?, refreshTtl: Double?, now: Date) throws -> UserRecord {
         let userID: Int
-        if let id { userID = id } else {
+        if let id {
+            userID = id
+        } else {
             userID = try connection.scalar("SELECT COALESCE(MAX(user_id), 1000) + 1 FROM telematics_users WHERE project_id = ?", project).int ?? 1001
         }
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_users (project_id, user_id, user_name, state, access_ttl_seconds, refresh_ttl_seconds, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """, project, userID, name, state.rawValue, accessTtl, refreshTtl, Timestamp.formatMicroseconds(now))
@@ -86,10 +91,14 @@ struct TelematicsStore {
     }
 
     /// Changes the given fields of a user (nil leaves a field as it is).
-    func updateUser(_ project: ProjectID, id: Int, name: String?, state: UserState?, accessTtl: Double?, refreshTtl: Double?,
-                    disabledFeatures: [String]?) throws {
-        let changes: [(String, (any SQLBindable)?)] = [("user_name", name), ("state", state?.rawValue), ("access_ttl_seconds", accessTtl),
-                                                       ("refresh_ttl_seconds", refreshTtl), ("disabled_features", disabledFeatures?.joined(separator: ","))]
+    func updateUser(
+        _ project: ProjectID, id: Int, name: String?, state: UserState?, accessTtl: Double?, refreshTtl: Double?,
+        disabledFeatures: [String]?
+    ) throws {
+        let changes: [(String, (any SQLBindable)?)] = [
+            ("user_name", name), ("state", state?.rawValue), ("access_ttl_seconds", accessTtl),
+            ("refresh_ttl_seconds", refreshTtl), ("disabled_features", disabledFeatures?.joined(separator: ",")),
+        ]
         for (column, value) in changes {
             guard let value else { continue }
             try connection.run("UPDATE telematics_users SET \(column) = ? WHERE project_id = ? AND user_id = ?", value, project, id)
@@ -128,16 +137,20 @@ struct TelematicsStore {
     }
 
     /// Inserts or updates (by normalised plate); returns the vehicle and whether it was new.
-    func upsertVehicle(_ project: ProjectID, plate: String, internalPlate: String?, type: Int, fuelType: Int, addReason: Int?,
-                       now: Date) throws -> (VehicleRecord, created: Bool) {
+    func upsertVehicle(
+        _ project: ProjectID, plate: String, internalPlate: String?, type: Int, fuelType: Int, addReason: Int?,
+        now: Date
+    ) throws -> (VehicleRecord, created: Bool) {
         let key = TelematicsService.plateKey(plate)
         if let existing = try vehicle(project, plateKey: key) {
-            try connection.run("UPDATE telematics_vehicles SET plate = ?, internal_plate = ?, type = ?, fuel_type = ?, add_reason = ? WHERE project_id = ? AND id = ?",
-                               plate, internalPlate, type, fuelType, addReason, project, existing.id)
+            try connection.run(
+                "UPDATE telematics_vehicles SET plate = ?, internal_plate = ?, type = ?, fuel_type = ?, add_reason = ? WHERE project_id = ? AND id = ?",
+                plate, internalPlate, type, fuelType, addReason, project, existing.id)
             return (try inserted(vehicle(project, id: existing.id)), false)
         }
         let id = try nextID(project, "telematics_vehicles")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_vehicles (project_id, id, plate, plate_key, internal_plate, type, fuel_type, add_reason, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, plate, key, internalPlate, type, fuelType, addReason, Timestamp.formatMicroseconds(now))
@@ -148,8 +161,9 @@ struct TelematicsStore {
 
     /// A vehicle's most recent reports, newest first.
     func latestReports(_ project: ProjectID, vehicleID: Int, limit: Int) throws -> [ReportRecord] {
-        try connection.fetchAll(ReportRecord.self, "SELECT * FROM telematics_kilometer_reports WHERE project_id = ? AND vehicle_id = ? ORDER BY read_at DESC, id DESC LIMIT ?",
-                                project, vehicleID, limit)
+        try connection.fetchAll(
+            ReportRecord.self, "SELECT * FROM telematics_kilometer_reports WHERE project_id = ? AND vehicle_id = ? ORDER BY read_at DESC, id DESC LIMIT ?",
+            project, vehicleID, limit)
     }
 
     /// How many reports a vehicle has.
@@ -158,10 +172,13 @@ struct TelematicsStore {
     }
 
     /// Stores a report.
-    func insertReport(_ project: ProjectID, vehicleID: Int, userID: Int?, kilometers: Double, observations: String?, readAt: Double,
-                      now: Date) throws -> ReportRecord {
+    func insertReport(
+        _ project: ProjectID, vehicleID: Int, userID: Int?, kilometers: Double, observations: String?, readAt: Double,
+        now: Date
+    ) throws -> ReportRecord {
         let id = try nextID(project, "telematics_kilometer_reports")
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO telematics_kilometer_reports (project_id, id, vehicle_id, user_id, kilometers, observations, read_at, reported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, vehicleID, userID, kilometers, observations, readAt, now.timeIntervalSince1970)
@@ -171,7 +188,8 @@ struct TelematicsStore {
     /// Overwrites `reports` with a corrected value.
     func correct(_ project: ProjectID, reports: [ReportRecord], kilometers: Double, observations: String?, at time: Double) throws {
         for report in reports {
-            try connection.run("""
+            try connection.run(
+                """
                 UPDATE telematics_kilometer_reports SET kilometers = ?, observations = COALESCE(?, observations), corrected = 1, corrected_at = ?
                 WHERE project_id = ? AND id = ?
                 """, kilometers, observations, time, project, report.id)
@@ -180,8 +198,10 @@ struct TelematicsStore {
 
     /// Distance of the vehicle's trips that started after `sinceMs`.
     func trackedKm(_ project: ProjectID, vehicleID: Int, sinceMs: Int64) throws -> Double {
-        try connection.scalar("SELECT COALESCE(SUM(distance_km), 0) FROM telematics_trips WHERE project_id = ? AND vehicle_id = ? AND started_ms > ?",
-                              project, vehicleID, sinceMs).double ?? 0
+        try connection.scalar(
+            "SELECT COALESCE(SUM(distance_km), 0) FROM telematics_trips WHERE project_id = ? AND vehicle_id = ? AND started_ms > ?",
+            project, vehicleID, sinceMs
+        ).double ?? 0
     }
 
     /// The row just written: reading it back inside the same transaction cannot miss, so a nil

@@ -34,9 +34,10 @@ struct TelematicsFixtures {
                 let refresh = token["refreshToken"]?.stringValue
                 let access = token["token"]?.stringValue ?? "tma_\(tenant)_demoaccess\(index)"
                 let time = now.timeIntervalSince1970
-                try store.insertPair(project, id: "tp_fixture\(id)_\(index)", userID: id, accessToken: access,
-                                     accessExpires: time + accessTtl, refreshToken: refresh, refreshExpires: refresh == nil ? nil : time + refreshTtl,
-                                     accessTtl: accessTtl, refreshTtl: refresh == nil ? nil : refreshTtl, parentID: nil, createdAt: time)
+                try store.insertPair(
+                    project, id: "tp_fixture\(id)_\(index)", userID: id, accessToken: access,
+                    accessExpires: time + accessTtl, refreshToken: refresh, refreshExpires: refresh == nil ? nil : time + refreshTtl,
+                    accessTtl: accessTtl, refreshTtl: refresh == nil ? nil : refreshTtl, parentID: nil, createdAt: time)
                 if session == nil { session = (access, refresh) }
             }
         }
@@ -46,35 +47,40 @@ struct TelematicsFixtures {
         var plates: [String: Int] = [:]
         for vehicle in fixtures["vehicles"]?.arrayValue ?? [] {
             guard let plate = vehicle["plate"]?.stringValue else { continue }
-            let (record, _) = try store.upsertVehicle(project, plate: plate, internalPlate: vehicle["internalPlate"]?.stringValue,
-                                                      type: vehicle["type"]?.intValue ?? 1, fuelType: vehicle["fuelType"]?.intValue ?? 1,
-                                                      addReason: vehicle["addReason"]?.intValue, now: now)
+            let (record, _) = try store.upsertVehicle(
+                project, plate: plate, internalPlate: vehicle["internalPlate"]?.stringValue,
+                type: vehicle["type"]?.intValue ?? 1, fuelType: vehicle["fuelType"]?.intValue ?? 1,
+                addReason: vehicle["addReason"]?.intValue, now: now)
             plates[plate] = record.id
             if let user = vehicle["currentForUserId"]?.intValue { try store.setCurrentVehicle(project, userID: user, vehicleID: record.id) }
             for report in vehicle["kilometers"]?.arrayValue ?? [] {
                 guard let km = report["kilometers"]?.doubleValue else { continue }
                 let readAt = now.timeIntervalSince1970 - (report["daysAgo"]?.doubleValue ?? 0) * 86_400
-                _ = try store.insertReport(project, vehicleID: record.id, userID: nil, kilometers: km, observations: report["observations"]?.stringValue,
-                                           readAt: readAt, now: now)
+                _ = try store.insertReport(
+                    project, vehicleID: record.id, userID: nil, kilometers: km, observations: report["observations"]?.stringValue,
+                    readAt: readAt, now: now)
             }
         }
         let seeder = TripSeeder(processor: PeriodProcessor(store: store, project: project, settings: settings, now: now))
         let midnight = floor(now.timeIntervalSince1970 / 86_400) * 86_400
         for trip in fixtures["trips"]?.arrayValue ?? [] {
             guard let user = trip["userId"]?.intValue, let from = trip["from"]?.arrayValue, let to = trip["to"]?.arrayValue,
-                  from.count == 2, to.count == 2 else { continue }
+                from.count == 2, to.count == 2
+            else { continue }
             let start = midnight - (trip["daysAgo"]?.doubleValue ?? 1) * 86_400 + (trip["startHourUtc"]?.doubleValue ?? 8) * 3600
-            let samples = TripSeeder.syntheticDrive(startMs: Int64(start * 1000), from: (from[0].doubleValue ?? 0, from[1].doubleValue ?? 0),
-                                                    to: (to[0].doubleValue ?? 0, to[1].doubleValue ?? 0),
-                                                    durationSec: Int((trip["durationMinutes"]?.doubleValue ?? 20) * 60))
+            let samples = TripSeeder.syntheticDrive(
+                startMs: Int64(start * 1000), from: (from[0].doubleValue ?? 0, from[1].doubleValue ?? 0),
+                to: (to[0].doubleValue ?? 0, to[1].doubleValue ?? 0),
+                durationSec: Int((trip["durationMinutes"]?.doubleValue ?? 20) * 60))
             // Fixture events are placed by `offsetSeconds` from the trip start, so they move with the demo's creation day.
             let events: [JSONValue] = (trip["events"]?.arrayValue ?? []).map { event in
                 guard case .object(var members) = event else { return event }
                 members["timestampMs"] = .int(Int64((start + (members.removeValue(forKey: "offsetSeconds")?.doubleValue ?? 0)) * 1000))
                 return .object(members)
             }
-            let body = TelematicsAdmin.TripBody(userId: user, vehicleId: trip["vehiclePlate"]?.stringValue.flatMap { plates[$0] }, samples: samples,
-                                                events: events, attentionEvents: nil)
+            let body = TelematicsAdmin.TripBody(
+                userId: user, vehicleId: trip["vehiclePlate"]?.stringValue.flatMap { plates[$0] }, samples: samples,
+                events: events, attentionEvents: nil)
             _ = try seeder.trip(body)
         }
     }

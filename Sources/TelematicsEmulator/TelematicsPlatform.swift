@@ -95,7 +95,8 @@ public struct TelematicsPlatform: Platform {
             index = utf8.index(after: index)
         }
         guard parts.count == 3, let kind = parts.kind, let tenant = parts.tenant,
-              utf8[kind].elementsEqual("tma".utf8) || utf8[kind].elementsEqual("tmr".utf8) else { return nil }
+            utf8[kind].elementsEqual("tma".utf8) || utf8[kind].elementsEqual("tmr".utf8)
+        else { return nil }
         return String(token[tenant])
     }
 

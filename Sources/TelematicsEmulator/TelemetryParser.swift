@@ -46,9 +46,13 @@ enum TelemetryParser {
         let root: JSONValue
         do { root = try parseJSON(data) } catch { throw .invalidBatch("The telemetry body is not valid JSON.") }
         var object: [String: JSONValue]
-        if let array = root.arrayValue { object = ["samples": .array(array)] }
-        else if let members = root.objectValue { object = members }
-        else { throw .invalidBatch("The telemetry body must be an object with `samples`.") }
+        if let array = root.arrayValue {
+            object = ["samples": .array(array)]
+        } else if let members = root.objectValue {
+            object = members
+        } else {
+            throw .invalidBatch("The telemetry body must be an object with `samples`.")
+        }
         guard let rawSamples = object["samples"]?.arrayValue else { throw .invalidBatch("`samples` must be an array.") }
         var batch = try header(object)
         batch.samples.reserveCapacity(rawSamples.count)
@@ -91,16 +95,17 @@ enum TelemetryParser {
                 guard let time = member(event, "timestampMs", "timestamp", "t").flatMap(epochMs) else {
                     throw .invalidBatch("`events.\(index).timestampMs` is required.")
                 }
-                batch.events.append(DrivingEvent(type: type, timestampMs: time, latitude: member(event, "latitude", "lat")?.doubleValue,
-                                                 longitude: member(event, "longitude", "lon")?.doubleValue,
-                                                 durationSec: event["durationSec"]?.doubleValue, value: event["value"]?.doubleValue))
+                batch.events.append(
+                    DrivingEvent(
+                        type: type, timestampMs: time, latitude: member(event, "latitude", "lat")?.doubleValue,
+                        longitude: member(event, "longitude", "lon")?.doubleValue,
+                        durationSec: event["durationSec"]?.doubleValue, value: event["value"]?.doubleValue))
             }
         }
         if let attention = object["attentionEvents"] {
             guard let list = attention.arrayValue else { throw .invalidBatch("`attentionEvents` must be an array.") }
             for (index, raw) in list.enumerated() {
-                do throws(TelematicsError) { batch.attentionEvents.append(try parseAttentionEvent(raw, index: index)) }
-                catch { throw .invalidBatch(error.message) }
+                do throws(TelematicsError) { batch.attentionEvents.append(try parseAttentionEvent(raw, index: index)) } catch { throw .invalidBatch(error.message) }
             }
         }
     }
@@ -122,20 +127,25 @@ enum TelemetryParser {
             throw .invalidBatch("`samples.\(index).timestampMs` is required (epoch ms or ISO 8601).")
         }
         guard let latitude = member(.latitude, .lat)?.doubleValue, (-90...90).contains(latitude),
-              let longitude = member(.longitude, .lon)?.doubleValue, (-180...180).contains(longitude) else {
+            let longitude = member(.longitude, .lon)?.doubleValue, (-180...180).contains(longitude)
+        else {
             throw .invalidBatch("`samples.\(index)` needs a `latitude` in −90…90 and a `longitude` in −180…180.")
         }
         var speed: Double?
         if let mps = field(.speedMps)?.doubleValue { speed = mps * 3.6 } else { speed = field(.speedKmh)?.doubleValue }
         if let value = speed, value < 0 { speed = nil } // iOS reports −1 for "unknown"
         var inUse: Bool?
-        if let flag = field(.phoneInUse)?.boolValue { inUse = flag }
-        else if let locked = field(.screenLocked)?.boolValue { inUse = !locked && !(field(.handsFree)?.boolValue ?? false) }
-        return Sample(timestampMs: time, latitude: latitude, longitude: longitude, speedKmh: speed,
-                      courseDeg: member(.courseDeg, .headingDeg)?.doubleValue,
-                      horizontalAccuracyM: member(.horizontalAccuracyM, .accuracyM)?.doubleValue,
-                      altitudeM: member(.altitudeM, .altM)?.doubleValue,
-                      speedLimitKmh: field(.speedLimitKmh)?.doubleValue, phoneInUse: inUse)
+        if let flag = field(.phoneInUse)?.boolValue {
+            inUse = flag
+        } else if let locked = field(.screenLocked)?.boolValue {
+            inUse = !locked && !(field(.handsFree)?.boolValue ?? false)
+        }
+        return Sample(
+            timestampMs: time, latitude: latitude, longitude: longitude, speedKmh: speed,
+            courseDeg: member(.courseDeg, .headingDeg)?.doubleValue,
+            horizontalAccuracyM: member(.horizontalAccuracyM, .accuracyM)?.doubleValue,
+            altitudeM: member(.altitudeM, .altM)?.doubleValue,
+            speedLimitKmh: field(.speedLimitKmh)?.doubleValue, phoneInUse: inUse)
     }
 
     /// Parses one attention event with the SDK's keys [D-TM-14].
@@ -144,7 +154,8 @@ enum TelemetryParser {
         guard let event = raw.objectValue else { throw .invalidRequest("`\(at)` must be an object.") }
         guard let id = event["id"]?.stringValue, UUID(uuidString: id) != nil else { throw .invalidRequest("`\(at).id` must be a UUID.") }
         guard let type = event["type"]?.stringValue,
-              type == "phoneDistraction" || type.lowercased() == "phone_distraction" || type.lowercased() == "phonedistraction" else {
+            type == "phoneDistraction" || type.lowercased() == "phone_distraction" || type.lowercased() == "phonedistraction"
+        else {
             throw .invalidRequest("`\(at).type` must be `phoneDistraction`.")
         }
         guard let start = event["startTimestampMs"].flatMap(epochMs), let end = event["endTimestampMs"].flatMap(epochMs) else {
@@ -163,11 +174,14 @@ enum TelemetryParser {
         if let value = event["locationTimestampMs"], !value.isNull {
             guard let number = value.doubleValue.flatMap(wholeMs) else { throw .invalidRequest("`\(at).locationTimestampMs` must be epoch ms or null.") }
             locationTime = number
-        } else { locationTime = nil }
-        return AttentionEvent(id: id.lowercased(), type: "phoneDistraction", startTimestampMs: start, endTimestampMs: end,
-                              confidence: confidence, averageSpeedMps: try optionalDouble("averageSpeedMps"),
-                              latitude: try optionalDouble("latitude"), longitude: try optionalDouble("longitude"),
-                              horizontalAccuracyM: try optionalDouble("horizontalAccuracyM"), locationTimestampMs: locationTime,
-                              detectorVersion: event["detectorVersion"]?.stringValue ?? "unknown")
+        } else {
+            locationTime = nil
+        }
+        return AttentionEvent(
+            id: id.lowercased(), type: "phoneDistraction", startTimestampMs: start, endTimestampMs: end,
+            confidence: confidence, averageSpeedMps: try optionalDouble("averageSpeedMps"),
+            latitude: try optionalDouble("latitude"), longitude: try optionalDouble("longitude"),
+            horizontalAccuracyM: try optionalDouble("horizontalAccuracyM"), locationTimestampMs: locationTime,
+            detectorVersion: event["detectorVersion"]?.stringValue ?? "unknown")
     }
 }

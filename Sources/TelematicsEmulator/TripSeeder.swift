@@ -24,9 +24,10 @@ struct TripSeeder {
             guard let first = batch.samples.first, let last = batch.samples.last, batch.samples.count >= 2 else {
                 throw AdminError.badRequest("A seeded trip needs at least two samples.")
             }
-            periodID = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: nil, startedMs: first.timestampMs,
-                                                    lastSampleMs: last.timestampMs, endedMs: last.timestampMs, processedAt: now.timeIntervalSince1970,
-                                                    sampleCount: batch.samples.count)
+            periodID = try store.insertSeededPeriod(
+                project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: nil, startedMs: first.timestampMs,
+                lastSampleMs: last.timestampMs, endedMs: last.timestampMs, processedAt: now.timeIntervalSince1970,
+                sampleCount: batch.samples.count)
             for sample in batch.samples where try store.insertSample(project, userID: body.userId, sample, batchID: nil) { sampleCount += 1 }
             attentionCount = try processor.storeEvents(userID: body.userId, batch: batch, batchID: nil)
             let inserted = try processor.insertTrip(userID: body.userId, vehicleID: body.vehicleId, periodID: periodID, samples: batch.samples)
@@ -42,10 +43,12 @@ struct TripSeeder {
             distance = km
             let duration = Int(ended.timeIntervalSince(started).rounded()) // checked: both parsed, inside Timestamp.range
             let average = km / (Double(duration) / 3600)
-            periodID = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: nil, startedMs: startMs,
-                                                    lastSampleMs: endMs, endedMs: endMs, processedAt: now.timeIntervalSince1970, sampleCount: 0)
-            tripID = try store.insertSummaryTrip(project, userID: body.userId, vehicleID: body.vehicleId, periodID: periodID, startedMs: startMs, endedMs: endMs,
-                                                 distanceKm: km, durationSec: duration, avgSpeedKmh: average, maxSpeedKmh: body.maxSpeedKmh ?? average)
+            periodID = try store.insertSeededPeriod(
+                project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: nil, startedMs: startMs,
+                lastSampleMs: endMs, endedMs: endMs, processedAt: now.timeIntervalSince1970, sampleCount: 0)
+            tripID = try store.insertSummaryTrip(
+                project, userID: body.userId, vehicleID: body.vehicleId, periodID: periodID, startedMs: startMs, endedMs: endMs,
+                distanceKm: km, durationSec: duration, avgSpeedKmh: average, maxSpeedKmh: body.maxSpeedKmh ?? average)
             try processor.tallyTrip(tripID)
         }
         try store.setPeriodResults(project, id: periodID, tripCount: 1, distanceKm: distance, attentionEventCount: attentionCount, sampleCount: sampleCount)
@@ -63,9 +66,10 @@ struct TripSeeder {
             let endMs = end.map { $0.clampedEpochMilliseconds + Int64(index) * spacing }
             // An open seeded period is one whose last sample is its start, so the idle rule closes it
             // like any other: once the project clock passes `startedAt` + `periodIdleTimeoutSeconds`.
-            let id = try store.insertSeededPeriod(project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: body.serviceCode, startedMs: startMs,
-                                                  lastSampleMs: endMs ?? startMs, endedMs: endMs, processedAt: processed ? now.timeIntervalSince1970 : nil,
-                                                  sampleCount: 0)
+            let id = try store.insertSeededPeriod(
+                project, userID: body.userId, vehicleID: body.vehicleId, serviceCode: body.serviceCode, startedMs: startMs,
+                lastSampleMs: endMs ?? startMs, endedMs: endMs, processedAt: processed ? now.timeIntervalSince1970 : nil,
+                sampleCount: 0)
             periods.append(try store.inserted(store.period(project, id: id)))
         }
         return periods
@@ -79,8 +83,10 @@ struct TripSeeder {
             let fraction = Double(step) / Double(steps)
             let latitude = from.0 + (to.0 - from.0) * fraction
             let longitude = from.1 + (to.1 - from.1) * fraction
-            samples.append(["timestampMs": .int(startMs + Int64(step * intervalSec * 1000)), "latitude": .double(latitude), "longitude": .double(longitude),
-                            "horizontalAccuracyM": 5.0])
+            samples.append([
+                "timestampMs": .int(startMs + Int64(step * intervalSec * 1000)), "latitude": .double(latitude), "longitude": .double(longitude),
+                "horizontalAccuracyM": 5.0,
+            ])
         }
         return samples
     }

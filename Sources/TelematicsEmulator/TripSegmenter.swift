@@ -12,8 +12,9 @@ struct TripSegmenter: Sendable {
 
     /// The segmenter the project's settings describe.
     init(settings: TelematicsSettings) {
-        self.init(gapMs: Int64(settings.tripGapSeconds * 1000), minDistanceKm: settings.minTripDistanceKm,
-                  minDurationMs: Int64(settings.minTripDurationSeconds * 1000))
+        self.init(
+            gapMs: Int64(settings.tripGapSeconds * 1000), minDistanceKm: settings.minTripDistanceKm,
+            minDurationMs: Int64(settings.minTripDurationSeconds * 1000))
     }
 
     /// A segmenter with explicit thresholds.

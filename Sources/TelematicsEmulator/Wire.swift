@@ -29,8 +29,10 @@ enum Wire {
     }
 
     static func user(_ user: UserRecord) -> JSONValue {
-        ["userId": .int(Int64(user.userID)), "userName": .string(user.userName), "id": .int(Int64(user.userID)), "name": .string(user.userName),
-         "active": .bool(user.state == .active)]
+        [
+            "userId": .int(Int64(user.userID)), "userName": .string(user.userName), "id": .int(Int64(user.userID)), "name": .string(user.userName),
+            "active": .bool(user.state == .active),
+        ]
     }
 
     static func catalogue(_ map: [String: Int]) -> JSONValue { .object(map.mapValues { .int(Int64($0)) }) }
@@ -50,8 +52,10 @@ enum Wire {
     }
 
     static func report(_ report: ReportRecord) -> JSONValue {
-        ["id": .int(Int64(report.id)), "vehicleId": .int(Int64(report.vehicleID)), "kilometers": .double(report.kilometers), "observations": str(report.observations),
-         "readAt": iso(report.readAt), "reportedAt": iso(report.reportedAt), "corrected": .bool(report.corrected), "correctedAt": iso(report.correctedAt)]
+        [
+            "id": .int(Int64(report.id)), "vehicleId": .int(Int64(report.vehicleID)), "kilometers": .double(report.kilometers), "observations": str(report.observations),
+            "readAt": iso(report.readAt), "reportedAt": iso(report.reportedAt), "corrected": .bool(report.corrected), "correctedAt": iso(report.correctedAt),
+        ]
     }
 
     static func tripResume(_ trip: TripRecord) -> JSONValue {
@@ -74,14 +78,18 @@ enum Wire {
     }
 
     static func sample(_ sample: Sample) -> JSONValue {
-        ["timestamp": isoMs(sample.timestampMs), "timestampMs": .int(sample.timestampMs), "latitude": .double(sample.latitude), "longitude": .double(sample.longitude),
-         "speedKmh": num(sample.speedKmh), "courseDeg": num(sample.courseDeg), "horizontalAccuracyM": num(sample.horizontalAccuracyM),
-         "altitudeM": num(sample.altitudeM), "speedLimitKmh": num(sample.speedLimitKmh), "phoneInUse": sample.phoneInUse.map { .bool($0) } ?? .null]
+        [
+            "timestamp": isoMs(sample.timestampMs), "timestampMs": .int(sample.timestampMs), "latitude": .double(sample.latitude), "longitude": .double(sample.longitude),
+            "speedKmh": num(sample.speedKmh), "courseDeg": num(sample.courseDeg), "horizontalAccuracyM": num(sample.horizontalAccuracyM),
+            "altitudeM": num(sample.altitudeM), "speedLimitKmh": num(sample.speedLimitKmh), "phoneInUse": sample.phoneInUse.map { .bool($0) } ?? .null,
+        ]
     }
 
     static func tripEvent(type: String, source: String, ms: Int64, latitude: Double?, longitude: Double?, durationSec: Double?, value: Double?) -> JSONValue {
-        ["type": .string(type), "source": .string(source), "timestamp": isoMs(ms), "timestampMs": .int(ms), "latitude": num(latitude),
-         "longitude": num(longitude), "durationSec": num(durationSec), "value": num(value)]
+        [
+            "type": .string(type), "source": .string(source), "timestamp": isoMs(ms), "timestampMs": .int(ms), "latitude": num(latitude),
+            "longitude": num(longitude), "durationSec": num(durationSec), "value": num(value),
+        ]
     }
 
     static func attentionEvent(_ event: AttentionEvent) -> JSONValue {

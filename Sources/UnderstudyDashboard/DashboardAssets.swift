@@ -24,8 +24,9 @@ public struct DashboardAssets: Sendable {
         var files: [String: DashboardAsset] = [:]
         for (name, text) in texts {
             let body = Data(text.utf8)
-            files[name] = DashboardAsset(body: body, contentType: Self.contentType(of: name),
-                                         etag: "\"" + SHA256Digest.hex(body).prefix(16) + "\"")
+            files[name] = DashboardAsset(
+                body: body, contentType: Self.contentType(of: name),
+                etag: "\"" + SHA256Digest.hex(body).prefix(16) + "\"")
         }
         self.files = files
     }

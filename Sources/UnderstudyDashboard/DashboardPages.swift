@@ -13,7 +13,8 @@ public struct DashboardPages: Sendable {
 
     /// Content-Security-Policy of every dashboard response: only this origin's files, no inline
     /// script or style, no frames, no plugins; with text-only rendering it stops injected markup.
-    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    public static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     private let compiled: DashboardAssets
@@ -83,7 +84,8 @@ public struct DashboardPages: Sendable {
         // Revalidate every time (a 304 costs nothing), so a new binary's files are picked up at once.
         headers.set("Cache-Control", "no-cache")
         if status == 200, let presented = request.headers["if-none-match"],
-           presented.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            presented.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag || $0.trimmingCharacters(in: .whitespaces) == "*" })
+        {
             return Response(status: 304, headers: headers)
         }
         return Response(status: status, headers: headers, body: asset.body)

@@ -78,9 +78,12 @@ public enum ControlCommand {
         case .listProjects:
             let projects = try await admin.projects()
             if json { return try output.json(["projects": projects]) }
-            output.line(ControlText.columns([["ID", "NAME", "CLOCK", "CREATED"]] + projects.map {
-                [$0.id, $0.name + ($0.isDemo ? " (demo)" : ""), ControlText.clock($0.clock), $0.createdAt]
-            }))
+            output.line(
+                ControlText.columns(
+                    [["ID", "NAME", "CLOCK", "CREATED"]]
+                        + projects.map {
+                            [$0.id, $0.name + ($0.isDemo ? " (demo)" : ""), ControlText.clock($0.clock), $0.createdAt]
+                        }))
         case .showProject(let id): try show(try await admin.project(id).get(), json: json, output: output)
         case .createProject(let name, let id, let seed):
             try show(try await admin.createProject(name: name, id: id, seed: seed), json: json, output: output)
@@ -163,12 +166,14 @@ public enum ControlCommand {
             output.error("understudy: cannot reach \(server): \(message)\n")
             return failure
         case .unexpectedStatus(401, _):
-            output.error(invocation.adminToken == nil
-                ? "understudy: \(server) requires an admin token: pass --admin-token TOKEN or set UNDERSTUDY_ADMIN_TOKEN\n"
-                : "understudy: \(server) refused the admin token given\n")
+            output.error(
+                invocation.adminToken == nil
+                    ? "understudy: \(server) requires an admin token: pass --admin-token TOKEN or set UNDERSTUDY_ADMIN_TOKEN\n"
+                    : "understudy: \(server) refused the admin token given\n")
             return unauthorized
         case .unexpectedStatus(let status, let body):
-            let detail = (try? JSONDecoder().decode(AdminErrorBody.self, from: Data(body.utf8)))?.error.message
+            let detail =
+                (try? JSONDecoder().decode(AdminErrorBody.self, from: Data(body.utf8)))?.error.message
                 ?? String(body.prefix(200)).replacingOccurrences(of: "\n", with: " ")
             output.error("understudy: \(server) answered \(status): \(detail)\n")
             return status == 404 ? notFound : failure

@@ -50,8 +50,9 @@ extension ControlCommandLine {
         if parsed.has("--truncate") { actions.append(.truncate(try parsed.number("--bytes", Int.self))) }
         for (flag, action) in actionSwitches.sorted(by: { $0.key < $1.key }) where parsed.has(flag) { actions.append(action) }
         guard actions.count == 1, let action = actions.first else {
-            throw ControlUsageError(description: "`faults add` needs exactly one of --status CODE, --delay MS, --hang, --reset, "
-                + "--close-after-headers, --truncate, --malformed-json (or the whole rule as --json-rule)")
+            throw ControlUsageError(
+                description: "`faults add` needs exactly one of --status CODE, --delay MS, --hang, --reset, "
+                    + "--close-after-headers, --truncate, --malformed-json (or the whole rule as --json-rule)")
         }
         for (flag, needs) in [("--retry-after", "--status"), ("--body", "--status"), ("--hold", "--hang"), ("--bytes", "--truncate")]
         where parsed.has(flag) && !parsed.has(needs) {
@@ -64,11 +65,14 @@ extension ControlCommandLine {
             }
             headers[String(header[..<equals]).lowercased()] = String(header[header.index(after: equals)...])
         }
-        let match = FaultRule.Match(platform: parsed.value("--platform"), method: parsed.value("--method")?.uppercased(),
-                                    path: parsed.value("--path"), headers: headers.isEmpty ? nil : headers)
-        return .rule(FaultRule(match: match, action: action, times: try parsed.number("--times", Int.self),
-                               after: try parsed.number("--after", Int.self), probability: try parsed.number("--probability", Double.self),
-                               seed: try parsed.number("--seed", UInt64.self), ttlSeconds: try parsed.number("--ttl", Double.self)))
+        let match = FaultRule.Match(
+            platform: parsed.value("--platform"), method: parsed.value("--method")?.uppercased(),
+            path: parsed.value("--path"), headers: headers.isEmpty ? nil : headers)
+        return .rule(
+            FaultRule(
+                match: match, action: action, times: try parsed.number("--times", Int.self),
+                after: try parsed.number("--after", Int.self), probability: try parsed.number("--probability", Double.self),
+                seed: try parsed.number("--seed", UInt64.self), ttlSeconds: try parsed.number("--ttl", Double.self)))
     }
 }
 
@@ -127,8 +131,10 @@ struct ParsedFlags {
 
     func expectPositionals(_ count: Int, _ command: String) throws(ControlUsageError) {
         guard positionals.count == count else {
-            throw ControlUsageError(description: count == 0 ? "`\(command)` takes no argument `\(positionals[0])`"
-                                    : "`\(command)` takes \(count) argument(s), got \(positionals.count)")
+            throw ControlUsageError(
+                description: count == 0
+                    ? "`\(command)` takes no argument `\(positionals[0])`"
+                    : "`\(command)` takes \(count) argument(s), got \(positionals.count)")
         }
     }
 

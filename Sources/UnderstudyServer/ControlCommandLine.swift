@@ -47,9 +47,13 @@ public enum ControlCommandLine {
         case ("faults", "list"): return (["--project"], [])
         case ("faults", "clear"): return (["--project", "--rule"], [])
         case ("faults", "add"):
-            return (["--project", "--platform", "--method", "--path", "--header", "--status", "--retry-after", "--body", "--delay",
-                     "--hold", "--bytes", "--times", "--after", "--probability", "--seed", "--ttl", "--json-rule"],
-                    ["--hang", "--reset", "--close-after-headers", "--truncate", "--malformed-json"])
+            return (
+                [
+                    "--project", "--platform", "--method", "--path", "--header", "--status", "--retry-after", "--body", "--delay",
+                    "--hold", "--bytes", "--times", "--after", "--probability", "--seed", "--ttl", "--json-rule",
+                ],
+                ["--hang", "--reset", "--close-after-headers", "--truncate", "--malformed-json"]
+            )
         case ("clock", "show"), ("clock", "real"), ("clock", "advance"): return (["--project"], [])
         case ("clock", "freeze"): return (["--project", "--at"], [])
         case (_, "") where help: return ([], [])
@@ -74,7 +78,8 @@ public enum ControlCommandLine {
         }
         let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
         guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
-              url.query == nil else {
+            url.query == nil
+        else {
             throw ControlUsageError(description: "the server must be an http:// or https:// URL such as http://127.0.0.1:8080, not `\(text)`")
         }
         return url
@@ -97,8 +102,9 @@ public enum ControlCommandLine {
         case "reset": return .resetProject(try parsed.single("projects reset", "ID"))
         case "create":
             try parsed.expectPositionals(0, "projects create")
-            return .createProject(name: parsed.value("--name"), id: parsed.value("--id"),
-                                  seed: try parsed.number("--seed", UInt64.self))
+            return .createProject(
+                name: parsed.value("--name"), id: parsed.value("--id"),
+                seed: try parsed.number("--seed", UInt64.self))
         case "export": return .exportProject(try parsed.single("projects export", "ID"), output: parsed.value("--output"))
         default:
             return .importProject(file: try parsed.single("projects import", "FILE"), id: parsed.value("--id"), replacing: parsed.value("--replace"))

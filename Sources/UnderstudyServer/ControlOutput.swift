@@ -50,8 +50,10 @@ enum ControlText {
         var target = entry.path + (entry.query.isEmpty ? "" : "?" + entry.query)
         if let host = entry.proxyHost, entry.platform != "proxy" { target += "  via proxy \(host)" }
         if let fault = entry.fault { target += "  fault: \(fault)" }
-        return [pad(String(entry.id), 6, right: true), entry.time, status, pad(duration, 9, right: true),
-                pad(entry.projectID ?? "-", 12), pad(entry.platform, 12), pad(entry.method, 7), target].joined(separator: " ")
+        return [
+            pad(String(entry.id), 6, right: true), entry.time, status, pad(duration, 9, right: true),
+            pad(entry.projectID ?? "-", 12), pad(entry.platform, 12), pad(entry.method, 7), target,
+        ].joined(separator: " ")
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
@@ -83,10 +85,13 @@ enum ControlText {
     }
 
     static func faultRows(_ rules: [FaultRule]) -> [[String]] {
-        [["ID", "SCOPE", "MATCH", "ACTION", "SCHEDULE", "HITS/MATCHED", "EXPIRES"]] + rules.map { rule in
-            [rule.id ?? "", rule.projectID ?? "global", match(rule.match), action(rule.action), schedule(rule),
-             "\(rule.hits ?? 0)/\(rule.matched ?? 0)", rule.expiresAt ?? ""]
-        }
+        [["ID", "SCOPE", "MATCH", "ACTION", "SCHEDULE", "HITS/MATCHED", "EXPIRES"]]
+            + rules.map { rule in
+                [
+                    rule.id ?? "", rule.projectID ?? "global", match(rule.match), action(rule.action), schedule(rule),
+                    "\(rule.hits ?? 0)/\(rule.matched ?? 0)", rule.expiresAt ?? "",
+                ]
+            }
     }
 
     static func match(_ match: FaultRule.Match) -> String {

@@ -1,8 +1,9 @@
+import EmulatorCore
+import Foundation
+
 #if canImport(CMalloc)
 import CMalloc
 #endif
-import EmulatorCore
-import Foundation
 
 /// How the server's heap is set up before it starts serving.
 enum HeapSetup {

@@ -17,7 +17,8 @@ enum LANAddresses {
         for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
             let flags = Int32(bitPattern: UInt32(entry.pointee.ifa_flags))
             guard let address = entry.pointee.ifa_addr, Int32(address.pointee.sa_family) == AF_INET,
-                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
+                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
             var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             let converted = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 -> Bool in
                 var raw = ipv4.pointee.sin_addr

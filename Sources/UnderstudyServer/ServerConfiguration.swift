@@ -197,7 +197,10 @@ extension ServerConfiguration {
         if let publicURL {
             // The same parser that builds every advertised URL, so what validates is what is advertised.
             guard PublicURL(publicURL) != nil else {
-                throw ConfigurationError(description: "public URL must be http:// or https:// with a host (a name, an IPv4 address or an [IPv6] address), an optional port, and no path, query or user info, like http://192.168.1.50:8080; got `\(publicURL)`")
+                throw ConfigurationError(
+                    description:
+                        "public URL must be http:// or https:// with a host (a name, an IPv4 address or an [IPv6] address), an optional port, and no path, query or user info, like http://192.168.1.50:8080; got `\(publicURL)`"
+                )
             }
         }
         _ = try allowedHostNames()
@@ -205,7 +208,8 @@ extension ServerConfiguration {
         if let token = adminToken, !token.isEmpty, token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ConfigurationError(description: "the admin token is blank (white space only); give a real token or none")
         }
-        if let password = proxyPassword, password.isEmpty || password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || password.hasPrefix(":") || password.hasSuffix(":") {
+        if let password = proxyPassword, password.isEmpty || password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || password.hasPrefix(":") || password.hasSuffix(":")
+        {
             throw ConfigurationError(description: "the proxy password is blank or has an empty user or password part; give a password, or user:password")
         }
         if !isLoopback && (adminToken ?? "").isEmpty {
@@ -268,8 +272,9 @@ extension ServerConfiguration {
     public func allowedHostNames() throws -> [AllowedHostName] {
         try allowedHosts.map { text in
             guard let name = AllowedHostName(text) else {
-                throw ConfigurationError(description: "allowed host `\(text)` is not a host name: give a name like phone.local, or .example.com "
-                                         + "for a domain and every name under it (no scheme, port or path)")
+                throw ConfigurationError(
+                    description: "allowed host `\(text)` is not a host name: give a name like phone.local, or .example.com "
+                        + "for a domain and every name under it (no scheme, port or path)")
             }
             return name
         }

@@ -93,11 +93,13 @@ struct StartupBanner {
         }
         let optional: (String?) -> JSONValue = { $0.map(JSONValue.string) ?? .null }
         let base = endpoints.baseURL
-        return [("project", .string(project.id)), ("platforms", .object(platformsObject)),
-                ("http", .string(base)), ("https", optional(endpoints.httpsBaseURL)), ("proxy", optional(endpoints.proxyAddress)),
-                ("caCertificate", optional(endpoints.caCertificatePath)), ("caCertificateURL", optional(endpoints.caCertificateURL)),
-                ("publicURL", .bool(endpoints.isPublicURL)), ("deviceURLs", .array(deviceURLs.map(JSONValue.string))),
-                ("controlPlane", .string(base + "/__admin/projects")), ("openapi", .string(base + "/__admin/openapi.json")),
-                ("dashboard", .string(base + "/__admin/ui"))]
+        return [
+            ("project", .string(project.id)), ("platforms", .object(platformsObject)),
+            ("http", .string(base)), ("https", optional(endpoints.httpsBaseURL)), ("proxy", optional(endpoints.proxyAddress)),
+            ("caCertificate", optional(endpoints.caCertificatePath)), ("caCertificateURL", optional(endpoints.caCertificateURL)),
+            ("publicURL", .bool(endpoints.isPublicURL)), ("deviceURLs", .array(deviceURLs.map(JSONValue.string))),
+            ("controlPlane", .string(base + "/__admin/projects")), ("openapi", .string(base + "/__admin/openapi.json")),
+            ("dashboard", .string(base + "/__admin/ui")),
+        ]
     }
 }

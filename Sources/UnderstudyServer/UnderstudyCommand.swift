@@ -1,15 +1,16 @@
+import COpenSSL
 import Dispatch
 import EmulatorCore
 import Foundation
+import HTTPServer
+import PostgresStore
+import SQLiteStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import COpenSSL
-import HTTPServer
-import PostgresStore
-import SQLiteStore
 
 /// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
 /// commands (`projects`, `journal`, `faults`, `clock`), `--help`, `--version`.
@@ -212,21 +213,31 @@ public enum UnderstudyCommand {
             return 1
         }
         let logger = server.emulator.services.logger
-        logger.log(.info, "understudy \(version) listening", values: [
-            ("url", .string(server.url)), ("database", .string((try? DatabaseLocation(configuration.databasePath))?.redactedDescription ?? configuration.databasePath)),
-            ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
-        ])
+        logger.log(
+            .info, "understudy \(version) listening",
+            values: [
+                ("url", .string(server.url)), ("database", .string((try? DatabaseLocation(configuration.databasePath))?.redactedDescription ?? configuration.databasePath)),
+                ("readyMs", .double((MonotonicClock.millisecondsSince(started) * 10).rounded() / 10)),
+            ])
         if let httpsURL = server.httpsURL { logger.log(.info, "HTTPS listening", values: [("url", .string(httpsURL))]) }
         if let caPath = server.caCertificatePath { logger.log(.info, "local CA", values: [("certificate", .string(caPath))]) }
         if let proxyPort = server.proxyPort {
             let proxy = server.emulator.services.settings
-            logger.log(.info, "proxy listening", values: [("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue)),
-                                                          ("passthrough", .string(proxy.proxy.effectiveMode(listensBeyondLoopback: proxy.listensBeyondLoopback))),
-                                                          ("password", .bool(proxy.proxy.password != nil))])
+            logger.log(
+                .info, "proxy listening",
+                values: [
+                    ("port", .int(Int64(proxyPort))), ("mode", .string(configuration.proxyMode.rawValue)),
+                    ("passthrough", .string(proxy.proxy.effectiveMode(listensBeyondLoopback: proxy.listensBeyondLoopback))),
+                    ("password", .bool(proxy.proxy.password != nil)),
+                ])
         }
         if let seeds = server.seedReport, let directory = configuration.seedDirectory {
-            logger.log(.info, "seeded projects", values: [("directory", .string(directory)), ("projects", .array(seeds.imported.map(JSONValue.string))),
-                                                        ("replaced", .array(seeds.replaced.map(JSONValue.string))), ("skipped", .array(seeds.skipped.map(JSONValue.string)))])
+            logger.log(
+                .info, "seeded projects",
+                values: [
+                    ("directory", .string(directory)), ("projects", .array(seeds.imported.map(JSONValue.string))),
+                    ("replaced", .array(seeds.replaced.map(JSONValue.string))), ("skipped", .array(seeds.skipped.map(JSONValue.string))),
+                ])
         }
         if let directory = configuration.exportOnExitDirectory { logger.log(.info, "bundles are written at exit", values: [("directory", .string(directory))]) }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
@@ -237,13 +248,17 @@ public enum UnderstudyCommand {
         }
 
         for await number in stop.stream {
-            logger.log(.info, "shutting down", values: [("signal", .string(number == SIGTERM ? "SIGTERM" : "SIGINT")),
-                                                         ("inFlight", .int(Int64(server.http.requestsInFlight)))])
+            logger.log(
+                .info, "shutting down",
+                values: [
+                    ("signal", .string(number == SIGTERM ? "SIGTERM" : "SIGINT")),
+                    ("inFlight", .int(Int64(server.http.requestsInFlight))),
+                ])
             break
         }
         trimmer.cancel()
         await server.stop()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         logger.info("stopped")
         return 0
     }
@@ -252,8 +267,9 @@ public enum UnderstudyCommand {
         // The banner is a convenience: a failed read only leaves the demo credentials out of it.
         guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
         let addresses = server.emulator.services.addresses
-        let banner = StartupBanner(project: demo, platforms: server.emulator.platforms, addresses: addresses,
-                                   lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
+        let banner = StartupBanner(
+            project: demo, platforms: server.emulator.platforms, addresses: addresses,
+            lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
         if logger.format == .json {
             // JSON logs stay machine-readable: the banner is one object, not a text block.
             logger.log(.info, "demo project ready", values: banner.fields)
@@ -268,7 +284,8 @@ public enum UnderstudyCommand {
             let journal = try UnderstudyServer.openJournalFile(besides: configuration.databasePath)
             let directory = try Migrator.locateDirectory(configured: configuration.migrationsPath)
             let migrator = try Migrator(directory: directory), journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: directory))
-            let applied = try database.withWriterBlocking { try migrator.migrate($0) }
+            let applied =
+                try database.withWriterBlocking { try migrator.migrate($0) }
                 + journal.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
             print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
             return 0

@@ -51,7 +51,8 @@ public final class UnderstudyServer: Sendable {
             let migrator = try Migrator(directory: migrations)
             let journalFile = try Self.openJournalFile(besides: path)
             let journalMigrator = try Migrator(directory: Migrator.journalDirectory(inside: migrations))
-            appliedMigrations = try database.withWriterBlocking { try migrator.migrate($0) }
+            appliedMigrations =
+                try database.withWriterBlocking { try migrator.migrate($0) }
                 + journalFile.withWriterBlocking { try journalMigrator.migrate($0) }.map { "journal/" + $0 }
             journalDatabase = journalFile
             journalBodyDirectory = Self.journalBodyDirectory(besides: path)
@@ -62,15 +63,18 @@ public final class UnderstudyServer: Sendable {
             database = postgres
         }
         let logger = logger ?? Logger(format: configuration.logFormat, logsRequests: configuration.logRequests)
-        var settings = EmulatorSettings(journal: configuration.journal, adminToken: configuration.adminToken,
-                                        platformConfiguration: configuration.platforms,
-                                        fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
-                                        proxy: ProxySettings(refusesUnknownHosts: configuration.proxyMode == .refuse,
-                                                             allowsPrivateTargets: configuration.proxyAllowPrivate, password: configuration.proxyPassword),
-                                        listensBeyondLoopback: !configuration.isLoopback)
+        var settings = EmulatorSettings(
+            journal: configuration.journal, adminToken: configuration.adminToken,
+            platformConfiguration: configuration.platforms,
+            fixturesDirectory: Self.locateFixtures(configuration.fixturesPath),
+            proxy: ProxySettings(
+                refusesUnknownHosts: configuration.proxyMode == .refuse,
+                allowsPrivateTargets: configuration.proxyAllowPrivate, password: configuration.proxyPassword),
+            listensBeyondLoopback: !configuration.isLoopback)
         settings.allowedHosts = try configuration.allowedHostNames()
-        let services = EmulatorServices(database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
-                                        logger: logger, settings: settings)
+        let services = EmulatorServices(
+            database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
+            logger: logger, settings: settings)
         let platforms = try PlatformRegistry.makePlatforms(settings)
         emulator = try Emulator(services: services, platforms: platforms)
         let httpConfiguration = HTTPServerConfiguration(
@@ -206,13 +210,17 @@ public final class UnderstudyServer: Sendable {
         for (name, database) in files {
             guard let file = database as? SQLiteDatabase else { continue }
             let commits = file.groupCommitCounts
-            emulator.services.logger.info(name, [("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
-                                                 ("checkpoints", String(file.checkpointsRun)),
-                                                 ("background_checkpoint_frames", String(file.checkpointFrames.background)),
-                                                 ("writer_checkpoint_frames", String(file.checkpointFrames.writer)),
-                                                 ("deferred_writer_checkpoints", String(file.deferredWriterCheckpoints)),
-                                                 ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
-                                                 ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest))])
+            emulator.services.logger.info(
+                name,
+                [
+                    ("writes", String(commits.writes)), ("transactions", String(commits.transactions)),
+                    ("checkpoints", String(file.checkpointsRun)),
+                    ("background_checkpoint_frames", String(file.checkpointFrames.background)),
+                    ("writer_checkpoint_frames", String(file.checkpointFrames.writer)),
+                    ("deferred_writer_checkpoints", String(file.deferredWriterCheckpoints)),
+                    ("writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.total)),
+                    ("longest_writer_checkpoint_ms", String(format: "%.1f", file.checkpointWriterMilliseconds.longest)),
+                ])
         }
     }
 

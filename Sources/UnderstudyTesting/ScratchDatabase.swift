@@ -19,7 +19,8 @@ struct ScratchDatabase: Sendable {
         guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else { return nil }
         let lowered = value.lowercased()
         guard lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://"), let scheme = value.range(of: "://"),
-              let slash = value[scheme.upperBound...].firstIndex(of: "/") else {
+            let slash = value[scheme.upperBound...].firstIndex(of: "/")
+        else {
             throw ScratchDatabaseError(description: "\(variable) must be a postgres:// URL ending in a database name (…/postgres)")
         }
         let server = try PostgresLocation(value)

@@ -147,8 +147,9 @@ public final class UnderstudyTestServer: Sendable {
         do {
             try await server.start()
             guard let url = URL(string: server.url) else { throw UnderstudyTestServerError.unusableURL(server.url) }
-            return UnderstudyTestServer(server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url,
-                                        folder: folder, scratch: ownScratch)
+            return UnderstudyTestServer(
+                server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url,
+                folder: folder, scratch: ownScratch)
         } catch {
             // It may already be listening; nothing else will ever stop it or delete its folder.
             await server.stop(gracePeriod: 0)

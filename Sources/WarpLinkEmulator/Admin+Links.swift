@@ -5,9 +5,11 @@ import HTTPServer
 /// Links, seeded clicks and seeded installs.
 extension WarpLinkAdmin {
     /// Fields a `PATCH …/links/{linkId}` may name (`id` only to be refused as read-only).
-    static let linkFields: Set<String> = ["id", "slug", "domain", "destination_url", "ios_url", "ios_fallback_url", "android_url",
-                                          "android_fallback_url", "custom_params", "app_id", "tags", "password", "expires_at", "is_active",
-                                          "match_window_hours", "created_at"]
+    static let linkFields: Set<String> = [
+        "id", "slug", "domain", "destination_url", "ios_url", "ios_fallback_url", "android_url",
+        "android_fallback_url", "custom_params", "app_id", "tags", "password", "expires_at", "is_active",
+        "match_window_hours", "created_at",
+    ]
 
     // MARK: Links
 
@@ -25,8 +27,10 @@ extension WarpLinkAdmin {
     func listLinks(_ request: Request, _ context: AdminContext) async throws -> Response {
         let page = try Self.linkPage(request)
         let (links, total) = try await read(context) { scope in
-            (try page.map { try scope.store.links(scope.project, limit: $0.limit, offset: $0.offset) } ?? scope.store.links(scope.project),
-             try scope.store.linkCount(scope.project))
+            (
+                try page.map { try scope.store.links(scope.project, limit: $0.limit, offset: $0.offset) } ?? scope.store.links(scope.project),
+                try scope.store.linkCount(scope.project)
+            )
         }
         return .json(status: 200, bytes: JSONValue.object(["links": .array(links.map(WarpLinkWire.storedLink)), "total": .int(Int64(total))]).encoded())
     }

@@ -74,7 +74,8 @@ public struct AttributionMatcher: Sendable {
         if scope == .ambiguous {
             result = .noMatch("ambiguous_app", installID: installID, appID: nil)
         } else {
-            result = try referrerMatch(scope, appID, store)
+            result =
+                try referrerMatch(scope, appID, store)
                 ?? deviceMatch(scope, appID, store)
                 ?? fingerprintMatch(scope, appID, store)
                 ?? signalsMatch(scope, appID, store)
@@ -83,31 +84,37 @@ public struct AttributionMatcher: Sendable {
         if let click = result.claimedClickID {
             try store.claim(project, clickID: click, install: installID, at: now)
         }
-        try store.insert(InstallRecord(
-            id: installID, appID: result.installAppID, platform: request.platform, sdkVersion: request.sdkVersion, deviceID: request.deviceID,
-            isReinstall: request.isReinstall, outcome: result.outcome, matched: result.matched, matchType: result.matchType,
-            matchConfidence: result.confidence, linkID: result.installLinkID, clickID: result.claimedClickID, tapID: tapID, ip: ip,
-            source: "sdk", createdAt: now), project: project)
+        try store.insert(
+            InstallRecord(
+                id: installID, appID: result.installAppID, platform: request.platform, sdkVersion: request.sdkVersion, deviceID: request.deviceID,
+                isReinstall: request.isReinstall, outcome: result.outcome, matched: result.matched, matchType: result.matchType,
+                matchConfidence: result.confidence, linkID: result.installLinkID, clickID: result.claimedClickID, tapID: tapID, ip: ip,
+                source: "sdk", createdAt: now), project: project)
         return result
     }
 
-    private func deterministic(_ outcome: String, link: LinkRecord, urls: (destination: String?, ios: String?, android: String?),
-                               params: JSONValue, appID: String?, click: String?) -> AttributionResult {
-        AttributionResult(matched: true, outcome: outcome, matchType: "deterministic", confidence: 1.0, guaranteed: true, linkID: link.id,
-                          deepLinkURL: request.platform == "ios" ? urls.ios : urls.android, destinationURL: urls.destination,
-                          customParams: params, installID: installID, appID: link.appID ?? appID, installAppID: appID,
-                          installLinkID: link.id, claimedClickID: click)
+    private func deterministic(
+        _ outcome: String, link: LinkRecord, urls: (destination: String?, ios: String?, android: String?),
+        params: JSONValue, appID: String?, click: String?
+    ) -> AttributionResult {
+        AttributionResult(
+            matched: true, outcome: outcome, matchType: "deterministic", confidence: 1.0, guaranteed: true, linkID: link.id,
+            deepLinkURL: request.platform == "ios" ? urls.ios : urls.android, destinationURL: urls.destination,
+            customParams: params, installID: installID, appID: link.appID ?? appID, installAppID: appID,
+            installLinkID: link.id, claimedClickID: click)
     }
 
     private func fromLink(_ outcome: String, _ link: LinkRecord, appID: String?) -> AttributionResult {
         let shaped = LinkReshaper.reshape(link, tapped: ParameterSet())
-        return deterministic(outcome, link: link, urls: (shaped.destinationURL, shaped.iosURL, shaped.androidURL),
-                             params: shaped.customParams.json, appID: appID, click: nil)
+        return deterministic(
+            outcome, link: link, urls: (shaped.destinationURL, shaped.iosURL, shaped.androidURL),
+            params: shaped.customParams.json, appID: appID, click: nil)
     }
 
     private func referrerMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
         guard let referrer = request.referrer, let link = try store.link(project, id: referrer),
-              Self.isClaimable(link, scope: scope), link.expiresAt.map({ $0 > now }) ?? true else { return nil }
+            Self.isClaimable(link, scope: scope), link.expiresAt.map({ $0 > now }) ?? true
+        else { return nil }
         return fromLink("referrer", link, appID: appID)
     }
 
@@ -115,25 +122,29 @@ public struct AttributionMatcher: Sendable {
         guard let device = request.deviceID else { return nil }
         for click in try store.clicks(project, deviceID: device) {
             guard let link = try store.link(project, id: click.linkID), Self.isClaimable(link, scope: scope) else { continue }
-            return deterministic("device_id", link: link, urls: (click.destinationURL, click.iosURL, click.androidURL),
-                                 params: click.customParams, appID: appID, click: click.id)
+            return deterministic(
+                "device_id", link: link, urls: (click.destinationURL, click.iosURL, click.androidURL),
+                params: click.customParams, appID: appID, click: click.id)
         }
         guard let earlier = try store.latestAttributedInstall(project, appID: appID, deviceID: device),
-              let linkID = earlier.linkID else { return nil }
+            let linkID = earlier.linkID
+        else { return nil }
         if let link = try store.link(project, id: linkID) {
             return Self.isClaimable(link, scope: scope) ? fromLink("device_id", link, appID: appID) : nil
         }
         // [W-A6]: the attributed link is gone, so the answer routes nowhere and the SDK keeps asking.
-        return AttributionResult(matched: true, outcome: "device_id", matchType: earlier.matchType ?? "deterministic",
-                                 confidence: earlier.matchConfidence ?? 1.0, guaranteed: false, linkID: nil, deepLinkURL: nil,
-                                 destinationURL: nil, customParams: [:], installID: installID, appID: nil, installAppID: appID,
-                                 installLinkID: linkID, claimedClickID: nil)
+        return AttributionResult(
+            matched: true, outcome: "device_id", matchType: earlier.matchType ?? "deterministic",
+            confidence: earlier.matchConfidence ?? 1.0, guaranteed: false, linkID: nil, deepLinkURL: nil,
+            destinationURL: nil, customParams: [:], installID: installID, appID: nil, installAppID: appID,
+            installLinkID: linkID, claimedClickID: nil)
     }
 
     private func fingerprintMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
         guard let fingerprint = request.fingerprint else { return nil }
-        return try probabilistic(try store.clicks(project, fingerprint: fingerprint), variant: .enrichedTZ,
-                                 outcome: "fingerprint", scope: scope, appID: appID, store)
+        return try probabilistic(
+            try store.clicks(project, fingerprint: fingerprint), variant: .enrichedTZ,
+            outcome: "fingerprint", scope: scope, appID: appID, store)
     }
 
     private func signalsMatch(_ scope: AppScope, _ appID: String?, _ store: WarpLinkStore) throws -> AttributionResult? {
@@ -145,8 +156,10 @@ public struct AttributionMatcher: Sendable {
         }
         tiers.append((BucketKey.basic(ip: ip, language: language), .basic))
         for (bucket, variant) in tiers {
-            if let result = try probabilistic(try store.bucket(project, bucket), variant: variant, outcome: "signals",
-                                              scope: scope, appID: appID, store) {
+            if let result = try probabilistic(
+                try store.bucket(project, bucket), variant: variant, outcome: "signals",
+                scope: scope, appID: appID, store)
+            {
                 return result
             }
         }
@@ -154,8 +167,10 @@ public struct AttributionMatcher: Sendable {
     }
 
     /// The newest claimable click within its link's window, scored per [W-M4]/[W-M5].
-    private func probabilistic(_ clicks: [ClickRecord], variant: ConfidenceScale.Variant, outcome: String, scope: AppScope, appID: String?,
-                               _ store: WarpLinkStore) throws -> AttributionResult? {
+    private func probabilistic(
+        _ clicks: [ClickRecord], variant: ConfidenceScale.Variant, outcome: String, scope: AppScope, appID: String?,
+        _ store: WarpLinkStore
+    ) throws -> AttributionResult? {
         // Deferred payloads live no longer than the scale's horizon (24 h, 72 h legacy), so older
         // clicks neither match nor count as competing candidates.
         let horizon: TimeInterval = (settings.isLegacy ? 72 : 24) * 3600
@@ -169,14 +184,16 @@ public struct AttributionMatcher: Sendable {
         for (click, link) in claimable {
             let age = now.timeIntervalSince(click.clickedAt)
             guard age < ConfidenceScale.window(hours: link.matchWindowHours, legacy: legacy),
-                  let ceiling = ConfidenceScale.ceiling(variant, age: age, legacy: legacy) else { continue }
+                let ceiling = ConfidenceScale.ceiling(variant, age: age, legacy: legacy)
+            else { continue }
             let ipFactor = settings.ipMultipliers ? ClientAddress.factorTenths(click.ip ?? "") : 10
             let confidence = ConfidenceScale.confidence(ceiling: ceiling, claimableInBucket: claimable.count, ipFactorTenths: ipFactor, legacy: legacy)
-            return AttributionResult(matched: true, outcome: outcome, matchType: "probabilistic", confidence: confidence, guaranteed: false,
-                                     linkID: link.id, deepLinkURL: request.platform == "ios" ? click.iosURL : click.androidURL,
-                                     destinationURL: click.destinationURL ?? link.destinationURL, customParams: click.customParams,
-                                     installID: installID, appID: link.appID ?? appID, installAppID: appID, installLinkID: link.id,
-                                     claimedClickID: click.id)
+            return AttributionResult(
+                matched: true, outcome: outcome, matchType: "probabilistic", confidence: confidence, guaranteed: false,
+                linkID: link.id, deepLinkURL: request.platform == "ios" ? click.iosURL : click.androidURL,
+                destinationURL: click.destinationURL ?? link.destinationURL, customParams: click.customParams,
+                installID: installID, appID: link.appID ?? appID, installAppID: appID, installLinkID: link.id,
+                claimedClickID: click.id)
         }
         return nil
     }

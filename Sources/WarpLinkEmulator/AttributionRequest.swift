@@ -56,16 +56,17 @@ public struct AttributionRequest: Sendable, Equatable {
         }
         var request = AttributionRequest(platform: "", sdkVersion: "", fingerprintVersion: "")
         if let platform = string("platform", required: true) {
-            if ["ios", "android"].contains(platform) { request.platform = platform }
-            else { problems.append(WarpLinkFieldProblem("platform", "must be one of: ios, android")) }
+            if ["ios", "android"].contains(platform) { request.platform = platform } else { problems.append(WarpLinkFieldProblem("platform", "must be one of: ios, android")) }
         }
         if let version = string("sdk_version", required: true) {
-            if version.isEmpty || version.utf8.count > 64 { problems.append(WarpLinkFieldProblem("sdk_version", "must be 1–64 characters")) }
-            else { request.sdkVersion = version }
+            if version.isEmpty || version.utf8.count > 64 { problems.append(WarpLinkFieldProblem("sdk_version", "must be 1–64 characters")) } else { request.sdkVersion = version }
         }
         if let version = string("fingerprint_version", required: true) {
-            if fingerprintVersions.contains(version) { request.fingerprintVersion = version }
-            else { problems.append(WarpLinkFieldProblem("fingerprint_version", "must be one of: basic, enriched, enriched_tz")) }
+            if fingerprintVersions.contains(version) {
+                request.fingerprintVersion = version
+            } else {
+                problems.append(WarpLinkFieldProblem("fingerprint_version", "must be one of: basic, enriched, enriched_tz"))
+            }
         }
         switch members["is_reinstall"] {
         case nil, .null?: break
@@ -74,8 +75,7 @@ public struct AttributionRequest: Sendable, Equatable {
         }
         for (key, path) in [("app_package_name", \AttributionRequest.appPackageName), ("app_bundle_id", \AttributionRequest.appBundleID)] {
             if let name = string(key) {
-                if name.isEmpty || name.utf8.count > 255 { problems.append(WarpLinkFieldProblem(key, "must be 1–255 characters")) }
-                else { request[keyPath: path] = name }
+                if name.isEmpty || name.utf8.count > 255 { problems.append(WarpLinkFieldProblem(key, "must be 1–255 characters")) } else { request[keyPath: path] = name }
             }
         }
         if let device = string("device_id") {
@@ -83,23 +83,28 @@ public struct AttributionRequest: Sendable, Equatable {
         }
         if let referrer = string("referrer"), WarpLinkNames.isUUID(referrer) { request.referrer = referrer.lowercased() }
         if let language = string("accept_language") {
-            if language.utf8.count > 512 { problems.append(WarpLinkFieldProblem("accept_language", "must be at most 512 characters")) }
-            else { request.acceptLanguage = language }
+            if language.utf8.count > 512 { problems.append(WarpLinkFieldProblem("accept_language", "must be at most 512 characters")) } else { request.acceptLanguage = language }
         }
         switch members["timezone_offset"] {
         case nil, .null?: break
         case let number? where number.intValue != nil:
             let minutes = number.intValue ?? 0
-            if (-900...900).contains(minutes) { request.timezoneOffset = minutes }
-            else { problems.append(WarpLinkFieldProblem("timezone_offset", "must be between -900 and 900 minutes")) }
+            if (-900...900).contains(minutes) {
+                request.timezoneOffset = minutes
+            } else {
+                problems.append(WarpLinkFieldProblem("timezone_offset", "must be between -900 and 900 minutes"))
+            }
         default: problems.append(WarpLinkFieldProblem("timezone_offset", "must be an integer"))
         }
         if let zone = string("timezone") {
             if TimeZones.isValid(zone) { request.timezone = zone } else { problems.append(WarpLinkFieldProblem("timezone", "must be an IANA time zone name")) }
         }
         if let fingerprint = string("fingerprint") {
-            if WarpLinkNames.isFingerprint(fingerprint) { request.fingerprint = fingerprint.lowercased() }
-            else { problems.append(WarpLinkFieldProblem("fingerprint", "must be 64 hexadecimal characters")) }
+            if WarpLinkNames.isFingerprint(fingerprint) {
+                request.fingerprint = fingerprint.lowercased()
+            } else {
+                problems.append(WarpLinkFieldProblem("fingerprint", "must be 64 hexadecimal characters"))
+            }
         }
         if !problems.isEmpty { throw .validation(problems) }
         return request

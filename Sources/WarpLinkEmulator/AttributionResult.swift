@@ -34,8 +34,9 @@ public struct AttributionResult: Sendable, Equatable {
 
     /// A no-match with `outcome`.
     public static func noMatch(_ outcome: String, installID: String, appID: String?) -> AttributionResult {
-        AttributionResult(matched: false, outcome: outcome, matchType: nil, confidence: nil, guaranteed: false, linkID: nil, deepLinkURL: nil,
-                          destinationURL: nil, customParams: nil, installID: installID, appID: nil, installAppID: appID, installLinkID: nil,
-                          claimedClickID: nil)
+        AttributionResult(
+            matched: false, outcome: outcome, matchType: nil, confidence: nil, guaranteed: false, linkID: nil, deepLinkURL: nil,
+            destinationURL: nil, customParams: nil, installID: installID, appID: nil, installAppID: appID, installLinkID: nil,
+            claimedClickID: nil)
     }
 }

@@ -20,7 +20,8 @@ public enum ClientAddress {
     public static func effective(peer: String, forwardedFor: String?, settings: MatchingSettings) -> String {
         if let override = settings.clientIP { return reduce(override) }
         if settings.trustForwardedFor, let header = forwardedFor,
-           let first = header.split(separator: ",").first?.trimmingWhitespace(), kind(of: first) != .invalid {
+            let first = header.split(separator: ",").first?.trimmingWhitespace(), kind(of: first) != .invalid
+        {
             return reduce(first)
         }
         return reduce(peer)
@@ -39,15 +40,18 @@ public enum ClientAddress {
         if let octets = parseIPv4(reduced) {
             let (a, b) = (octets[0], octets[1])
             if a == 10 || a == 127 || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168)
-                || (a == 169 && b == 254) || (a == 100 && (64...127).contains(b)) || a == 0 {
+                || (a == 169 && b == 254) || (a == 100 && (64...127).contains(b)) || a == 0
+            {
                 return .shared
             }
             return .publicIPv4
         }
         guard reduced.contains(":"), reduced.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }),
-              reduced.split(separator: ":", omittingEmptySubsequences: false).count <= 8 else { return .invalid }
+            reduced.split(separator: ":", omittingEmptySubsequences: false).count <= 8
+        else { return .invalid }
         if reduced == "::1" || reduced == "::" || reduced.hasPrefix("fe8") || reduced.hasPrefix("fe9") || reduced.hasPrefix("fea")
-            || reduced.hasPrefix("feb") || reduced.hasPrefix("fc") || reduced.hasPrefix("fd") {
+            || reduced.hasPrefix("feb") || reduced.hasPrefix("fc") || reduced.hasPrefix("fd")
+        {
             return .shared
         }
         return .publicIPv6

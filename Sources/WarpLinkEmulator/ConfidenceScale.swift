@@ -23,8 +23,17 @@ public enum ConfidenceScale {
             return nil
         }
         let row: [Int]
-        if hours < 1 { row = [85, 80, 70] } else if hours < 3 { row = [65, 60, 50] } else if hours < 6 { row = [50, 45, 35] }
-        else if hours < 24 { row = [30, 25, 20] } else { return nil }
+        if hours < 1 {
+            row = [85, 80, 70]
+        } else if hours < 3 {
+            row = [65, 60, 50]
+        } else if hours < 6 {
+            row = [50, 45, 35]
+        } else if hours < 24 {
+            row = [30, 25, 20]
+        } else {
+            return nil
+        }
         switch variant {
         case .enrichedTZ: return row[0]
         case .enriched: return row[1]

@@ -61,8 +61,10 @@ final class LinkLookups: Sendable {
 
     /// The value under `key` in the table at `table`: kept, or from `load` (kept unless nil). A
     /// full table starts over.
-    private func kept<Value: Sendable>(_ table: WritableKeyPath<Entries, [String: Value]>, _ key: String,
-                             load: () throws -> Value?) rethrows -> Value? {
+    private func kept<Value: Sendable>(
+        _ table: WritableKeyPath<Entries, [String: Value]>, _ key: String,
+        load: () throws -> Value?
+    ) rethrows -> Value? {
         if let value = entries.withLock({ $0[keyPath: table][key] }) { return value }
         guard let loaded = try load() else { return nil }
         entries.withLock { all in

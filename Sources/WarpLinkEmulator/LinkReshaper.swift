@@ -27,7 +27,8 @@ public enum LinkReshaper {
                 value = ""
             }
             guard let decodedName = URLQuery.percentDecode(name, plusAsSpace: true),
-                  let decodedValue = URLQuery.percentDecode(value, plusAsSpace: true) else { return nil }
+                let decodedValue = URLQuery.percentDecode(value, plusAsSpace: true)
+            else { return nil }
             items.append((decodedName, decodedValue))
         }
         return items
@@ -84,9 +85,10 @@ public enum LinkReshaper {
     public static func reshape(_ link: LinkRecord, tapped: ParameterSet) -> ReshapedLink {
         let set = merged(destination: link.destinationURL, customParams: link.customParams, tapped: tapped)
         func shaped(_ url: String?) -> String? { url.map { apply(set, to: $0) } }
-        return ReshapedLink(destinationURL: apply(set, to: link.destinationURL), iosURL: shaped(link.iosURL),
-                            iosFallbackURL: shaped(link.iosFallbackURL), androidURL: shaped(link.androidURL),
-                            androidFallbackURL: shaped(link.androidFallbackURL), customParams: set)
+        return ReshapedLink(
+            destinationURL: apply(set, to: link.destinationURL), iosURL: shaped(link.iosURL),
+            iosFallbackURL: shaped(link.iosFallbackURL), androidURL: shaped(link.androidURL),
+            androidFallbackURL: shaped(link.androidFallbackURL), customParams: set)
     }
 
     /// `application/x-www-form-urlencoded` serialisation (URLSearchParams): space as `+`.
@@ -99,7 +101,7 @@ public enum LinkReshaper {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: " "):
                 out += "+"

@@ -34,16 +34,22 @@ extension WarpLinkOpenAPI {
             "scoring": "current", "ip_multipliers": true, "client_ip": nil, "trust_forwarded_for": false, "lenient_lookup": false, "enforce_rate_limit": false,
         ],
         "SettingsInput": ["enforce_rate_limit": true, "client_ip": nil],
-        "App": ["id": appID, "name": "Demo Shop", "handle": "demo-shop", "domain": "demo-shop.aplnk.to", "ios_bundle_id": "com.example.demoshop",
-                "android_package_name": "com.example.demoshop", "created_at": time],
+        "App": [
+            "id": appID, "name": "Demo Shop", "handle": "demo-shop", "domain": "demo-shop.aplnk.to", "ios_bundle_id": "com.example.demoshop",
+            "android_package_name": "com.example.demoshop", "created_at": time,
+        ],
         "AppInput": ["name": "Demo Shop", "handle": "demo-shop", "ios_bundle_id": "com.example.demoshop", "android_package_name": "com.example.demoshop"],
-        "Key": ["value": "wl_live_demo0000000000000000000000000000", "kind": "sdk", "scopes": ["links:read", "attribution:write"], "app_id": nil,
-                "state": "active", "name": "Project SDK key", "created_at": time, "revoked_at": nil],
+        "Key": [
+            "value": "wl_live_demo0000000000000000000000000000", "kind": "sdk", "scopes": ["links:read", "attribution:write"], "app_id": nil,
+            "state": "active", "name": "Project SDK key", "created_at": time, "revoked_at": nil,
+        ],
         "KeyInput": ["kind": "sdk", "name": "CI key", "scopes": ["links:read", "attribution:write"]],
         "Domain": ["hostname": "go.demo-shop.example", "state": "verified", "app_id": appID, "created_at": time],
         "DomainInput": ["hostname": "go.demo-shop.example", "app_id": appID],
-        "LinkInput": ["slug": "spring-sale", "destination_url": "https://demo-shop.example/sale", "ios_url": "demoshop://sale",
-                      "custom_params": ["campaign": "spring"], "app_id": appID, "tags": ["sale"]],
+        "LinkInput": [
+            "slug": "spring-sale", "destination_url": "https://demo-shop.example/sale", "ios_url": "demoshop://sale",
+            "custom_params": ["campaign": "spring"], "app_id": appID, "tags": ["sale"],
+        ],
         "LinkPatch": ["is_active": false, "expires_at": nil],
         "Click": [
             "id": "019ad3e2-6f40-7c21-9a5e-4b8d2f1c3e07", "link_id": linkID, "app_id": appID, "source": "resolve", "ip": "127.0.0.1",
@@ -57,7 +63,9 @@ extension WarpLinkOpenAPI {
             "device_id": "9d2b6c1e-0c4f-4a39-8d7e-3f1a2b4c5d6e", "is_reinstall": nil, "outcome": "no_match", "matched": false, "match_type": nil,
             "match_confidence": nil, "link_id": nil, "click_id": nil, "tap_id": nil, "ip": "127.0.0.1", "source": "sdk", "created_at": time,
         ],
-        "InstallInput": ["device_id": "9d2b6c1e-0c4f-4a39-8d7e-3f1a2b4c5d6e", "slug": "welcome", "platform": "ios", "match_type": "deterministic",
-                         "match_confidence": 1.0],
+        "InstallInput": [
+            "device_id": "9d2b6c1e-0c4f-4a39-8d7e-3f1a2b4c5d6e", "slug": "welcome", "platform": "ios", "match_type": "deterministic",
+            "match_confidence": 1.0,
+        ],
     ]
 }

@@ -25,8 +25,9 @@ enum WarpLinkOpenAPI {
     // MARK: SDK routes
 
     private static let bearer: JSONValue = [["bearerKey": []]]
-    private static let tapIDHeader = P.header("X-WarpLink-Tap-Id", S.string,
-                                              "Lower-case UUID, one per tap or check, repeated on retries (A1.1). On resolve it is the click id.")
+    private static let tapIDHeader = P.header(
+        "X-WarpLink-Tap-Id", S.string,
+        "Lower-case UUID, one per tap or check, repeated on retries (A1.1). On resolve it is the click id.")
     private static let rateLimitHeaders: JSONValue = [
         "X-RateLimit-Limit": ["description": "Always 60.", "schema": S.string],
         "X-RateLimit-Remaining": ["description": "Requests left in the sliding minute.", "schema": S.string],
@@ -53,56 +54,64 @@ enum WarpLinkOpenAPI {
         ]
         for base in ["/v1", ""] {
             let suffix = base.isEmpty ? "" : "V1"
-            document.add("get", base + "/sdk/validate", OpenAPIOperation(
-                id: "validate" + suffix, summary: "Validate the key; list the org's link domains.",
-                description: "The SDKs call this on configure. The domains are aplnk.to, the key's apps' handle domains and their verified custom domains.",
-                responses: sdkErrors.merging(["200": ok("The key is accepted (or rejected with `valid:false` by setting).", "Validation")]) { $1 },
-                security: bearer))
-            document.add("get", base + "/links/resolve/{slug}", OpenAPIOperation(
-                id: "resolveLink" + suffix, summary: "Resolve a tapped link.",
-                description: "Answers the Link object with every URL reshaped by the tapped parameters, and records an analytics click.",
-                parameters: [
-                    P.path("slug", S.string, "The single path segment of the tapped URL."),
-                    P.query("domain", S.string, "Tapped host, lower-cased; default aplnk.to."),
-                    P.query("params", S.string, "The tapped URL's raw query, URL-encoded once more."),
-                    tapIDHeader,
-                ],
-                responses: sdkErrors.merging([
-                    "200": ok("The Link object, reshaped by `params`; a click is recorded.", "Link"),
-                    "400": error("`VALIDATION_ERROR`: bad domain or params."),
-                    "403": error("`PASSWORD_REQUIRED` for a protected link, or `FORBIDDEN` for a key without `links:read`."),
-                    "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link, or a slug no link can have."),
-                    "410": error("`GONE`: the link has expired."),
-                ]) { $1 },
-                security: bearer))
-            document.add("post", base + "/attribution/match", OpenAPIOperation(
-                id: "matchAttribution" + suffix, summary: "Deferred deep link / install attribution.",
-                description: "Runs the match cascade (Play referrer, device id, fingerprint, raw signals), claims what it matched and stores an install record.",
-                parameters: [tapIDHeader], requestBody: C.jsonBody(S.ref("AttributionRequest"), example: examples["AttributionRequest"]),
-                responses: sdkErrors.merging([
-                    "200": ok("A match, a routeless match, or a no-match.", "AttributionMatch"),
-                    "400": error("`VALIDATION_ERROR` with `details.fields`."),
-                    "403": error("`FORBIDDEN`: API keys cannot record installs."),
-                ]) { $1 },
-                security: bearer))
+            document.add(
+                "get", base + "/sdk/validate",
+                OpenAPIOperation(
+                    id: "validate" + suffix, summary: "Validate the key; list the org's link domains.",
+                    description: "The SDKs call this on configure. The domains are aplnk.to, the key's apps' handle domains and their verified custom domains.",
+                    responses: sdkErrors.merging(["200": ok("The key is accepted (or rejected with `valid:false` by setting).", "Validation")]) { $1 },
+                    security: bearer))
+            document.add(
+                "get", base + "/links/resolve/{slug}",
+                OpenAPIOperation(
+                    id: "resolveLink" + suffix, summary: "Resolve a tapped link.",
+                    description: "Answers the Link object with every URL reshaped by the tapped parameters, and records an analytics click.",
+                    parameters: [
+                        P.path("slug", S.string, "The single path segment of the tapped URL."),
+                        P.query("domain", S.string, "Tapped host, lower-cased; default aplnk.to."),
+                        P.query("params", S.string, "The tapped URL's raw query, URL-encoded once more."),
+                        tapIDHeader,
+                    ],
+                    responses: sdkErrors.merging([
+                        "200": ok("The Link object, reshaped by `params`; a click is recorded.", "Link"),
+                        "400": error("`VALIDATION_ERROR`: bad domain or params."),
+                        "403": error("`PASSWORD_REQUIRED` for a protected link, or `FORBIDDEN` for a key without `links:read`."),
+                        "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link, or a slug no link can have."),
+                        "410": error("`GONE`: the link has expired."),
+                    ]) { $1 },
+                    security: bearer))
+            document.add(
+                "post", base + "/attribution/match",
+                OpenAPIOperation(
+                    id: "matchAttribution" + suffix, summary: "Deferred deep link / install attribution.",
+                    description: "Runs the match cascade (Play referrer, device id, fingerprint, raw signals), claims what it matched and stores an install record.",
+                    parameters: [tapIDHeader], requestBody: C.jsonBody(S.ref("AttributionRequest"), example: examples["AttributionRequest"]),
+                    responses: sdkErrors.merging([
+                        "200": ok("A match, a routeless match, or a no-match.", "AttributionMatch"),
+                        "400": error("`VALIDATION_ERROR` with `details.fields`."),
+                        "403": error("`FORBIDDEN`: API keys cannot record installs."),
+                    ]) { $1 },
+                    security: bearer))
         }
-        document.add("get", "/r/{slug}", OpenAPIOperation(
-            id: "shortLinkRedirect",
-            summary: "A browser opening a short link (also `GET /{slug}` on Host aplnk.to, <handle>.aplnk.to or a custom domain). Records a click.",
-            description: "Redirects to the reshaped destination and records the click the deferred match claims later.",
-            parameters: [
-                P.path("slug", S.string, "Slug."),
-                P.query("domain", S.string, "Link domain (default aplnk.to); ignored when the Host is a link host."),
-                P.query("tz", S.string, "IANA zone of the browser; invalid values are ignored."),
-            ],
-            responses: [
-                "302": C.empty("Redirect to the reshaped destination (`Location`, `Cache-Control: no-store`)."),
-                "400": error("`VALIDATION_ERROR`: unreadable or too large query."),
-                "403": error("`PASSWORD_REQUIRED`."),
-                "404": error("`NOT_FOUND`: as on resolve, a slug no link can have included."),
-                "410": error("`GONE`."),
-                "429": error("`RATE_LIMIT_EXCEEDED`."),
-                "5XX": error("Injected faults."),
-            ]))
+        document.add(
+            "get", "/r/{slug}",
+            OpenAPIOperation(
+                id: "shortLinkRedirect",
+                summary: "A browser opening a short link (also `GET /{slug}` on Host aplnk.to, <handle>.aplnk.to or a custom domain). Records a click.",
+                description: "Redirects to the reshaped destination and records the click the deferred match claims later.",
+                parameters: [
+                    P.path("slug", S.string, "Slug."),
+                    P.query("domain", S.string, "Link domain (default aplnk.to); ignored when the Host is a link host."),
+                    P.query("tz", S.string, "IANA zone of the browser; invalid values are ignored."),
+                ],
+                responses: [
+                    "302": C.empty("Redirect to the reshaped destination (`Location`, `Cache-Control: no-store`)."),
+                    "400": error("`VALIDATION_ERROR`: unreadable or too large query."),
+                    "403": error("`PASSWORD_REQUIRED`."),
+                    "404": error("`NOT_FOUND`: as on resolve, a slug no link can have included."),
+                    "410": error("`GONE`."),
+                    "429": error("`RATE_LIMIT_EXCEEDED`."),
+                    "5XX": error("Injected faults."),
+                ]))
     }
 }

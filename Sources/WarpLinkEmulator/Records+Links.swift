@@ -40,9 +40,11 @@ public struct LinkRecord: Sendable, Equatable, RowDecodable {
     public var updatedAt: Date
 
     /// A link.
-    public init(id: String, appID: String?, slug: String, domain: String, destinationURL: String, iosURL: String?, iosFallbackURL: String?,
-                androidURL: String?, androidFallbackURL: String?, customParams: JSONValue, tags: [String], password: String?, expiresAt: Date?,
-                isActive: Bool, matchWindowHours: Int?, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: String, appID: String?, slug: String, domain: String, destinationURL: String, iosURL: String?, iosFallbackURL: String?,
+        androidURL: String?, androidFallbackURL: String?, customParams: JSONValue, tags: [String], password: String?, expiresAt: Date?,
+        isActive: Bool, matchWindowHours: Int?, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.appID = appID
         self.slug = slug
@@ -67,14 +69,15 @@ public struct LinkRecord: Sendable, Equatable, RowDecodable {
         guard case .array(let tagValues) = try row.json("tags") else {
             throw RowDecodingError.wrongType(column: "tags", expected: "JSON array", found: "TEXT")
         }
-        self.init(id: try row.decode("id"), appID: try row.decodeIfPresent("app_id"), slug: try row.decode("slug"), domain: try row.decode("domain"),
-                  destinationURL: try row.decode("destination_url"), iosURL: try row.decodeIfPresent("ios_url"),
-                  iosFallbackURL: try row.decodeIfPresent("ios_fallback_url"), androidURL: try row.decodeIfPresent("android_url"),
-                  androidFallbackURL: try row.decodeIfPresent("android_fallback_url"), customParams: try row.json("custom_params"),
-                  tags: tagValues.compactMap(\.stringValue), password: try row.decodeIfPresent("password"),
-                  expiresAt: try row.timestampIfPresent("expires_at"), isActive: try row.decode("is_active"),
-                  matchWindowHours: try row.decodeIfPresent("match_window_hours"), createdAt: try row.timestamp("created_at"),
-                  updatedAt: try row.timestamp("updated_at"))
+        self.init(
+            id: try row.decode("id"), appID: try row.decodeIfPresent("app_id"), slug: try row.decode("slug"), domain: try row.decode("domain"),
+            destinationURL: try row.decode("destination_url"), iosURL: try row.decodeIfPresent("ios_url"),
+            iosFallbackURL: try row.decodeIfPresent("ios_fallback_url"), androidURL: try row.decodeIfPresent("android_url"),
+            androidFallbackURL: try row.decodeIfPresent("android_fallback_url"), customParams: try row.json("custom_params"),
+            tags: tagValues.compactMap(\.stringValue), password: try row.decodeIfPresent("password"),
+            expiresAt: try row.timestampIfPresent("expires_at"), isActive: try row.decode("is_active"),
+            matchWindowHours: try row.decodeIfPresent("match_window_hours"), createdAt: try row.timestamp("created_at"),
+            updatedAt: try row.timestamp("updated_at"))
     }
 
     /// `https://{domain}/{slug}`.
@@ -138,10 +141,12 @@ public struct ClickRecord: Sendable, Equatable, RowDecodable {
     public var claimedAt: Date?
 
     /// A click.
-    public init(id: String, linkID: String, appID: String?, source: ClickSource, ip: String?, acceptLanguage: String?, language: String?,
-                timezone: String?, timezoneOffset: Int?, deviceID: String?, fingerprint: String?, userAgent: String?, tapID: String?,
-                destinationURL: String?, iosURL: String?, androidURL: String?, customParams: JSONValue, clickedAt: Date, claimedBy: String?,
-                claimedAt: Date?) {
+    public init(
+        id: String, linkID: String, appID: String?, source: ClickSource, ip: String?, acceptLanguage: String?, language: String?,
+        timezone: String?, timezoneOffset: Int?, deviceID: String?, fingerprint: String?, userAgent: String?, tapID: String?,
+        destinationURL: String?, iosURL: String?, androidURL: String?, customParams: JSONValue, clickedAt: Date, claimedBy: String?,
+        claimedAt: Date?
+    ) {
         self.id = id
         self.linkID = linkID
         self.appID = appID
@@ -166,16 +171,17 @@ public struct ClickRecord: Sendable, Equatable, RowDecodable {
 
     /// Reads a `warplink_clicks` row (times are REAL epoch seconds).
     public init(row: Row) throws {
-        self.init(id: try row.decode("id"), linkID: try row.decode("link_id"), appID: try row.decodeIfPresent("app_id"), source: try row.decode("source"),
-                  ip: try row.decodeIfPresent("ip"), acceptLanguage: try row.decodeIfPresent("accept_language"),
-                  language: try row.decodeIfPresent("language"), timezone: try row.decodeIfPresent("timezone"),
-                  timezoneOffset: try row.decodeIfPresent("timezone_offset"), deviceID: try row.decodeIfPresent("device_id"),
-                  fingerprint: try row.decodeIfPresent("fingerprint"), userAgent: try row.decodeIfPresent("user_agent"),
-                  tapID: try row.decodeIfPresent("tap_id"), destinationURL: try row.decodeIfPresent("destination_url"),
-                  iosURL: try row.decodeIfPresent("ios_url"), androidURL: try row.decodeIfPresent("android_url"),
-                  customParams: try row.json("custom_params"), clickedAt: try row.epochSeconds("clicked_at"),
-                  claimedBy: try row.decodeIfPresent("claimed_by"),
-                  claimedAt: try row.decodeIfPresent("claimed_at", as: Double.self).map { Date(timeIntervalSince1970: $0) })
+        self.init(
+            id: try row.decode("id"), linkID: try row.decode("link_id"), appID: try row.decodeIfPresent("app_id"), source: try row.decode("source"),
+            ip: try row.decodeIfPresent("ip"), acceptLanguage: try row.decodeIfPresent("accept_language"),
+            language: try row.decodeIfPresent("language"), timezone: try row.decodeIfPresent("timezone"),
+            timezoneOffset: try row.decodeIfPresent("timezone_offset"), deviceID: try row.decodeIfPresent("device_id"),
+            fingerprint: try row.decodeIfPresent("fingerprint"), userAgent: try row.decodeIfPresent("user_agent"),
+            tapID: try row.decodeIfPresent("tap_id"), destinationURL: try row.decodeIfPresent("destination_url"),
+            iosURL: try row.decodeIfPresent("ios_url"), androidURL: try row.decodeIfPresent("android_url"),
+            customParams: try row.json("custom_params"), clickedAt: try row.epochSeconds("clicked_at"),
+            claimedBy: try row.decodeIfPresent("claimed_by"),
+            claimedAt: try row.decodeIfPresent("claimed_at", as: Double.self).map { Date(timeIntervalSince1970: $0) })
     }
 
     /// The deferred-match keys of [W-M1].
@@ -235,9 +241,11 @@ public struct InstallRecord: Sendable, Equatable, RowDecodable {
     public var createdAt: Date
 
     /// An install.
-    public init(id: String, appID: String?, platform: String?, sdkVersion: String?, deviceID: String?, isReinstall: Bool?, outcome: String,
-                matched: Bool, matchType: String?, matchConfidence: Double?, linkID: String?, clickID: String?, tapID: String?, ip: String?,
-                source: String, createdAt: Date) {
+    public init(
+        id: String, appID: String?, platform: String?, sdkVersion: String?, deviceID: String?, isReinstall: Bool?, outcome: String,
+        matched: Bool, matchType: String?, matchConfidence: Double?, linkID: String?, clickID: String?, tapID: String?, ip: String?,
+        source: String, createdAt: Date
+    ) {
         self.id = id
         self.appID = appID
         self.platform = platform
@@ -258,11 +266,12 @@ public struct InstallRecord: Sendable, Equatable, RowDecodable {
 
     /// Reads a `warplink_installs` row (times are REAL epoch seconds).
     public init(row: Row) throws {
-        self.init(id: try row.decode("id"), appID: try row.decodeIfPresent("app_id"), platform: try row.decodeIfPresent("platform"),
-                  sdkVersion: try row.decodeIfPresent("sdk_version"), deviceID: try row.decodeIfPresent("device_id"),
-                  isReinstall: try row.decodeIfPresent("is_reinstall"), outcome: try row.decode("outcome"), matched: try row.decode("matched"),
-                  matchType: try row.decodeIfPresent("match_type"), matchConfidence: try row.decodeIfPresent("match_confidence"),
-                  linkID: try row.decodeIfPresent("link_id"), clickID: try row.decodeIfPresent("click_id"), tapID: try row.decodeIfPresent("tap_id"),
-                  ip: try row.decodeIfPresent("ip"), source: try row.decode("source"), createdAt: try row.epochSeconds("created_at"))
+        self.init(
+            id: try row.decode("id"), appID: try row.decodeIfPresent("app_id"), platform: try row.decodeIfPresent("platform"),
+            sdkVersion: try row.decodeIfPresent("sdk_version"), deviceID: try row.decodeIfPresent("device_id"),
+            isReinstall: try row.decodeIfPresent("is_reinstall"), outcome: try row.decode("outcome"), matched: try row.decode("matched"),
+            matchType: try row.decodeIfPresent("match_type"), matchConfidence: try row.decodeIfPresent("match_confidence"),
+            linkID: try row.decodeIfPresent("link_id"), clickID: try row.decodeIfPresent("click_id"), tapID: try row.decodeIfPresent("tap_id"),
+            ip: try row.decodeIfPresent("ip"), source: try row.decode("source"), createdAt: try row.epochSeconds("created_at"))
     }
 }

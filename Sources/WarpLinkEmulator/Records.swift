@@ -29,9 +29,10 @@ public struct AppRecord: Sendable, Equatable, RowDecodable {
 
     /// Reads a `warplink_apps` row.
     public init(row: Row) throws {
-        self.init(id: try row.decode("id"), name: try row.decode("name"), handle: try row.decode("handle"),
-                  iosBundleID: try row.decodeIfPresent("ios_bundle_id"), androidPackageName: try row.decodeIfPresent("android_package_name"),
-                  createdAt: try row.timestamp("created_at"))
+        self.init(
+            id: try row.decode("id"), name: try row.decode("name"), handle: try row.decode("handle"),
+            iosBundleID: try row.decodeIfPresent("ios_bundle_id"), androidPackageName: try row.decodeIfPresent("android_package_name"),
+            createdAt: try row.timestamp("created_at"))
     }
 
     /// `<handle>.aplnk.to`.
@@ -84,13 +85,17 @@ public struct KeyRecord: Sendable, Equatable, RowDecodable {
     /// The fixed scopes of an SDK key.
     public static let sdkScopes = ["links:read", "attribution:write"]
     /// Scopes an API key may hold.
-    public static let apiScopes: Set<String> = ["links:read", "links:write", "apps:read", "apps:write", "apps:*", "analytics:read",
-                                                "keys:read", "keys:write", "keys:*", "domains:read", "domains:write", "domains:*",
-                                                "org:read", "attribution:write"]
+    public static let apiScopes: Set<String> = [
+        "links:read", "links:write", "apps:read", "apps:write", "apps:*", "analytics:read",
+        "keys:read", "keys:write", "keys:*", "domains:read", "domains:write", "domains:*",
+        "org:read", "attribution:write",
+    ]
 
     /// A key.
-    public init(projectID: ProjectID, value: String, kind: KeyKind, scopes: [String], appID: String?, state: KeyState, name: String?,
-                createdAt: Date, revokedAt: Date?) {
+    public init(
+        projectID: ProjectID, value: String, kind: KeyKind, scopes: [String], appID: String?, state: KeyState, name: String?,
+        createdAt: Date, revokedAt: Date?
+    ) {
         self.projectID = projectID
         self.value = value
         self.kind = kind
@@ -105,10 +110,11 @@ public struct KeyRecord: Sendable, Equatable, RowDecodable {
     /// Reads a `warplink_keys` row (scopes are stored space-separated).
     public init(row: Row) throws {
         let scopes: String = try row.decode("scopes")
-        self.init(projectID: try row.decode("project_id"), value: try row.decode("value"), kind: try row.decode("kind"),
-                  scopes: scopes.split(separator: " ").map(String.init), appID: try row.decodeIfPresent("app_id"), state: try row.decode("state"),
-                  name: try row.decodeIfPresent("name"), createdAt: try row.timestamp("created_at"),
-                  revokedAt: try row.timestampIfPresent("revoked_at"))
+        self.init(
+            projectID: try row.decode("project_id"), value: try row.decode("value"), kind: try row.decode("kind"),
+            scopes: scopes.split(separator: " ").map(String.init), appID: try row.decodeIfPresent("app_id"), state: try row.decode("state"),
+            name: try row.decodeIfPresent("name"), createdAt: try row.timestamp("created_at"),
+            revokedAt: try row.timestampIfPresent("revoked_at"))
     }
 
     /// Whether the key may read links.
@@ -147,8 +153,9 @@ public struct DomainRecord: Sendable, Equatable, RowDecodable {
 
     /// Reads a `warplink_domains` row.
     public init(row: Row) throws {
-        self.init(hostname: try row.decode("hostname"), state: try row.decode("state"), appID: try row.decodeIfPresent("app_id"),
-                  createdAt: try row.timestamp("created_at"))
+        self.init(
+            hostname: try row.decode("hostname"), state: try row.decode("state"), appID: try row.decodeIfPresent("app_id"),
+            createdAt: try row.timestamp("created_at"))
     }
 }
 

@@ -43,9 +43,11 @@ struct WarpLinkRoutes {
         // reads) are reused while the database has not changed (see `DerivedAnswers`).
         let asOf = context.database.localChangeCount // before the read
         let answerKey = "warplink.validate\u{1F}\(key.projectID)\u{1F}\(key.appID ?? "")"
-        return .json(status: 200, bytes: try await context.services.derivedAnswers.answer(for: answerKey, asOf: asOf) {
-            WarpLinkWire.validate(valid: true, domains: try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
-        })
+        return .json(
+            status: 200,
+            bytes: try await context.services.derivedAnswers.answer(for: answerKey, asOf: asOf) {
+                WarpLinkWire.validate(valid: true, domains: try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
+            })
     }
 
     // MARK: GET /links/resolve/{slug}
@@ -68,8 +70,10 @@ struct WarpLinkRoutes {
                 return LinkLookups.UntappedAnswer(shaped: shaped, body: WarpLinkWire.link(link, reshaped: shaped).encoded())
             }
             let made = tapped.pairs.isEmpty ? lookups.untappedAnswer(for: link, make: answer) : answer()
-            try service.store.insert(service.resolveClick(id: clickID, link: link, shaped: made.shaped, ip: ip, acceptLanguage: acceptLanguage,
-                                                          userAgent: userAgent, tapID: tapID), project: project)
+            try service.store.insert(
+                service.resolveClick(
+                    id: clickID, link: link, shaped: made.shaped, ip: ip, acceptLanguage: acceptLanguage,
+                    userAgent: userAgent, tapID: tapID), project: project)
             return made.body
         }
         return .json(status: 200, bytes: body)
@@ -86,8 +90,9 @@ struct WarpLinkRoutes {
         let body = try AttributionRequest.parse(request.body)
         let project = key.projectID
         let installID = context.services.generateIDs(for: project) { $0.recordUUID() }
-        let matcher = AttributionMatcher(project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
-                                         settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
+        let matcher = AttributionMatcher(
+            project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
+            settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
         let result = try await write(context, project: project) { try matcher.run($0.store) }
         if result.outcome == "ambiguous_app" {
             context.services.logger.info("warplink attribution: ambiguous_app", [("project", project), ("install", installID)])
@@ -111,8 +116,10 @@ struct WarpLinkRoutes {
         let location = try await write(context, project: project) { service in
             let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
-            try service.store.insert(service.redirectClick(id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
-                                                           zone: zone, userAgent: userAgent, settings: settings), project: project)
+            try service.store.insert(
+                service.redirectClick(
+                    id: clickID, link: link, shaped: shaped, ip: ip, acceptLanguage: acceptLanguage,
+                    zone: zone, userAgent: userAgent, settings: settings), project: project)
             return shaped.destinationURL
         }
         var response = Response(status: 302)
@@ -126,14 +133,17 @@ struct WarpLinkRoutes {
     /// Counts the request in its rate window, reads the project's settings, runs `handler`
     /// (unless the limit is enforced and spent), turns WarpLink errors into their envelope, and
     /// adds the rate-limit headers every WarpLink response carries ([W-E1]).
-    private func limited(_ request: Request, _ context: EmulatorContext,
-                         _ handler: (Request, EmulatorContext, MatchingSettings) async throws -> Response) async -> Response {
+    private func limited(
+        _ request: Request, _ context: EmulatorContext,
+        _ handler: (Request, EmulatorContext, MatchingSettings) async throws -> Response
+    ) async -> Response {
         let window = rateWindows.consume(request.bearerToken ?? ("ip:" + ClientAddress.reduce(request.remoteAddress)), now: context.now)
         var response: Response
         do {
             let settings = try await settings(context)
             if settings.enforceRateLimit && !window.allowed {
-                response = WarpLinkError.rateLimited(retryAfter: max(1, window.reset - Int(context.now.timeIntervalSince1970))).response // checked: the clock is inside Timestamp.range
+                let nowSeconds = Int(context.now.timeIntervalSince1970) // checked: the clock is inside Timestamp.range
+                response = WarpLinkError.rateLimited(retryAfter: max(1, window.reset - nowSeconds)).response
             } else {
                 response = try await handler(request, context, settings)
             }
@@ -151,16 +161,20 @@ struct WarpLinkRoutes {
     }
 
     /// Runs `body` in a read transaction with `project`'s service at the request's instant.
-    private func read<T: Sendable>(_ context: EmulatorContext, project: ProjectID,
-                                   _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
+    private func read<T: Sendable>(
+        _ context: EmulatorContext, project: ProjectID,
+        _ body: @escaping @Sendable (WarpLinkService) throws -> T
+    ) async throws -> T {
         let now = context.now
         return try await context.database.read { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
     }
 
     /// Runs `body` in a write transaction with `project`'s service at the request's instant; a
     /// constraint failure becomes WarpLink's 409 or 400 instead of a 500.
-    private func write<T: Sendable>(_ context: EmulatorContext, project: ProjectID,
-                                    _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
+    private func write<T: Sendable>(
+        _ context: EmulatorContext, project: ProjectID,
+        _ body: @escaping @Sendable (WarpLinkService) throws -> T
+    ) async throws -> T {
         let now = context.now
         do {
             return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }

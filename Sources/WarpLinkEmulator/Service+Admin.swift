@@ -16,7 +16,8 @@ extension WarpLinkService {
     private static func checkURL(_ url: String?, field: String, web: Bool = false) throws {
         guard let url else { return }
         guard url.utf8.count <= 4096, let colon = url.firstIndex(of: ":"), colon != url.startIndex,
-              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), !url.contains(" ") else {
+            url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }), !url.contains(" ")
+        else {
             throw Self.bad("`\(field)` must be an absolute URL; got `\(url)`.")
         }
         if web && !(url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://")) {
@@ -41,8 +42,9 @@ extension WarpLinkService {
         for (field, value) in [("ios_bundle_id", input.iosBundleID), ("android_package_name", input.androidPackageName)] {
             if let value, value.isEmpty || value.utf8.count > 255 { throw Self.bad("`\(field)` must be 1–255 characters.") }
         }
-        return AppRecord(id: id.lowercased(), name: input.name, handle: handle, iosBundleID: input.iosBundleID,
-                         androidPackageName: input.androidPackageName, createdAt: now)
+        return AppRecord(
+            id: id.lowercased(), name: input.name, handle: handle, iosBundleID: input.iosBundleID,
+            androidPackageName: input.androidPackageName, createdAt: now)
     }
 
     func key(_ input: AdminInputs.Key, generator: inout IDGenerator) throws -> KeyRecord {
@@ -66,8 +68,9 @@ extension WarpLinkService {
         if try store.key(value) != nil || store.isIssuedCredential(value, toOtherThan: project) {
             throw AdminError(status: 409, code: "conflict", message: "Key `\(value)` exists.")
         }
-        return KeyRecord(projectID: project, value: value, kind: kind, scopes: scopes, appID: input.appID?.lowercased(), state: state,
-                         name: input.name, createdAt: now, revokedAt: state == .revoked ? now : nil)
+        return KeyRecord(
+            projectID: project, value: value, kind: kind, scopes: scopes, appID: input.appID?.lowercased(), state: state,
+            name: input.name, createdAt: now, revokedAt: state == .revoked ? now : nil)
     }
 
     func domain(_ input: AdminInputs.Domain) throws -> DomainRecord {
@@ -122,11 +125,12 @@ extension WarpLinkService {
             throw AdminError(status: 409, code: "conflict", message: "`\(domain)/\(slug)` is already link `\(clash.id)`.")
         }
         let createdAt = try Self.parseDate(input.createdAt, field: "created_at") ?? existing?.createdAt ?? now
-        return LinkRecord(id: id, appID: input.appID?.lowercased(), slug: slug, domain: domain, destinationURL: input.destinationURL,
-                          iosURL: input.iosURL, iosFallbackURL: input.iosFallbackURL, androidURL: input.androidURL,
-                          androidFallbackURL: input.androidFallbackURL, customParams: params, tags: input.tags ?? [],
-                          password: input.password.flatMap { $0.isEmpty ? nil : $0 }, expiresAt: try Self.parseDate(input.expiresAt, field: "expires_at"),
-                          isActive: input.isActive ?? true, matchWindowHours: input.matchWindowHours, createdAt: createdAt, updatedAt: now)
+        return LinkRecord(
+            id: id, appID: input.appID?.lowercased(), slug: slug, domain: domain, destinationURL: input.destinationURL,
+            iosURL: input.iosURL, iosFallbackURL: input.iosFallbackURL, androidURL: input.androidURL,
+            androidFallbackURL: input.androidFallbackURL, customParams: params, tags: input.tags ?? [],
+            password: input.password.flatMap { $0.isEmpty ? nil : $0 }, expiresAt: try Self.parseDate(input.expiresAt, field: "expires_at"),
+            isActive: input.isActive ?? true, matchWindowHours: input.matchWindowHours, createdAt: createdAt, updatedAt: now)
     }
 
     /// The link's stored fields as a `Link` input, so a PATCH can overlay changes and re-validate.
@@ -136,9 +140,11 @@ extension WarpLinkService {
             "custom_params": link.customParams, "tags": .array(link.tags.map(JSONValue.string)), "is_active": .bool(link.isActive),
             "created_at": .string(WarpLinkTime.format(link.createdAt)),
         ]
-        let optionals: [(String, String?)] = [("ios_url", link.iosURL), ("ios_fallback_url", link.iosFallbackURL), ("android_url", link.androidURL),
-                                              ("android_fallback_url", link.androidFallbackURL), ("app_id", link.appID), ("password", link.password),
-                                              ("expires_at", link.expiresAt.map { WarpLinkTime.format($0) })]
+        let optionals: [(String, String?)] = [
+            ("ios_url", link.iosURL), ("ios_fallback_url", link.iosFallbackURL), ("android_url", link.androidURL),
+            ("android_fallback_url", link.androidFallbackURL), ("app_id", link.appID), ("password", link.password),
+            ("expires_at", link.expiresAt.map { WarpLinkTime.format($0) }),
+        ]
         for (name, value) in optionals { if let value { members[name] = .string(value) } }
         if let hours = link.matchWindowHours { members["match_window_hours"] = .int(Int64(hours)) }
         return .object(members)
@@ -167,12 +173,13 @@ extension WarpLinkService {
         let clickedAt = try Self.parseDate(input.clickedAt, field: "clicked_at") ?? now.addingTimeInterval(-(input.ageSeconds ?? 0))
         let tapped = ParameterSet((input.params ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         let shaped = LinkReshaper.reshape(link, tapped: tapped)
-        return ClickRecord(id: generator.uuid(), linkID: link.id, appID: link.appID, source: .seed, ip: ip, acceptLanguage: input.acceptLanguage,
-                           language: LanguageNormalizer.normalize(input.acceptLanguage, mode: settings.languageMode), timezone: input.timezone,
-                           timezoneOffset: input.timezoneOffset ?? input.timezone.flatMap { TimeZones.jsOffset($0, at: clickedAt) },
-                           deviceID: input.deviceID, fingerprint: input.fingerprint?.lowercased(), userAgent: input.userAgent, tapID: nil,
-                           destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
-                           customParams: shaped.customParams.json, clickedAt: clickedAt, claimedBy: nil, claimedAt: nil)
+        return ClickRecord(
+            id: generator.uuid(), linkID: link.id, appID: link.appID, source: .seed, ip: ip, acceptLanguage: input.acceptLanguage,
+            language: LanguageNormalizer.normalize(input.acceptLanguage, mode: settings.languageMode), timezone: input.timezone,
+            timezoneOffset: input.timezoneOffset ?? input.timezone.flatMap { TimeZones.jsOffset($0, at: clickedAt) },
+            deviceID: input.deviceID, fingerprint: input.fingerprint?.lowercased(), userAgent: input.userAgent, tapID: nil,
+            destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
+            customParams: shaped.customParams.json, clickedAt: clickedAt, claimedBy: nil, claimedAt: nil)
     }
 
     func install(_ input: AdminInputs.Install, generator: inout IDGenerator) throws -> InstallRecord {
@@ -199,9 +206,10 @@ extension WarpLinkService {
         if try store.install(project, id: id) != nil {
             throw AdminError(status: 409, code: "conflict", message: "Install `\(id)` exists.")
         }
-        return InstallRecord(id: id, appID: appID, platform: input.platform, sdkVersion: input.sdkVersion, deviceID: input.deviceID,
-                             isReinstall: input.isReinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
-                             matchType: matchType, matchConfidence: input.matchConfidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,
-                             clickID: nil, tapID: nil, ip: nil, source: "seed", createdAt: try Self.parseDate(input.createdAt, field: "created_at") ?? now)
+        return InstallRecord(
+            id: id, appID: appID, platform: input.platform, sdkVersion: input.sdkVersion, deviceID: input.deviceID,
+            isReinstall: input.isReinstall, outcome: linkID == nil ? "no_match" : "device_id", matched: linkID != nil,
+            matchType: matchType, matchConfidence: input.matchConfidence ?? (linkID == nil ? nil : 1.0), linkID: linkID,
+            clickID: nil, tapID: nil, ip: nil, source: "seed", createdAt: try Self.parseDate(input.createdAt, field: "created_at") ?? now)
     }
 }

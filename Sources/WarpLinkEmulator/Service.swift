@@ -77,22 +77,28 @@ struct WarpLinkService {
 
     /// The analytics click a resolve records ([W-L5]): the tap id is the click id, so a retried
     /// tap bills once; resolve clicks never enter the match buckets.
-    func resolveClick(id: String, link: LinkRecord, shaped: ReshapedLink, ip: String, acceptLanguage: String?, userAgent: String?,
-                      tapID: String?) -> ClickRecord {
-        ClickRecord(id: id, linkID: link.id, appID: link.appID, source: .resolve, ip: ip, acceptLanguage: acceptLanguage, language: nil,
-                    timezone: nil, timezoneOffset: nil, deviceID: nil, fingerprint: nil, userAgent: userAgent, tapID: tapID,
-                    destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
-                    customParams: shaped.customParams.json, clickedAt: now, claimedBy: nil, claimedAt: nil)
+    func resolveClick(
+        id: String, link: LinkRecord, shaped: ReshapedLink, ip: String, acceptLanguage: String?, userAgent: String?,
+        tapID: String?
+    ) -> ClickRecord {
+        ClickRecord(
+            id: id, linkID: link.id, appID: link.appID, source: .resolve, ip: ip, acceptLanguage: acceptLanguage, language: nil,
+            timezone: nil, timezoneOffset: nil, deviceID: nil, fingerprint: nil, userAgent: userAgent, tapID: tapID,
+            destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
+            customParams: shaped.customParams.json, clickedAt: now, claimedBy: nil, claimedAt: nil)
     }
 
     /// The click a browser redirect records, with the signals the deferred match reads later
     /// (normalised language, the browser's zone and its offset now).
-    func redirectClick(id: String, link: LinkRecord, shaped: ReshapedLink, ip: String, acceptLanguage: String?, zone: String?,
-                       userAgent: String?, settings: MatchingSettings) -> ClickRecord {
-        ClickRecord(id: id, linkID: link.id, appID: link.appID, source: .redirect, ip: ip, acceptLanguage: acceptLanguage,
-                    language: LanguageNormalizer.normalize(acceptLanguage, mode: settings.languageMode), timezone: zone,
-                    timezoneOffset: zone.flatMap { TimeZones.jsOffset($0, at: now) }, deviceID: nil, fingerprint: nil, userAgent: userAgent,
-                    tapID: nil, destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
-                    customParams: shaped.customParams.json, clickedAt: now, claimedBy: nil, claimedAt: nil)
+    func redirectClick(
+        id: String, link: LinkRecord, shaped: ReshapedLink, ip: String, acceptLanguage: String?, zone: String?,
+        userAgent: String?, settings: MatchingSettings
+    ) -> ClickRecord {
+        ClickRecord(
+            id: id, linkID: link.id, appID: link.appID, source: .redirect, ip: ip, acceptLanguage: acceptLanguage,
+            language: LanguageNormalizer.normalize(acceptLanguage, mode: settings.languageMode), timezone: zone,
+            timezoneOffset: zone.flatMap { TimeZones.jsOffset($0, at: now) }, deviceID: nil, fingerprint: nil, userAgent: userAgent,
+            tapID: nil, destinationURL: shaped.destinationURL, iosURL: shaped.iosURL, androidURL: shaped.androidURL,
+            customParams: shaped.customParams.json, clickedAt: now, claimedBy: nil, claimedAt: nil)
     }
 }

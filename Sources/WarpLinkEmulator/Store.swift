@@ -36,7 +36,8 @@ public struct WarpLinkStore {
 
     /// Stores the project's settings document.
     public func saveSettingsDocument(_ document: JSONValue, project: ProjectID) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO warplink_settings (project_id, settings) VALUES (?, ?)
             ON CONFLICT (project_id) DO UPDATE SET settings = excluded.settings
             """, project, String(decoding: document.encoded(), as: UTF8.self))
@@ -61,7 +62,8 @@ public struct WarpLinkStore {
 
     /// Inserts an app.
     public func insert(_ app: AppRecord, project: ProjectID) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO warplink_apps (project_id, id, name, handle, ios_bundle_id, android_package_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, project, app.id, app.name, app.handle, app.iosBundleID, app.androidPackageName, WarpLinkTime.format(app.createdAt))
     }
@@ -97,7 +99,8 @@ public struct WarpLinkStore {
     /// a reset) while a value held by another project still fails the unique index.
     public func insert(_ key: KeyRecord, ignoreExisting: Bool = false) throws {
         let onConflict = ignoreExisting ? " ON CONFLICT (project_id, value) DO NOTHING" : ""
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO warplink_keys (project_id, value, kind, scopes, app_id, state, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ + onConflict,
             key.projectID, key.value, key.kind.rawValue, key.scopes.joined(separator: " "), key.appID, key.state.rawValue, key.name,
@@ -106,8 +109,9 @@ public struct WarpLinkStore {
 
     /// Sets a key's state (stamping `revoked_at` on revocation); false when the project has no such key.
     public func setKeyState(_ project: ProjectID, value: String, state: KeyState, at now: Date) throws -> Bool {
-        try connection.run("UPDATE warplink_keys SET state = ?, revoked_at = ? WHERE project_id = ? AND value = ?",
-                           state.rawValue, state == .revoked ? WarpLinkTime.format(now) : nil, project, value) > 0
+        try connection.run(
+            "UPDATE warplink_keys SET state = ?, revoked_at = ? WHERE project_id = ? AND value = ?",
+            state.rawValue, state == .revoked ? WarpLinkTime.format(now) : nil, project, value) > 0
     }
 
     /// Deletes a key; false when there was none.
@@ -143,8 +147,9 @@ public struct WarpLinkStore {
 
     /// Inserts a custom domain.
     public func insert(_ domain: DomainRecord, project: ProjectID) throws {
-        try connection.run("INSERT INTO warplink_domains (project_id, hostname, state, app_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                           project, domain.hostname, domain.state.rawValue, domain.appID, WarpLinkTime.format(domain.createdAt))
+        try connection.run(
+            "INSERT INTO warplink_domains (project_id, hostname, state, app_id, created_at) VALUES (?, ?, ?, ?, ?)",
+            project, domain.hostname, domain.state.rawValue, domain.appID, WarpLinkTime.format(domain.createdAt))
     }
 
     /// Sets a domain's state; false when there is none.

@@ -10,9 +10,10 @@ public enum WarpLinkNames {
 
     /// Whether `slug` is 1–128 characters of `A–Z a–z 0–9 - _ .` (what short links use).
     public static func isValidSlug(_ slug: String) -> Bool {
-        !slug.isEmpty && slug.utf8.count <= 128 && slug.utf8.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95 || byte == 46
-        } && slug != "." && slug != ".."
+        !slug.isEmpty && slug.utf8.count <= 128
+            && slug.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95 || byte == 46
+            } && slug != "." && slug != ".."
     }
 
     /// Whether `host` serves short links at `/{slug}`: `aplnk.to`, `<handle>.aplnk.to`, or a custom domain.
@@ -49,10 +50,12 @@ public enum WarpLinkNames {
     public static func isValidCustomDomain(_ host: String) -> Bool {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2, host.utf8.count <= 253, host != apiHost, host != sharedDomain, !host.hasSuffix("." + sharedDomain) else { return false }
-        guard labels.allSatisfy({ label in
-            !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
-                && label.utf8.allSatisfy { (48...57).contains($0) || (97...122).contains($0) || $0 == 45 }
-        }) else { return false }
+        guard
+            labels.allSatisfy({ label in
+                !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                    && label.utf8.allSatisfy { (48...57).contains($0) || (97...122).contains($0) || $0 == 45 }
+            })
+        else { return false }
         return !labels.allSatisfy { $0.allSatisfy(\.isNumber) } && !(labels.last?.allSatisfy(\.isNumber) ?? false)
     }
 

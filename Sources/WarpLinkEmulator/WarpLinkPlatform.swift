@@ -73,8 +73,10 @@ public struct WarpLinkPlatform: Platform {
         let provisioned = try await services.database.write { connection -> KeyRecord? in
             let store = WarpLinkStore(connection: connection)
             guard try store.projectExists(target) else { return nil }
-            try store.insert(KeyRecord(projectID: target, value: value, kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active,
-                                       name: "Auto-provisioned", createdAt: now, revokedAt: nil), ignoreExisting: true)
+            try store.insert(
+                KeyRecord(
+                    projectID: target, value: value, kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active,
+                    name: "Auto-provisioned", createdAt: now, revokedAt: nil), ignoreExisting: true)
             return try store.key(value)
         }
         guard let key = provisioned else { return nil }
@@ -133,12 +135,16 @@ public struct WarpLinkPlatform: Platform {
             }
         }
         if let sdk = credentials["sdkKey"] {
-            try store.insert(KeyRecord(projectID: project, value: sdk, kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active,
-                                       name: "Project SDK key", createdAt: now, revokedAt: nil), ignoreExisting: true)
+            try store.insert(
+                KeyRecord(
+                    projectID: project, value: sdk, kind: .sdk, scopes: KeyRecord.sdkScopes, appID: nil, state: .active,
+                    name: "Project SDK key", createdAt: now, revokedAt: nil), ignoreExisting: true)
         }
         if let api = credentials["apiKey"] {
-            try store.insert(KeyRecord(projectID: project, value: api, kind: .api, scopes: ["links:read"], appID: nil, state: .active,
-                                       name: "Project API key", createdAt: now, revokedAt: nil), ignoreExisting: true)
+            try store.insert(
+                KeyRecord(
+                    projectID: project, value: api, kind: .api, scopes: ["links:read"], appID: nil, state: .active,
+                    name: "Project API key", createdAt: now, revokedAt: nil), ignoreExisting: true)
         }
     }
 
@@ -153,8 +159,10 @@ public struct WarpLinkPlatform: Platform {
 
     /// Per-project tables, parents first.
     public var projectTables: [String] {
-        ["warplink_settings", "warplink_apps", "warplink_keys", "warplink_domains", "warplink_links", "warplink_clicks",
-         "warplink_click_buckets", "warplink_installs"]
+        [
+            "warplink_settings", "warplink_apps", "warplink_keys", "warplink_domains", "warplink_links", "warplink_clicks",
+            "warplink_click_buckets", "warplink_installs",
+        ]
     }
 
     /// Loads `apps`, `keys`, `domains` and `links` from `Config/fixtures/warplink.json`, through

@@ -162,58 +162,70 @@ enum AdminInputs {
 extension WarpLinkWire {
     /// An app as the control plane shows it.
     static func app(_ app: AppRecord) -> JSONValue {
-        ["id": .string(app.id), "name": .string(app.name), "handle": .string(app.handle), "domain": .string(app.handleDomain),
-         "ios_bundle_id": optional(app.iosBundleID), "android_package_name": optional(app.androidPackageName),
-         "created_at": .string(WarpLinkTime.format(app.createdAt))]
+        [
+            "id": .string(app.id), "name": .string(app.name), "handle": .string(app.handle), "domain": .string(app.handleDomain),
+            "ios_bundle_id": optional(app.iosBundleID), "android_package_name": optional(app.androidPackageName),
+            "created_at": .string(WarpLinkTime.format(app.createdAt)),
+        ]
     }
 
     /// A key as the control plane shows it.
     static func key(_ key: KeyRecord) -> JSONValue {
-        ["value": .string(key.value), "kind": .string(key.kind.rawValue), "scopes": .array(key.scopes.map(JSONValue.string)),
-         "app_id": optional(key.appID), "state": .string(key.state.rawValue), "name": optional(key.name),
-         "created_at": .string(WarpLinkTime.format(key.createdAt)), "revoked_at": optional(key.revokedAt.map { WarpLinkTime.format($0) })]
+        [
+            "value": .string(key.value), "kind": .string(key.kind.rawValue), "scopes": .array(key.scopes.map(JSONValue.string)),
+            "app_id": optional(key.appID), "state": .string(key.state.rawValue), "name": optional(key.name),
+            "created_at": .string(WarpLinkTime.format(key.createdAt)), "revoked_at": optional(key.revokedAt.map { WarpLinkTime.format($0) }),
+        ]
     }
 
     /// A custom domain as the control plane shows it.
     static func domain(_ domain: DomainRecord) -> JSONValue {
-        ["hostname": .string(domain.hostname), "state": .string(domain.state.rawValue), "app_id": optional(domain.appID),
-         "created_at": .string(WarpLinkTime.format(domain.createdAt))]
+        [
+            "hostname": .string(domain.hostname), "state": .string(domain.state.rawValue), "app_id": optional(domain.appID),
+            "created_at": .string(WarpLinkTime.format(domain.createdAt)),
+        ]
     }
 
     /// A stored link as the control plane shows it (the password only as `password_protected`).
     static func storedLink(_ link: LinkRecord) -> JSONValue {
-        ["id": .string(link.id), "slug": .string(link.slug), "domain": .string(link.domain), "short_url": .string(link.shortURL),
-         "destination_url": .string(link.destinationURL), "ios_url": optional(link.iosURL),
-         "ios_fallback_url": optional(link.iosFallbackURL), "android_url": optional(link.androidURL),
-         "android_fallback_url": optional(link.androidFallbackURL), "custom_params": link.customParams,
-         "app_id": optional(link.appID), "tags": .array(link.tags.map(JSONValue.string)),
-         "password_protected": .bool(link.password != nil), "expires_at": optional(link.expiresAt.map { WarpLinkTime.format($0) }),
-         "is_active": .bool(link.isActive), "match_window_hours": link.matchWindowHours.map { .int(Int64($0)) } ?? .null,
-         "created_at": .string(WarpLinkTime.format(link.createdAt)), "updated_at": .string(WarpLinkTime.format(link.updatedAt))]
+        [
+            "id": .string(link.id), "slug": .string(link.slug), "domain": .string(link.domain), "short_url": .string(link.shortURL),
+            "destination_url": .string(link.destinationURL), "ios_url": optional(link.iosURL),
+            "ios_fallback_url": optional(link.iosFallbackURL), "android_url": optional(link.androidURL),
+            "android_fallback_url": optional(link.androidFallbackURL), "custom_params": link.customParams,
+            "app_id": optional(link.appID), "tags": .array(link.tags.map(JSONValue.string)),
+            "password_protected": .bool(link.password != nil), "expires_at": optional(link.expiresAt.map { WarpLinkTime.format($0) }),
+            "is_active": .bool(link.isActive), "match_window_hours": link.matchWindowHours.map { .int(Int64($0)) } ?? .null,
+            "created_at": .string(WarpLinkTime.format(link.createdAt)), "updated_at": .string(WarpLinkTime.format(link.updatedAt)),
+        ]
     }
 
     /// A click with its claim state.
     static func click(_ click: ClickRecord) -> JSONValue {
-        ["id": .string(click.id), "link_id": .string(click.linkID), "app_id": optional(click.appID), "source": .string(click.source.rawValue),
-         "ip": optional(click.ip), "accept_language": optional(click.acceptLanguage),
-         "language": optional(click.language), "timezone": optional(click.timezone),
-         "timezone_offset": click.timezoneOffset.map { .int(Int64($0)) } ?? .null, "device_id": optional(click.deviceID),
-         "fingerprint": optional(click.fingerprint), "user_agent": optional(click.userAgent),
-         "tap_id": optional(click.tapID), "destination_url": optional(click.destinationURL),
-         "ios_url": optional(click.iosURL), "android_url": optional(click.androidURL),
-         "custom_params": click.customParams, "clicked_at": .string(WarpLinkTime.format(click.clickedAt)),
-         "claimed": .bool(click.claimedBy != nil), "claimed_by": optional(click.claimedBy),
-         "claimed_at": optional(click.claimedAt.map { WarpLinkTime.format($0) })]
+        [
+            "id": .string(click.id), "link_id": .string(click.linkID), "app_id": optional(click.appID), "source": .string(click.source.rawValue),
+            "ip": optional(click.ip), "accept_language": optional(click.acceptLanguage),
+            "language": optional(click.language), "timezone": optional(click.timezone),
+            "timezone_offset": click.timezoneOffset.map { .int(Int64($0)) } ?? .null, "device_id": optional(click.deviceID),
+            "fingerprint": optional(click.fingerprint), "user_agent": optional(click.userAgent),
+            "tap_id": optional(click.tapID), "destination_url": optional(click.destinationURL),
+            "ios_url": optional(click.iosURL), "android_url": optional(click.androidURL),
+            "custom_params": click.customParams, "clicked_at": .string(WarpLinkTime.format(click.clickedAt)),
+            "claimed": .bool(click.claimedBy != nil), "claimed_by": optional(click.claimedBy),
+            "claimed_at": optional(click.claimedAt.map { WarpLinkTime.format($0) }),
+        ]
     }
 
     /// An install record.
     static func install(_ install: InstallRecord) -> JSONValue {
-        ["install_id": .string(install.id), "app_id": optional(install.appID), "platform": optional(install.platform),
-         "sdk_version": optional(install.sdkVersion), "device_id": optional(install.deviceID),
-         "is_reinstall": install.isReinstall.map(JSONValue.bool) ?? .null, "outcome": .string(install.outcome), "matched": .bool(install.matched),
-         "match_type": optional(install.matchType), "match_confidence": install.matchConfidence.map(JSONValue.double) ?? .null,
-         "link_id": optional(install.linkID), "click_id": optional(install.clickID),
-         "tap_id": optional(install.tapID), "ip": optional(install.ip), "source": .string(install.source),
-         "created_at": .string(WarpLinkTime.format(install.createdAt))]
+        [
+            "install_id": .string(install.id), "app_id": optional(install.appID), "platform": optional(install.platform),
+            "sdk_version": optional(install.sdkVersion), "device_id": optional(install.deviceID),
+            "is_reinstall": install.isReinstall.map(JSONValue.bool) ?? .null, "outcome": .string(install.outcome), "matched": .bool(install.matched),
+            "match_type": optional(install.matchType), "match_confidence": install.matchConfidence.map(JSONValue.double) ?? .null,
+            "link_id": optional(install.linkID), "click_id": optional(install.clickID),
+            "tap_id": optional(install.tapID), "ip": optional(install.ip), "source": .string(install.source),
+            "created_at": .string(WarpLinkTime.format(install.createdAt)),
+        ]
     }
 }

@@ -36,8 +36,10 @@ public enum WarpLinkWire {
     public static func attribution(_ result: AttributionResult, style: String) -> JSONValue {
         guard result.matched else {
             if style == "minimal" { return ["matched": false] }
-            return ["matched": false, "match_type": nil, "match_confidence": nil, "match_guaranteed": nil, "link_id": nil,
-                    "deep_link_url": nil, "destination_url": nil, "custom_params": nil, "install_id": nil, "app_id": nil]
+            return [
+                "matched": false, "match_type": nil, "match_confidence": nil, "match_guaranteed": nil, "link_id": nil,
+                "deep_link_url": nil, "destination_url": nil, "custom_params": nil, "install_id": nil, "app_id": nil,
+            ]
         }
         return [
             "matched": true,
@@ -71,7 +73,8 @@ public enum WarpLinkWire {
             switch name {
             case "domain":
                 guard let value = URLQuery.percentDecode(raw, plusAsSpace: true), !value.isEmpty, value.utf8.count <= 253,
-                      isHostName(value) else {
+                    isHostName(value)
+                else {
                     problems.append(WarpLinkFieldProblem("domain", "must be a host name"))
                     continue
                 }
@@ -119,7 +122,8 @@ public enum WarpLinkWire {
             throw .validation([WarpLinkFieldProblem("query", "is too large")])
         }
         let domain = host ?? (items.first { $0.0 == "domain" }?.1.lowercased() ?? WarpLinkNames.sharedDomain)
-        return RedirectQuery(domain: domain, zone: items.first { $0.0 == "tz" }?.1,
-                             parameters: ParameterSet(items.filter { $0.0 != "tz" && (host != nil || $0.0 != "domain") }))
+        return RedirectQuery(
+            domain: domain, zone: items.first { $0.0 == "tz" }?.1,
+            parameters: ParameterSet(items.filter { $0.0 != "tz" && (host != nil || $0.0 != "domain") }))
     }
 }

@@ -45,8 +45,9 @@ extension WarrantyLifeAdmin {
         let encoded = (try? JSONValue.from(body).objectValue) ?? [:]
         for name in UserRecord.profileFields { if let value = encoded[name], value != .null { profile[name] = value } }
         let token = body.token ?? services?.generateIDs(for: project) { $0.hex(40) } ?? UUID().uuidString
-        let user = UserRecord(id: newID(services, project), email: body.email, password: body.password, token: token, activated: body.activated ?? true,
-                              profile: profile, createdAt: Timestamp.format(now, fractionalSeconds: false))
+        let user = UserRecord(
+            id: newID(services, project), email: body.email, password: body.password, token: token, activated: body.activated ?? true,
+            profile: profile, createdAt: Timestamp.format(now, fractionalSeconds: false))
         try store.insertUser(project, user)
         return user
     }
@@ -66,9 +67,10 @@ extension WarrantyLifeAdmin {
         if seed.registrationType == .lockedEmailRegistration, seed.lockedEmail == nil { throw AdminError.badRequest("`lockedEmailRegistration` needs `lockedEmail`.") }
         let text = Timestamp.format(now, fractionalSeconds: false)
         let existing = try store.voucher(project, code: code)
-        let voucher = VoucherRecord(code: code, status: status, claimedByUserID: claimer, originalDeviceID: seed.originalDeviceId ?? seed.originalDevice?.deviceId,
-                                    warrantyID: seed.warrantyId ?? existing?.warrantyID ?? newID(services, project), seed: seed,
-                                    createdAt: existing?.createdAt ?? text, updatedAt: text)
+        let voucher = VoucherRecord(
+            code: code, status: status, claimedByUserID: claimer, originalDeviceID: seed.originalDeviceId ?? seed.originalDevice?.deviceId,
+            warrantyID: seed.warrantyId ?? existing?.warrantyID ?? newID(services, project), seed: seed,
+            createdAt: existing?.createdAt ?? text, updatedAt: text)
         try store.saveVoucher(project, voucher)
         return voucher
     }
@@ -79,8 +81,7 @@ extension WarrantyLifeAdmin {
             // A named owner that does not exist is a missing record, not a malformed body.
             guard let user = try store.user(project, id: id) else { throw AdminError.notFound("User `\(id)`") }
             owner = user
-        }
-        else if let email = body.ownerEmail {
+        } else if let email = body.ownerEmail {
             owner = try store.user(project, email: email)
             if owner == nil {
                 // "Owned by another account" needs only an e-mail: create that account on the fly.
@@ -90,10 +91,11 @@ extension WarrantyLifeAdmin {
         guard let owner else { throw AdminError.badRequest("`userId` or `ownerEmail` must name the owner.") }
         if try store.item(project, deviceID: body.deviceId) != nil { throw AdminError(status: 409, code: "conflict", message: "The device already has an item.") }
         let text = Timestamp.format(now, fractionalSeconds: false)
-        let item = ItemRecord(id: body.id ?? newID(services, project), deviceID: body.deviceId, userID: owner.id, categoryID: body.categoryId ?? "95",
-                              manufacturerName: body.manufacturerName ?? "Apple", model: body.model, mpn: body.mpn, imei: body.imei,
-                              notificationToken: body.notificationToken, ssr: body.ssr ?? false, ssd: body.ssd ?? false, tradeIn: body.tradeIn ?? false,
-                              createdAt: text, updatedAt: text)
+        let item = ItemRecord(
+            id: body.id ?? newID(services, project), deviceID: body.deviceId, userID: owner.id, categoryID: body.categoryId ?? "95",
+            manufacturerName: body.manufacturerName ?? "Apple", model: body.model, mpn: body.mpn, imei: body.imei,
+            notificationToken: body.notificationToken, ssr: body.ssr ?? false, ssd: body.ssd ?? false, tradeIn: body.tradeIn ?? false,
+            createdAt: text, updatedAt: text)
         try store.saveItem(project, item)
         return item
     }
@@ -110,8 +112,10 @@ extension WarrantyLifeAdmin {
         }
         // The body is plain Codable values, so encoding it back cannot fail.
         let encoded = (try? JSONValue.from(body).objectValue) ?? [:]
-        for key in ["warrantyPlanId", "planName", "planCurrency", "rewardAmount", "rewardAmountMax", "rewardType", "tradeInScore", "ssrOffered",
-                    "ssdOffered", "tipOffered", "firstName", "lastName", "country", "state"] {
+        for key in [
+            "warrantyPlanId", "planName", "planCurrency", "rewardAmount", "rewardAmountMax", "rewardType", "tradeInScore", "ssrOffered",
+            "ssdOffered", "tipOffered", "firstName", "lastName", "country", "state",
+        ] {
             if let value = encoded[key], value != .null { warranty.document[key] = value }
         }
     }
@@ -124,17 +128,19 @@ extension WarrantyLifeAdmin {
         let voucher = try body.voucherCode.flatMap { try store.voucher(project, code: $0) }
         let text = Timestamp.format(now, fractionalSeconds: false)
         let plan = voucher?.plan, offers = voucher?.smartSaver
-        var warranty = WarrantyRecord(id: body.id ?? voucher?.warrantyID ?? newID(services, project), itemID: item.id, userID: body.userId ?? item.userID,
-                                      voucherCode: voucher?.code ?? body.voucherCode, document: [
-            "status": "ACTIVE", "registrationCode": .string(voucher?.code ?? body.voucherCode ?? ""),
-            "warrantyPlanId": plan?["warrantyPlanId"] ?? "77", "planName": plan?["planName"] ?? "Device Protection Plan",
-            "planCurrency": plan?["currency"] ?? "USD", "rewardAmount": plan?["rewardAmount"] ?? 0, "rewardAmountMax": plan?["rewardAmountMax"] ?? 50,
-            "rewardType": plan?["rewardType"] ?? "DEDUCTIBLE_REDUCTION",
-            "ssrOffered": offers?["ssrOffered"] ?? true, "ssdOffered": offers?["ssdOffered"] ?? true, "tipOffered": offers?["tipOffered"] ?? false,
-            "coverageStartDate": .string(text),
-            "coverageEndDate": .string(Timestamp.format(WarrantyLifeService.adding(months: voucher?.seed.coverageMonths ?? 12, to: now), fractionalSeconds: false)),
-            "createdAt": .string(text), "updatedAt": .string(text),
-        ])
+        var warranty = WarrantyRecord(
+            id: body.id ?? voucher?.warrantyID ?? newID(services, project), itemID: item.id, userID: body.userId ?? item.userID,
+            voucherCode: voucher?.code ?? body.voucherCode,
+            document: [
+                "status": "ACTIVE", "registrationCode": .string(voucher?.code ?? body.voucherCode ?? ""),
+                "warrantyPlanId": plan?["warrantyPlanId"] ?? "77", "planName": plan?["planName"] ?? "Device Protection Plan",
+                "planCurrency": plan?["currency"] ?? "USD", "rewardAmount": plan?["rewardAmount"] ?? 0, "rewardAmountMax": plan?["rewardAmountMax"] ?? 50,
+                "rewardType": plan?["rewardType"] ?? "DEDUCTIBLE_REDUCTION",
+                "ssrOffered": offers?["ssrOffered"] ?? true, "ssdOffered": offers?["ssdOffered"] ?? true, "tipOffered": offers?["tipOffered"] ?? false,
+                "coverageStartDate": .string(text),
+                "coverageEndDate": .string(Timestamp.format(WarrantyLifeService.adding(months: voucher?.seed.coverageMonths ?? 12, to: now), fractionalSeconds: false)),
+                "createdAt": .string(text), "updatedAt": .string(text),
+            ])
         try merge(body, into: &warranty)
         try store.saveWarranty(project, warranty)
         if var voucher {
@@ -156,7 +162,9 @@ extension WarrantyLifeAdmin {
         for warranty in fixtures["warranties"]?.arrayValue ?? [] { _ = try createWarranty(store, project, try warranty.decode(WarrantyBody.self), services: nil, now: now) }
         for (itemID, insight) in fixtures["insights"]?.objectValue ?? [:] {
             if insight == "generate" {
-                try store.setInsight(project, itemID: itemID, InsightGenerator.generate(now: now, timeZone: TimeZone(identifier: "America/Toronto")! /* a zone in every tz database */, seed: 7))
+                // America/Toronto is a zone in every tz database.
+                let zone = TimeZone(identifier: "America/Toronto")!
+                try store.setInsight(project, itemID: itemID, InsightGenerator.generate(now: now, timeZone: zone, seed: 7))
             } else {
                 try store.setInsight(project, itemID: itemID, insight)
             }

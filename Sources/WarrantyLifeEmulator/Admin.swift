@@ -105,10 +105,11 @@ enum WarrantyLifeAdmin {
     static func createKey(_ request: Request, _ context: AdminContext) async throws -> Response {
         let body = try AdminBody.decode(KeyBody.self, from: request)
         let project = context.projectID
-        let record = DeveloperKeyRecord(key: body.key ?? context.services.generateIDs(for: project) { $0.hex(32) }, projectID: project,
-                                        name: body.name ?? "Understudy", environment: body.environment ?? "sandbox",
-                                        state: try keyState(body.state ?? "valid"), unavailableMode: try mode(body.unavailableMode ?? "status"),
-                                        createdAt: Timestamp.format(context.now))
+        let record = DeveloperKeyRecord(
+            key: body.key ?? context.services.generateIDs(for: project) { $0.hex(32) }, projectID: project,
+            name: body.name ?? "Understudy", environment: body.environment ?? "sandbox",
+            state: try keyState(body.state ?? "valid"), unavailableMode: try mode(body.unavailableMode ?? "status"),
+            createdAt: Timestamp.format(context.now))
         do {
             try await write(context) { store in try store.insertKey(record) }
         } catch let error as SQLiteError where error.isConstraintViolation {
@@ -162,13 +163,14 @@ enum WarrantyLifeAdmin {
 
     static func listWarranties(_ request: Request, _ context: AdminContext) async throws -> Response {
         let project = context.projectID, now = context.now
-        return list(try await read(context) { store in
-            try store.warranties(project).map { warranty in
-                var json = warranty.wire(now: now, item: try warranty.itemID.flatMap { try store.item(project, id: $0) }).objectValue ?? [:]
-                json["userId"] = warranty.userID.map(JSONValue.string) ?? .null
-                return JSONValue.object(json)
-            }
-        }, "warranties")
+        return list(
+            try await read(context) { store in
+                try store.warranties(project).map { warranty in
+                    var json = warranty.wire(now: now, item: try warranty.itemID.flatMap { try store.item(project, id: $0) }).objectValue ?? [:]
+                    json["userId"] = warranty.userID.map(JSONValue.string) ?? .null
+                    return JSONValue.object(json)
+                }
+            }, "warranties")
     }
 
     static func updateWarranty(_ request: Request, _ context: AdminContext) async throws -> Response {
@@ -248,10 +250,12 @@ enum WarrantyLifeAdmin {
             guard value.objectValue != nil else { throw AdminError.badRequest("`\(name)` must be an object.") }
         }
         for (route, data) in served {
-            let problems = contentValidator.problems(method: "GET", path: WarrantyLifeOpenAPI.sdkBase + route, status: 200,
-                                                     body: JSONValue.object(["data": data]).encoded())
+            let problems = contentValidator.problems(
+                method: "GET", path: WarrantyLifeOpenAPI.sdkBase + route, status: 200,
+                body: JSONValue.object(["data": data]).encoded())
             if let first = problems.first {
-                throw AdminError.badRequest("`\(name)` does not fit what GET \(route) serves: " + first.replacingOccurrences(of: "GET \(WarrantyLifeOpenAPI.sdkBase + route) 200: ", with: ""))
+                throw AdminError.badRequest(
+                    "`\(name)` does not fit what GET \(route) serves: " + first.replacingOccurrences(of: "GET \(WarrantyLifeOpenAPI.sdkBase + route) 200: ", with: ""))
             }
         }
     }

@@ -7,10 +7,12 @@ enum DefaultContent {
     static let names = ["appConfig", "offers", "offersRegistrationHTML", "offersRewardScreenHTML", "surveys", "sensorTests", "diagnosticConfig"]
 
     /// US (50 states + DC, ids 101…) and CA (13 provinces and territories, ids 201…); ids are stable.
-    static let appConfig: JSONValue = ["countries": [
-        ["id": 1, "code": "US", "name": "United States", "provinces": .array(provinces(usStates, base: 100))],
-        ["id": 2, "code": "CA", "name": "Canada", "provinces": .array(provinces(canadianProvinces, base: 200))],
-    ]]
+    static let appConfig: JSONValue = [
+        "countries": [
+            ["id": 1, "code": "US", "name": "United States", "provinces": .array(provinces(usStates, base: 100))],
+            ["id": 2, "code": "CA", "name": "Canada", "provinces": .array(provinces(canadianProvinces, base: 200))],
+        ]
+    ]
 
     private static func provinces(_ rows: [(String, String)], base: Int64) -> [JSONValue] {
         rows.enumerated().map { index, row in ["id": .int(base + Int64(index) + 1), "code": .string(row.0), "name": .string(row.1)] }
@@ -41,15 +43,20 @@ enum DefaultContent {
     static let diagnosticConfig: JSONValue = ["*": ["sensorTest": sensorTest]]
 
     /// Survey versions by number, each `{surveyVersion, questions}`.
-    static let surveys: JSONValue = ["1": [
-        "surveyVersion": 1,
-        "questions": [
-            ["id": 1, "name": "How often do you drop your phone?", "surveyOptions": [
-                ["id": 11, "transDesc": "Never"], ["id": 12, "transDesc": "Monthly"], ["id": 13, "transDesc": "Weekly"],
-            ]],
-            ["id": 2, "name": "Do you use a case?", "surveyOptions": [["id": 21, "transDesc": "Yes"], ["id": 22, "transDesc": "No"]]],
-        ],
-    ]]
+    static let surveys: JSONValue = [
+        "1": [
+            "surveyVersion": 1,
+            "questions": [
+                [
+                    "id": 1, "name": "How often do you drop your phone?",
+                    "surveyOptions": [
+                        ["id": 11, "transDesc": "Never"], ["id": 12, "transDesc": "Monthly"], ["id": 13, "transDesc": "Weekly"],
+                    ],
+                ],
+                ["id": 2, "name": "Do you use a case?", "surveyOptions": [["id": 21, "transDesc": "Yes"], ["id": 22, "transDesc": "No"]]],
+            ],
+        ]
+    ]
 
     /// JSON offers at `/offers`.
     static let offers: JSONValue = [
@@ -58,10 +65,12 @@ enum DefaultContent {
     ]
 
     /// Registration offers page; `{{query}}` is replaced by the escaped query values.
-    static let offersRegistrationHTML: JSONValue = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Offers</title></head><body><h1>Offers</h1><p>{{query}}</p></body></html>"
+    static let offersRegistrationHTML: JSONValue =
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Offers</title></head><body><h1>Offers</h1><p>{{query}}</p></body></html>"
 
     /// Reward screen page.
-    static let offersRewardScreenHTML: JSONValue = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Rewards</title></head><body><h1>Rewards</h1><p>{{query}}</p></body></html>"
+    static let offersRewardScreenHTML: JSONValue =
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Rewards</title></head><body><h1>Rewards</h1><p>{{query}}</p></body></html>"
 
     /// The default for `name`.
     static func value(_ name: String) -> JSONValue {

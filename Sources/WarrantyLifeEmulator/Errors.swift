@@ -30,9 +30,11 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
 
     /// The JSON error body.
     public var response: Response {
-        var response = Response.json(status: status, bytes: JSONValue.object([
-            "error": .string(error), "errorMessage": .string(message), "errorCode": .int(Int64(code)),
-        ]).encoded())
+        var response = Response.json(
+            status: status,
+            bytes: JSONValue.object([
+                "error": .string(error), "errorMessage": .string(message), "errorCode": .int(Int64(code)),
+            ]).encoded())
         for (name, value) in headers { response.headers.set(name, value) }
         return response
     }
@@ -76,9 +78,10 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
     static let itemNotFound = WarrantyLifeError(status: 404, error: "item_not_found", message: "No item was found for this device.", code: 1301)
     /// 401 (1302) with the 2022 wording and a masked e-mail.
     static func deviceRegisteredToOtherAccount(maskedEmail: String) -> WarrantyLifeError {
-        WarrantyLifeError(status: 401, error: "device_registered_to_other_account",
-                          message: "This device was originally registered under a different account (\(maskedEmail)). Please log in with that account and try again.",
-                          code: 1302)
+        WarrantyLifeError(
+            status: 401, error: "device_registered_to_other_account",
+            message: "This device was originally registered under a different account (\(maskedEmail)). Please log in with that account and try again.",
+            code: 1302)
     }
     /// 404 (1501).
     static let warrantyNotFound = WarrantyLifeError(status: 404, error: "warranty_not_found", message: "Warranty not found.", code: 1501)
@@ -114,8 +117,9 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return WarrantyLifeError(status: 405, error: "method_not_allowed", message: failure.message, code: 1405)
         case .unreadableRequest(let error):
             if error.status == 413 { return WarrantyLifeError(status: 413, error: "payload_too_large", message: error.message, code: 1413) }
-            return WarrantyLifeError(status: error.status, error: error.status == 400 ? "validation_failed" : "bad_request",
-                                     message: error.message, code: error.status == 400 ? 1400 : 1000 + error.status)
+            return WarrantyLifeError(
+                status: error.status, error: error.status == 400 ? "validation_failed" : "bad_request",
+                message: error.message, code: error.status == 400 ? 1400 : 1000 + error.status)
         case .invalidBody(let error):
             return .validation(error.message)
         case .injected(let status):
@@ -144,8 +148,9 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
         case 503: return .serviceUnavailable
         case 504: return WarrantyLifeError(status: 504, error: "gateway_timeout", message: "Gateway timeout.", code: 5004)
         default:
-            return WarrantyLifeError(status: status, error: "error_\(status)", message: "Injected fault: \(status) \(HTTPStatus.reason(status))",
-                                     code: status >= 500 ? 5000 + status % 100 : 1000 + status)
+            return WarrantyLifeError(
+                status: status, error: "error_\(status)", message: "Injected fault: \(status) \(HTTPStatus.reason(status))",
+                code: status >= 500 ? 5000 + status % 100 : 1000 + status)
         }
     }
 }

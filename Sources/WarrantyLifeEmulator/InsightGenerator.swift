@@ -57,10 +57,14 @@ enum InsightGenerator {
             "generatedAt": .string(Timestamp.format(now, fractionalSeconds: false)), "timeZone": .string(timeZone.identifier),
             "dropRank": history(), "batteryRank": history(),
             "coaching": ["generalHints": ["Use a case with raised edges."], "batteryHints": ["Avoid charging above 80% overnight."], "tipHints": []],
-            "rewards": ["current": ["month": .string(month(now, utc)), "amount": 25.0], "projected": ["month": .string(month(nextMonth, utc)), "amount": 30.0],
-                        "history": [["month": .string(month(previousMonth, utc)), "amount": 20.0]]],
-            "tip": ["current": tip("date", day(now, local)), "daily": [tip("date", day(now, local))],
-                    "weekly": [tip("startDate", day(local.dateInterval(of: .weekOfYear, for: now)?.start ?? now, local))], "monthly": [tip("month", month(now, local))]],
+            "rewards": [
+                "current": ["month": .string(month(now, utc)), "amount": 25.0], "projected": ["month": .string(month(nextMonth, utc)), "amount": 30.0],
+                "history": [["month": .string(month(previousMonth, utc)), "amount": 20.0]],
+            ],
+            "tip": [
+                "current": tip("date", day(now, local)), "daily": [tip("date", day(now, local))],
+                "weekly": [tip("startDate", day(local.dateInterval(of: .weekOfYear, for: now)?.start ?? now, local))], "monthly": [tip("month", month(now, local))],
+            ],
         ]
     }
 }

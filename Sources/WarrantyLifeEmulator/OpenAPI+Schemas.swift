@@ -28,7 +28,10 @@ extension WarrantyLifeOpenAPI {
         var registerSchema = input(register, required: ["email", "password"])
         // The address must hold an `@` with something on both sides once trimmed.
         registerSchema = with(registerSchema, "allOf", [S.ref("Region"), ["properties": ["email": ["type": "string", "pattern": "^\\s*[^@\\s][\\s\\S]*@[\\s\\S]*[^@\\s]\\s*$"]]]])
-        var warranty: [String: JSONValue] = ["country": W.int, "state": W.int, "dateOfPurchase": W.purchaseDate, "rewardAmount": ["type": ["number", "null"], "minimum": 0, "description": "At most the warranty's rewardAmountMax."]]
+        var warranty: [String: JSONValue] = [
+            "country": W.int, "state": W.int, "dateOfPurchase": W.purchaseDate,
+            "rewardAmount": ["type": ["number", "null"], "minimum": 0, "description": "At most the warranty's rewardAmountMax."],
+        ]
         for name in ["firstName", "lastName", "company", "streetAddress", "city", "zip", "phone", "voucherCode", "itemId", "deviceId", "imei", "diagnosticId"] {
             warranty[name] = W.text
         }
@@ -37,13 +40,16 @@ extension WarrantyLifeOpenAPI {
         warrantySchema = with(warrantySchema, "allOf", [S.ref("Region")])
         var createFields = warranty
         createFields["voucherCode"] = W.requiredText
-        let createWarranty = S.described(with(input(createFields, required: ["voucherCode"]), "allOf", [S.ref("Region")]),
-                                         "`voucherCode` may be left out after a voucher lookup; the voucher looked up last is used then.")
+        let createWarranty = S.described(
+            with(input(createFields, required: ["voucherCode"]), "allOf", [S.ref("Region")]),
+            "`voucherCode` may be left out after a voucher lookup; the voucher looked up last is used then.")
         var sensorEvent: [String: JSONValue] = ["eventAt": W.localTimestamp, "sensorEventType": W.int, "volumeSetting": W.int, "latitude": W.number, "longitude": W.number]
         for name in ["sensorTestId", "dropJsVersion", "notificationToken", "deviceId", "platformVersion", "appVersion"] { sensorEvent[name] = W.text }
         var diagnostic: [String: JSONValue] = [:]
-        for name in ["imei", "brand", "resultCode", "sim", "appVersion", "osVersion", "model", "mpn", "screenResolution", "sensorTestId",
-                     "sensorTestSensorEventId", "caseApplied", "caseBrand"] { diagnostic[name] = W.text }
+        for name in [
+            "imei", "brand", "resultCode", "sim", "appVersion", "osVersion", "model", "mpn", "screenResolution", "sensorTestId",
+            "sensorTestSensorEventId", "caseApplied", "caseBrand",
+        ] { diagnostic[name] = W.text }
         for name in ["storage", "storageUsed", "ram"] { diagnostic[name] = W.number }
         for name in ["caseBundlePurchased", "bundledCaseApplied"] { diagnostic[name] = W.flag }
         var reading: [String: JSONValue] = ["readingAt": ["type": "string", "pattern": .string(W.localTimestampPattern)]]
@@ -54,10 +60,14 @@ extension WarrantyLifeOpenAPI {
             "LoginForm": input(["username": ["type": "string", "minLength": 1], "password": ["type": "string", "pattern": "\\S"]], required: ["username", "password"]),
             "Recover": input(["email": W.requiredText], required: ["email"]),
             "RegisterNewUser": registerSchema,
-            "CreateItem": input(["deviceId": W.requiredText, "categoryId": W.text, "manufacturerName": W.text, "model": W.text, "mpn": W.text, "imei": W.text,
-                                 "notificationToken": W.text], required: ["deviceId"]),
-            "SensorEvent": S.described(input(sensorEvent),
-                                       "A sensor event; `ssr`/`ssd`/`tradeIn` booleans (top level or in `smartSaver`) opt in or out. Only `notificationToken` and no event fields: a token update."),
+            "CreateItem": input(
+                [
+                    "deviceId": W.requiredText, "categoryId": W.text, "manufacturerName": W.text, "model": W.text, "mpn": W.text, "imei": W.text,
+                    "notificationToken": W.text,
+                ], required: ["deviceId"]),
+            "SensorEvent": S.described(
+                input(sensorEvent),
+                "A sensor event; `ssr`/`ssd`/`tradeIn` booleans (top level or in `smartSaver`) opt in or out. Only `notificationToken` and no event fields: a token update."),
             "Reading": input(reading),
             "DiagnosticReport": input(diagnostic),
             "NotificationToken": input(["notificationToken": W.requiredText, "deviceId": W.text, "platform": W.text], required: ["notificationToken"]),
@@ -89,12 +99,16 @@ extension WarrantyLifeOpenAPI {
             "hasActiveCoverage": boolean, "rewardAmount": S.nullable(number), "rewardAmountMax": S.nullable(number), "tradeInScore": S.nullable(number),
             "state": S.nullable(integer), "country": S.nullable(integer),
         ]
-        for name in ["registrationCode", "warrantyUrl", "itemId", "deviceId", "voucherCode", "warrantyPlanId", "planName", "planCurrency", "rewardType",
-                     "dateOfPurchase", "coverageStartDate", "coverageEndDate", "waitingPeriodEndsAt", "firstName", "lastName", "company", "streetAddress",
-                     "city", "zip", "phone", "createdAt", "updatedAt", "userId"] { warranty[name] = text }
+        for name in [
+            "registrationCode", "warrantyUrl", "itemId", "deviceId", "voucherCode", "warrantyPlanId", "planName", "planCurrency", "rewardType",
+            "dateOfPurchase", "coverageStartDate", "coverageEndDate", "waitingPeriodEndsAt", "firstName", "lastName", "company", "streetAddress",
+            "city", "zip", "phone", "createdAt", "updatedAt", "userId",
+        ] { warranty[name] = text }
         for name in ["ssrOffered", "ssdOffered", "tipOffered", "ssr", "ssd", "tradeIn", "isDeviceInsured", "acceptedMarketing"] { warranty[name] = boolean }
-        let warrantyRequired: Set = ["id", "encodedId", "status", "hasActiveCoverage", "itemId", "ssrOffered", "ssdOffered", "tipOffered", "ssr", "ssd", "tradeIn",
-                                     "coverageStartDate", "coverageEndDate", "rewardAmount", "rewardAmountMax", "planCurrency"]
+        let warrantyRequired: Set = [
+            "id", "encodedId", "status", "hasActiveCoverage", "itemId", "ssrOffered", "ssdOffered", "tipOffered", "ssr", "ssd", "tradeIn",
+            "coverageStartDate", "coverageEndDate", "rewardAmount", "rewardAmountMax", "planCurrency",
+        ]
         var user: [String: JSONValue] = ["userId": string, "identity": string, "email": string, "country": S.nullable(integer), "state": S.nullable(integer)]
         for name in ["firstName", "lastName", "company", "streetAddress", "city", "zip", "countryCode", "stateCode", "phone"] { user[name] = text }
         return [
@@ -102,19 +116,41 @@ extension WarrantyLifeOpenAPI {
             "AdminError": closed(["error": closed(["code": string, "message": string, "details": S.any], optional: ["details"])]),
             "LoginResponse": closed(["token": string, "identity": string, "userId": string, "email": string]),
             "User": closed(user),
-            "AdminUser": S.object(["userId": string, "identity": string, "email": string, "token": string, "activated": boolean, "authorization": string,
-                                   "createdAt": string], open: true),
-            "AdminVoucher": S.object(["code": string, "status": S.enumeration(["unredeemed", "claimed", "redeemed"]), "claimedByUserId": text,
-                                      "originalDeviceId": text, "warrantyId": string, "createdAt": string, "updatedAt": string], open: true),
-            "AdminItem": closed(["id": string, "deviceId": string, "userId": string, "categoryId": text, "manufacturerName": text, "model": text, "mpn": text,
-                                 "imei": text, "notificationToken": text, "ssr": boolean, "ssd": boolean, "tradeIn": boolean, "createdAt": string, "updatedAt": string]),
-            "DeveloperKey": closed(["key": string, "name": string, "environment": string, "state": S.enumeration(["valid", "revoked", "unavailable"]),
-                                    "unavailableMode": S.enumeration(["status", "hang"]), "createdAt": string]),
-            "AppConfig": closed(["countries": S.array(closed(["id": integer, "code": string, "name": string,
-                                                              "provinces": S.array(closed(["id": integer, "code": string, "name": string]))]))]),
-            "SensorTest": S.object(["id": string, "name": string, "description": string,
-                                    "sensorTestPhases": S.array(closed(["id": string, "phase": integer, "durationMs": number, "argInt1": integer, "argInt2": integer,
-                                                                        "argInt3": integer], optional: ["argInt1", "argInt2", "argInt3"]))], open: true),
+            "AdminUser": S.object(
+                [
+                    "userId": string, "identity": string, "email": string, "token": string, "activated": boolean, "authorization": string,
+                    "createdAt": string,
+                ], open: true),
+            "AdminVoucher": S.object(
+                [
+                    "code": string, "status": S.enumeration(["unredeemed", "claimed", "redeemed"]), "claimedByUserId": text,
+                    "originalDeviceId": text, "warrantyId": string, "createdAt": string, "updatedAt": string,
+                ], open: true),
+            "AdminItem": closed([
+                "id": string, "deviceId": string, "userId": string, "categoryId": text, "manufacturerName": text, "model": text, "mpn": text,
+                "imei": text, "notificationToken": text, "ssr": boolean, "ssd": boolean, "tradeIn": boolean, "createdAt": string, "updatedAt": string,
+            ]),
+            "DeveloperKey": closed([
+                "key": string, "name": string, "environment": string, "state": S.enumeration(["valid", "revoked", "unavailable"]),
+                "unavailableMode": S.enumeration(["status", "hang"]), "createdAt": string,
+            ]),
+            "AppConfig": closed([
+                "countries": S.array(
+                    closed([
+                        "id": integer, "code": string, "name": string,
+                        "provinces": S.array(closed(["id": integer, "code": string, "name": string])),
+                    ]))
+            ]),
+            "SensorTest": S.object(
+                [
+                    "id": string, "name": string, "description": string,
+                    "sensorTestPhases": S.array(
+                        closed(
+                            [
+                                "id": string, "phase": integer, "durationMs": number, "argInt1": integer, "argInt2": integer,
+                                "argInt3": integer,
+                            ], optional: ["argInt1", "argInt2", "argInt3"])),
+                ], open: true),
             "Voucher": closed([
                 "voucherCode": string, "action": S.enumeration(VoucherAction.allCases.map(\.rawValue)),
                 "registrationType": S.enumeration(RegistrationType.allCases.map(\.rawValue)),
@@ -126,14 +162,21 @@ extension WarrantyLifeOpenAPI {
                 "originalDevice": ["oneOf": [closed(["deviceId": string, "model": text, "mpn": text]), ["type": "null"]]],
                 "plan": closed(["warrantyPlanId": string, "planName": string, "currency": string, "rewardAmount": number, "rewardAmountMax": number, "rewardType": string]),
                 "smartSaver": closed(["ssrOffered": boolean, "ssdOffered": boolean, "tipOffered": boolean]),
-                "diagnosticRequirements": S.object(["autoTestRequired": boolean, "sensorTestRequired": boolean, "frontCameraTestRequired": boolean,
-                                                    "backCameraTestRequired": boolean, "openFaceTestRequired": boolean, "bluetoothScan": boolean, "wifiScan": boolean,
-                                                    "recordAudio": boolean, "sensorTest": S.ref("SensorTest")], open: true),
+                "diagnosticRequirements": S.object(
+                    [
+                        "autoTestRequired": boolean, "sensorTestRequired": boolean, "frontCameraTestRequired": boolean,
+                        "backCameraTestRequired": boolean, "openFaceTestRequired": boolean, "bluetoothScan": boolean, "wifiScan": boolean,
+                        "recordAudio": boolean, "sensorTest": S.ref("SensorTest"),
+                    ], open: true),
             ]),
-            "DeviceDetail": closed(["deviceId": string, "itemId": string, "hasActiveCoverage": boolean, "warrantyId": text, "warrantyStatus": text,
-                                    "ssrOffered": boolean, "ssdOffered": boolean, "tipOffered": boolean, "ssr": boolean, "ssd": boolean, "tradeIn": boolean]),
-            "Item": closed(["id": string, "deviceId": string, "categoryId": text, "manufacturerName": text, "model": text, "mpn": text, "imei": text,
-                            "createdAt": string, "hasActiveCoverage": boolean, "warrantyIds": S.array(string)]),
+            "DeviceDetail": closed([
+                "deviceId": string, "itemId": string, "hasActiveCoverage": boolean, "warrantyId": text, "warrantyStatus": text,
+                "ssrOffered": boolean, "ssdOffered": boolean, "tipOffered": boolean, "ssr": boolean, "ssd": boolean, "tradeIn": boolean,
+            ]),
+            "Item": closed([
+                "id": string, "deviceId": string, "categoryId": text, "manufacturerName": text, "model": text, "mpn": text, "imei": text,
+                "createdAt": string, "hasActiveCoverage": boolean, "warrantyIds": S.array(string),
+            ]),
             "SmartSaver": closed(["programs": S.array(closed(["program": programs, "eligible": boolean, "optedIn": boolean, "optedInAt": text]))]),
             "Warranty": S.object(warranty, optional: Set(warranty.keys).subtracting(warrantyRequired)),
             "InsightData": seeded([
@@ -142,10 +185,19 @@ extension WarrantyLifeOpenAPI {
                 "rewards": S.object(["current": nullableReward, "projected": nullableReward, "history": S.array(reward)], optional: ["current", "projected"], open: true),
                 "tip": seeded(["current": tip("date"), "daily": S.array(tip("date")), "weekly": S.array(tip("startDate")), "monthly": S.array(tip("month"))]),
             ]),
-            "Survey": closed(["surveyVersion": integer, "questions": S.array(closed(["id": integer, "name": string,
-                                                                                   "surveyOptions": S.array(closed(["id": integer, "transDesc": string]))]))]),
-            "Offer": closed(["id": string, "type": S.enumeration(["SSR", "SSD", "TRADE_IN", "PARTNER"]), "title": string, "description": string, "html": string,
-                             "expiresAt": string, "country": string, "state": string], optional: ["html", "country", "state"]),
+            "Survey": closed([
+                "surveyVersion": integer,
+                "questions": S.array(
+                    closed([
+                        "id": integer, "name": string,
+                        "surveyOptions": S.array(closed(["id": integer, "transDesc": string])),
+                    ])),
+            ]),
+            "Offer": closed(
+                [
+                    "id": string, "type": S.enumeration(["SSR", "SSD", "TRADE_IN", "PARTNER"]), "title": string, "description": string, "html": string,
+                    "expiresAt": string, "country": string, "state": string,
+                ], optional: ["html", "country", "state"]),
         ]
     }
 }

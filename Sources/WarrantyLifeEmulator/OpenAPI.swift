@@ -90,8 +90,10 @@ enum WarrantyLifeOpenAPI {
 
     /// Adds an SDK operation with the answers every SDK route can give: 401 for the developer
     /// key (and user credentials where needed), 408/429/5xx by fault injection.
-    static func sdk(_ document: inout OpenAPIDocument, _ method: String, _ path: String, _ id: String, _ summary: String, _ description: String,
-                    access: Access, pathParameters: [JSONValue] = [], query: [JSONValue] = [], body: JSONValue? = nil, _ responses: [String: JSONValue]) {
+    static func sdk(
+        _ document: inout OpenAPIDocument, _ method: String, _ path: String, _ id: String, _ summary: String, _ description: String,
+        access: Access, pathParameters: [JSONValue] = [], query: [JSONValue] = [], body: JSONValue? = nil, _ responses: [String: JSONValue]
+    ) {
         var all = responses
         let defaults: [String: JSONValue] = [
             "401": error(access == .user ? "Missing or invalid developer key (1001/1002), or user credentials (1010)." : "Missing or invalid developer key (1001/1002)."),
@@ -107,17 +109,22 @@ enum WarrantyLifeOpenAPI {
         case .user: security = [["developerKey": [], "userBasic": []], ["developerKey": [], "userBearer": []]]
         case .optionalUser: security = [["developerKey": [], "userBasic": []], ["developerKey": [], "userBearer": []], key]
         }
-        document.add(method, sdkBase + path, OpenAPIOperation(id: id, summary: summary, description: description, parameters: query, requestBody: body,
-                                                              responses: all, security: security, tags: ["SDK"]),
-                     pathParameters: pathParameters)
+        document.add(
+            method, sdkBase + path,
+            OpenAPIOperation(
+                id: id, summary: summary, description: description, parameters: query, requestBody: body,
+                responses: all, security: security, tags: ["SDK"]),
+            pathParameters: pathParameters)
     }
 
     // MARK: Examples shared by several operations
 
     static let login: JSONValue = ["token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b", "identity": "jane@example.com", "userId": "100234", "email": "jane@example.com"]
-    static let item: JSONValue = ["id": "100345", "deviceId": "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", "categoryId": "95", "manufacturerName": "Apple",
-                                  "model": "iPhone 13", "mpn": "iPhone14,5", "imei": "356938035643809", "createdAt": "2026-11-30T10:00:00Z",
-                                  "hasActiveCoverage": true, "warrantyIds": ["500123"]]
+    static let item: JSONValue = [
+        "id": "100345", "deviceId": "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", "categoryId": "95", "manufacturerName": "Apple",
+        "model": "iPhone 13", "mpn": "iPhone14,5", "imei": "356938035643809", "createdAt": "2026-11-30T10:00:00Z",
+        "hasActiveCoverage": true, "warrantyIds": ["500123"],
+    ]
     static let warranty: JSONValue = [
         "id": "500123", "encodedId": "NTAwMTIz", "registrationCode": "ABC-1234-XYZ", "warrantyUrl": "https://www.warrantylife.com/w/NTAwMTIz",
         "status": "ACTIVE", "hasActiveCoverage": true, "itemId": "100345", "deviceId": "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", "voucherCode": "ABC-1234-XYZ",
@@ -135,58 +142,98 @@ enum WarrantyLifeOpenAPI {
     /// Adds key validation, the account operations, app config and the voucher lookup.
     private static func addAccountRoutes(to document: inout OpenAPIDocument) {
         let missingField = error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON (the message names the field).")
-        sdk(&document, "get", "/developer-keys/validate", "validateDeveloperKey", "Validate the developer key.",
+        sdk(
+            &document, "get", "/developer-keys/validate", "validateDeveloperKey", "Validate the developer key.",
             "The SDK calls this from build(...): 200 is .valid(name, environment), 401 .invalid; a key seeded `unavailable` answers 503 (or hangs), which the SDK reports as .unavailable.",
-            access: .key, ["200": ok("The key's name and environment.", S.object(["name": S.string, "environment": S.string]), example: ["name": "Understudy", "environment": "sandbox"]),
-                           "503": error("service_unavailable (5003): the key is seeded `unavailable`.")])
-        sdk(&document, "get", "/auth/activated-account-check", "emailRegisteredCheck", "Whether an e-mail has an account.",
+            access: .key,
+            [
+                "200": ok("The key's name and environment.", S.object(["name": S.string, "environment": S.string]), example: ["name": "Understudy", "environment": "sandbox"]),
+                "503": error("service_unavailable (5003): the key is seeded `unavailable`."),
+            ])
+        sdk(
+            &document, "get", "/auth/activated-account-check", "emailRegisteredCheck", "Whether an e-mail has an account.",
             "Both flags are false for an unknown e-mail.", access: .key,
             query: [query("email", WireFieldSchema.requiredQuery, "The e-mail to check.", required: true, example: "jane@example.com")],
-            ["200": ok("Existence and activation.", S.object(["email": S.string, "exists": S.boolean, "activated": S.boolean]),
-                       example: ["email": "jane@example.com", "exists": true, "activated": true]),
-             "400": error("validation_failed (1400): `email` is missing.")])
-        sdk(&document, "post", "/auth/recover", "recoverLostPassword", "Ask for a password reset.",
+            [
+                "200": ok(
+                    "Existence and activation.", S.object(["email": S.string, "exists": S.boolean, "activated": S.boolean]),
+                    example: ["email": "jane@example.com", "exists": true, "activated": true]),
+                "400": error("validation_failed (1400): `email` is missing."),
+            ])
+        sdk(
+            &document, "post", "/auth/recover", "recoverLostPassword", "Ask for a password reset.",
             "Always 202; for a known account a reset mail is put in the project's outbox. The body may also be a form.", access: .key,
             body: body("Recover", example: ["email": "jane@example.com"]),
             ["202": ok("Accepted.", S.object(["sent": S.boolean]), example: ["sent": true]), "400": missingField])
         let loginForm: JSONValue = ["username": "jane@example.com", "password": "secret-pass"]
-        sdk(&document, "post", "/auth/token", "getTokenViaUserPassword", "Log in (2022: form `username`, `password`; exactly 202).",
+        sdk(
+            &document, "post", "/auth/token", "getTokenViaUserPassword", "Log in (2022: form `username`, `password`; exactly 202).",
             "Answers the LoginResponse whose identity and token make the Basic credentials of later calls. A mismatch is 404 (401 by configuration), an account not yet activated 403.",
             access: .key,
-            body: ["required": true, "content": [
-                "application/x-www-form-urlencoded": ["schema": S.ref("LoginForm"), "example": loginForm],
-                "application/json": ["schema": S.ref("Login"), "example": loginForm],
-            ]],
-            ["202": ok("Logged in.", S.ref("LoginResponse"), example: login), "200": ok("Logged in (loginStatus 200).", S.ref("LoginResponse"), example: login),
-             "400": missingField, "403": error("account_not_activated (1103)."), "404": error("invalid_credentials (1101): e-mail or password wrong.")])
-        sdk(&document, "delete", "/auth/token", "revokeToken", "Revoke the token (optional logout route).",
+            body: [
+                "required": true,
+                "content": [
+                    "application/x-www-form-urlencoded": ["schema": S.ref("LoginForm"), "example": loginForm],
+                    "application/json": ["schema": S.ref("Login"), "example": loginForm],
+                ],
+            ],
+            [
+                "202": ok("Logged in.", S.ref("LoginResponse"), example: login), "200": ok("Logged in (loginStatus 200).", S.ref("LoginResponse"), example: login),
+                "400": missingField, "403": error("account_not_activated (1103)."), "404": error("invalid_credentials (1101): e-mail or password wrong."),
+            ])
+        sdk(
+            &document, "delete", "/auth/token", "revokeToken", "Revoke the token (optional logout route).",
             "The SDK's logout() is local; this route exists for clients that revoke their token. Later calls with it answer 401.", access: .user,
             ["204": C.empty("Revoked.")])
-        sdk(&document, "post", "/auth/user", "registerNewUser", "Create an account and log it in.",
+        sdk(
+            &document, "post", "/auth/user", "registerNewUser", "Create an account and log it in.",
             "`password` may be left out after looking up a passwordless voucher; a locked-e-mail voucher only takes its e-mail (422). `country`/`state` are /app-config ids.",
             access: .key,
             body: body("RegisterNewUser", example: ["email": "new@example.com", "password": "secret-pass", "firstName": "Jane", "lastName": "Doe", "country": 2, "state": 202]),
-            ["201": ok("The new account, logged in.", S.ref("LoginResponse"), example: login), "400": missingField,
-             "409": error("email_already_registered (1102)."), "422": error("email_locked (1104).")])
-        sdk(&document, "get", "/whoami", "getMe", "The logged-in account.", "The WLRegisterNewUserModel fields plus ids; absent ones are null.", access: .user,
-            ["200": ok("The account.", S.ref("User"), example: [
-                "userId": "100234", "identity": "jane@example.com", "email": "jane@example.com", "firstName": "Jane", "lastName": "Doe", "company": nil,
-                "streetAddress": nil, "city": "Vancouver", "zip": "V5K 0A1", "country": 2, "countryCode": "CA", "state": 202, "stateCode": "BC", "phone": nil,
-            ])])
-        sdk(&document, "get", "/app-config", "getAppConfig", "Countries and provinces.",
+            [
+                "201": ok("The new account, logged in.", S.ref("LoginResponse"), example: login), "400": missingField,
+                "409": error("email_already_registered (1102)."), "422": error("email_locked (1104)."),
+            ])
+        sdk(
+            &document, "get", "/whoami", "getMe", "The logged-in account.", "The WLRegisterNewUserModel fields plus ids; absent ones are null.", access: .user,
+            [
+                "200": ok(
+                    "The account.", S.ref("User"),
+                    example: [
+                        "userId": "100234", "identity": "jane@example.com", "email": "jane@example.com", "firstName": "Jane", "lastName": "Doe", "company": nil,
+                        "streetAddress": nil, "city": "Vancouver", "zip": "V5K 0A1", "country": 2, "countryCode": "CA", "state": 202, "stateCode": "BC", "phone": nil,
+                    ])
+            ])
+        sdk(
+            &document, "get", "/app-config", "getAppConfig", "Countries and provinces.",
             "The ids registration and warranty requests use; replaceable through the control plane.", access: .key,
-            ["200": ok("The catalogue.", S.ref("AppConfig"), example: ["countries": [["id": 2, "code": "CA", "name": "Canada",
-                                                                                      "provinces": [["id": 202, "code": "BC", "name": "British Columbia"]]]]])])
-        sdk(&document, "get", "/vouchers/{code}", "getVoucherByVoucherCode", "Look a voucher up and derive the action for this caller and device.",
+            [
+                "200": ok(
+                    "The catalogue.", S.ref("AppConfig"),
+                    example: [
+                        "countries": [
+                            [
+                                "id": 2, "code": "CA", "name": "Canada",
+                                "provinces": [["id": 202, "code": "BC", "name": "British Columbia"]],
+                            ]
+                        ]
+                    ])
+            ])
+        sdk(
+            &document, "get", "/vouchers/{code}", "getVoucherByVoucherCode", "Look a voucher up and derive the action for this caller and device.",
             "Rules, first match wins: forceAction; redeemed 403; expired 410; plan transfer; an active warranty on the device (activeWarrantyConflict); claimed; "
                 + "bound to another device; else normalRegistration. User credentials are used when present. Codes match case-insensitively.",
             access: .optionalUser, pathParameters: [segment("code", "The voucher code.", example: "ABC-1234-XYZ")],
-            query: [query("isPlanTransfer", WireFieldSchema.queryFlag, "true for a plan transfer.", example: "false"),
-                    query("activeWarrantiesInCurrentDevice", WireFieldSchema.queryCount, "What the device knows of its active warranties.", example: "0"),
-                    query("deviceId", S.string, "The calling device.", example: device)],
-            ["200": ok("The voucher and its action.", S.ref("Voucher"), example: voucherExample), "400": error("validation_failed (1400): a query value of the wrong kind."),
-             "403": error("voucher_redeemed (1202): \"Voucher has already been redeemed.\""), "404": error("voucher_not_found (1201)."),
-             "410": error("voucher_expired (1203).")])
+            query: [
+                query("isPlanTransfer", WireFieldSchema.queryFlag, "true for a plan transfer.", example: "false"),
+                query("activeWarrantiesInCurrentDevice", WireFieldSchema.queryCount, "What the device knows of its active warranties.", example: "0"),
+                query("deviceId", S.string, "The calling device.", example: device),
+            ],
+            [
+                "200": ok("The voucher and its action.", S.ref("Voucher"), example: voucherExample), "400": error("validation_failed (1400): a query value of the wrong kind."),
+                "403": error("voucher_redeemed (1202): \"Voucher has already been redeemed.\""), "404": error("voucher_not_found (1201)."),
+                "410": error("voucher_expired (1203)."),
+            ])
     }
 
     static let voucherExample: JSONValue = [
@@ -197,9 +244,13 @@ enum WarrantyLifeOpenAPI {
         "originalDevice": nil,
         "plan": ["warrantyPlanId": "77", "planName": "Device Protection Plan", "currency": "USD", "rewardAmount": 0, "rewardAmountMax": 50, "rewardType": "DEDUCTIBLE_REDUCTION"],
         "smartSaver": ["ssrOffered": true, "ssdOffered": true, "tipOffered": false],
-        "diagnosticRequirements": ["autoTestRequired": true, "sensorTestRequired": true, "frontCameraTestRequired": true, "backCameraTestRequired": true,
-                                   "openFaceTestRequired": false, "bluetoothScan": true, "wifiScan": true, "recordAudio": false,
-                                   "sensorTest": ["id": "3", "name": "Sensor test", "description": "Motion and tone check.",
-                                                  "sensorTestPhases": [["id": "18", "phase": 50, "durationMs": 50]]]],
+        "diagnosticRequirements": [
+            "autoTestRequired": true, "sensorTestRequired": true, "frontCameraTestRequired": true, "backCameraTestRequired": true,
+            "openFaceTestRequired": false, "bluetoothScan": true, "wifiScan": true, "recordAudio": false,
+            "sensorTest": [
+                "id": "3", "name": "Sensor test", "description": "Motion and tone check.",
+                "sensorTestPhases": [["id": "18", "phase": 50, "durationMs": 50]],
+            ],
+        ],
     ]
 }

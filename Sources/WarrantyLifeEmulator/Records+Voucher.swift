@@ -61,8 +61,10 @@ struct VoucherRecord: RowDecodable, Sendable, Equatable {
     var createdAt: String
     var updatedAt: String
 
-    init(code: String, status: VoucherStatus, claimedByUserID: String?, originalDeviceID: String?, warrantyID: String, seed: VoucherSeed,
-         createdAt: String, updatedAt: String) {
+    init(
+        code: String, status: VoucherStatus, claimedByUserID: String?, originalDeviceID: String?, warrantyID: String, seed: VoucherSeed,
+        createdAt: String, updatedAt: String
+    ) {
         self.code = code
         self.status = status
         self.claimedByUserID = claimedByUserID
@@ -108,9 +110,11 @@ struct VoucherRecord: RowDecodable, Sendable, Equatable {
     /// The plan with the contract's defaults filled in.
     var plan: JSONValue {
         let plan = seed.plan
-        return ["warrantyPlanId": .string(plan?.warrantyPlanId ?? "77"), "planName": .string(plan?.planName ?? "Device Protection Plan"),
-                "currency": .string(plan?.currency ?? "USD"), "rewardAmount": .double(plan?.rewardAmount ?? 0),
-                "rewardAmountMax": .double(plan?.rewardAmountMax ?? 50), "rewardType": .string(plan?.rewardType ?? "DEDUCTIBLE_REDUCTION")]
+        return [
+            "warrantyPlanId": .string(plan?.warrantyPlanId ?? "77"), "planName": .string(plan?.planName ?? "Device Protection Plan"),
+            "currency": .string(plan?.currency ?? "USD"), "rewardAmount": .double(plan?.rewardAmount ?? 0),
+            "rewardAmountMax": .double(plan?.rewardAmountMax ?? 50), "rewardType": .string(plan?.rewardType ?? "DEDUCTIBLE_REDUCTION"),
+        ]
     }
 
     /// Which Smart Saver programs the voucher offers.

@@ -8,8 +8,10 @@ import Foundation
 extension DeveloperKeyRecord {
     /// Control-plane view.
     var json: JSONValue {
-        ["key": .string(key), "name": .string(name), "environment": .string(environment), "state": .string(state.rawValue),
-         "unavailableMode": .string(unavailableMode.rawValue), "createdAt": .string(createdAt)]
+        [
+            "key": .string(key), "name": .string(name), "environment": .string(environment), "state": .string(state.rawValue),
+            "unavailableMode": .string(unavailableMode.rawValue), "createdAt": .string(createdAt),
+        ]
     }
 }
 
@@ -81,10 +83,12 @@ extension VoucherRecord {
 extension ItemRecord {
     /// `Item` (D-WL-16 decision for the authenticated lookup).
     func wire(hasActiveCoverage: Bool, warrantyIDs: [String]) -> JSONValue {
-        ["id": .string(id), "deviceId": .string(deviceID), "categoryId": categoryID.map(JSONValue.string) ?? .null,
-         "manufacturerName": manufacturerName.map(JSONValue.string) ?? .null, "model": model.map(JSONValue.string) ?? .null,
-         "mpn": mpn.map(JSONValue.string) ?? .null, "imei": imei.map(JSONValue.string) ?? .null, "createdAt": .string(createdAt),
-         "hasActiveCoverage": .bool(hasActiveCoverage), "warrantyIds": .array(warrantyIDs.map(JSONValue.string))]
+        [
+            "id": .string(id), "deviceId": .string(deviceID), "categoryId": categoryID.map(JSONValue.string) ?? .null,
+            "manufacturerName": manufacturerName.map(JSONValue.string) ?? .null, "model": model.map(JSONValue.string) ?? .null,
+            "mpn": mpn.map(JSONValue.string) ?? .null, "imei": imei.map(JSONValue.string) ?? .null, "createdAt": .string(createdAt),
+            "hasActiveCoverage": .bool(hasActiveCoverage), "warrantyIds": .array(warrantyIDs.map(JSONValue.string)),
+        ]
     }
 
     /// Control-plane view.
@@ -120,10 +124,12 @@ extension WarrantyRecord {
         return .object(members)
     }
 
-    static let nullableKeys = ["registrationCode", "warrantyUrl", "deviceId", "warrantyPlanId", "planName", "planCurrency", "rewardAmount",
-                               "rewardAmountMax", "rewardType", "tradeInScore", "dateOfPurchase", "coverageStartDate", "coverageEndDate",
-                               "waitingPeriodEndsAt", "firstName", "lastName", "company", "streetAddress", "city", "zip", "state",
-                               "country", "phone", "createdAt", "updatedAt"]
+    static let nullableKeys = [
+        "registrationCode", "warrantyUrl", "deviceId", "warrantyPlanId", "planName", "planCurrency", "rewardAmount",
+        "rewardAmountMax", "rewardType", "tradeInScore", "dateOfPurchase", "coverageStartDate", "coverageEndDate",
+        "waitingPeriodEndsAt", "firstName", "lastName", "company", "streetAddress", "city", "zip", "state",
+        "country", "phone", "createdAt", "updatedAt",
+    ]
 }
 
 extension ItemCoverage {
@@ -134,17 +140,24 @@ extension ItemCoverage {
 extension SmartSaverStatus {
     /// `{programs: […]}` of the Smart Saver routes.
     static func wire(_ programs: [SmartSaverStatus]) -> JSONValue {
-        ["programs": .array(programs.map { status in
-            ["program": .string(status.program.rawValue), "eligible": .bool(status.eligible), "optedIn": .bool(status.optedIn),
-             "optedInAt": status.optedInAt.map(JSONValue.string) ?? .null]
-        })]
+        [
+            "programs": .array(
+                programs.map { status in
+                    [
+                        "program": .string(status.program.rawValue), "eligible": .bool(status.eligible), "optedIn": .bool(status.optedIn),
+                        "optedInAt": status.optedInAt.map(JSONValue.string) ?? .null,
+                    ]
+                })
+        ]
     }
 }
 
 extension VoucherLookupRecord {
     /// Control-plane view.
     var adminJSON: JSONValue {
-        ["id": .int(Int64(id)), "code": .string(code), "deviceId": deviceID.map(JSONValue.string) ?? .null, "userId": userID.map(JSONValue.string) ?? .null,
-         "action": .string(action), "registrationType": .string(registrationType), "createdAt": .string(createdAt)]
+        [
+            "id": .int(Int64(id)), "code": .string(code), "deviceId": deviceID.map(JSONValue.string) ?? .null, "userId": userID.map(JSONValue.string) ?? .null,
+            "action": .string(action), "registrationType": .string(registrationType), "createdAt": .string(createdAt),
+        ]
     }
 }

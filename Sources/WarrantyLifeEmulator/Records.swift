@@ -150,8 +150,10 @@ struct ItemRecord: RowDecodable, Sendable, Equatable {
     var createdAt: String
     var updatedAt: String
 
-    init(id: String, deviceID: String, userID: String, categoryID: String?, manufacturerName: String?, model: String?, mpn: String?, imei: String?,
-         notificationToken: String?, ssr: Bool, ssd: Bool, tradeIn: Bool, createdAt: String, updatedAt: String) {
+    init(
+        id: String, deviceID: String, userID: String, categoryID: String?, manufacturerName: String?, model: String?, mpn: String?, imei: String?,
+        notificationToken: String?, ssr: Bool, ssd: Bool, tradeIn: Bool, createdAt: String, updatedAt: String
+    ) {
         self.id = id
         self.deviceID = deviceID
         self.userID = userID
@@ -249,8 +251,9 @@ struct WarrantyRecord: RowDecodable, Sendable, Equatable {
 
     /// Whether it covers its device at `now`.
     func isActive(now: Date) -> Bool {
-        WarrantyLifeService.hasActiveCoverage(status: status, start: document["coverageStartDate"]?.stringValue,
-                                              end: document["coverageEndDate"]?.stringValue, now: now)
+        WarrantyLifeService.hasActiveCoverage(
+            status: status, start: document["coverageStartDate"]?.stringValue,
+            end: document["coverageEndDate"]?.stringValue, now: now)
     }
 }
 

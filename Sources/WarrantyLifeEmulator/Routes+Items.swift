@@ -12,10 +12,12 @@ extension WarrantyLifeRoutes {
         let coverage = try await read(context, caller.project) { service in try service.device(deviceID: deviceID) }
         let shown = coverage.active ?? coverage.all.last
         func offered(_ key: String) -> JSONValue { .bool(shown?.document[key]?.boolValue ?? false) }
-        return ok(["deviceId": .string(deviceID), "itemId": .string(coverage.item.id), "hasActiveCoverage": .bool(coverage.active != nil),
-                   "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status(now: context.now)) } ?? .null,
-                   "ssrOffered": offered("ssrOffered"), "ssdOffered": offered("ssdOffered"), "tipOffered": offered("tipOffered"),
-                   "ssr": .bool(coverage.item.ssr), "ssd": .bool(coverage.item.ssd), "tradeIn": .bool(coverage.item.tradeIn)])
+        return ok([
+            "deviceId": .string(deviceID), "itemId": .string(coverage.item.id), "hasActiveCoverage": .bool(coverage.active != nil),
+            "warrantyId": shown.map { .string($0.id) } ?? .null, "warrantyStatus": shown.map { .string($0.status(now: context.now)) } ?? .null,
+            "ssrOffered": offered("ssrOffered"), "ssdOffered": offered("ssdOffered"), "tipOffered": offered("tipOffered"),
+            "ssr": .bool(coverage.item.ssr), "ssd": .bool(coverage.item.ssd), "tradeIn": .bool(coverage.item.tradeIn),
+        ])
     }
 
     /// `GET /items?deviceId=`: 200 Item, 404 none yet, 401 (1302) another account's.
@@ -31,10 +33,11 @@ extension WarrantyLifeRoutes {
         let body = try WireBody.object(request)
         let deviceID = try body.requiredString("deviceId")
         let user = try caller.requireUser(), nowText = nowText(context)
-        let item = ItemRecord(id: newID(context, caller.project), deviceID: deviceID, userID: user.id, categoryID: try body.string("categoryId"),
-                              manufacturerName: try body.string("manufacturerName"), model: try body.string("model"), mpn: try body.string("mpn"),
-                              imei: try body.string("imei"), notificationToken: try body.string("notificationToken"), ssr: false, ssd: false, tradeIn: false,
-                              createdAt: nowText, updatedAt: nowText)
+        let item = ItemRecord(
+            id: newID(context, caller.project), deviceID: deviceID, userID: user.id, categoryID: try body.string("categoryId"),
+            manufacturerName: try body.string("manufacturerName"), model: try body.string("model"), mpn: try body.string("mpn"),
+            imei: try body.string("imei"), notificationToken: try body.string("notificationToken"), ssr: false, ssd: false, tradeIn: false,
+            createdAt: nowText, updatedAt: nowText)
         let result = try await write(context, caller.project) { service in
             var item = item
             item.id = try unusedID(item.id, in: .items, service, context)
@@ -156,8 +159,10 @@ extension WarrantyLifeRoutes {
     /// `POST /items/{itemId}/diagnostics`: 201 `{id}`; a repeat of the same sorted-JSON hash is kept and marked.
     func diagnostic(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
         let body = try WireBody.object(request)
-        for name in ["imei", "brand", "resultCode", "sim", "appVersion", "osVersion", "model", "mpn", "screenResolution", "sensorTestId",
-                     "sensorTestSensorEventId", "caseApplied", "caseBrand"] { _ = try body.string(name) }
+        for name in [
+            "imei", "brand", "resultCode", "sim", "appVersion", "osVersion", "model", "mpn", "screenResolution", "sensorTestId",
+            "sensorTestSensorEventId", "caseApplied", "caseBrand",
+        ] { _ = try body.string(name) }
         for name in ["storage", "storageUsed", "ram"] { _ = try body.double(name) }
         for name in ["caseBundlePurchased", "bundledCaseApplied"] { _ = try body.bool(name) }
         let itemID = context.parameter("itemId"), user = try caller.requireUser()
@@ -190,8 +195,9 @@ extension WarrantyLifeRoutes {
         try await write(context, caller.project) { service in
             try service.storeImage(upload, kind: kind, itemID: itemID, diagnosticID: diagnosticID, user: user)
         }
-        return ok(["kind": .string(kind), "bytes": .int(Int64(upload.data.count)), "contentType": .string(upload.contentType), "sha256": .string(upload.sha256)],
-                  status: 201)
+        return ok(
+            ["kind": .string(kind), "bytes": .int(Int64(upload.data.count)), "contentType": .string(upload.contentType), "sha256": .string(upload.sha256)],
+            status: 201)
     }
 
     // MARK: Insights

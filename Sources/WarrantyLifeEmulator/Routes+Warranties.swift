@@ -77,9 +77,11 @@ extension WarrantyLifeRoutes {
     func content(_ request: Request, _ context: EmulatorContext, _ caller: Caller, name: String) async throws -> Response {
         let asOf = context.database.localChangeCount // before the read
         let key = "warrantylife.content\u{1F}\(caller.project)\u{1F}\(name)\u{1F}\(settings.bareEnvelope)"
-        return .json(status: 200, bytes: try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
-            ok(try await read(context, caller.project) { service in try service.content(name) }).body
-        })
+        return .json(
+            status: 200,
+            bytes: try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
+                ok(try await read(context, caller.project) { service in try service.content(name) }).body
+            })
     }
 
     /// `POST /surveys` (D-WL-13): `surveyVersion` and `answers` in either form → 201 `{id}`.

@@ -49,14 +49,15 @@ struct WarrantyLifeRoutes: Sendable {
             try? known.add(route.method, route.path, true)
         }
         let matcher = known
-        return table + Self.fallbackMethods.map { method in
-            Route(method, "/{path...}") { request, context in
-                try await answer(request, context) { request, context in
-                    _ = try await authenticate(request, context, .key)
-                    throw Self.unrouted(matcher.match(request.method, path: "/" + context.parameter("path")))
+        return table
+            + Self.fallbackMethods.map { method in
+                Route(method, "/{path...}") { request, context in
+                    try await answer(request, context) { request, context in
+                        _ = try await authenticate(request, context, .key)
+                        throw Self.unrouted(matcher.match(request.method, path: "/" + context.parameter("path")))
+                    }
                 }
             }
-        }
     }
 
     /// The 405 (with the methods the path has) or 404 of a request no SDK route took.
@@ -128,8 +129,10 @@ struct WarrantyLifeRoutes: Sendable {
 
     /// `body`'s response, its WarrantyLife and body errors in WarrantyLife's envelope (anything
     /// else, a storage failure say, is left to the core's answer in the same envelope).
-    private func answer(_ request: Request, _ context: EmulatorContext,
-                        _ body: @Sendable (Request, EmulatorContext) async throws -> Response) async throws -> Response {
+    private func answer(
+        _ request: Request, _ context: EmulatorContext,
+        _ body: @Sendable (Request, EmulatorContext) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await body(request, context)
         } catch let error as WarrantyLifeError {
@@ -149,7 +152,8 @@ struct WarrantyLifeRoutes: Sendable {
         let project = credential.project
         var user: UserRecord?
         if let credentials = UserCredentials(request), let account = try await account(context, project, token: credentials.token),
-           credentials.names(account) {
+            credentials.names(account)
+        {
             user = account
         }
         if access == .user && user == nil { throw WarrantyLifeError.unauthorized }
@@ -200,7 +204,8 @@ struct WarrantyLifeRoutes: Sendable {
     /// draws from 100000–99999999 that their tests were written against.
     func newID(_ context: EmulatorContext, _ project: ProjectID, restart: Bool = false) -> String {
         context.services.generateIDs(for: project) { generator in
-            generator.isSeeded ? String(generator.int(in: 100_000...99_999_999))
+            generator.isSeeded
+                ? String(generator.int(in: 100_000...99_999_999))
                 : String(generator.ascendingNumber(in: 10_000_000...99_999_999, restart: restart))
         }
     }
@@ -309,9 +314,11 @@ struct WarrantyLifeRoutes: Sendable {
         }
         let input = VoucherAnswerInput(voucher: lookup.voucher, action: lookup.action, countOnDevice: lookup.countOnDevice)
         let bare = settings.bareEnvelope
-        return .json(status: 200, bytes: voucherAnswers.answer(for: caller.project + "\u{1F}" + lookup.voucher.code, input: input) { input in
-            WireEnvelope.ok(input.voucher.wire(action: input.action, countOnDevice: input.countOnDevice), bare: bare).body
-        })
+        return .json(
+            status: 200,
+            bytes: voucherAnswers.answer(for: caller.project + "\u{1F}" + lookup.voucher.code, input: input) { input in
+                WireEnvelope.ok(input.voucher.wire(action: input.action, countOnDevice: input.countOnDevice), bare: bare).body
+            })
     }
 }
 

@@ -52,7 +52,8 @@ extension WarrantyLifeService {
         } else {
             let offset = clock.suffix(6)
             guard offset.count == 6, offset.first == "+" || offset.first == "-", let (hours, minutes) = hoursAndMinutes(offset.dropFirst()),
-                  hours < 18 || (hours == 18 && minutes == 0) else { return false }
+                hours < 18 || (hours == 18 && minutes == 0)
+            else { return false }
             clock = clock.dropLast(6)
         }
         let pieces = clock.split(separator: ".", omittingEmptySubsequences: false)
@@ -105,7 +106,8 @@ extension WarrantyLifeService {
         if time.count == 2, time[1].isEmpty || !time[1].allSatisfy(\.isASCIIDigit) { return false }
         let hms = time[0].split(separator: ":", omittingEmptySubsequences: false)
         guard hms.count == 3, hms.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
-              let hour = Int(hms[0]), let minute = Int(hms[1]), let second = Int(hms[2]) else { return false }
+            let hour = Int(hms[0]), let minute = Int(hms[1]), let second = Int(hms[2])
+        else { return false }
         return hour < 24 && minute < 60 && second < 61
     }
 
@@ -126,9 +128,10 @@ extension WarrantyLifeService {
             return value
         }
         guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let year = number(0, 4), year >= 1000, let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return false }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let year = number(0, 4), year >= 1000, let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
+        else { return false }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61 else { return false }
         if bytes.count == 19 { return true }
         guard bytes.count > 20, bytes[19] == UInt8(ascii: ".") else { return false }
@@ -152,9 +155,11 @@ extension WarrantyLifeService {
     }
 
     /// Sensor fields of a Reading that must be numbers when present.
-    static let numericReadingFields = ["accelerationX", "accelerationY", "accelerationZ", "gyroscopeX", "gyroscopeY", "gyroscopeZ",
-                                       "magnetometerX", "magnetometerY", "magnetometerZ", "pitch", "roll", "yaw", "relativeAltitude",
-                                       "pressure", "soundClipOffsetMs", "phase", "subphase"]
+    static let numericReadingFields = [
+        "accelerationX", "accelerationY", "accelerationZ", "gyroscopeX", "gyroscopeY", "gyroscopeZ",
+        "magnetometerX", "magnetometerY", "magnetometerZ", "pitch", "roll", "yaw", "relativeAltitude",
+        "pressure", "soundClipOffsetMs", "phase", "subphase",
+    ]
 
     /// Validates a readings batch: a JSON array of objects whose `readingAt` (when present) is a
     /// device-local timestamp and whose numeric fields are numbers. Returns the element count.

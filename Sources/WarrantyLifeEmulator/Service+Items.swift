@@ -83,8 +83,9 @@ extension WarrantyLifeService {
         let active = try coverage(of: item).active
         return try SmartSaverProgram.allCases.map { program in
             let optedIn = item.isOptedIn(program)
-            return SmartSaverStatus(program: program, eligible: Self.offers(program, active), optedIn: optedIn,
-                                    optedInAt: optedIn ? try store.latestOptIn(project, itemID: item.id, program: program) : nil)
+            return SmartSaverStatus(
+                program: program, eligible: Self.offers(program, active), optedIn: optedIn,
+                optedInAt: optedIn ? try store.latestOptIn(project, itemID: item.id, program: program) : nil)
         }
     }
 
@@ -123,8 +124,9 @@ extension WarrantyLifeService {
     /// Stores a sensor event's audio clip.
     func storeAudio(itemID: String, eventID: String, user: UserRecord, recordedAt: String?, contentType: String?, data: Data) throws {
         let item = try ownedSensorEvent(itemID: itemID, eventID: eventID, user: user)
-        try store.insertAudioClip(project, itemID: item.id, sensorEventID: eventID, recordedAt: recordedAt, contentType: contentType, data: data,
-                                  sha256: SHA256Digest.hex(data), now: nowText)
+        try store.insertAudioClip(
+            project, itemID: item.id, sensorEventID: eventID, recordedAt: recordedAt, contentType: contentType, data: data,
+            sha256: SHA256Digest.hex(data), now: nowText)
     }
 
     /// Stores a diagnostic report; a repeat of the same fingerprint is kept, marked, and (with

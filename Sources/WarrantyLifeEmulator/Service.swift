@@ -105,9 +105,12 @@ struct WarrantyLifeService {
     /// Puts a reset mail in the outbox when the e-mail is an account's; silent otherwise.
     func recover(email: String, resetToken: String) throws {
         guard let user = try store.user(project, email: email) else { return }
-        try store.addToOutbox(project, kind: "email", recipient: user.email, subject: "Reset your WarrantyLife password",
-                              payload: ["type": "passwordReset", "email": .string(user.email), "userId": .string(user.id), "resetToken": .string(resetToken),
-                                        "link": .string("https://www.warrantylife.com/reset-password?token=\(resetToken)")], now: now)
+        try store.addToOutbox(
+            project, kind: "email", recipient: user.email, subject: "Reset your WarrantyLife password",
+            payload: [
+                "type": "passwordReset", "email": .string(user.email), "userId": .string(user.id), "resetToken": .string(resetToken),
+                "link": .string("https://www.warrantylife.com/reset-password?token=\(resetToken)"),
+            ], now: now)
     }
 
     /// The account a login names; a mismatch is `failureStatus`, an inactive account 403.
@@ -137,15 +140,18 @@ struct WarrantyLifeService {
         }
         if try store.user(project, email: registration.email) != nil { throw WarrantyLifeError.emailAlreadyRegistered }
         if type == .lockedEmailRegistration, let code = lookup?.code, let locked = try store.voucher(project, code: code)?.seed.lockedEmail,
-           !locked.equalsIgnoringCase(registration.email) {
+            !locked.equalsIgnoringCase(registration.email)
+        {
             throw WarrantyLifeError.emailLocked
         }
-        let user = UserRecord(id: id, email: registration.email, password: registration.password, token: token, activated: !requireActivation,
-                              profile: registration.profile, createdAt: nowText)
+        let user = UserRecord(
+            id: id, email: registration.email, password: registration.password, token: token, activated: !requireActivation,
+            profile: registration.profile, createdAt: nowText)
         try store.insertUser(project, user)
         if !user.activated {
-            try store.addToOutbox(project, kind: "email", recipient: user.email, subject: "Activate your WarrantyLife account",
-                                  payload: ["type": "activation", "email": .string(user.email), "userId": .string(user.id)], now: now)
+            try store.addToOutbox(
+                project, kind: "email", recipient: user.email, subject: "Activate your WarrantyLife account",
+                payload: ["type": "activation", "email": .string(user.email), "userId": .string(user.id)], now: now)
         }
         return user
     }
@@ -160,22 +166,28 @@ struct WarrantyLifeService {
 
     /// Looks a voucher up, derives the action for this caller and device, and records the lookup
     /// (later registration and warranty calls complete the voucher last looked up).
-    func lookUpVoucher(code: String, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
-                       callerUserID: String?) throws -> (voucher: VoucherRecord, action: VoucherAction, countOnDevice: Int) {
+    func lookUpVoucher(
+        code: String, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
+        callerUserID: String?
+    ) throws -> (voucher: VoucherRecord, action: VoucherAction, countOnDevice: Int) {
         guard let voucher = try store.voucher(project, code: code) else { throw WarrantyLifeError.voucherNotFound }
-        let (facts, count) = try voucherFacts(voucher, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: activeWarrantiesInCurrentDevice,
-                                              deviceID: deviceID, callerUserID: callerUserID)
+        let (facts, count) = try voucherFacts(
+            voucher, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: activeWarrantiesInCurrentDevice,
+            deviceID: deviceID, callerUserID: callerUserID)
         let action = try VoucherActionResolver.action(for: facts, now: now)
-        try store.recordLookup(project, code: voucher.code, deviceID: deviceID, userID: callerUserID, action: action,
-                               type: voucher.seed.registrationType ?? .normalRegistration, now: nowText)
+        try store.recordLookup(
+            project, code: voucher.code, deviceID: deviceID, userID: callerUserID, action: action,
+            type: voucher.seed.registrationType ?? .normalRegistration, now: nowText)
         return (voucher, action, count)
     }
 
     /// What the decision table needs to know about a lookup of `voucher` by this caller on this
     /// device, and how many active warranties the device has. Shared by the SDK lookup and the
     /// control plane's preview, so both answer the same.
-    func voucherFacts(_ voucher: VoucherRecord, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
-                      callerUserID: String?) throws -> (VoucherLookupFacts, countOnDevice: Int) {
+    func voucherFacts(
+        _ voucher: VoucherRecord, isPlanTransfer: Bool, activeWarrantiesInCurrentDevice: Int, deviceID: String?,
+        callerUserID: String?
+    ) throws -> (VoucherLookupFacts, countOnDevice: Int) {
         var deviceActive = false
         var count = 0
         if let deviceID, let item = try store.item(project, deviceID: deviceID) {

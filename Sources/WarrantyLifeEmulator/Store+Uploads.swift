@@ -22,19 +22,22 @@ extension WarrantyLifeStore {
 
     /// The warranties of one item, oldest first.
     func warranties(_ project: ProjectID, itemID: String) throws -> [WarrantyRecord] {
-        try connection.fetchAll(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND item_id = ? ORDER BY created_at, id",
-                                project, itemID)
+        try connection.fetchAll(
+            WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND item_id = ? ORDER BY created_at, id",
+            project, itemID)
     }
 
     /// The warranties of one owner, oldest first.
     func warranties(_ project: ProjectID, userID: String) throws -> [WarrantyRecord] {
-        try connection.fetchAll(WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND user_id = ? ORDER BY created_at, id",
-                                project, userID)
+        try connection.fetchAll(
+            WarrantyRecord.self, "SELECT * FROM wl_warranties WHERE project_id = ? AND user_id = ? ORDER BY created_at, id",
+            project, userID)
     }
 
     /// Inserts or replaces a warranty.
     func saveWarranty(_ project: ProjectID, _ warranty: WarrantyRecord) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_warranties (project_id, id, item_id, user_id, voucher_code, document, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, id) DO UPDATE SET item_id = excluded.item_id, user_id = excluded.user_id, voucher_code = excluded.voucher_code,
               document = excluded.document
@@ -54,12 +57,15 @@ extension WarrantyLifeStore {
     func insertSensorEvent(_ project: ProjectID, id: String, itemID: String, eventAt: String?, type: Int?, body: JSONValue, now: String) throws -> String? {
         var duplicateOf: String?
         if let eventAt {
-            duplicateOf = try connection.scalar("""
+            duplicateOf = try connection.scalar(
+                """
                 SELECT id FROM wl_sensor_events WHERE project_id = ? AND item_id = ? AND event_at = ? AND sensor_event_type IS ? AND duplicate_of IS NULL
                 ORDER BY created_at, rowid LIMIT 1
-                """, project, itemID, eventAt, type).string
+                """, project, itemID, eventAt, type
+            ).string
         }
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_sensor_events (project_id, id, item_id, event_at, sensor_event_type, body, duplicate_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, project, id, itemID, eventAt, type, Self.text(body), duplicateOf, now)
         return duplicateOf
@@ -72,15 +78,19 @@ extension WarrantyLifeStore {
         case .json(let json): (text, stream) = (json, nil)
         case .gzip(let data): (text, stream) = ("", data)
         }
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_readings (project_id, item_id, sensor_event_id, count, gzipped, readings, readings_gzip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, project, itemID, sensorEventID, count, gzipped, text, stream, now)
     }
 
     /// Stores a sensor event's audio clip.
-    func insertAudioClip(_ project: ProjectID, itemID: String, sensorEventID: String, recordedAt: String?, contentType: String?, data: Data,
-                         sha256: String, now: String) throws {
-        try connection.run("""
+    func insertAudioClip(
+        _ project: ProjectID, itemID: String, sensorEventID: String, recordedAt: String?, contentType: String?, data: Data,
+        sha256: String, now: String
+    ) throws {
+        try connection.run(
+            """
             INSERT INTO wl_audio_clips (project_id, item_id, sensor_event_id, recorded_at, content_type, bytes, sha256, data, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, itemID, sensorEventID, recordedAt, contentType, data.count, sha256, data, now)
@@ -93,27 +103,32 @@ extension WarrantyLifeStore {
 
     /// The first (unmarked) report of the item with this fingerprint.
     func firstDiagnostic(_ project: ProjectID, itemID: String, requestHash: String) throws -> String? {
-        try connection.scalar("""
+        try connection.scalar(
+            """
             SELECT id FROM wl_diagnostics WHERE project_id = ? AND item_id = ? AND request_hash = ? AND same_hash_as IS NULL ORDER BY created_at, rowid LIMIT 1
-            """, project, itemID, requestHash).string
+            """, project, itemID, requestHash
+        ).string
     }
 
     /// Stores a diagnostic report, marked `sameHashAs` when it repeats an earlier one.
     func insertDiagnostic(_ project: ProjectID, id: String, itemID: String, body: JSONValue, requestHash: String, sameHashAs: String?, now: String) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_diagnostics (project_id, id, item_id, body, request_hash, same_hash_as, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, project, id, itemID, Self.text(body), requestHash, sameHashAs, now)
     }
 
     /// How many images with these bytes the report already has.
     func imageCount(_ project: ProjectID, diagnosticID: String, sha256: String) throws -> Int {
-        try connection.fetchOne(CountRecord.self, "SELECT COUNT(*) AS count FROM wl_images WHERE project_id = ? AND diagnostic_id = ? AND sha256 = ?",
-                                project, diagnosticID, sha256)?.count ?? 0
+        try connection.fetchOne(
+            CountRecord.self, "SELECT COUNT(*) AS count FROM wl_images WHERE project_id = ? AND diagnostic_id = ? AND sha256 = ?",
+            project, diagnosticID, sha256)?.count ?? 0
     }
 
     /// Stores an image of a diagnostic report.
     func insertImage(_ project: ProjectID, itemID: String, diagnosticID: String, kind: String, image: ImageUpload, duplicate: Bool, now: String) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_images (project_id, item_id, diagnostic_id, kind, filename, content_type, bytes, sha256, duplicate, data, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, project, itemID, diagnosticID, kind, image.filename, image.contentType, image.data.count, image.sha256, duplicate, image.data, now)
@@ -121,8 +136,9 @@ extension WarrantyLifeStore {
 
     /// Stores a survey answer or feedback the emulator does not interpret.
     func insertSubmission(_ project: ProjectID, id: String, kind: String, userID: String?, body: JSONValue, now: String) throws {
-        try connection.run("INSERT INTO wl_submissions (project_id, id, kind, user_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                           project, id, kind, userID, Self.text(body), now)
+        try connection.run(
+            "INSERT INTO wl_submissions (project_id, id, kind, user_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            project, id, kind, userID, Self.text(body), now)
     }
 
     // MARK: Content and insights
@@ -137,7 +153,8 @@ extension WarrantyLifeStore {
 
     /// Replaces content `name`.
     func setContent(_ project: ProjectID, _ name: String, _ value: JSONValue) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_content (project_id, name, document) VALUES (?, ?, ?) ON CONFLICT (project_id, name) DO UPDATE SET document = excluded.document
             """, project, name, Self.text(value))
     }
@@ -153,7 +170,8 @@ extension WarrantyLifeStore {
             try connection.run("DELETE FROM wl_insights WHERE project_id = ? AND item_id = ?", project, itemID)
             return
         }
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_insights (project_id, item_id, document) VALUES (?, ?, ?) ON CONFLICT (project_id, item_id) DO UPDATE SET document = excluded.document
             """, project, itemID, Self.text(value))
     }
@@ -179,8 +197,9 @@ extension WarrantyLifeStore {
         case .optIns:
             (select, order) = ("SELECT id, item_id, program, opted_in, sensor_event_id, created_at FROM wl_opt_ins", "id")
         case .submissions:
-            return try connection.fetchAll(InspectedRow.self, "SELECT id, kind, user_id, body, created_at FROM wl_submissions WHERE project_id = ? ORDER BY created_at, rowid",
-                                           project)
+            return try connection.fetchAll(
+                InspectedRow.self, "SELECT id, kind, user_id, body, created_at FROM wl_submissions WHERE project_id = ? ORDER BY created_at, rowid",
+                project)
         }
         // One statement per filter: `(? IS NULL OR item_id = ?)` used no index, and every call read
         // and sorted all the project's rows. Each table's (project, item, …) index leads to an

@@ -40,14 +40,16 @@ struct WarrantyLifeStore {
 
     /// Adds a key; a duplicate value is a constraint violation.
     func insertKey(_ record: DeveloperKeyRecord) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_developer_keys (project_id, key, name, environment, state, unavailable_mode, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, record.projectID, record.key, record.name, record.environment, record.state, record.unavailableMode, record.createdAt)
     }
 
     /// The project's own key issued at creation: a `valid` sandbox key (kept when it exists).
     func provisionKey(_ project: ProjectID, key: String, now: Date) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT OR IGNORE INTO wl_developer_keys (project_id, key, name, environment, state, unavailable_mode, created_at)
             VALUES (?, ?, 'Understudy', 'sandbox', 'valid', 'status', ?)
             """, project, key, Timestamp.format(now))
@@ -55,8 +57,9 @@ struct WarrantyLifeStore {
 
     /// Writes a key's changeable fields.
     func updateKey(_ record: DeveloperKeyRecord) throws {
-        try connection.run("UPDATE wl_developer_keys SET name = ?, environment = ?, state = ?, unavailable_mode = ? WHERE key = ? AND project_id = ?",
-                           record.name, record.environment, record.state, record.unavailableMode, record.key, record.projectID)
+        try connection.run(
+            "UPDATE wl_developer_keys SET name = ?, environment = ?, state = ?, unavailable_mode = ? WHERE key = ? AND project_id = ?",
+            record.name, record.environment, record.state, record.unavailableMode, record.key, record.projectID)
     }
 
     // MARK: Users
@@ -83,22 +86,25 @@ struct WarrantyLifeStore {
 
     /// Adds an account.
     func insertUser(_ project: ProjectID, _ user: UserRecord) throws {
-        try connection.run("INSERT INTO wl_users (project_id, id, email, password, token, activated, profile, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           project, user.id, user.email, user.password, user.token, user.activated, Self.text(.object(user.profile)), user.createdAt)
+        try connection.run(
+            "INSERT INTO wl_users (project_id, id, email, password, token, activated, profile, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            project, user.id, user.email, user.password, user.token, user.activated, Self.text(.object(user.profile)), user.createdAt)
     }
 
     /// Writes an account's changeable fields.
     func updateUser(_ project: ProjectID, _ user: UserRecord) throws {
-        try connection.run("UPDATE wl_users SET password = ?, token = ?, activated = ?, profile = ? WHERE project_id = ? AND id = ?",
-                           user.password, user.token, user.activated, Self.text(.object(user.profile)), project, user.id)
+        try connection.run(
+            "UPDATE wl_users SET password = ?, token = ?, activated = ?, profile = ? WHERE project_id = ? AND id = ?",
+            user.password, user.token, user.activated, Self.text(.object(user.profile)), project, user.id)
     }
 
     // MARK: Vouchers
 
     /// The voucher with this code (normalised before the lookup).
     func voucher(_ project: ProjectID, code: String) throws -> VoucherRecord? {
-        try connection.fetchOne(VoucherRecord.self, "SELECT * FROM wl_vouchers WHERE project_id = ? AND code = ?",
-                                project, WarrantyLifeService.normalizedVoucherCode(code))
+        try connection.fetchOne(
+            VoucherRecord.self, "SELECT * FROM wl_vouchers WHERE project_id = ? AND code = ?",
+            project, WarrantyLifeService.normalizedVoucherCode(code))
     }
 
     /// Every voucher, oldest first.
@@ -109,7 +115,8 @@ struct WarrantyLifeStore {
     /// Inserts or replaces a voucher (its creation time is kept).
     func saveVoucher(_ project: ProjectID, _ voucher: VoucherRecord) throws {
         let seed = try JSONValue.from(voucher.seed)
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_vouchers (project_id, code, status, claimed_by_user_id, original_device_id, warranty_id, attributes, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, code) DO UPDATE SET status = excluded.status, claimed_by_user_id = excluded.claimed_by_user_id,
@@ -121,19 +128,32 @@ struct WarrantyLifeStore {
 
     /// Records a voucher lookup and the action it answered.
     func recordLookup(_ project: ProjectID, code: String, deviceID: String?, userID: String?, action: VoucherAction, type: RegistrationType, now: String) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_voucher_lookups (project_id, code, device_id, user_id, action, registration_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
             """, project, code, deviceID, userID, action.rawValue, type.rawValue, now)
     }
 
     /// The most recent lookup by this caller (user, then device), else the project's latest.
     func latestLookup(_ project: ProjectID, userID: String?, deviceID: String?) throws -> VoucherLookupRecord? {
-        if let userID, let lookup = try connection.fetchOne(VoucherLookupRecord.self, """
-            SELECT * FROM wl_voucher_lookups WHERE project_id = ? AND user_id = ? ORDER BY id DESC LIMIT 1
-            """, project, userID) { return lookup }
-        if let deviceID, let lookup = try connection.fetchOne(VoucherLookupRecord.self, """
-            SELECT * FROM wl_voucher_lookups WHERE project_id = ? AND device_id = ? ORDER BY id DESC LIMIT 1
-            """, project, deviceID) { return lookup }
+        if let userID,
+            let lookup = try connection.fetchOne(
+                VoucherLookupRecord.self,
+                """
+                SELECT * FROM wl_voucher_lookups WHERE project_id = ? AND user_id = ? ORDER BY id DESC LIMIT 1
+                """, project, userID)
+        {
+            return lookup
+        }
+        if let deviceID,
+            let lookup = try connection.fetchOne(
+                VoucherLookupRecord.self,
+                """
+                SELECT * FROM wl_voucher_lookups WHERE project_id = ? AND device_id = ? ORDER BY id DESC LIMIT 1
+                """, project, deviceID)
+        {
+            return lookup
+        }
         return try connection.fetchOne(VoucherLookupRecord.self, "SELECT * FROM wl_voucher_lookups WHERE project_id = ? ORDER BY id DESC LIMIT 1", project)
     }
 
@@ -162,13 +182,15 @@ struct WarrantyLifeStore {
     /// The owner's newest item, found through the (project, user, created_at, id) index rather than
     /// by reading every item of the project.
     func newestItem(_ project: ProjectID, userID: String) throws -> ItemRecord? {
-        try connection.fetchOne(ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
-                                project, userID)
+        try connection.fetchOne(
+            ItemRecord.self, "SELECT * FROM wl_items WHERE project_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+            project, userID)
     }
 
     /// Inserts or replaces an item (its creation time is kept).
     func saveItem(_ project: ProjectID, _ item: ItemRecord) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_items (project_id, id, device_id, user_id, category_id, manufacturer_name, model, mpn, imei, notification_token, ssr, ssd, trade_in, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (project_id, id) DO UPDATE SET device_id = excluded.device_id, user_id = excluded.user_id, category_id = excluded.category_id,
@@ -192,16 +214,19 @@ struct WarrantyLifeStore {
 
     /// Records a Smart Saver opt-in or opt-out (from a sensor event when `sensorEventID` is set).
     func recordOptIn(_ project: ProjectID, itemID: String, program: SmartSaverProgram, optedIn: Bool, sensorEventID: String?, now: String) throws {
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO wl_opt_ins (project_id, item_id, program, opted_in, sensor_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
             """, project, itemID, program.rawValue, optedIn, sensorEventID, now)
     }
 
     /// When the item last opted into `program`.
     func latestOptIn(_ project: ProjectID, itemID: String, program: SmartSaverProgram) throws -> String? {
-        try connection.scalar("""
+        try connection.scalar(
+            """
             SELECT created_at FROM wl_opt_ins WHERE project_id = ? AND item_id = ? AND program = ? AND opted_in = 1 ORDER BY id DESC LIMIT 1
-            """, project, itemID, program.rawValue).string
+            """, project, itemID, program.rawValue
+        ).string
     }
 
     /// A message in the core's outbox (e-mails and pushes the emulator would have sent).

@@ -27,9 +27,11 @@ struct VoucherLookupFacts: Sendable, Equatable {
     var deviceID: String?
 
     /// Creates facts with neutral defaults.
-    init(forcedAction: VoucherAction? = nil, status: VoucherStatus = .unredeemed, expiresAt: Date? = nil, transferable: Bool = false,
-                claimedByUserID: String? = nil, originalDeviceID: String? = nil, isPlanTransfer: Bool = false,
-                activeWarrantiesInCurrentDevice: Int = 0, deviceHasActiveWarranty: Bool = false, callerUserID: String? = nil, deviceID: String? = nil) {
+    init(
+        forcedAction: VoucherAction? = nil, status: VoucherStatus = .unredeemed, expiresAt: Date? = nil, transferable: Bool = false,
+        claimedByUserID: String? = nil, originalDeviceID: String? = nil, isPlanTransfer: Bool = false,
+        activeWarrantiesInCurrentDevice: Int = 0, deviceHasActiveWarranty: Bool = false, callerUserID: String? = nil, deviceID: String? = nil
+    ) {
         self.forcedAction = forcedAction
         self.status = status
         self.expiresAt = expiresAt

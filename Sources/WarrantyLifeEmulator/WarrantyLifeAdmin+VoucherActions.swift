@@ -22,8 +22,9 @@ extension WarrantyLifeAdmin {
         let rows = try await read(context) { store in
             let service = WarrantyLifeService(store: store, project: project, now: now)
             return try store.vouchers(project).map { voucher -> JSONValue in
-                var (facts, count) = try service.voucherFacts(voucher, isPlanTransfer: transfer, activeWarrantiesInCurrentDevice: 0,
-                                                              deviceID: device, callerUserID: caller)
+                var (facts, count) = try service.voucherFacts(
+                    voucher, isPlanTransfer: transfer, activeWarrantiesInCurrentDevice: 0,
+                    deviceID: device, callerUserID: caller)
                 facts.activeWarrantiesInCurrentDevice = count // what the SDK sends: the device's active warranties
                 do throws(WarrantyLifeError) {
                     let action = try VoucherActionResolver.action(for: facts, now: now)

@@ -92,8 +92,10 @@ public struct WarrantyLifePlatform: Platform {
 
     /// Per-project tables, parents first.
     public var projectTables: [String] {
-        ["wl_developer_keys", "wl_users", "wl_vouchers", "wl_voucher_lookups", "wl_items", "wl_warranties", "wl_sensor_events", "wl_readings",
-         "wl_audio_clips", "wl_diagnostics", "wl_images", "wl_fcm_tokens", "wl_opt_ins", "wl_insights", "wl_content", "wl_submissions"]
+        [
+            "wl_developer_keys", "wl_users", "wl_vouchers", "wl_voucher_lookups", "wl_items", "wl_warranties", "wl_sensor_events", "wl_readings",
+            "wl_audio_clips", "wl_diagnostics", "wl_images", "wl_fcm_tokens", "wl_opt_ins", "wl_insights", "wl_content", "wl_submissions",
+        ]
     }
 
     /// Demo fixtures: `users`, `vouchers`, `items`, `warranties`, `insights`, `content` (same shapes as the control plane).

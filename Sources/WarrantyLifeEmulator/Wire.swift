@@ -53,8 +53,11 @@ struct WireBody: Sendable {
 
     /// White space as the OpenAPI document's `\S` patterns mean it (the code points a Unicode
     /// regex's `\s` matches), so "blank" is the same thing for the server and for the document.
-    static let whiteSpace: Set<Unicode.Scalar> = Set(([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029,
-                                                       0x202F, 0x205F, 0x3000] + Array(0x2000...0x200A)).compactMap(Unicode.Scalar.init))
+    static let whiteSpace: Set<Unicode.Scalar> = Set(
+        ([
+            0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029,
+            0x202F, 0x205F, 0x3000,
+        ] + Array(0x2000...0x200A)).compactMap(Unicode.Scalar.init))
 
     /// Whether `text` is empty or white space only.
     static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(whiteSpace.contains) }

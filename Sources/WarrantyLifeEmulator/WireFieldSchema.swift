@@ -37,23 +37,28 @@ enum WireFieldSchema {
     static let requiredFlag: JSONValue = ["anyOf": [["type": "boolean"], ["enum": ["true", "false", "1", "0"]]]]
 
     /// A calendar day `yyyy-MM-dd` that exists (leap days included), as `parseDay` checks it.
-    static let day = "(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    static let day =
+        "(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
         + "|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)"
 
     /// The device-local `yyyy-MM-dd HH:mm:ss[.SSS]` of `eventAt`, `readingAt` and the audio `createdAt`.
     static let localTimestampPattern = "^" + day + " (?:[01][0-9]|2[0-3]):[0-5][0-9]:(?:[0-5][0-9]|60)(?:\\.[0-9]+)?$"
 
     /// `eventAt` and friends: the local timestamp, or null.
-    static let localTimestamp: JSONValue = ["type": ["string", "null"], "pattern": .string(localTimestampPattern),
-                                            "description": "Device local time, `yyyy-MM-dd HH:mm:ss.SSS` (fraction optional), no offset."]
+    static let localTimestamp: JSONValue = [
+        "type": ["string", "null"], "pattern": .string(localTimestampPattern),
+        "description": "Device local time, `yyyy-MM-dd HH:mm:ss.SSS` (fraction optional), no offset.",
+    ]
 
     /// A day, or a day and time with `Z` or an offset of at most 18 hours (`parseDate`).
     static let datePattern = "^" + day + "(?:T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,3})?(?:Z|[+-](?:(?:0[0-9]|1[0-7]):[0-5][0-9]|18:00)))?$"
 
     /// `dateOfPurchase`: a day, or a full ISO 8601 time with `Z` or an offset; or null.
-    static let purchaseDate: JSONValue = ["type": ["string", "null"],
-                                          "pattern": .string(datePattern),
-                                          "description": "`yyyy-MM-dd` or ISO 8601."]
+    static let purchaseDate: JSONValue = [
+        "type": ["string", "null"],
+        "pattern": .string(datePattern),
+        "description": "`yyyy-MM-dd` or ISO 8601.",
+    ]
 
     /// A non-negative integer query value (`WireQuery.int`); empty counts as absent.
     static let queryCount: JSONValue = ["type": "string", "pattern": "^(\\+?[0-9]{1,18}|-0{1,18})?$"]
@@ -76,16 +81,21 @@ enum WireFieldSchema {
         func spellings(_ ids: [Int]) -> [JSONValue] { ids.flatMap { [JSONValue.int(Int64($0)), .string(String($0))] } }
         var branches: [JSONValue] = [["properties": ["country": ["enum": .array(absent)], "state": ["enum": .array(absent + spellings(countries.flatMap(\.provinces)))]]]]
         for country in countries {
-            branches.append(["required": ["country"], "properties": [
-                "country": ["enum": .array(spellings([country.id]))], "state": ["enum": .array(absent + spellings(country.provinces))],
-            ]])
+            branches.append([
+                "required": ["country"],
+                "properties": [
+                    "country": ["enum": .array(spellings([country.id]))], "state": ["enum": .array(absent + spellings(country.provinces))],
+                ],
+            ])
         }
         return ["anyOf": .array(branches)]
     }
 
     /// One survey answer (D-WL-13's two forms): `{questionId, optionId}`, or a single `{"<questionId>": optionId}`.
-    static let surveyAnswer: JSONValue = ["anyOf": [
-        ["type": "object", "required": ["questionId", "optionId"], "properties": ["questionId": integer, "optionId": integer]],
-        ["type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": integer, "not": ["required": ["questionId"]]],
-    ]]
+    static let surveyAnswer: JSONValue = [
+        "anyOf": [
+            ["type": "object", "required": ["questionId", "optionId"], "properties": ["questionId": integer, "optionId": integer]],
+            ["type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": integer, "not": ["required": ["questionId"]]],
+        ]
+    ]
 }

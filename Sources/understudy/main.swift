@@ -1,4 +1,4 @@
-import UnderstudyServer
 import Foundation
+import UnderstudyServer
 
 exit(await UnderstudyCommand.main(CommandLine.arguments))

@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import AsleepEmulator
 
 @Suite("Asleep OpenAPI document shape")

@@ -2,13 +2,16 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import AsleepEmulator
 
 @Suite("Asleep records")
 struct RecordsTests {
-    static let sessionColumns = ["session_id", "project_id", "customer", "user_id", "state", "start_time", "end_time", "unexpected_end_time",
-                                 "closed_at", "complete_time", "hold", "created_timezone", "inference_type", "service", "callback_url",
-                                 "api_key", "product_id", "last_seq_num", "overrides", "created_at"]
+    static let sessionColumns = [
+        "session_id", "project_id", "customer", "user_id", "state", "start_time", "end_time", "unexpected_end_time",
+        "closed_at", "complete_time", "hold", "created_timezone", "inference_type", "service", "callback_url",
+        "api_key", "product_id", "last_seq_num", "overrides", "created_at",
+    ]
 
     static func sessionRow(replacing column: String? = nil, with value: SQLValue = .null, dropping dropped: String? = nil) -> Row {
         var values: [String: SQLValue] = [
@@ -36,8 +39,9 @@ struct RecordsTests {
         #expect(throws: RowDecodingError.self) { try SessionRecord(row: Self.sessionRow(replacing: "state", with: .text("PAUSED"))) }
         #expect(throws: RowDecodingError.unexpectedNull("customer")) { try SessionRecord(row: Self.sessionRow(replacing: "customer", with: .null)) }
         #expect(throws: RowDecodingError.self) { try SessionRecord(row: Self.sessionRow(replacing: "overrides", with: .text("{not json"))) }
-        let key = Row(columns: ["api_key", "project_id", "customer", "state", "product_billing", "created_at"],
-                      values: [.text("k"), .text("p"), .text("c"), .text("suspended"), .integer(1), .real(0)])
+        let key = Row(
+            columns: ["api_key", "project_id", "customer", "state", "product_billing", "created_at"],
+            values: [.text("k"), .text("p"), .text("c"), .text("suspended"), .integer(1), .real(0)])
         #expect(throws: RowDecodingError.self) { try APIKeyRecord(row: key) }
     }
 }

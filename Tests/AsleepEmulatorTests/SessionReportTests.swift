@@ -1,32 +1,42 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import AsleepEmulator
 
 @Suite("Session report bytes are the JSONValue tree's bytes")
 struct SessionReportTests {
     static let start = Date(timeIntervalSince1970: 1_764_540_000) // 2025-11-30T22:00:00Z
 
-    static func session(state: SessionState, chunks: Int?, end: Date?, unexpected: Date?, timezone: String, overrides: JSONValue,
-                        id: String = "session-1") -> SessionRecord {
-        SessionRecord(id: id, project: "p1", customer: "c", userID: "u", state: state, start: start, end: end, unexpectedEnd: unexpected,
-                      closedAt: end, completeTime: state == .complete ? end : nil, hold: false, createdTimezone: timezone,
-                      inferenceType: "MELSPECTROGRAM", service: "app", callbackURL: nil, apiKey: nil, productID: nil, lastSeqNum: chunks.map { $0 - 1 },
-                      overrides: overrides, createdAt: start)
+    static func session(
+        state: SessionState, chunks: Int?, end: Date?, unexpected: Date?, timezone: String, overrides: JSONValue,
+        id: String = "session-1"
+    ) -> SessionRecord {
+        SessionRecord(
+            id: id, project: "p1", customer: "c", userID: "u", state: state, start: start, end: end, unexpectedEnd: unexpected,
+            closedAt: end, completeTime: state == .complete ? end : nil, hold: false, createdTimezone: timezone,
+            inferenceType: "MELSPECTROGRAM", service: "app", callbackURL: nil, apiKey: nil, productID: nil, lastSeqNum: chunks.map { $0 - 1 },
+            overrides: overrides, createdAt: start)
     }
 
     /// A report as the service assembles it, for one session and one set of switches.
-    static func report(_ session: SessionRecord, received: ReceivedChunks, zone: TimeZone, snoring: Bool, breathing: Bool, peculiarities: [String],
-                       withStat: Bool, cycleTime: JSONValue) -> SessionReport {
-        let arrays = SleepAnalysis.assemble(sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received,
-                                            explicit: StageArrays.explicit(in: session.overrides))
-        let stat = withStat ? SessionReport.Statistics(
-            computed: SleepAnalysis.stat(arrays, start: session.start, end: session.end ?? session.start, snoring: snoring, breathing: breathing),
-            sleepCycleTime: cycleTime, overrides: session.overrides["stat"]?.objectValue ?? [:]) : nil
+    static func report(
+        _ session: SessionRecord, received: ReceivedChunks, zone: TimeZone, snoring: Bool, breathing: Bool, peculiarities: [String],
+        withStat: Bool, cycleTime: JSONValue
+    ) -> SessionReport {
+        let arrays = SleepAnalysis.assemble(
+            sessionID: session.id, lastSeqNum: session.lastSeqNum, received: received,
+            explicit: StageArrays.explicit(in: session.overrides))
+        let stat =
+            withStat
+            ? SessionReport.Statistics(
+                computed: SleepAnalysis.stat(arrays, start: session.start, end: session.end ?? session.start, snoring: snoring, breathing: breathing),
+                sleepCycleTime: cycleTime, overrides: session.overrides["stat"]?.objectValue ?? [:]) : nil
         let total = (session.lastSeqNum ?? -1) + 1
         let missing = total > 0 ? SleepAnalysis.ratio(Double(total - received.count(below: total)) / Double(total)) : 0
-        return SessionReport(session: session, zone: zone, stages: arrays, snoring: snoring, breathing: breathing, peculiarities: peculiarities,
-                             missingDataRatio: missing, stat: stat)
+        return SessionReport(
+            session: session, zone: zone, stages: arrays, snoring: snoring, breathing: breathing, peculiarities: peculiarities,
+            missingDataRatio: missing, stat: stat)
     }
 
     static func expectSameBytes(_ report: SessionReport, _ label: String) {
@@ -47,8 +57,10 @@ struct SessionReportTests {
         ]
         var cases = 0
         for zone in zones {
-            for (state, end, unexpected) in [(SessionState.open, nil, nil), (.closed, eight, nil), (.complete, eight, Self.start.addingTimeInterval(3600)),
-                                              (.complete, Self.start.addingTimeInterval(0.5), nil)] as [(SessionState, Date?, Date?)] {
+            for (state, end, unexpected) in [
+                (SessionState.open, nil, nil), (.closed, eight, nil), (.complete, eight, Self.start.addingTimeInterval(3600)),
+                (.complete, Self.start.addingTimeInterval(0.5), nil),
+            ] as [(SessionState, Date?, Date?)] {
                 for chunks in [nil, 0, 1, 7, 960] as [Int?] {
                     for override in overrides {
                         let session = Self.session(state: state, chunks: chunks, end: end, unexpected: unexpected, timezone: "Asia/Seoul ✓", overrides: override)
@@ -57,9 +69,11 @@ struct SessionReportTests {
                         for (received, switches) in [(all, (true, true)), (holes, (false, true)), (all, (true, false)), ([], (false, false))] {
                             let cycle: JSONValue = chunks == 960 ? [1800, 5400] : (switches.0 ? ["1800"] : [])
                             for (peculiarities, stat) in [([], true), (["IN_PROGRESS"], false), (["NEVER_SLEPT", "NO_BREATHING_STABILITY"], true)] {
-                                Self.expectSameBytes(Self.report(session, received: ReceivedChunks(received), zone: zone, snoring: switches.0, breathing: switches.1,
-                                                                 peculiarities: peculiarities, withStat: stat, cycleTime: cycle),
-                                                     "\(zone.identifier) \(state) \(String(describing: chunks)) \(override)")
+                                Self.expectSameBytes(
+                                    Self.report(
+                                        session, received: ReceivedChunks(received), zone: zone, snoring: switches.0, breathing: switches.1,
+                                        peculiarities: peculiarities, withStat: stat, cycleTime: cycle),
+                                    "\(zone.identifier) \(state) \(String(describing: chunks)) \(override)")
                                 cases += 1
                             }
                         }

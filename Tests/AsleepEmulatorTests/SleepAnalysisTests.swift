@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import AsleepEmulator
 
 @Suite("Asleep sleep analysis")
@@ -70,8 +71,9 @@ struct SleepAnalysisTests {
 
     @Test("missing chunks read as unknown epochs; explicit arrays win over generated ones")
     func assemble() {
-        let arrays = SleepAnalysis.assemble(sessionID: "s", lastSeqNum: 4, received: [0, 1, 3, 4],
-                                            explicit: StageArrays(sleep: [2, 2, 2], snoring: [1], breath: []))
+        let arrays = SleepAnalysis.assemble(
+            sessionID: "s", lastSeqNum: 4, received: [0, 1, 3, 4],
+            explicit: StageArrays(sleep: [2, 2, 2], snoring: [1], breath: []))
         #expect(arrays.sleep == [2, 2, -1, arrays.sleep[3], arrays.sleep[4]])
         #expect(arrays.snoring[0] == 1 && arrays.snoring[2] == 0)
         #expect(SleepAnalysis.assemble(sessionID: "s", lastSeqNum: nil, received: []).sleep.isEmpty)

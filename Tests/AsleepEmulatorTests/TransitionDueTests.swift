@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import AsleepEmulator
 
 /// The report fetch keeps "when is the next state change due" while the database is unchanged, so
@@ -20,7 +21,7 @@ struct TransitionDueTests {
         let store = AsleepStore(connection: connection)
         var state: UInt64 = 0x5EED
         func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
         let base = 1_800_000_000.0
@@ -31,7 +32,8 @@ struct TransitionDueTests {
                 let stateName = ["OPEN", "CLOSED", "COMPLETE"][next(3)]
                 let start = base + Double(next(100_000))
                 let closedAt: Double? = stateName == "OPEN" || next(5) == 0 ? nil : start + Double(next(40_000))
-                try connection.run("""
+                try connection.run(
+                    """
                     INSERT INTO asleep_sessions (session_id, project_id, customer, user_id, state, start_time, closed_at, hold, created_at)
                     VALUES (?, ?, 'c', 'u', ?, ?, ?, ?, ?)
                     """, "s\(round)-\(index)", next(4) == 0 ? "p2" : "p1", stateName, start, closedAt, next(3) == 0 ? 1 : 0, start)
@@ -40,7 +42,8 @@ struct TransitionDueTests {
             let due = try store.nextTransitionDue(project: "p1", maxSession: maxSession, delay: delay)
             for _ in 0..<20 {
                 let now = Date(timeIntervalSince1970: base + Double(next(200_000)))
-                let listed = try !store.sessionsPastMaximum(project: "p1", maxSession: maxSession, now: now).isEmpty
+                let listed =
+                    try !store.sessionsPastMaximum(project: "p1", maxSession: maxSession, now: now).isEmpty
                     || !store.sessionsDueToComplete(project: "p1", delay: delay, now: now).isEmpty
                 let hasDue = try store.hasDueTransitions(project: "p1", maxSession: maxSession, delay: delay, now: now)
                 let dueByTime = due.map { $0 <= now.timeIntervalSince1970 } ?? false

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import AsleepEmulator
 
 @Suite("Asleep wire formats")
@@ -31,8 +32,10 @@ struct WireTests {
         #expect(WireTime.parseInstant("2025-01-15T11:50:29.5+09:00") == instant)
         #expect(WireTime.parseRFC3339("2024-02-29T00:00:00Z") == Date(timeIntervalSince1970: 1_709_164_800))
         #expect(WireTime.parseRFC3339("0000-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_167_219_200))
-        for bad in ["2025-02-29T00:00:00Z", "2025-01-15 02:50:29Z", "2025-01-15T24:00:00Z", "2025-01-15T02:50:60Z",
-                    "2025-01-15T02:50:29+24:00", "2025-01-15T02:50:29.Z", "2025-01-15T02:50:29", "2025-01-15T02:50:29+0900x"] {
+        for bad in [
+            "2025-02-29T00:00:00Z", "2025-01-15 02:50:29Z", "2025-01-15T24:00:00Z", "2025-01-15T02:50:60Z",
+            "2025-01-15T02:50:29+24:00", "2025-01-15T02:50:29.Z", "2025-01-15T02:50:29", "2025-01-15T02:50:29+0900x",
+        ] {
             #expect(WireTime.parseRFC3339(bad) == nil, "\(bad)")
         }
     }
@@ -112,8 +115,9 @@ struct WireTests {
         #expect(patch.validationProblem() != nil)
         patch.completionDelaySeconds = 0.5
         #expect(patch.validationProblem() == nil)
-        let merged = try AsleepSettings.resolve(configuration: ["breathing": true, "tooShortChunks": 4], stored: ["completionDelaySeconds": 0.5],
-                                                patch: ["tooShortChunks": nil])
+        let merged = try AsleepSettings.resolve(
+            configuration: ["breathing": true, "tooShortChunks": 4], stored: ["completionDelaySeconds": 0.5],
+            patch: ["tooShortChunks": nil])
         #expect(merged.breathingEnabled && merged.completionDelay == 0.5 && merged.maxSession == 86_400 && merged.tooShort == 10)
         #expect(throws: BodyError.self) { try AsleepSettings.resolve(configuration: [:], stored: ["strict": "yes"]) }
         #expect(AsleepService.identifierType("macAddress") == "MAC_ADDRESS" && AsleepService.identifierType("Serial") == "SERIAL")

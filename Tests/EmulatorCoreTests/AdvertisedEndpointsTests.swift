@@ -5,8 +5,9 @@ import Testing
 @Suite("Advertised endpoints: public URL, Host-derived URLs, fallback")
 struct AdvertisedEndpointsTests {
     /// A server on 0.0.0.0 with every listener bound and a CA.
-    private let everything = ServerAddresses(listenHost: "0.0.0.0", httpPort: 8080, httpsPort: 8443, proxyPort: 8888,
-                                             caCertificatePath: "/data/understudy-ca.pem")
+    private let everything = ServerAddresses(
+        listenHost: "0.0.0.0", httpPort: 8080, httpsPort: 8443, proxyPort: 8888,
+        caCertificatePath: "/data/understudy-ca.pem")
 
     @Test("the public URL wins over the Host and the listen address; HTTPS and the proxy keep its host")
     func publicURLWins() {
@@ -15,9 +16,12 @@ struct AdvertisedEndpointsTests {
         #expect(addresses.publicURL?.origin == "http://192.168.1.50:8080")
         for listener in [ConnectionInfo.Listener.http, .https, .proxy] {
             let endpoints = addresses.advertised(forHost: "localhost:18080", listener: listener)
-            #expect(endpoints == AdvertisedEndpoints(baseURL: "http://192.168.1.50:8080", httpsBaseURL: "https://192.168.1.50:8443",
-                                                     proxyAddress: "192.168.1.50:8888", caCertificatePath: "/data/understudy-ca.pem",
-                                                     caCertificateURL: "http://192.168.1.50:8080/__admin/ca.pem", isPublicURL: true))
+            #expect(
+                endpoints
+                    == AdvertisedEndpoints(
+                        baseURL: "http://192.168.1.50:8080", httpsBaseURL: "https://192.168.1.50:8443",
+                        proxyAddress: "192.168.1.50:8888", caCertificatePath: "/data/understudy-ca.pem",
+                        caCertificateURL: "http://192.168.1.50:8080/__admin/ca.pem", isPublicURL: true))
         }
         #expect(addresses.advertised.baseURL == "http://192.168.1.50:8080")
     }
@@ -59,9 +63,11 @@ struct AdvertisedEndpointsTests {
 
     @Test("a Host that is not plainly host[:port] is never reflected: the listen address is used")
     func garbageFallsBack() {
-        let garbage = ["", " ", "a b", "evil.com/path", "x\r\nSet-Cookie: y", "host:99999", "host:0", "host:8o", "::1", "[::1",
-                       "[]", "[::1]x", "[zz::1]:80", "user@host", "%41.com", "exa'mple.com", "<script>", "a\"b", ".lead", "-lead",
-                       String(repeating: "a", count: 300), "[fe80::1%25eth0]:80", "host:80:80"]
+        let garbage = [
+            "", " ", "a b", "evil.com/path", "x\r\nSet-Cookie: y", "host:99999", "host:0", "host:8o", "::1", "[::1",
+            "[]", "[::1]x", "[zz::1]:80", "user@host", "%41.com", "exa'mple.com", "<script>", "a\"b", ".lead", "-lead",
+            String(repeating: "a", count: 300), "[fe80::1%25eth0]:80", "host:80:80",
+        ]
         for host in garbage {
             let endpoints = everything.advertised(forHost: host, listener: .http)
             #expect(endpoints.baseURL == "http://127.0.0.1:8080", "Host `\(host)` was reflected as \(endpoints.baseURL)")
@@ -84,8 +90,10 @@ struct AdvertisedEndpointsTests {
         for good in ["http://192.168.1.50:8080", "http://10.0.2.2:8080/", "https://understudy.example.com", "http://[fd00::5]:8080", "http://docker_host:80"] {
             #expect(PublicURL(good) != nil, "\(good)")
         }
-        for bad in ["192.168.1.50:8080", "ftp://host", "http://", "http://host/path", "http://host?x=1", "http://host#f", "http://u:p@host",
-                    "http://host:99999", "http://ho st", "http://host:8080//", "javascript:alert(1)"] {
+        for bad in [
+            "192.168.1.50:8080", "ftp://host", "http://", "http://host/path", "http://host?x=1", "http://host#f", "http://u:p@host",
+            "http://host:99999", "http://ho st", "http://host:8080//", "javascript:alert(1)",
+        ] {
             #expect(PublicURL(bad) == nil, "\(bad)")
         }
         #expect(PublicURL("http://[FD00::5]:8080")?.origin == "http://[fd00::5]:8080")

@@ -81,13 +81,13 @@ struct ArchitectureTests {
     @Test("the SQL scan sees one-line and multi-line literals and ignores comments")
     func sqlScanner() {
         let text = """
-        // SELECT in a comment is fine
-        let a = "SELECT id FROM t WHERE x = ?"
-        let b = \"\"\"
-            UPDATE links SET a = 1
-            \"\"\"
-        let c = "no sql here"
-        """
+            // SELECT in a comment is fine
+            let a = "SELECT id FROM t WHERE x = ?"
+            let b = \"\"\"
+                UPDATE links SET a = 1
+                \"\"\"
+            let c = "no sql here"
+            """
         #expect(Self.sqlLines(in: text).map(\.0) == [2, 4])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EmulatorCore
 
 /// A bundle import parses on a queue of its own, never on the thread that asked (an event loop's,
@@ -19,8 +20,9 @@ struct BundleParsingQueueTests {
         let caller = Self.threadID()
         let ranOn = try await ProjectBundleStore.onParsingQueue { Self.threadID() }
         #expect(ranOn != caller)
-        let parsed = try await ProjectBundleStore.parse(Data(#"{"format": "understudy-bundle", "version": 1, "project": {"id": "seeded"}}"#.utf8),
-                                                        platforms: [], tables: [])
+        let parsed = try await ProjectBundleStore.parse(
+            Data(#"{"format": "understudy-bundle", "version": 1, "project": {"id": "seeded"}}"#.utf8),
+            platforms: [], tables: [])
         #expect(parsed.projectID == "seeded")
         #expect(try parsed.take().projectID == "seeded")
         #expect(throws: AdminError.self) { _ = try parsed.take() }

@@ -6,8 +6,10 @@ import Testing
 struct CaseInsensitiveEqualityTests {
     @Test("answers as Foundation's caseInsensitiveCompare, ASCII or not")
     func matchesFoundation() {
-        let words = ["", "a", "A", "jane@example.com", "JANE@Example.COM", "jane@example.co", "@", "`", "[", "{", "^", "~", "Z", "z", "_", "-",
-                     "straße", "STRASSE", "Straße", "ÉCOLE", "école", "e\u{301}cole", "ﬁ", "FI", "İ", "i", "Σ", "ς", "σ", "1a", "1A", "a1"]
+        let words = [
+            "", "a", "A", "jane@example.com", "JANE@Example.COM", "jane@example.co", "@", "`", "[", "{", "^", "~", "Z", "z", "_", "-",
+            "straße", "STRASSE", "Straße", "ÉCOLE", "école", "e\u{301}cole", "ﬁ", "FI", "İ", "i", "Σ", "ς", "σ", "1a", "1A", "a1",
+        ]
         for left in words {
             for right in words {
                 #expect(left.equalsIgnoringCase(right) == (left.caseInsensitiveCompare(right) == .orderedSame), "\(left.debugDescription) vs \(right.debugDescription)")

@@ -1,14 +1,17 @@
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import EmulatorCore
 
 /// The checked forms every number and time from outside goes through: each returns nil (or a
 /// clamped value) where the plain conversion traps.
 @Suite("Checked numeric conversions")
 struct CheckedConversionTests {
-    static let extremes: [Double] = [1e300, -1e300, 9.3e18, -9.3e18, 18_446_744_073_709_551_616, 1e19, .infinity, -.infinity, .nan,
-                                     .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+    static let extremes: [Double] = [
+        1e300, -1e300, 9.3e18, -9.3e18, 18_446_744_073_709_551_616, 1e19, .infinity, -.infinity, .nan,
+        .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+    ]
 
     @Test("roundedInt64 and roundedInt: nil beyond Int64, for NaN and ±∞; exact inside")
     func rounding() {
@@ -39,8 +42,10 @@ struct CheckedConversionTests {
 
     @Test("Timestamp.parse reads years 0001–9999 only")
     func parseRange() {
-        for text in ["0000-01-01T00:00:00Z", "99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "+275760-09-13T00:00:00Z", "1e999",
-                     "-271821-04-20T00:00:00Z", "0001-01-01T00:00:00+01:00"] {
+        for text in [
+            "0000-01-01T00:00:00Z", "99999-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "+275760-09-13T00:00:00Z", "1e999",
+            "-271821-04-20T00:00:00Z", "0001-01-01T00:00:00+01:00",
+        ] {
             #expect(Timestamp.parse(text) == nil, "\(text)")
         }
         for text in ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "2026-01-01T00:00:00.123456789Z"] {

@@ -53,21 +53,25 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("PUT", "/__admin/projects/{id}/clock", "/__admin/projects/\(id)/clock", json: ["mode": "later"], expect: 400)
         _ = try await check("POST", "/__admin/projects/{id}/clock/advance", "/__admin/projects/\(id)/clock/advance", json: ["seconds": 60], expect: 200)
         _ = try await check("POST", "/__admin/projects/{id}/clock/advance", "/__admin/projects/\(id)/clock/advance", json: ["seconds": -1], expect: 400)
-        let rule = try await check("POST", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults",
-                                   json: ["match": ["platform": "testing"], "action": ["type": "status", "status": 503], "times": 1], expect: 201)
+        let rule = try await check(
+            "POST", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults",
+            json: ["match": ["platform": "testing"], "action": ["type": "status", "status": 503], "times": 1], expect: 201)
         _ = try await check("POST", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", json: ["match": [:], "action": ["type": "?"]], expect: 400)
         _ = try await check("GET", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", expect: 200)
         _ = try await check("DELETE", "/__admin/projects/{id}/faults/{rule}", "/__admin/projects/\(id)/faults/\(rule.json?["id"]?.stringValue ?? "")", expect: 204)
         _ = try await check("DELETE", "/__admin/projects/{id}/faults/{rule}", "/__admin/projects/\(id)/faults/flt_none", expect: 404)
         _ = try await check("DELETE", "/__admin/projects/{id}/faults", "/__admin/projects/\(id)/faults", expect: 204)
-        let global = try await check("POST", "/__admin/faults", "/__admin/faults", json: ["match": ["platform": "testing"], "action": ["type": "delay", "delayMs": 1]], expect: 201)
+        let global = try await check(
+            "POST", "/__admin/faults", "/__admin/faults", json: ["match": ["platform": "testing"], "action": ["type": "delay", "delayMs": 1]], expect: 201)
         _ = try await check("GET", "/__admin/faults", "/__admin/faults", expect: 200)
         _ = try await check("DELETE", "/__admin/faults/{rule}", "/__admin/faults/\(global.json?["id"]?.stringValue ?? "")", expect: 204)
         _ = try await check("DELETE", "/__admin/faults", "/__admin/faults", expect: 204)
         _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?limit=5", expect: 200)
         _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?bogus=1", expect: 400)
-        _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["platform": "admin", "count": 1, "timeoutMs": 1000], expect: 200)
-        _ = try await check("POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["method": "PATCH", "count": 1, "timeoutMs": 10], expect: 408)
+        _ = try await check(
+            "POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["platform": "admin", "count": 1, "timeoutMs": 1000], expect: 200)
+        _ = try await check(
+            "POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["method": "PATCH", "count": 1, "timeoutMs": 10], expect: 408)
         _ = try await check("DELETE", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests", expect: 204)
         _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=direct&limit=5", expect: 200)
         _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=elsewhere", expect: 400)
@@ -123,9 +127,24 @@ struct ControlPlaneOpenAPITests {
     func validatorFails() {
         let document: JSONValue = [
             "openapi": "3.1.0",
-            "paths": ["/x": ["get": ["responses": ["200": ["description": "ok", "content": ["application/json": ["schema": [
-                "type": "object", "required": ["a"], "properties": ["a": ["type": "integer"], "b": ["type": ["string", "null"]]],
-            ]]]]]]]],
+            "paths": [
+                "/x": [
+                    "get": [
+                        "responses": [
+                            "200": [
+                                "description": "ok",
+                                "content": [
+                                    "application/json": [
+                                        "schema": [
+                                            "type": "object", "required": ["a"], "properties": ["a": ["type": "integer"], "b": ["type": ["string", "null"]]],
+                                        ]
+                                    ]
+                                ],
+                            ]
+                        ]
+                    ]
+                ]
+            ],
         ]
         let validator = OpenAPIValidator(document: document)
         #expect(validator.problems(method: "GET", path: "/x", status: 200, body: Data("{\"a\":1,\"b\":null}".utf8)).isEmpty)

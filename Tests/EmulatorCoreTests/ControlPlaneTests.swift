@@ -1,11 +1,12 @@
 import EmulatorCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPServer
 import SQLiteStore
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("Control plane")
 struct ControlPlaneTests {
@@ -30,8 +31,10 @@ struct ControlPlaneTests {
     func statusFaults() async throws {
         let harness = try await Harness()
         let project = try await harness.project()
-        let rule: JSONValue = ["match": ["platform": "testing", "method": "GET", "path": "/items"],
-                               "action": ["type": "status", "status": 503, "retryAfter": 7], "times": 2, "after": 1]
+        let rule: JSONValue = [
+            "match": ["platform": "testing", "method": "GET", "path": "/items"],
+            "action": ["type": "status", "status": 503, "retryAfter": 7], "times": 2, "after": 1,
+        ]
         let created = try await harness.call("POST", "/__admin/projects/\(project.id)/faults", json: rule)
         #expect(created.status == 201)
         var statuses: [Int] = []
@@ -118,9 +121,11 @@ struct ControlPlaneTests {
     func invalidRules() async throws {
         let harness = try await Harness()
         let project = try await harness.project()
-        for body: JSONValue in [["match": [:], "action": ["type": "explode"]], ["match": [:], "action": ["type": "status", "status": 999]],
-                                ["match": ["platform": "nope"], "action": ["type": "reset"]], ["match": [:], "action": ["type": "reset"], "probability": 2],
-                                ["action": ["type": "reset"]], ["match": [:], "action": ["type": "reset"], "typo": 1]] {
+        for body: JSONValue in [
+            ["match": [:], "action": ["type": "explode"]], ["match": [:], "action": ["type": "status", "status": 999]],
+            ["match": ["platform": "nope"], "action": ["type": "reset"]], ["match": [:], "action": ["type": "reset"], "probability": 2],
+            ["action": ["type": "reset"]], ["match": [:], "action": ["type": "reset"], "typo": 1],
+        ] {
             let reply = try await harness.call("POST", "/__admin/projects/\(project.id)/faults", json: body)
             #expect(reply.status == 400, "\(body)")
             #expect(reply.json?["error"]?["message"]?.stringValue?.isEmpty == false)
@@ -153,8 +158,9 @@ struct ControlPlaneTests {
         let harness = try await Harness()
         let project = try await harness.project()
         let waiter = Task {
-            try await harness.call("POST", "/__admin/projects/\(project.id)/requests/wait",
-                                   json: ["method": "POST", "path": "/testing/items", "count": 1, "timeoutMs": 10000])
+            try await harness.call(
+                "POST", "/__admin/projects/\(project.id)/requests/wait",
+                json: ["method": "POST", "path": "/testing/items", "count": 1, "timeoutMs": 10000])
         }
         _ = try await harness.call("POST", "/testing/items", json: ["name": "late"], headers: ["X-Test-Key": project.key])
         let reply = try await waiter.value

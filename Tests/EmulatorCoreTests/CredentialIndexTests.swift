@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Credential index: derived values")
@@ -7,7 +8,9 @@ struct CredentialIndexTests {
     func cachedUntilInvalidated() {
         let index = CredentialIndex()
         var loads = 0
-        let load = { () -> String in loads += 1; return "v\(loads)" }
+        let load = { () -> String in
+            loads += 1; return "v\(loads)"
+        }
         #expect(index.derived("settings", project: "p", load: load) == "v1")
         #expect(index.derived("settings", project: "p", load: load) == "v1")
         #expect(index.derived("settings", project: "q", load: load) == "v2") // per project

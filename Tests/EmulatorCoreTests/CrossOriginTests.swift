@@ -1,14 +1,17 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import EmulatorCore
 
 /// Control-plane changes from web pages of other origins are refused; curl, the CLI and the
 /// client library (no Origin, no Sec-Fetch-Site) and the dashboard (same origin) are not.
 @Suite("Control plane: cross-origin refusal")
 struct CrossOriginTests {
-    private func request(_ method: HTTPMethod, _ target: String, host: String = "127.0.0.1:8080", headers: [(String, String)] = [],
-                         body: String = "", secure: Bool = false) -> Request {
+    private func request(
+        _ method: HTTPMethod, _ target: String, host: String = "127.0.0.1:8080", headers: [(String, String)] = [],
+        body: String = "", secure: Bool = false
+    ) -> Request {
         var fields = HTTPHeaders()
         fields.add("Host", host)
         for (name, value) in headers { fields.add(name, value) }
@@ -29,8 +32,9 @@ struct CrossOriginTests {
         let guarded = AdminGuard(token: nil, projectExists: { _ in true })
         let path = "/__admin/projects", template = "/__admin/projects"
         for markers in Self.foreignMarkers {
-            let refusal = try #require(guarded.check(request(.post, path, headers: markers), path: path, template: template, project: nil, changesState: true),
-                                       "\(markers)")
+            let refusal = try #require(
+                guarded.check(request(.post, path, headers: markers), path: path, template: template, project: nil, changesState: true),
+                "\(markers)")
             #expect(refusal.status == 403)
             #expect(try JSONValue.parse(refusal.body)["error"]?["code"]?.stringValue == "cross_origin_refused")
             // Reading is left to the browser: without CORS the page cannot see the answer.
@@ -44,16 +48,24 @@ struct CrossOriginTests {
             #expect(guarded.check(request(.post, path, headers: markers), path: path, template: template, project: nil, changesState: true) == nil, "\(markers)")
         }
         // The default port is the same origin whether written or not, on the listener's own scheme.
-        #expect(guarded.check(request(.post, path, host: "localhost", headers: [("Origin", "http://localhost:80")]), path: path, template: template,
-                              project: nil, changesState: true) == nil)
-        #expect(guarded.check(request(.post, path, host: "localhost:8443", headers: [("Origin", "https://localhost:8443")], secure: true), path: path,
-                              template: template, project: nil, changesState: true) == nil)
-        #expect(guarded.check(request(.post, path, host: "localhost:8443", headers: [("Origin", "http://localhost:8443")], secure: true), path: path,
-                              template: template, project: nil, changesState: true)?.status == 403)
+        #expect(
+            guarded.check(
+                request(.post, path, host: "localhost", headers: [("Origin", "http://localhost:80")]), path: path, template: template,
+                project: nil, changesState: true) == nil)
+        #expect(
+            guarded.check(
+                request(.post, path, host: "localhost:8443", headers: [("Origin", "https://localhost:8443")], secure: true), path: path,
+                template: template, project: nil, changesState: true) == nil)
+        #expect(
+            guarded.check(
+                request(.post, path, host: "localhost:8443", headers: [("Origin", "http://localhost:8443")], secure: true), path: path,
+                template: template, project: nil, changesState: true)?.status == 403)
         // Behind a TLS-terminating tunnel the page's origin is the public URL's.
         let tunnelled = AdminGuard(token: nil, projectExists: { _ in true }, publicURL: { PublicURL("https://sandbox.example.org") })
-        #expect(tunnelled.check(request(.post, path, host: "sandbox.example.org", headers: [("Origin", "https://sandbox.example.org")]), path: path,
-                                template: template, project: nil, changesState: true) == nil)
+        #expect(
+            tunnelled.check(
+                request(.post, path, host: "sandbox.example.org", headers: [("Origin", "https://sandbox.example.org")]), path: path,
+                template: template, project: nil, changesState: true) == nil)
         // With a token configured the origin is refused first: a page cannot send the token anyway.
         let tokened = AdminGuard(token: "s3cret", projectExists: { _ in true })
         let withToken = request(.delete, path, headers: [("Origin", "http://127.0.0.1:9999"), ("X-Understudy-Admin-Token", "s3cret")])
@@ -71,8 +83,10 @@ struct CrossOriginTests {
         let bundle = String(decoding: exported, as: UTF8.self)
         func state() async -> [String] {
             var answers: [String] = []
-            for path in ["/__admin/projects", "/__admin/faults", "/__admin/projects/\(project.id)/faults", "/__admin/projects/\(project.id)/clock",
-                         "/__admin/projects/\(project.id)/snapshots"] {
+            for path in [
+                "/__admin/projects", "/__admin/faults", "/__admin/projects/\(project.id)/faults", "/__admin/projects/\(project.id)/clock",
+                "/__admin/projects/\(project.id)/snapshots",
+            ] {
                 answers.append(String(decoding: await harness.respond("GET", path).body, as: UTF8.self))
             }
             return answers
@@ -105,8 +119,10 @@ struct CrossOriginTests {
         let curl = await harness.emulator.respond(to: request(.put, "/__admin/projects/\(project.id)/clock", body: #"{"mode":"frozen","now":"2046-01-01T00:00:00Z"}"#))
         #expect(curl.status == 200)
         // The dashboard: its own origin.
-        let dashboard = await harness.emulator.respond(to: request(.post, "/__admin/projects/\(project.id)/reset",
-                                                                   headers: [("Origin", "http://127.0.0.1:8080"), ("Sec-Fetch-Site", "same-origin")]))
+        let dashboard = await harness.emulator.respond(
+            to: request(
+                .post, "/__admin/projects/\(project.id)/reset",
+                headers: [("Origin", "http://127.0.0.1:8080"), ("Sec-Fetch-Site", "same-origin")]))
         #expect(dashboard.status == 200)
     }
 
@@ -126,9 +142,12 @@ struct CrossOriginTests {
                 #expect((answer.headers["access-control-allow-origin"] != nil) == isDocument, "GET \(template)")
                 checked += 1
             }
-            let preflight = await harness.emulator.respond(to: request(.options, path, headers: [
-                ("Origin", "http://attacker.example"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type"),
-            ]))
+            let preflight = await harness.emulator.respond(
+                to: request(
+                    .options, path,
+                    headers: [
+                        ("Origin", "http://attacker.example"), ("Access-Control-Request-Method", "POST"), ("Access-Control-Request-Headers", "content-type"),
+                    ]))
             let allowance = preflight.headers.fields.filter { $0.name.lowercased().hasPrefix("access-control-") }
             #expect(allowance.isEmpty == !isDocument, "OPTIONS \(template): \(allowance)")
             #expect(isDocument || (preflight.status >= 400 && preflight.status < 500), "OPTIONS \(template): \(preflight.status)")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import EmulatorCore
 
 /// The host allow-list: which `Host` names the server answers to, and what the others get.
@@ -21,14 +22,18 @@ struct HostAllowListTests {
     @Test("IP literals, localhost and its subdomains, host.docker.internal and emulated hosts pass; other names do not")
     func builtInNames() {
         let list = allowList()
-        let admitted = ["127.0.0.1", "127.0.0.1:8080", "10.0.2.2:8080", "192.168.1.50", "[::1]:8080", "[fe80::1]", "[::ffff:127.0.0.1]:80",
-                        "localhost", "LOCALHOST:8080", "localhost.", "app.localhost:3000", "host.docker.internal:8080",
-                        "api.test.example", "api.test.example:443",
-                        // A name whose last label is a number is an address to a browser (127.1 is 127.0.0.1), never a page's name.
-                        "127.1", "2130706433", "0x7f.1", "0X7F.1:80", "127.0.0.1.:8080"]
+        let admitted = [
+            "127.0.0.1", "127.0.0.1:8080", "10.0.2.2:8080", "192.168.1.50", "[::1]:8080", "[fe80::1]", "[::ffff:127.0.0.1]:80",
+            "localhost", "LOCALHOST:8080", "localhost.", "app.localhost:3000", "host.docker.internal:8080",
+            "api.test.example", "api.test.example:443",
+            // A name whose last label is a number is an address to a browser (127.1 is 127.0.0.1), never a page's name.
+            "127.1", "2130706433", "0x7f.1", "0X7F.1:80", "127.0.0.1.:8080",
+        ]
         for host in admitted { #expect(list.admits(request(.get, "/__admin/projects", host: host)), "\(host)") }
-        let refused = ["attacker.example", "attacker.example:8080", "ATTACKER.example", "127.0.0.1.nip.io", "localhost.attacker.example",
-                       "attacker.example.", "notlocalhost", "x.test.example", "host.docker.internal.evil", "0x7g", ":8080"]
+        let refused = [
+            "attacker.example", "attacker.example:8080", "ATTACKER.example", "127.0.0.1.nip.io", "localhost.attacker.example",
+            "attacker.example.", "notlocalhost", "x.test.example", "host.docker.internal.evil", "0x7g", ":8080",
+        ]
         for host in refused { #expect(!list.admits(request(.get, "/__admin/projects", host: host)), "\(host)") }
     }
 
@@ -40,10 +45,13 @@ struct HostAllowListTests {
 
     @Test("configured names: exact, or a domain with every name under it; the public URL's and the listen address's host")
     func configuredNames() {
-        let list = allowList(["phone.local", ".ngrok.example", "*.corp.example", "Understudy."],
-                             publicURL: "https://sandbox.example.org", listenHost: "devbox.lan")
-        for host in ["phone.local:8080", "abc.ngrok.example", "ngrok.example", "a.b.corp.example", "corp.example", "understudy:8080",
-                     "sandbox.example.org", "devbox.lan:8080"] {
+        let list = allowList(
+            ["phone.local", ".ngrok.example", "*.corp.example", "Understudy."],
+            publicURL: "https://sandbox.example.org", listenHost: "devbox.lan")
+        for host in [
+            "phone.local:8080", "abc.ngrok.example", "ngrok.example", "a.b.corp.example", "corp.example", "understudy:8080",
+            "sandbox.example.org", "devbox.lan:8080",
+        ] {
             #expect(list.admits(request(.get, "/", host: host)), "\(host)")
         }
         for host in ["other.local", "phone.local.evil", "xngrok.example", "ngrok.example.evil", "corpxexample", "www.sandbox.example.org"] {
@@ -66,8 +74,10 @@ struct HostAllowListTests {
     func refusedInProcess() async throws {
         let harness = try await Harness()
         defer { Task { await harness.stop() } }
-        let create = await harness.emulator.respond(to: request(.post, "/__admin/projects", host: "attacker.example:8080",
-                                                                body: Data(#"{"id":"rebound","name":"x"}"#.utf8)))
+        let create = await harness.emulator.respond(
+            to: request(
+                .post, "/__admin/projects", host: "attacker.example:8080",
+                body: Data(#"{"id":"rebound","name":"x"}"#.utf8)))
         #expect(create.status == 421)
         let message = try JSONValue.parse(create.body)
         #expect(message["error"]?["code"]?.stringValue == "misdirected_request")

@@ -4,16 +4,19 @@ import Testing
 
 @Suite("JSONValue reading and writing")
 struct JSONValueTests {
-    @Test("round trips agree with Foundation's parser", arguments: [
-        #"{"a":1,"b":[true,false,null],"c":{"d":"e\"\\\/\n\u00e9\ud83d\ude00"},"f":-0.5,"g":1e3,"h":""}"#,
-        #"[]"#, #"{}"#, #""text""#, #"12345678901234"#, #"  [1 , 2 ]  "#, #"-0"#, #"3.25"#,
-    ])
+    @Test(
+        "round trips agree with Foundation's parser",
+        arguments: [
+            #"{"a":1,"b":[true,false,null],"c":{"d":"e\"\\\/\n\u00e9\ud83d\ude00"},"f":-0.5,"g":1e3,"h":""}"#,
+            #"[]"#, #"{}"#, #""text""#, #"12345678901234"#, #"  [1 , 2 ]  "#, #"-0"#, #"3.25"#,
+        ])
     func roundTrip(text: String) throws {
         let value = try JSONValue.parse(Data(text.utf8))
         let reparsed = try JSONValue.parse(value.encoded())
         #expect(Self.numbersAsDoubles(reparsed) == Self.numbersAsDoubles(value))
         // What we write, Foundation reads, and it reads the same as what we read.
-        let ours = try JSONValue.parse(try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: value.encoded(), options: .fragmentsAllowed), options: .fragmentsAllowed))
+        let ours = try JSONValue.parse(
+            try JSONSerialization.data(withJSONObject: try JSONSerialization.jsonObject(with: value.encoded(), options: .fragmentsAllowed), options: .fragmentsAllowed))
         #expect(Self.numbersAsDoubles(ours) == Self.numbersAsDoubles(value))
     }
 
@@ -27,22 +30,26 @@ struct JSONValueTests {
         }
     }
 
-    @Test("malformed documents are refused with an offset", arguments: [
-        "", "{", "[1,]", "{\"a\" 1}", "{'a':1}", "01", "1.", "-", "\"abc", "\"\u{01}\"", "[1] 2", "tru", "{\"a\":1,}", "\"\\ud800\"", "\"\\x\"",
-    ])
+    @Test(
+        "malformed documents are refused with an offset",
+        arguments: [
+            "", "{", "[1,]", "{\"a\" 1}", "{'a':1}", "01", "1.", "-", "\"abc", "\"\u{01}\"", "[1] 2", "tru", "{\"a\":1,}", "\"\\ud800\"", "\"\\x\"",
+        ])
     func malformed(text: String) {
         #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(text.utf8)) }
     }
 
-    @Test("bytes that are not UTF-8 are refused inside strings, with or without escapes, and outside them", arguments: [
-        [0x22, 0xFF, 0x22], // a lone byte no UTF-8 sequence starts with
-        [0x22, 0x61, 0xC3, 0x22], // a sequence cut short by the closing quote
-        [0x22, 0xED, 0xA0, 0x80, 0x22], // an encoded surrogate
-        [0x22, 0xC0, 0xAF, 0x22], // an overlong '/'
-        [0x22, 0x5C, 0x6E, 0xFE, 0x22], // after an escape (the slow path)
-        [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], // a member name
-        [0x5B, 0xFF, 0x5D], // outside any string
-    ] as [[UInt8]])
+    @Test(
+        "bytes that are not UTF-8 are refused inside strings, with or without escapes, and outside them",
+        arguments: [
+            [0x22, 0xFF, 0x22], // a lone byte no UTF-8 sequence starts with
+            [0x22, 0x61, 0xC3, 0x22], // a sequence cut short by the closing quote
+            [0x22, 0xED, 0xA0, 0x80, 0x22], // an encoded surrogate
+            [0x22, 0xC0, 0xAF, 0x22], // an overlong '/'
+            [0x22, 0x5C, 0x6E, 0xFE, 0x22], // after an escape (the slow path)
+            [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D], // a member name
+            [0x5B, 0xFF, 0x5D], // outside any string
+        ] as [[UInt8]])
     func invalidUTF8(bytes: [UInt8]) {
         #expect(throws: JSONValue.ParseError.self) { _ = try JSONValue.parse(Data(bytes)) }
     }

@@ -56,9 +56,11 @@ struct JSONWriterTests {
         #expect(Self.written { $0.int(-42 as Int?) } == "-42")
     }
 
-    @Test("strings: escapes, control characters, unicode, empty", arguments: [
-        "", "plain", "quote \" backslash \\ slash /", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}", "é ü 日本語 😀 \u{2028}", "\u{FEFF}bom",
-    ])
+    @Test(
+        "strings: escapes, control characters, unicode, empty",
+        arguments: [
+            "", "plain", "quote \" backslash \\ slash /", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}", "é ü 日本語 😀 \u{2028}", "\u{FEFF}bom",
+        ])
     func strings(text: String) {
         #expect(Self.written { $0.string(text) } == Self.tree(.string(text)))
         #expect(Self.written { $0.string(nil as String?) } == "null")
@@ -67,8 +69,10 @@ struct JSONWriterTests {
     @Test("timestamps of epoch milliseconds match Timestamp.formatMicroseconds, negative and far ones too")
     func timestamps() {
         var random = SplitMix64(state: 3)
-        var values: [Int64] = [0, 1, -1, 999, -999, 1_000, 86_399_999, 86_400_000, -86_400_000, 951_782_400_000, 1_709_164_800_123,
-                               253_402_300_799_999, -62_135_596_800_000, 1_790_000_000_640]
+        var values: [Int64] = [
+            0, 1, -1, 999, -999, 1_000, 86_399_999, 86_400_000, -86_400_000, 951_782_400_000, 1_709_164_800_123,
+            253_402_300_799_999, -62_135_596_800_000, 1_790_000_000_640,
+        ]
         for _ in 0..<3000 { values.append(Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)) }
         for ms in values {
             let expected = "\"" + Timestamp.formatMicroseconds(Date(timeIntervalSince1970: Double(ms) / 1000)) + "\""
@@ -97,19 +101,20 @@ struct JSONWriterTests {
         }
         #expect(text == #"{"a":[],"b":{},"c":[true,false,null,{"x":2.0},{"y":[null,"s"],"z":1}],"d":[1]}"#)
         let tree: JSONValue = ["c": [true, false, nil, ["x": 2.5], ["z": 1, "y": [nil, "s"]]], "b": [:], "a": [], "d": [1]]
-        #expect(Self.written { writer in
-            writer.beginObject()
-            writer.key("a"); writer.beginArray(); writer.endArray()
-            writer.key("b"); writer.beginObject(); writer.endObject()
-            writer.key("c")
-            writer.beginArray()
-            for value in [true, false] { writer.element(); writer.bool(value) }
-            writer.element(); writer.null()
-            writer.element(); writer.beginObject(); writer.key("x"); writer.double(2.5); writer.endObject()
-            writer.element(); writer.value(["z": 1, "y": [nil, "s"]])
-            writer.endArray()
-            writer.key("d"); writer.beginArray(); writer.element(); writer.int(1); writer.endArray()
-            writer.endObject()
-        } == Self.tree(tree))
+        #expect(
+            Self.written { writer in
+                writer.beginObject()
+                writer.key("a"); writer.beginArray(); writer.endArray()
+                writer.key("b"); writer.beginObject(); writer.endObject()
+                writer.key("c")
+                writer.beginArray()
+                for value in [true, false] { writer.element(); writer.bool(value) }
+                writer.element(); writer.null()
+                writer.element(); writer.beginObject(); writer.key("x"); writer.double(2.5); writer.endObject()
+                writer.element(); writer.value(["z": 1, "y": [nil, "s"]])
+                writer.endArray()
+                writer.key("d"); writer.beginArray(); writer.element(); writer.int(1); writer.endArray()
+                writer.endObject()
+            } == Self.tree(tree))
     }
 }

@@ -4,6 +4,7 @@ import HTTPServer
 import SQLiteStore
 import Synchronization
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Journal backlog")
@@ -16,10 +17,11 @@ struct JournalBacklogTests {
     }
 
     private static func exchange(id: Int, bodyBytes: Int) -> Journal.Exchange {
-        Journal.Exchange(id: id, time: Date(), projectID: "prj_backlog", platform: "warplink", path: "/warplink/v1/sdk/validate",
-                         route: "/warplink/v1/sdk/validate", request: Request(method: .get, target: "/warplink/v1/sdk/validate"),
-                         status: 200, responseHeaders: HTTPHeaders(), responseBody: Data(repeating: 0x61, count: bodyBytes),
-                         durationMs: 1, fault: nil)
+        Journal.Exchange(
+            id: id, time: Date(), projectID: "prj_backlog", platform: "warplink", path: "/warplink/v1/sdk/validate",
+            route: "/warplink/v1/sdk/validate", request: Request(method: .get, target: "/warplink/v1/sdk/validate"),
+            status: 200, responseHeaders: HTTPHeaders(), responseBody: Data(repeating: 0x61, count: bodyBytes),
+            durationMs: 1, fault: nil)
     }
 
     private static func exchange(id: Int, responseBody: Data) -> Journal.Exchange {

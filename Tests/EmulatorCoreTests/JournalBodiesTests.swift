@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Journal shared bodies")
@@ -12,17 +13,21 @@ struct JournalBodiesTests {
         let database = try SQLiteDatabase(path: path)
         let migrations = Migrator.journalDirectory(inside: try Migrator.locateDirectory(configured: nil))
         try database.withWriterBlocking { _ = try Migrator(directory: migrations).migrate($0) }
-        return (try Journal(database: database, limits: limits), database, {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        })
+        return (
+            try Journal(database: database, limits: limits), database,
+            {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+        )
     }
 
     private static func exchange(id: Int, project: ProjectID, requestBody: Data = Data(), responseBody: Data) -> Journal.Exchange {
         var request = Request(method: .post, target: "/telematics/api/v1/trips")
         request.body = requestBody
-        return Journal.Exchange(id: id, time: Date(), projectID: project, platform: "telematics", path: "/telematics/api/v1/trips",
-                                route: "/telematics/api/v1/trips", request: request, status: 200, responseHeaders: HTTPHeaders(),
-                                responseBody: responseBody, durationMs: 1, fault: nil)
+        return Journal.Exchange(
+            id: id, time: Date(), projectID: project, platform: "telematics", path: "/telematics/api/v1/trips",
+            route: "/telematics/api/v1/trips", request: request, status: 200, responseHeaders: HTTPHeaders(),
+            responseBody: responseBody, durationMs: 1, fault: nil)
     }
 
     /// A JSON body of about `bytes` bytes, different for each `seed`.
@@ -99,10 +104,13 @@ struct JournalBodiesTests {
         #expect(journal.storedTotals.bytes == held)
         #expect(try Journal(database: database, limits: JournalLimits(maxEntries: 12)).storedTotals.bytes == held)
         // No body outlives the entries that named it.
-        #expect(try Self.scalar(database, """
-            SELECT count(*) FROM journal_bodies WHERE id NOT IN (SELECT request_body_ref FROM journal WHERE request_body_ref IS NOT NULL)
-                AND id NOT IN (SELECT response_body_ref FROM journal WHERE response_body_ref IS NOT NULL)
-            """) == 0)
+        #expect(
+            try Self.scalar(
+                database,
+                """
+                SELECT count(*) FROM journal_bodies WHERE id NOT IN (SELECT request_body_ref FROM journal WHERE request_body_ref IS NOT NULL)
+                    AND id NOT IN (SELECT response_body_ref FROM journal WHERE response_body_ref IS NOT NULL)
+                """) == 0)
     }
 
     @Test("a body goes with the last entry that names it, by eviction and by clearing a project")
@@ -130,9 +138,13 @@ struct JournalBodiesTests {
         try await journal.flush()
         #expect(try Self.scalar(database, "SELECT count(*) FROM journal WHERE response_body_ref = 1") == 0)
         #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies WHERE id = 1") == 0)
-        #expect(try Self.scalar(database, "SELECT count(*) FROM journal_bodies") == (try Self.scalar(database, """
-            SELECT count(DISTINCT response_body_ref) FROM journal
-            """)))
+        #expect(
+            try Self.scalar(database, "SELECT count(*) FROM journal_bodies")
+                == (try Self.scalar(
+                    database,
+                    """
+                    SELECT count(DISTINCT response_body_ref) FROM journal
+                    """)))
 
         // The same bytes arriving again after their body went are stored anew, not named by a dead id.
         await journal.record(Self.exchange(id: 21, project: "prj_b", responseBody: shared))
@@ -162,7 +174,8 @@ struct JournalBodiesTests {
         #expect(try Self.scalar(database, "SELECT stored_bytes FROM journal WHERE id = 1") < 30_000 + 3 + 2_000)
         // An entry written before raw storage holds its base64 text: it reads as it always did.
         try database.withWriterBlocking { connection in
-            _ = try connection.run("""
+            _ = try connection.run(
+                """
                 INSERT INTO journal (id, project_id, time, platform, method, path, query, status, duration_ms, request_headers, request_body, response_headers)
                 VALUES (3, 'prj_a', '2026-01-01T00:00:00.000Z', 'testing', 'POST', '/x', '', 200, 1, '{}', 'base64:/wAB', '{}')
                 """)
@@ -178,8 +191,10 @@ struct JournalBodiesTests {
         let bodies = JournalBodies(nextID: 1)
         let first = JournalBodies.Key(hash: 42, bytes: Self.body(1)), second = JournalBodies.Key(hash: 42, bytes: Self.body(2))
         let ids = try database.withWriterBlocking { connection in
-            [try bodies.id(for: first, body: .text("first"), connection: connection).id, try bodies.id(for: second, body: .text("second"), connection: connection).id,
-             try bodies.id(for: second, body: .text("second"), connection: connection).id]
+            [
+                try bodies.id(for: first, body: .text("first"), connection: connection).id, try bodies.id(for: second, body: .text("second"), connection: connection).id,
+                try bodies.id(for: second, body: .text("second"), connection: connection).id,
+            ]
         }
         #expect(ids == [1, 2, 2])
         #expect(try database.withWriterBlocking { try $0.scalar("SELECT body FROM journal_bodies WHERE id = 2").string } == "second")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EmulatorCore
 
 /// The journal's body segments are created exclusively and opened without following links, so a

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Journal bodies kept in segment files")
@@ -36,9 +37,10 @@ struct JournalBodyFileTests {
     private static func exchange(id: Int, project: ProjectID, requestBody: Data, responseBody: Data) -> Journal.Exchange {
         var request = Request(method: .post, target: "/asleep/ai/v1/sessions/s/upload")
         request.body = requestBody
-        return Journal.Exchange(id: id, time: Date(), projectID: project, platform: "asleep", path: "/asleep/ai/v1/sessions/s/upload",
-                                route: "/asleep/ai/v1/sessions/{session_id}/upload", request: request, status: 200,
-                                responseHeaders: HTTPHeaders(), responseBody: responseBody, durationMs: 1, fault: nil)
+        return Journal.Exchange(
+            id: id, time: Date(), projectID: project, platform: "asleep", path: "/asleep/ai/v1/sessions/s/upload",
+            route: "/asleep/ai/v1/sessions/{session_id}/upload", request: request, status: 200,
+            responseHeaders: HTTPHeaders(), responseBody: responseBody, durationMs: 1, fault: nil)
     }
 
     /// `count` bytes that are not UTF-8 (as an audio chunk is), different for each `seed`.

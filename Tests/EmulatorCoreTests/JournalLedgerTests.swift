@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Journal eviction from the ledger")
@@ -72,9 +73,10 @@ struct JournalLedgerTests {
     }
 
     private static func exchange(id: Int, project: ProjectID?, bodyBytes: Int = 10) -> Journal.Exchange {
-        Journal.Exchange(id: id, time: Date(), projectID: project, platform: "testing", path: "/testing/x", route: "/testing/x",
-                         request: Request(method: .get, target: "/testing/x"), status: 200, responseHeaders: HTTPHeaders(),
-                         responseBody: Data(repeating: UInt8(ascii: "a"), count: bodyBytes), durationMs: 1, fault: nil)
+        Journal.Exchange(
+            id: id, time: Date(), projectID: project, platform: "testing", path: "/testing/x", route: "/testing/x",
+            request: Request(method: .get, target: "/testing/x"), status: 200, responseHeaders: HTTPHeaders(),
+            responseBody: Data(repeating: UInt8(ascii: "a"), count: bodyBytes), durationMs: 1, fault: nil)
     }
 
     /// The ids the table holds and the evictions it counted per project.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import HTTPServer
+import Testing
+
 @testable import EmulatorCore
 
 @Suite("Journal secret scan")
@@ -58,8 +59,10 @@ struct JournalHeaderObjectTests {
     @Test("redaction matches the character-wise reference: schemes in any case, short and empty secrets, non-ASCII, CR LF")
     func redactionMatchesReference() {
         var random = SplitMix64(state: 41)
-        let pieces = ["Bearer", "bEaReR", "BASIC", "token", "Tokens", "tok", "to\u{212A}en", "\u{212A}ey", " ", "  ", "a", "Z9", "_-.",
-                      "wl_test_abcdefgh1234", "é", "e\u{301}", "\r\n", "\r", "\n", "✓", "\t"]
+        let pieces = [
+            "Bearer", "bEaReR", "BASIC", "token", "Tokens", "tok", "to\u{212A}en", "\u{212A}ey", " ", "  ", "a", "Z9", "_-.",
+            "wl_test_abcdefgh1234", "é", "e\u{301}", "\r\n", "\r", "\n", "✓", "\t",
+        ]
         for _ in 0..<5_000 {
             let value = (0..<Int(random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
             #expect(Journal.redact(value) == Journal.redactByCharacter(value), "\(value.debugDescription)")

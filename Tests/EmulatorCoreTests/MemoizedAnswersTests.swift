@@ -9,10 +9,11 @@ struct MemoizedAnswersTests {
         let answers = MemoizedAnswers<[String]>(capacity: 2)
         var made = 0
         func fetch(_ key: String, _ input: [String]) -> String {
-            String(decoding: answers.answer(for: key, input: input) { input in
-                made += 1
-                return Data((input.joined(separator: ",") + "#\(made)").utf8)
-            }, as: UTF8.self)
+            String(
+                decoding: answers.answer(for: key, input: input) { input in
+                    made += 1
+                    return Data((input.joined(separator: ",") + "#\(made)").utf8)
+                }, as: UTF8.self)
         }
         #expect(fetch("a", ["x"]) == "x#1")
         #expect(fetch("a", ["x"]) == "x#1" && made == 1, "equal input: reused")

@@ -47,12 +47,18 @@ struct MetricsExpositionTests {
     @Test("committed writes and transactions render one sample per database, in the order given")
     func committedWrites() {
         let metrics = EmulatorMetrics(platforms: [PlatformID("acme")])
-        let text = metrics.render(EmulatorMetrics.StoreFacts(projects: 0, journalEntries: 0, journalBytes: 0, journalEvictions: 0, journalBacklogWaits: 0,
-                                                             databaseBytes: 0, committedWrites: [("main", 12, 5), ("journal", 3, 2)]))
-        #expect(text.contains("# TYPE understudy_database_writes_total counter\n"
-                              + "understudy_database_writes_total{database=\"main\"} 12\nunderstudy_database_writes_total{database=\"journal\"} 3\n"), "\(text)")
-        #expect(text.contains("# TYPE understudy_database_transactions_total counter\n"
-                              + "understudy_database_transactions_total{database=\"main\"} 5\nunderstudy_database_transactions_total{database=\"journal\"} 2\n"))
+        let text = metrics.render(
+            EmulatorMetrics.StoreFacts(
+                projects: 0, journalEntries: 0, journalBytes: 0, journalEvictions: 0, journalBacklogWaits: 0,
+                databaseBytes: 0, committedWrites: [("main", 12, 5), ("journal", 3, 2)]))
+        #expect(
+            text.contains(
+                "# TYPE understudy_database_writes_total counter\n"
+                    + "understudy_database_writes_total{database=\"main\"} 12\nunderstudy_database_writes_total{database=\"journal\"} 3\n"), "\(text)")
+        #expect(
+            text.contains(
+                "# TYPE understudy_database_transactions_total counter\n"
+                    + "understudy_database_transactions_total{database=\"main\"} 5\nunderstudy_database_transactions_total{database=\"journal\"} 2\n"))
     }
 
     @Test("status classes: 1xx…5xx by hundreds; no status (0) and out-of-range statuses are `none`; unknown routes are `unmatched`")
@@ -65,11 +71,12 @@ struct MetricsExpositionTests {
         counters.observe(platform: "acme", route: "/not/registered", status: 404, nanoseconds: 1)
         counters.observe(platform: "admin", route: "/__admin/health", status: 200, nanoseconds: 1)
         let counts = Dictionary(uniqueKeysWithValues: counters.requestCounts().map { ("\($0.platform) \($0.route) \($0.statusClass)", $0.value) })
-        #expect(counts == [
-            "acme /acme/v1/things/{id} 1xx": 1, "acme /acme/v1/things/{id} 2xx": 2, "acme /acme/v1/things/{id} 3xx": 1,
-            "acme /acme/v1/things/{id} 4xx": 2, "acme /acme/v1/things/{id} 5xx": 2, "acme /acme/v1/things/{id} none": 2,
-            "acme unmatched 4xx": 2, "admin /__admin/health 2xx": 1,
-        ])
+        #expect(
+            counts == [
+                "acme /acme/v1/things/{id} 1xx": 1, "acme /acme/v1/things/{id} 2xx": 2, "acme /acme/v1/things/{id} 3xx": 1,
+                "acme /acme/v1/things/{id} 4xx": 2, "acme /acme/v1/things/{id} 5xx": 2, "acme /acme/v1/things/{id} none": 2,
+                "acme unmatched 4xx": 2, "admin /__admin/health 2xx": 1,
+            ])
     }
 
     @Test("a duration on a bucket's bound falls in that bucket (le is ≤); beyond the last bound only +Inf counts it; the sum is in seconds")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import EmulatorCore
 
 /// The request pipeline's stages, each on its own, and the whole pipeline in process.
@@ -41,8 +42,11 @@ struct PipelineTests {
         let bearer = request(.get, "/__admin/projects", headers: [("Authorization", "Bearer s3cret")])
         #expect(guarded.check(bearer, path: "/__admin/projects", template: "/__admin/projects", project: nil, changesState: false) == nil)
         let open = AdminGuard(token: nil, projectExists: { $0 == "known" })
-        #expect(open.check(request(.get, "/__admin/projects/nope"), path: "/__admin/projects/nope", template: "/__admin/projects/{id}", project: "nope", changesState: false)?.status == 404)
-        #expect(open.check(request(.get, "/__admin/projects/known"), path: "/__admin/projects/known", template: "/__admin/projects/{id}", project: "known", changesState: false) == nil)
+        #expect(
+            open.check(request(.get, "/__admin/projects/nope"), path: "/__admin/projects/nope", template: "/__admin/projects/{id}", project: "nope", changesState: false)?.status
+                == 404)
+        #expect(
+            open.check(request(.get, "/__admin/projects/known"), path: "/__admin/projects/known", template: "/__admin/projects/{id}", project: "known", changesState: false) == nil)
     }
 
     @Test("fault stage: replacing faults skip the handler, damaging ones keep its status, Retry-After on both")

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +10,10 @@ import Darwin
 #endif
 
 /// A request as the proxy port hands it over: CONNECT in authority form, or absolute form.
-func proxied(_ method: HTTPMethod, _ target: String, host: String, absolute: Bool = false,
-                     connection: ConnectionInfo = ConnectionInfo(listener: .proxy)) -> Request {
+func proxied(
+    _ method: HTTPMethod, _ target: String, host: String, absolute: Bool = false,
+    connection: ConnectionInfo = ConnectionInfo(listener: .proxy)
+) -> Request {
     var request = Request(method: method, target: target, headers: ["Host": host])
     request.connection = connection
     if absolute { request.absoluteFormScheme = "http" }
@@ -74,8 +77,10 @@ struct ProxyStageTests {
         defer { Task { await harness.stop() } }
         let plainPort = await harness.emulator.respond(to: proxied(.connect, "api.test.example:443", host: "api.test.example:443", connection: .plain))
         #expect(plainPort.status == 405 && plainPort.delivery == .normal)
-        let nested = await harness.emulator.respond(to: proxied(.connect, "example.org:443", host: "example.org:443",
-                                                                connection: ConnectionInfo(listener: .proxy, isSecure: true, tunnelAuthority: "api.test.example:443")))
+        let nested = await harness.emulator.respond(
+            to: proxied(
+                .connect, "example.org:443", host: "example.org:443",
+                connection: ConnectionInfo(listener: .proxy, isSecure: true, tunnelAuthority: "api.test.example:443")))
         #expect(nested.status == 400 && nested.delivery == .normal)
     }
 

@@ -20,12 +20,14 @@ struct StrictBodyTests {
         try JSONBody.decode(Body.self, from: Data(text.utf8), rejectUnknownKeys: true)
     }
 
-    @Test("an unknown key is refused even when its value is null, at any depth", arguments: [
-        (#"{"nmae": null}"#, "nmae"),
-        (#"{"name": "a", "zzz": null}"#, "zzz"),
-        (#"{"inner": {"lable": null}}"#, "inner.lable"),
-        (#"{"list": [{"label": "x"}, {"lable": null}]}"#, "list.1.lable"),
-    ])
+    @Test(
+        "an unknown key is refused even when its value is null, at any depth",
+        arguments: [
+            (#"{"nmae": null}"#, "nmae"),
+            (#"{"name": "a", "zzz": null}"#, "zzz"),
+            (#"{"inner": {"lable": null}}"#, "inner.lable"),
+            (#"{"list": [{"label": "x"}, {"lable": null}]}"#, "list.1.lable"),
+        ])
     func unknownNulls(text: String, field: String) {
         #expect(throws: BodyError(status: 400, code: "unknown_field", field: field, message: "Unknown field `\(field)`.")) { _ = try decode(text) }
     }

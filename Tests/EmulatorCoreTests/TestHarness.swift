@@ -1,10 +1,11 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
+import SQLiteStore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPServer
-import SQLiteStore
 
 extension PlatformID {
     /// The core tests' own platform: the core must work for a platform it has never heard of.
@@ -25,8 +26,9 @@ struct TestPlatform: Platform {
                 let body = try JSONBody.decode(Body.self, from: request)
                 let now = context.now
                 let id = try await context.database.write { connection in
-                    try Outbox.add(connection, project: project, platform: .testing, kind: "item", recipient: nil,
-                                   subject: body.name, payload: ["name": .string(body.name)], now: now)
+                    try Outbox.add(
+                        connection, project: project, platform: .testing, kind: "item", recipient: nil,
+                        subject: body.name, payload: ["name": .string(body.name)], now: now)
                 }
                 return .json(JSONValue.object(["id": .int(Int64(id)), "name": .string(body.name), "createdAt": .string(Timestamp.format(now))]), status: 201)
             },
@@ -41,8 +43,9 @@ struct TestPlatform: Platform {
     func adminRoutes() -> [AdminRoute] { [] }
 
     func errorResponse(for failure: CoreFailure, requestID: String) -> Response {
-        .json(JSONValue.object(["error": ["code": .string("E\(failure.status)"), "message": .string(failure.message), "trace": .string(requestID)]]),
-              status: failure.status)
+        .json(
+            JSONValue.object(["error": ["code": .string("E\(failure.status)"), "message": .string(failure.message), "trace": .string(requestID)]]),
+            status: failure.status)
     }
 
     func presentedCredentials(in request: Request) -> [PresentedCredential] {
@@ -76,8 +79,10 @@ final class Harness: Sendable {
     let baseURL: String
     let session: URLSession
 
-    init(journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings(),
-         listensBeyondLoopback: Bool = false, allowedHosts: [AllowedHostName] = []) async throws {
+    init(
+        journal: JournalLimits = JournalLimits(), adminToken: String? = nil, proxy: ProxySettings = ProxySettings(),
+        listensBeyondLoopback: Bool = false, allowedHosts: [AllowedHostName] = []
+    ) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)/db.sqlite").path
         let database = try SQLiteDatabase(path: path)
         let migrator = try Migrator(directory: try Migrator.locateDirectory(configured: nil))
@@ -121,8 +126,10 @@ final class Harness: Sendable {
     }
 
     /// Sends a request; transport failures throw `URLError`.
-    func call(_ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, headers: [String: String] = [:],
-              timeout: Double = 10) async throws -> Reply {
+    func call(
+        _ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, headers: [String: String] = [:],
+        timeout: Double = 10
+    ) async throws -> Reply {
         var request = URLRequest(url: URL(string: baseURL + path)!)
         request.httpMethod = method
         request.timeoutInterval = timeout
@@ -146,7 +153,8 @@ final class Harness: Sendable {
         if let seed { body["seed"] = .int(Int64(seed)) }
         let reply = try await call("POST", "/__admin/projects", json: .object(body))
         guard reply.status == 201, let json = reply.json, let id = json["id"]?.stringValue,
-              let key = json["credentials"]?["testing"]?["key"]?.stringValue else {
+            let key = json["credentials"]?["testing"]?["key"]?.stringValue
+        else {
             throw TestError(status: reply.status, message: String(decoding: reply.body, as: UTF8.self))
         }
         return (id, key)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EmulatorCore
 
 @Suite("Timestamp parsing and formatting")
@@ -25,8 +26,9 @@ struct TimestampParsingTests {
     static func dayNumberByCalendar(_ text: String) -> Int? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        else { return nil }
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         guard day >= 1, day <= (month == 2 ? (isLeap ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
@@ -53,8 +55,10 @@ struct TimestampParsingTests {
         for early in ["1582-10-04", "1000-03-01", "0004-02-29", "1582-10-15"] {
             #expect(Timestamp.dayNumber(early) != nil && Timestamp.dayNumber(early) == Self.dayNumberByCalendar(early), "\(early)")
         }
-        for malformed in ["2026-1-05", "2026-01-5 ", "2026/01/05", "20260-1-05", "2026-00-05", "2026-13-05", "2026-04-31", "2026-02-29",
-                          "2026-01-00", "2026-01-0x", "２026-01-05", ""] {
+        for malformed in [
+            "2026-1-05", "2026-01-5 ", "2026/01/05", "20260-1-05", "2026-00-05", "2026-13-05", "2026-04-31", "2026-02-29",
+            "2026-01-00", "2026-01-0x", "２026-01-05", "",
+        ] {
             #expect(Timestamp.dayNumber(malformed) == nil && Self.dayNumberByCalendar(malformed) == nil, "\(malformed)")
         }
     }

@@ -6,8 +6,10 @@ import Testing
 struct WhitespaceTrimmingTests {
     /// Values with every kind of white space Foundation knows at either end, and look-alikes it does not trim.
     static let corpus: [String] = {
-        let ends = ["", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{200B}", "\u{2028}",
-                    "\u{2029}", "\u{202F}", "\u{3000}", "\u{FEFF}", " \u{301}", "\t\n \u{A0}"]
+        let ends = [
+            "", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{200B}", "\u{2028}",
+            "\u{2029}", "\u{202F}", "\u{3000}", "\u{FEFF}", " \u{301}", "\t\n \u{A0}",
+        ]
         let middles = ["", "a", "a b", "é", "e\u{301}", "x\u{A0}y", "👩‍👩‍👧", "\u{301}"]
         return ends.flatMap { left in ends.flatMap { right in middles.map { left + $0 + right } } }
     }()

@@ -1,10 +1,12 @@
+import Testing
+
+@testable import HTTPServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@testable import HTTPServer
 
 @Suite("Accepting at the descriptor limit")
 struct AcceptPolicyTests {

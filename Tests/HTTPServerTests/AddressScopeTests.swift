@@ -20,8 +20,10 @@ struct AddressScopeTests {
         ("240.0.0.1", .reserved), ("255.255.255.255", .reserved),
     ]
 
-    static let global = ["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1",
-                         "192.167.1.1", "11.0.0.1", "2001:4860:4860::8888", "2606:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1"]
+    static let global = [
+        "8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1",
+        "192.167.1.1", "11.0.0.1", "2001:4860:4860::8888", "2606:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1",
+    ]
 
     @Test("every spelling of loopback, unspecified, private, link-local, CGNAT, multicast and reserved addresses is classified as such")
     func nonPublicSpellings() throws {

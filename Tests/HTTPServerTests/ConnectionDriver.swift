@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HTTPServer
 
 /// Plays the part of `Connection` around a `ConnectionStateMachine`: a fake clock, a fake socket
@@ -38,8 +39,10 @@ struct ConnectionDriver {
     }
 
     init(headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, budget: RequestBodyBudget? = nil) {
-        self.init(configuration: ConnectionConfiguration(limits: HTTPParserLimits(maxBodyBytes: maxBody),
-                                                         headerTimeout: headerTimeout, idleTimeout: idleTimeout), budget: budget)
+        self.init(
+            configuration: ConnectionConfiguration(
+                limits: HTTPParserLimits(maxBodyBytes: maxBody),
+                headerTimeout: headerTimeout, idleTimeout: idleTimeout), budget: budget)
     }
 
     var isClosed: Bool { closed != nil }
@@ -144,8 +147,9 @@ struct ConnectionDriver {
         case .continueInterim:
             return Written(status: 100, keepAlive: true, portion: .whole, body: "")
         case .response(let response, _, _, let keepAlive, let portion):
-            return Written(status: response.status, keepAlive: keepAlive, portion: portion, body: String(decoding: response.body, as: UTF8.self),
-                           retryAfter: response.headers["retry-after"])
+            return Written(
+                status: response.status, keepAlive: keepAlive, portion: portion, body: String(decoding: response.body, as: UTF8.self),
+                retryAfter: response.headers["retry-after"])
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 private let get = "GET /a HTTP/1.1\r\nHost: t\r\n\r\n"

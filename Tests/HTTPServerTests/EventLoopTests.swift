@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 /// Runs `body` on a thread of its own (blocking socket calls must not hold the cooperative pool).
@@ -23,8 +24,9 @@ private final class Record: Sendable {
 struct EventLoopTests {
     @Test("a server runs the loop its configuration names", arguments: EventLoopKind.available)
     func serverRunsNamedLoop(loop: EventLoopKind) async throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop),
-                                application: ClosureApplication { _ in .text("ok") })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop),
+            application: ClosureApplication { _ in .text("ok") })
         try server.start()
         #expect(server.eventLoopKind == loop)
         let client = try RawClient(port: server.port)
@@ -37,13 +39,14 @@ struct EventLoopTests {
     @Test("an epoll loop counts the stretches it stayed busy between waits; a Dispatch loop says it cannot tell", arguments: EventLoopKind.available)
     func busyStretchesAreCounted(loop: EventLoopKind) async throws {
         // One loop, so that every request below is handled by the loop that blocks.
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1, eventLoop: loop),
-                                application: ClosureApplication { request in
-                                    // Blocks the loop thread, as a handler that waited on a lock or a disk would.
-                                    if request.path == "/block" { holdThread(seconds: 0.04) }
-                                    if request.path == "/long" { holdThread(seconds: 0.11) }
-                                    return .text("ok")
-                                })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1, eventLoop: loop),
+            application: ClosureApplication { request in
+                // Blocks the loop thread, as a handler that waited on a lock or a disk would.
+                if request.path == "/block" { holdThread(seconds: 0.04) }
+                if request.path == "/long" { holdThread(seconds: 0.11) }
+                return .text("ok")
+            })
         try server.start()
         let client = try RawClient(port: server.port)
         for path in ["/quick", "/block", "/quick", "/long"] {
@@ -121,7 +124,9 @@ struct EventLoopTests {
             loop.execute {
                 loop.execute {
                     let turn = LoopTurn.current
-                    seen.withLock { $0.id = turn?.id; $0.queued.append(turn?.hasQueuedWork ?? false) }
+                    seen.withLock {
+                        $0.id = turn?.id; $0.queued.append(turn?.hasQueuedWork ?? false)
+                    }
                     turn?.afterQueuedWork {
                         order.withLock { $0.append("end of turn") }
                         // Nothing is left: on epoll the turn says so (Dispatch cannot tell, and says true).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Header names and tokens")
@@ -50,8 +51,10 @@ struct HTTPHeadersTests {
         #expect(bearer("Bearer tökén") == "tökén" && bearer("BEARER  ü ") == "ü")
         #expect(bearer("Bearer \u{301}abc") == nil, "a combining mark joins the space: the scheme is no longer `bearer `")
         // The byte scan of ASCII values answers as the Character-based reading does.
-        let corpus = ["Bearer x", " bearer   x  ", "BEARER\tx", "Bearer ", "Bearerx", "Basic abc", "bearer  ", "Bearer a b", "\tBearer tok\t",
-                      "Bearer\u{20}\u{20}", "xBearer y", "Bearer_y", "@EARER y", "BEARER y", "bearer\u{0B}y", "  ", "B"]
+        let corpus = [
+            "Bearer x", " bearer   x  ", "BEARER\tx", "Bearer ", "Bearerx", "Basic abc", "bearer  ", "Bearer a b", "\tBearer tok\t",
+            "Bearer\u{20}\u{20}", "xBearer y", "Bearer_y", "@EARER y", "BEARER y", "bearer\u{0B}y", "  ", "B",
+        ]
         for value in corpus {
             #expect(bearer(value) == Request.bearerToken(unicode: value), "\(value.debugDescription)")
         }

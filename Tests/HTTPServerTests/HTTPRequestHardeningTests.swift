@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 private func chunked(trailers: String) -> [UInt8] {
@@ -17,33 +18,37 @@ struct HTTPRequestHardeningTests {
         #expect(requests(parse(fits)).first?.trailers.count == 1000)
     }
 
-    @Test("chunk extensions must follow RFC 9112 §7.1.1: bare LF, NUL, control bytes and broken syntax are 400s", arguments: [
-        "3;a\nb\r\nabc\r\n0\r\n\r\n",
-        "3;a\u{0}b\r\nabc\r\n0\r\n\r\n",
-        "3;a\u{1}\r\nabc\r\n0\r\n\r\n",
-        "3;a=\u{7f}\r\nabc\r\n0\r\n\r\n",
-        "3;\r\nabc\r\n0\r\n\r\n",
-        "3;a=\r\nabc\r\n0\r\n\r\n",
-        "3;a=\"open\r\nabc\r\n0\r\n\r\n",
-        "3;a=\"x\"y\r\nabc\r\n0\r\n\r\n",
-        "3;a b\r\nabc\r\n0\r\n\r\n",
-        "3;a=b=c\r\nabc\r\n0\r\n\r\n",
-        "3;;a\r\nabc\r\n0\r\n\r\n",
-        "3\r\nabc\r\n0;a\u{0}\r\n\r\n",
-    ])
+    @Test(
+        "chunk extensions must follow RFC 9112 §7.1.1: bare LF, NUL, control bytes and broken syntax are 400s",
+        arguments: [
+            "3;a\nb\r\nabc\r\n0\r\n\r\n",
+            "3;a\u{0}b\r\nabc\r\n0\r\n\r\n",
+            "3;a\u{1}\r\nabc\r\n0\r\n\r\n",
+            "3;a=\u{7f}\r\nabc\r\n0\r\n\r\n",
+            "3;\r\nabc\r\n0\r\n\r\n",
+            "3;a=\r\nabc\r\n0\r\n\r\n",
+            "3;a=\"open\r\nabc\r\n0\r\n\r\n",
+            "3;a=\"x\"y\r\nabc\r\n0\r\n\r\n",
+            "3;a b\r\nabc\r\n0\r\n\r\n",
+            "3;a=b=c\r\nabc\r\n0\r\n\r\n",
+            "3;;a\r\nabc\r\n0\r\n\r\n",
+            "3\r\nabc\r\n0;a\u{0}\r\n\r\n",
+        ])
     func badChunkExtensions(body: String) {
         let bytes = Array(("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + body).utf8)
         #expect(failure(parse(bytes)) == .malformedChunk)
         #expect(failure(parse(bytes, splits: Array(repeating: 1, count: bytes.count))) == .malformedChunk)
     }
 
-    @Test("well-formed chunk extensions are accepted and ignored", arguments: [
-        "3;ext=1\r\nabc\r\n0\r\n\r\n",
-        "3 ; a = b ; c\r\nabc\r\n0\r\n\r\n",
-        "3;a=\"quoted \\\" and ; = \"\r\nabc\r\n0\r\n\r\n",
-        "3;a;b=c;d=\"\"\r\nabc\r\n0;last\r\n\r\n",
-        "3 \r\nabc\r\n0\r\n\r\n",
-    ])
+    @Test(
+        "well-formed chunk extensions are accepted and ignored",
+        arguments: [
+            "3;ext=1\r\nabc\r\n0\r\n\r\n",
+            "3 ; a = b ; c\r\nabc\r\n0\r\n\r\n",
+            "3;a=\"quoted \\\" and ; = \"\r\nabc\r\n0\r\n\r\n",
+            "3;a;b=c;d=\"\"\r\nabc\r\n0;last\r\n\r\n",
+            "3 \r\nabc\r\n0\r\n\r\n",
+        ])
     func goodChunkExtensions(body: String) {
         let bytes = Array(("POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + body).utf8)
         #expect(requests(parse(bytes)).first?.body == Data("abc".utf8))

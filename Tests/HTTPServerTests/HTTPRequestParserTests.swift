@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 /// Feeds `bytes` to a fresh reader (parser and body decoder) in the given chunk sizes and collects every event.
@@ -32,12 +33,11 @@ private func summary(_ request: Request) -> String {
     "\(request.method.rawValue) \(request.target) \(request.version.text) \(request.headers.fields.map { "\($0.name)=\($0.value)" }) \(Array(request.body)) \(request.trailers.fields.map(\.value))"
 }
 
-private let pipelined = Array((
-    "GET /a?x=1&y=two%20words HTTP/1.1\r\nHost: h\r\nX-Rep: 1\r\nx-rep: 2\r\n\r\n"
-    + "POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
-    + "PUT /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nX-Trailer: t\r\n\r\n"
-    + "GET /d HTTP/1.0\r\n\r\n"
-).utf8)
+private let pipelined = Array(
+    ("GET /a?x=1&y=two%20words HTTP/1.1\r\nHost: h\r\nX-Rep: 1\r\nx-rep: 2\r\n\r\n"
+        + "POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+        + "PUT /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n10\r\n0123456789abcdef\r\n0\r\nX-Trailer: t\r\n\r\n"
+        + "GET /d HTTP/1.0\r\n\r\n").utf8)
 
 @Suite("HTTP request parser")
 struct HTTPRequestParserTests {
@@ -147,25 +147,27 @@ struct HTTPRequestParserTests {
         #expect(failure(parse(Array(chunked.utf8), limits: limits)) == .bodyTooLarge(limit: 10))
     }
 
-    @Test("malformed requests are 400s", arguments: [
-        ("GET /\r\nHost: h\r\n\r\n", HTTPRequestError.malformedRequestLine),
-        ("GET  / HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
-        ("G(T / HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
-        ("GET nope HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
-        ("GET / HTTP/2.0\r\nHost: h\r\n\r\n", .unsupportedVersion),
-        ("GET / HTTP/1.1\r\nBad Header: x\r\nHost: h\r\n\r\n", .malformedHeader),
-        ("GET / HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", .malformedHeader),
-        ("GET / HTTP/1.1\r\nNoColon\r\nHost: h\r\n\r\n", .malformedHeader),
-        ("GET / HTTP/1.1\r\n\r\n", .missingHost),
-        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
-        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1x\r\n\r\n", .invalidContentLength),
-        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", .invalidContentLength),
-        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", .conflictingFraming),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", .unsupportedTransferEncoding),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .malformedChunk),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n", .malformedChunk),
-        ("POST / HTTP/1.1\r\nHost: h\r\nExpect: magic\r\n\r\n", .unsupportedExpectation),
-    ])
+    @Test(
+        "malformed requests are 400s",
+        arguments: [
+            ("GET /\r\nHost: h\r\n\r\n", HTTPRequestError.malformedRequestLine),
+            ("GET  / HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
+            ("G(T / HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
+            ("GET nope HTTP/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
+            ("GET / HTTP/2.0\r\nHost: h\r\n\r\n", .unsupportedVersion),
+            ("GET / HTTP/1.1\r\nBad Header: x\r\nHost: h\r\n\r\n", .malformedHeader),
+            ("GET / HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", .malformedHeader),
+            ("GET / HTTP/1.1\r\nNoColon\r\nHost: h\r\n\r\n", .malformedHeader),
+            ("GET / HTTP/1.1\r\n\r\n", .missingHost),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1x\r\n\r\n", .invalidContentLength),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", .invalidContentLength),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", .conflictingFraming),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", .unsupportedTransferEncoding),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .malformedChunk),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n", .malformedChunk),
+            ("POST / HTTP/1.1\r\nHost: h\r\nExpect: magic\r\n\r\n", .unsupportedExpectation),
+        ])
     func malformed(input: String, expected: HTTPRequestError) {
         #expect(failure(parse(Array(input.utf8))) == expected)
         #expect(failure(parse(Array(input.utf8), splits: Array(repeating: 1, count: input.utf8.count))) == expected)

@@ -1,29 +1,34 @@
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Request target and Host (RFC 9112 §3.2)")
 struct HTTPRequestTargetTests {
-    @Test("two Host headers, or an invalid Host, are a 400", arguments: [
-        "GET / HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n",
-        "GET / HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: user@a.example\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a.example:80x\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a.example:1234567\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: a%zz\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost: \"a\"\r\n\r\n",
-    ])
+    @Test(
+        "two Host headers, or an invalid Host, are a 400",
+        arguments: [
+            "GET / HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n",
+            "GET / HTTP/1.0\r\nHost: a.example\r\nhost: a.example\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: user@a.example\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a.example:80x\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a.example:1234567\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: a%zz\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: \"a\"\r\n\r\n",
+        ])
     func invalidHost(input: String) {
         #expect(failure(parse(Array(input.utf8))) == .invalidHost)
         #expect(HTTPRequestError.invalidHost.status == 400)
     }
 
-    @Test("valid Host values are accepted", arguments: [
-        "example.com", "example.com:8080", "127.0.0.1:80", "[::1]:8080", "[fe80::1%25en0]", "my_host-1.example", "localhost:", "",
-    ])
+    @Test(
+        "valid Host values are accepted",
+        arguments: [
+            "example.com", "example.com:8080", "127.0.0.1:80", "[::1]:8080", "[fe80::1%25en0]", "my_host-1.example", "localhost:", "",
+        ])
     func validHost(host: String) {
         let parsed = requests(parse(Array("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8)))
         #expect(parsed.first?.headers["host"] == host)
@@ -45,12 +50,14 @@ struct HTTPRequestTargetTests {
         #expect(old.first?.headers["host"] == "old.example" && old.first?.absoluteFormScheme == "http")
     }
 
-    @Test("an absolute-form target with no host or with user info is a 400", arguments: [
-        "GET http:///x HTTP/1.1\r\nHost: h\r\n\r\n",
-        "GET http://user:pw@h.example/x HTTP/1.1\r\nHost: h\r\n\r\n",
-        "GET http://h .example/ HTTP/1.1\r\nHost: h\r\n\r\n",
-        "GET https://?x HTTP/1.1\r\nHost: h\r\n\r\n",
-    ])
+    @Test(
+        "an absolute-form target with no host or with user info is a 400",
+        arguments: [
+            "GET http:///x HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET http://user:pw@h.example/x HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET http://h .example/ HTTP/1.1\r\nHost: h\r\n\r\n",
+            "GET https://?x HTTP/1.1\r\nHost: h\r\n\r\n",
+        ])
     func invalidAbsoluteForm(input: String) {
         let error = failure(parse(Array(input.utf8)))
         #expect(error == .invalidTarget || error == .malformedRequestLine)

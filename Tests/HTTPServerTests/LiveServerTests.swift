@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 /// Echoes what it received, so tests can see what the server decoded.
@@ -41,7 +42,7 @@ final class Gate: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 }
 
@@ -74,11 +75,14 @@ private func eventually(within seconds: Double = 10, _ condition: () -> Bool) as
     return true
 }
 
-private func startServer(_ loop: EventLoopKind, headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil,
-                         bodyBudget: Int = 256 * 1024 * 1024) throws -> HTTPServer {
-    let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
-                                                headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxBufferedBodyBytes: bodyBudget,
-                                                eventLoop: loop)
+private func startServer(
+    _ loop: EventLoopKind, headerTimeout: Double = 10, idleTimeout: Double = 75, maxBody: Int = 32 * 1024 * 1024, gate: Gate? = nil,
+    bodyBudget: Int = 256 * 1024 * 1024
+) throws -> HTTPServer {
+    let configuration = HTTPServerConfiguration(
+        host: "127.0.0.1", port: 0, limits: HTTPParserLimits(maxBodyBytes: maxBody),
+        headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxBufferedBodyBytes: bodyBudget,
+        eventLoop: loop)
     let server = HTTPServer(configuration: configuration, application: EchoApplication(gate: gate))
     try server.start()
     return server
@@ -136,13 +140,15 @@ struct LiveServerTests {
         await server.shutdown()
     }
 
-    @Test("oversized and malformed requests get 431/413/400 and the connection closes", arguments: EventLoopKind.available, [
-        ("GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "a", count: 20_000) + "\r\n\r\n", 431),
-        ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n", 413),
-        ("GET / HTTP/1.1\r\nHost: t\r\nBad Header: x\r\n\r\n", 400),
-        ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
-        ("GET / HTTP/1.1\r\n\r\n", 400),
-    ])
+    @Test(
+        "oversized and malformed requests get 431/413/400 and the connection closes", arguments: EventLoopKind.available,
+        [
+            ("GET / HTTP/1.1\r\nHost: t\r\nX: " + String(repeating: "a", count: 20_000) + "\r\n\r\n", 431),
+            ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\n\r\n", 413),
+            ("GET / HTTP/1.1\r\nHost: t\r\nBad Header: x\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
+            ("GET / HTTP/1.1\r\n\r\n", 400),
+        ])
     func rejects(loop: EventLoopKind, rejected: (input: String, status: Int)) async throws {
         let server = try startServer(loop, maxBody: 1000)
         let client = try RawClient(port: server.port)
@@ -179,7 +185,8 @@ struct LiveServerTests {
         let client = try RawClient(port: port)
         client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
         while gate.entered == 0 { await Task.yield() }
-        let shutdown = Task { await server.shutdown(gracePeriod: 60) } // generous: the shutdown ends as soon as the slow request does; a short grace force-closed it on a loaded machine
+        // Generous: the shutdown ends as soon as the slow request does; a short grace force-closed it on a loaded machine.
+        let shutdown = Task { await server.shutdown(gracePeriod: 60) }
         #expect(await closed(idleClient)) // idle connections go at once
         gate.open()
         let reply = try await read(client)
@@ -194,16 +201,18 @@ struct LiveServerTests {
     // needs the socket is that a damaged response really reaches the client damaged.
     @Test("fault deliveries: reset, close after headers, truncated body", arguments: EventLoopKind.available)
     func deliveries(loop: EventLoopKind) async throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop), application: ClosureApplication { request in
-            var response = Response.text("0123456789")
-            switch request.path {
-            case "/reset": response.delivery = .reset
-            case "/headers": response.delivery = .closeAfterHeaders
-            case "/truncate": response.delivery = .truncateBody(bytes: 3)
-            default: break
-            }
-            return response
-        })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, eventLoop: loop),
+            application: ClosureApplication { request in
+                var response = Response.text("0123456789")
+                switch request.path {
+                case "/reset": response.delivery = .reset
+                case "/headers": response.delivery = .closeAfterHeaders
+                case "/truncate": response.delivery = .truncateBody(bytes: 3)
+                default: break
+                }
+                return response
+            })
         try server.start()
         for path in ["/reset", "/headers", "/truncate"] {
             let client = try RawClient(port: server.port)

@@ -30,9 +30,10 @@ struct MultipartFormDataTests {
         for round in 0..<400 {
             let boundary = random.pick(["b", "understudy-bench-boundary", "----WebKitFormBoundary7MA4YWxkTrZu0gW", "x\(round)"])
             let parts = (0..<random.below(5)).map { index in
-                MultipartPart(name: random.pick(["file", "seq_num", "callback_url", "field \(index)", "名前"]),
-                              filename: random.pick([nil, "chunk.npy", "日本.png", "a b.txt"]),
-                              contentType: random.pick([nil, "application/octet-stream", "image/png"]), body: Self.body(&random, boundary: boundary))
+                MultipartPart(
+                    name: random.pick(["file", "seq_num", "callback_url", "field \(index)", "名前"]),
+                    filename: random.pick([nil, "chunk.npy", "日本.png", "a b.txt"]),
+                    contentType: random.pick([nil, "application/octet-stream", "image/png"]), body: Self.body(&random, boundary: boundary))
             }
             let built = MultipartFormData.build(boundary: boundary, parts: parts)
             #expect(try MultipartFormData.parse(built, boundary: boundary) == parts, "round \(round)")
@@ -70,8 +71,11 @@ struct MultipartFormDataTests {
         for round in 0..<3000 {
             func pad() -> String { random.pick(pads) }
             var lines: [String] = []
-            let disposition = [pad() + random.pick(["form-data", "FORM-DATA"]) + pad(),
-                               pad() + random.pick(["name", "Name", "NAME"]) + pad() + "=" + pad() + random.pick(["\"file\"", "file", "\"seq num\"", "\"é\"", "\"\""]) + pad()]
+            let disposition =
+                [
+                    pad() + random.pick(["form-data", "FORM-DATA"]) + pad(),
+                    pad() + random.pick(["name", "Name", "NAME"]) + pad() + "=" + pad() + random.pick(["\"file\"", "file", "\"seq num\"", "\"é\"", "\"\""]) + pad(),
+                ]
                 + (random.below(2) == 0 ? [pad() + "filename" + pad() + "=" + pad() + random.pick(["\"0.npy\"", "\"日本 .png\"", "x", "\""]) + pad()] : [])
                 + (random.below(3) == 0 ? [pad() + "size=3", "flag"] : [])
             lines.append(pad() + random.pick(["Content-Disposition", "content-disposition"]) + pad() + ":" + pad() + disposition.joined(separator: ";"))
@@ -83,8 +87,9 @@ struct MultipartFormDataTests {
             let expected = Self.reference(headers)
             if let name = expected.name {
                 let parts = try MultipartFormData.parse(body, boundary: "b")
-                #expect(parts == [MultipartPart(name: name, filename: expected.filename, contentType: expected.contentType, body: Data("payload".utf8))],
-                        "round \(round): \(headers.debugDescription)")
+                #expect(
+                    parts == [MultipartPart(name: name, filename: expected.filename, contentType: expected.contentType, body: Data("payload".utf8))],
+                    "round \(round): \(headers.debugDescription)")
             } else {
                 #expect(throws: MultipartFormData.Failure.malformed("part without a Content-Disposition name"), "round \(round): \(headers.debugDescription)") {
                     try MultipartFormData.parse(body, boundary: "b")
@@ -96,9 +101,13 @@ struct MultipartFormDataTests {
     @Test("a part's bytes are the body's own, not a copy, and read the same from a slice of a larger buffer")
     func partsShareTheBody() throws {
         let file = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let whole = Data("junk".utf8) + MultipartFormData.build(boundary: "b", parts: [
-            MultipartPart(name: "seq_num", body: Data("7".utf8)), MultipartPart(name: "file", filename: "0.npy", body: file),
-        ])
+        let whole =
+            Data("junk".utf8)
+            + MultipartFormData.build(
+                boundary: "b",
+                parts: [
+                    MultipartPart(name: "seq_num", body: Data("7".utf8)), MultipartPart(name: "file", filename: "0.npy", body: file),
+                ])
         let body = whole[4...] // a request body need not start at index 0
         let parts = try MultipartFormData.parse(body, boundary: "b")
         #expect(parts.map(\.name) == ["seq_num", "file"])
@@ -110,14 +119,16 @@ struct MultipartFormDataTests {
         #expect(fileStart == bodyStart + UInt(offset), "the file part was copied")
     }
 
-    @Test("broken framing is refused with the reason, never read in part", arguments: [
-        ("", "no opening boundary"), ("--b", "boundary not followed by CRLF"), ("--bX\r\n", "boundary not followed by CRLF"),
-        ("--b\r\nContent-Disposition: form-data; name=a\r\n", "part headers never end"),
-        ("--b\r\nContent-Disposition: form-data; name=a\r\n\r\nabc", "part is not closed by a boundary (truncated body?)"),
-        ("--b\r\nContent-Disposition: form-data; name=a\r\n\r\nabc\r\n--", "part is not closed by a boundary (truncated body?)"),
-        ("--b\r\nno colon\r\n\r\nabc\r\n--b--", "bad part header"),
-        ("--b\r\nContent-Type: text/plain\r\n\r\nabc\r\n--b--", "part without a Content-Disposition name"),
-    ])
+    @Test(
+        "broken framing is refused with the reason, never read in part",
+        arguments: [
+            ("", "no opening boundary"), ("--b", "boundary not followed by CRLF"), ("--bX\r\n", "boundary not followed by CRLF"),
+            ("--b\r\nContent-Disposition: form-data; name=a\r\n", "part headers never end"),
+            ("--b\r\nContent-Disposition: form-data; name=a\r\n\r\nabc", "part is not closed by a boundary (truncated body?)"),
+            ("--b\r\nContent-Disposition: form-data; name=a\r\n\r\nabc\r\n--", "part is not closed by a boundary (truncated body?)"),
+            ("--b\r\nno colon\r\n\r\nabc\r\n--b--", "bad part header"),
+            ("--b\r\nContent-Type: text/plain\r\n\r\nabc\r\n--b--", "part without a Content-Disposition name"),
+        ])
     func malformed(body: String, reason: String) {
         #expect(throws: MultipartFormData.Failure.malformed(reason)) { try MultipartFormData.parse(Data(body.utf8), boundary: "b") }
     }

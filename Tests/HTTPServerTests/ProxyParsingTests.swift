@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Proxy requests: CONNECT, authorities, forwarded requests")
@@ -17,21 +18,23 @@ struct ProxyParsingTests {
         #expect(bare.first?.connectAuthority == ProxyAuthority(host: "::1", port: 8443))
     }
 
-    @Test("CONNECT without a port, with garbage, or with another target form is a 400", arguments: [
-        "CONNECT api.warplink.app HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT api.warplink.app: HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT api.warplink.app:0 HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT api.warplink.app:70000 HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT api.warplink.app:44x HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT user@api.warplink.app:443 HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT :443 HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT [::1 HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT [::1] HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT /v1/sdk/validate HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT http://api.warplink.app:443/ HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT * HTTP/1.1\r\nHost: a\r\n\r\n",
-        "CONNECT \u{7f}\u{7f}:443 HTTP/1.1\r\nHost: a\r\n\r\n",
-    ])
+    @Test(
+        "CONNECT without a port, with garbage, or with another target form is a 400",
+        arguments: [
+            "CONNECT api.warplink.app HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT api.warplink.app: HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT api.warplink.app:0 HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT api.warplink.app:70000 HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT api.warplink.app:44x HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT user@api.warplink.app:443 HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT :443 HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT [::1 HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT [::1] HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT /v1/sdk/validate HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT http://api.warplink.app:443/ HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT * HTTP/1.1\r\nHost: a\r\n\r\n",
+            "CONNECT \u{7f}\u{7f}:443 HTTP/1.1\r\nHost: a\r\n\r\n",
+        ])
     func badConnect(input: String) {
         let error = failure(parse(Array(input.utf8)))
         #expect(error == .invalidTarget || error == .malformedRequestLine, "\(input)")
@@ -92,7 +95,8 @@ struct ProxyParsingTests {
 
     @Test("a forwarded request goes out in origin form, hop-by-hop fields dropped, Connection: close, body as decoded")
     func forwardedRequestBytes() {
-        let input = "POST http://example.org:8080/form?x=1 HTTP/1.1\r\nHost: ignored\r\nProxy-Connection: keep-alive\r\nConnection: keep-alive, X-Hop\r\n"
+        let input =
+            "POST http://example.org:8080/form?x=1 HTTP/1.1\r\nHost: ignored\r\nProxy-Connection: keep-alive\r\nConnection: keep-alive, X-Hop\r\n"
             + "X-Hop: 1\r\nProxy-Authorization: Basic eA==\r\nAccept: */*\r\nContent-Length: 5\r\n\r\nhello"
         guard let request = requests(parse(Array(input.utf8))).first else {
             Issue.record("not parsed")

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTPServer
 
 private let connect = "CONNECT api.warplink.app:443 HTTP/1.1\r\nHost: api.warplink.app:443\r\n\r\n"
@@ -14,8 +15,9 @@ private final class ReleaseCounter: Sendable {
 
     /// An upstream socket with no descriptor, whose release this counter sees.
     func socket() -> UpstreamSocket {
-        UpstreamSocket(fileDescriptor: -1, authority: ProxyAuthority(host: "example.org", port: 443), receivedBytes: Array("HTTP/1.1 200 OK\r\n\r\n".utf8),
-                       release: { [self] in count.add(1, ordering: .relaxed) })
+        UpstreamSocket(
+            fileDescriptor: -1, authority: ProxyAuthority(host: "example.org", port: 443), receivedBytes: Array("HTTP/1.1 200 OK\r\n\r\n".utf8),
+            release: { [self] in count.add(1, ordering: .relaxed) })
     }
 }
 

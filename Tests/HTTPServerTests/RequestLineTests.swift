@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Request line")
@@ -44,15 +45,19 @@ struct RequestLineTests {
     @Test("checking the bytes first gives what splitting into arrays gave, for valid and broken lines")
     func agreesWithReference() {
         let methods = ["GET", "POST", "CONNECT", "OPTIONS", "G@T", "", "get", "M-SEARCH"]
-        let targets = ["/", "*", "/a?b=1", "HTTP://Host.Example/x?y", "https://h:8443", "hTtPs://h?q", "http:/x", "host:443", "", "/é", "/a b",
-                       "http://", "https://[::1]:80/p", "?x", "**", "/\u{7F}"]
+        let targets = [
+            "/", "*", "/a?b=1", "HTTP://Host.Example/x?y", "https://h:8443", "hTtPs://h?q", "http:/x", "host:443", "", "/é", "/a b",
+            "http://", "https://[::1]:80/p", "?x", "**", "/\u{7F}",
+        ]
         let versions = ["HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/1.x", "http/1.1", "HTTP/1.10", "HTTP/11", "", "HTTP/1.1 "]
         var lines: [String] = []
         for method in methods { for target in targets { for version in versions { lines.append(method + " " + target + " " + version) } } }
         lines += ["GET  / HTTP/1.1", "GET / HTTP/1.1 x", "GET /", " GET / HTTP/1.1", "GET / HTTP/1.1 ", "", " ", "  "]
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("GET /HTP1.0:sx* ?é".utf8)
-        for _ in 0..<5_000 { lines.append(String(decoding: (0..<Int.random(in: 0...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)) }
+        for _ in 0..<5_000 {
+            lines.append(String(decoding: (0..<Int.random(in: 0...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self))
+        }
         for line in lines {
             let bytes = Array(line.utf8)[...]
             #expect(Self.describe(RequestHeadParser.parseRequestLine(bytes)) == Self.describe(Self.reference(bytes)), "\(line.debugDescription)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 @Suite("Router")
@@ -59,11 +60,15 @@ struct RouterTests {
         try router.add(.put, "/links/resolve/special", "special-put")
         try router.add(.get, "/v1/{id}/me", "parameter")
         try router.add(.get, "/v1/users/me", "literal")
-        let pieces = ["", "links", "resolve", "special", "spec%69al", "attribution", "match", "projects", "p1", "requests", "files", "x", "__admin",
-                      "health", "a", "b", "v1", "users", "me", "%2F"]
+        let pieces = [
+            "", "links", "resolve", "special", "spec%69al", "attribution", "match", "projects", "p1", "requests", "files", "x", "__admin",
+            "health", "a", "b", "v1", "users", "me", "%2F",
+        ]
         var generator = SystemRandomNumberGenerator()
-        var paths = ["/", "//", "/__admin/health", "/__admin/health/", "/__admin//health", "//__admin/health", "/a//b", "/a//b/", "/a/b",
-                     "/links/resolve/special", "/links/resolve/special/", "/links/resolve/special//", "/v1/users/me", "/v1/u/me"]
+        var paths = [
+            "/", "//", "/__admin/health", "/__admin/health/", "/__admin//health", "//__admin/health", "/a//b", "/a//b/", "/a/b",
+            "/links/resolve/special", "/links/resolve/special/", "/links/resolve/special//", "/v1/users/me", "/v1/u/me",
+        ]
         for _ in 0..<3_000 {
             let count = Int.random(in: 1...4, using: &generator)
             let path = "/" + (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined(separator: "/")

@@ -10,10 +10,12 @@ import Testing
 struct TLSListenerTests {
     @Test("requests on a TLS listener say so: listener https, secure, the SNI name; the plain port stays plain")
     func connectionInfo() async throws {
-        let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), application: ClosureApplication { request in
-            let info = request.connection
-            return .text("\(info.listener.rawValue) \(info.isSecure) \(info.serverName ?? "-")")
-        })
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0),
+            application: ClosureApplication { request in
+                let info = request.connection
+                return .text("\(info.listener.rawValue) \(info.isSecure) \(info.serverName ?? "-")")
+            })
         let plainPort = try server.start()
         let context = try TLSServerContext(certificates: TestAuthority.shared)
         let tlsPort = try server.addListener(ListenerConfiguration(host: "127.0.0.1", port: 0, kind: .https, transport: context))

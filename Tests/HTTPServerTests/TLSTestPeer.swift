@@ -25,8 +25,10 @@ final class TLSTestPeer {
     private let context: OpaquePointer
     let ssl: OpaquePointer
 
-    init(fd: Int32, serverName: String? = "localhost", alpn: [String] = ["http/1.1"], trusting pem: String? = TestAuthority.certificatePEM,
-         maxVersion: Int32 = TLS1_3_VERSION, minVersion: Int32 = TLS1_2_VERSION) {
+    init(
+        fd: Int32, serverName: String? = "localhost", alpn: [String] = ["http/1.1"], trusting pem: String? = TestAuthority.certificatePEM,
+        maxVersion: Int32 = TLS1_3_VERSION, minVersion: Int32 = TLS1_2_VERSION
+    ) {
         self.fd = fd
         context = SSL_CTX_new(TLS_client_method())!
         _ = understudy_ssl_ctx_set_min_proto_version(context, minVersion)

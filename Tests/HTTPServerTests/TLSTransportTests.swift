@@ -230,11 +230,13 @@ struct TLSTransportTests {
             #expect(first.client.read() == "y") // TLS 1.3 tickets arrive with the first read
             let session = SSL_get1_session(first.client.ssl)
             defer { SSL_SESSION_free(session) }
-            let second = TLSPair(context: context, client: { fd in
-                let peer = TLSTestPeer(fd: fd, maxVersion: version)
-                _ = SSL_set_session(peer.ssl, session)
-                return peer
-            })
+            let second = TLSPair(
+                context: context,
+                client: { fd in
+                    let peer = TLSTestPeer(fd: fd, maxVersion: version)
+                    _ = SSL_set_session(peer.ssl, session)
+                    return peer
+                })
             second.handshake()
             #expect(second.server.isHandshakeComplete && SSL_session_reused(second.client.ssl) == 1)
         }

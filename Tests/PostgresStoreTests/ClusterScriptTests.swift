@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TestPostgres
 import TestProcesses
+import Testing
 
 /// `.ci/postgres.sh`, which CI and these tests start their throwaway cluster with.
 @Suite("Test cluster script")

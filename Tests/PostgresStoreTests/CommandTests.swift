@@ -1,8 +1,8 @@
 import Foundation
 import PostgresStore
-import Testing
 import TestPostgres
 import TestProcesses
+import Testing
 
 /// `understudy migrate` and `understudy serve` with a PostgreSQL `--database`, through the real
 /// binary (`swift build` first): what they apply and print, and how a bad location fails.
@@ -113,9 +113,13 @@ struct CommandTests {
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") && !$0.key.hasPrefix("PG") }
             environment["UNDERSTUDY_DATABASE"] = url
             let migrations = TestPostgres.repository.appendingPathComponent("Migrations").path
-            let server = try SpawnedProcess.start(Self.binary, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--no-request-log",
-                                                                "--migrations", migrations, "--fixtures", TestPostgres.repository.appendingPathComponent("Config/fixtures").path],
-                                                  environment: environment)
+            let server = try SpawnedProcess.start(
+                Self.binary,
+                [
+                    "serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--no-request-log",
+                    "--migrations", migrations, "--fixtures", TestPostgres.repository.appendingPathComponent("Config/fixtures").path,
+                ],
+                environment: environment)
             defer { if server.isRunning { server.send(SIGKILL) } }
             var projects = ""
             let deadline = Date().addingTimeInterval(30)
@@ -142,8 +146,12 @@ struct CommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
-        let run = try ChildProcess.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.binary, "ca", "path",
-                                                   "--database", "postgres://someone:topsecret@127.0.0.1:1/shop"], environment: environment)
+        let run = try ChildProcess.run(
+            "/bin/sh",
+            [
+                "-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.binary, "ca", "path",
+                "--database", "postgres://someone:topsecret@127.0.0.1:1/shop",
+            ], environment: environment)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.standard.contains("/data/"), "\(run.standard)")
         #expect(!run.standard.contains("topsecret") && !run.error.contains("topsecret"))
@@ -161,8 +169,9 @@ struct CommandTests {
 
     /// A loopback port nothing listens on: bound, then released (nothing else in the test binds it).
     private static func closedPort() throws -> Int {
-        let child = try ChildProcess.run("/usr/bin/env", ["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"],
-                                         environment: ProcessInfo.processInfo.environment)
+        let child = try ChildProcess.run(
+            "/usr/bin/env", ["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"],
+            environment: ProcessInfo.processInfo.environment)
         return try #require(Int(child.standard.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresStore
-import Testing
 import TestPostgres
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +17,9 @@ struct ConnectionTests {
         try TestPostgres.withConnection { connection in
             try connection.executeScript("CREATE TABLE t (s TEXT, i BIGINT, d DOUBLE PRECISION, b BYTEA, n TEXT)")
             let bytes = Data([0, 1, 2, 0xfe, 0xff, 0x5c, 0x27])
-            let inserted = try connection.execute("INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
-                                                  [.text("héllo 'q' ?"), .integer(-9_007_199_254_740_993), .double(0.1), .bytes(bytes), .null])
+            let inserted = try connection.execute(
+                "INSERT INTO t VALUES ($1, $2, $3, $4, $5)",
+                [.text("héllo 'q' ?"), .integer(-9_007_199_254_740_993), .double(0.1), .bytes(bytes), .null])
             #expect(inserted.affectedRows == 1)
             let row = try #require(try connection.queryOne("SELECT * FROM t"))
             #expect(row.string("s") == "héllo 'q' ?")

@@ -43,20 +43,24 @@ struct LocationTests {
         #expect(quoted.value("password") == "p@ss:w%40rd 'q'")
     }
 
-    @Test("malformed PostgreSQL values are errors, not files", arguments: [
-        "postgres://h:99999/db", "postgres://h:port/db", "host=x bogus=1", "host='unclosed", "postgres://h/db?nope=1", "postgres://u:%zz@h/db",
-    ])
+    @Test(
+        "malformed PostgreSQL values are errors, not files",
+        arguments: [
+            "postgres://h:99999/db", "postgres://h:port/db", "host=x bogus=1", "host='unclosed", "postgres://h/db?nope=1", "postgres://u:%zz@h/db",
+        ])
     func malformed(_ value: String) {
         #expect(throws: PostgresLocationError.self) { try DatabaseLocation(value) }
     }
 
-    @Test("the redacted form never holds the password", arguments: [
-        "postgres://alice:p%40ss%3Aword%2540@h:5432/db",     // decodes to p@ss:word%40
-        "postgres://alice:p@ss:w@rd@h:5432/db",              // raw @ and : in the password
-        "postgresql://alice:hunter2@h/db?sslmode=disable",
-        "host=h dbname=db user=alice password='p@ss:word%40'",
-        "password=hunter2 host=h",
-    ])
+    @Test(
+        "the redacted form never holds the password",
+        arguments: [
+            "postgres://alice:p%40ss%3Aword%2540@h:5432/db", // decodes to p@ss:word%40
+            "postgres://alice:p@ss:w@rd@h:5432/db", // raw @ and : in the password
+            "postgresql://alice:hunter2@h/db?sslmode=disable",
+            "host=h dbname=db user=alice password='p@ss:word%40'",
+            "password=hunter2 host=h",
+        ])
     func redaction(_ value: String) throws {
         let location = try PostgresLocation(value)
         let password = try #require(location.value("password"))
@@ -76,17 +80,21 @@ struct LocationTests {
         #expect(location.redactedDescription == "postgres://alice:***@h:5432/db")
     }
 
-    @Test("PostgreSQL values select PostgreSQL", arguments: [
-        "postgres://h/db", "postgresql://h/db", "POSTGRES://h/db", "host=localhost dbname=x", "dbname=x", " port=5432", "user = bob",
-    ])
+    @Test(
+        "PostgreSQL values select PostgreSQL",
+        arguments: [
+            "postgres://h/db", "postgresql://h/db", "POSTGRES://h/db", "host=localhost dbname=x", "dbname=x", " port=5432", "user = bob",
+        ])
     func postgres(_ value: String) throws {
         guard case .postgres = try DatabaseLocation(value) else { Issue.record("\(value) should be PostgreSQL"); return }
     }
 
-    @Test("anything else stays a SQLite path", arguments: [
-        "data/understudy.sqlite", "data/a=b.sqlite", "./host=x", "/tmp/host=x.sqlite", "hostname=x", "postgres:/x", "postgres.sqlite",
-        ":memory:", "file with spaces.db", "host", "=host", "dbname",
-    ])
+    @Test(
+        "anything else stays a SQLite path",
+        arguments: [
+            "data/understudy.sqlite", "data/a=b.sqlite", "./host=x", "/tmp/host=x.sqlite", "hostname=x", "postgres:/x", "postgres.sqlite",
+            ":memory:", "file with spaces.db", "host", "=host", "dbname",
+        ])
     func sqlite(_ value: String) throws {
         #expect(try DatabaseLocation(value) == .sqlite(value))
         #expect(!DatabaseLocation.namesPostgres(value))

@@ -1,8 +1,8 @@
 import Foundation
 import PostgresStore
 import SQLiteStore
-import Testing
 import TestPostgres
+import Testing
 
 /// The PostgreSQL migrations and their migrator: parity with SQLite's, the same schema, the same
 /// checksum rules, and exactly-once application when two instances start together.
@@ -57,26 +57,36 @@ struct MigratorTests {
         try TestPostgres.withConnection { connection in
             try PostgresMigrator(directory: Self.postgresFolder).migrate(connection)
             var postgresTables: [String: [String]] = [:]
-            for row in try connection.query("""
+            for row in try connection.query(
+                """
                 SELECT table_name, column_name, data_type, is_nullable, column_default IS NOT NULL AS has_default
                 FROM information_schema.columns WHERE table_schema = 'public'
-                """) where row.string("column_name") != "rowid" { // PostgreSQL's stand-in for SQLite's implicit rowid
-                let line = "\(row.string("column_name")!) \(row.string("data_type")!) \(row.string("is_nullable") == "NO" ? "not null" : "null") \(row.int("has_default") == 1 ? "default" : "-")"
+                """) where row.string("column_name") != "rowid"
+            { // PostgreSQL's stand-in for SQLite's implicit rowid
+                let line =
+                    "\(row.string("column_name")!) \(row.string("data_type")!) \(row.string("is_nullable") == "NO" ? "not null" : "null") \(row.int("has_default") == 1 ? "default" : "-")"
                 postgresTables[row.string("table_name")!, default: []].append(line)
             }
             #expect(sqliteTables.count > 40)
-            #expect(Set(sqliteTables.keys).symmetricDifference(postgresTables.keys).isEmpty,
-                    "tables only in SQLite: \(Set(sqliteTables.keys).subtracting(postgresTables.keys).sorted()); only in PostgreSQL: \(Set(postgresTables.keys).subtracting(sqliteTables.keys).sorted())")
+            #expect(
+                Set(sqliteTables.keys).symmetricDifference(postgresTables.keys).isEmpty,
+                "tables only in SQLite: \(Set(sqliteTables.keys).subtracting(postgresTables.keys).sorted()); only in PostgreSQL: \(Set(postgresTables.keys).subtracting(sqliteTables.keys).sorted())"
+            )
             for (table, columns) in sqliteTables {
                 #expect(postgresTables[table]?.sorted() == columns, "\(table): SQLite \(columns) vs PostgreSQL \(postgresTables[table]?.sorted() ?? [])")
             }
             // Named indexes (not those PostgreSQL makes for primary keys and UNIQUE constraints).
-            let postgresIndexes = Set(try connection.query("""
-                SELECT indexname FROM pg_indexes i WHERE schemaname = 'public'
-                AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)
-                """).compactMap { $0.string("indexname") })
+            let postgresIndexes = Set(
+                try connection.query(
+                    """
+                    SELECT indexname FROM pg_indexes i WHERE schemaname = 'public'
+                    AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)
+                    """
+                ).compactMap { $0.string("indexname") })
             #expect(sqliteIndexes.count > 30)
-            #expect(sqliteIndexes == postgresIndexes, "only in SQLite: \(sqliteIndexes.subtracting(postgresIndexes).sorted()); only in PostgreSQL: \(postgresIndexes.subtracting(sqliteIndexes).sorted())")
+            #expect(
+                sqliteIndexes == postgresIndexes,
+                "only in SQLite: \(sqliteIndexes.subtracting(postgresIndexes).sorted()); only in PostgreSQL: \(postgresIndexes.subtracting(sqliteIndexes).sorted())")
         }
     }
 

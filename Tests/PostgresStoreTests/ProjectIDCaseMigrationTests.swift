@@ -1,8 +1,8 @@
 import Foundation
 import PostgresStore
 import SQLiteStore
-import Testing
 import TestPostgres
+import Testing
 
 /// Migration 0300 makes project ids unique ignoring case in the database itself, on both
 /// backends, and still applies to a database that already holds ids differing only in case.

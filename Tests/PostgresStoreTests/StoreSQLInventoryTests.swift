@@ -1,8 +1,8 @@
 import Foundation
 import PostgresStore
 import SQLiteStore
-import Testing
 import TestPostgres
+import Testing
 
 /// Every complete SQL statement written as a literal in Sources/, translated and PREPAREd on a
 /// database built by the PostgreSQL migrations: the server checks syntax, tables, columns and
@@ -55,8 +55,10 @@ struct StoreSQLInventoryTests {
                     rest = cursor < rest.endIndex ? rest[rest.index(after: cursor)...] : ""
                     // A literal continued with `+` (here or at the start of the next line) is a fragment.
                     let after = rest.trimmingCharacters(in: .whitespaces)
-                    let continued = after.hasPrefix("+") || (after.isEmpty && index + 1 < lines.count
-                        && lines[index + 1].trimmingCharacters(in: .whitespaces).hasPrefix("+"))
+                    let continued =
+                        after.hasPrefix("+")
+                        || (after.isEmpty && index + 1 < lines.count
+                            && lines[index + 1].trimmingCharacters(in: .whitespaces).hasPrefix("+"))
                     if !continued { found.append(Statement(file: file, line: index + 1, sql: literal)) }
                 }
                 index += 1
@@ -65,7 +67,8 @@ struct StoreSQLInventoryTests {
         let keywords = ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "]
         return found.filter { statement in
             let head = statement.sql.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
-            return keywords.contains { head.hasPrefix($0) } && !statement.sql.contains("\\(") && head.contains(" FROM ") || head.hasPrefix("INSERT ") && !statement.sql.contains("\\(")
+            return keywords.contains { head.hasPrefix($0) } && !statement.sql.contains("\\(") && head.contains(" FROM ")
+                || head.hasPrefix("INSERT ") && !statement.sql.contains("\\(")
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
 
 /// `writeQueued` is for writes too long to run on the caller's thread (a bundle import asked for
 /// by an event loop): it must never run inline, where `write` does when the writer is idle.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 private func temporaryPath() -> String {
@@ -250,7 +251,11 @@ struct TypedRowTests {
         // What `body` throws ends the read and reaches the caller; the statement is usable again after.
         struct Stop: Error {}
         var seen = 0
-        #expect(throws: Stop.self) { try connection.forEachRow(sql, bindings: [1]) { _ in seen += 1; throw Stop() } }
+        #expect(throws: Stop.self) {
+            try connection.forEachRow(sql, bindings: [1]) { _ in
+                seen += 1; throw Stop()
+            }
+        }
         #expect(seen == 1)
         #expect(try connection.query(sql, 1).count == 4)
     }
@@ -259,8 +264,9 @@ struct TypedRowTests {
     func valueBinding() throws {
         let connection = try connection()
         let blob = Data([0, 1, 254, 255])
-        let changed = try connection.run("INSERT INTO widgets (id, name, weight) VALUES (?, ?, ?), (?, ?, ?)",
-                                         values: [.integer(7), .text("it's"), .real(1.25), .integer(8), .blob(blob), .null])
+        let changed = try connection.run(
+            "INSERT INTO widgets (id, name, weight) VALUES (?, ?, ?), (?, ?, ?)",
+            values: [.integer(7), .text("it's"), .real(1.25), .integer(8), .blob(blob), .null])
         #expect(changed == 2)
         let rows = try connection.query("SELECT id, name, weight FROM widgets WHERE id >= 7 ORDER BY id")
         #expect(rows.map(\.values) == [[.integer(7), .text("it's"), .real(1.25)], [.integer(8), .blob(blob), .null]])

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import TelematicsEmulator
 
 @Suite("Telematics configuration, settings and SDK settings")
@@ -54,7 +55,8 @@ struct TelematicsConfigurationTests {
         let platform = try TelematicsPlatform()
         let plain = platform.sdkSettings(endpoints: AdvertisedEndpoints(baseURL: "http://127.0.0.1:8080"), credentials: ["tenantKey": "abc", "serviceCode": "SC1"])
         #expect(plain == ["baseURL": "http://127.0.0.1:8080/telematics", "serviceCode": "SC1"])
-        let demo = platform.sdkSettings(endpoints: AdvertisedEndpoints(baseURL: "http://h"), credentials: ["tenantKey": "abc", "serviceCode": "SC1", "token": "tma_abc_x", "refreshToken": "tmr_abc_y"])
+        let demo = platform.sdkSettings(
+            endpoints: AdvertisedEndpoints(baseURL: "http://h"), credentials: ["tenantKey": "abc", "serviceCode": "SC1", "token": "tma_abc_x", "refreshToken": "tmr_abc_y"])
         #expect(demo == ["baseURL": "http://h/telematics", "serviceCode": "SC1", "token": "tma_abc_x", "refreshToken": "tmr_abc_y"])
         #expect(platform.sdkConnection == .baseURL(setting: "baseURL"))
     }

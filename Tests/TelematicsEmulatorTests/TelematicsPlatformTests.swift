@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import TelematicsEmulator
 
 @Suite("Telematics platform")
@@ -28,8 +29,10 @@ struct TelematicsPlatformTests {
             guard parts.count == 3, parts[0] == "tma" || parts[0] == "tmr", !parts[1].isEmpty else { return nil }
             return String(parts[1])
         }
-        for token in ["tma_a_b", "tma__a_b", "_tma_a_b_", "tma_a_b_c", "tmx_a_b", "tma_a", "", "___", "tmr_x_y", "tma_é_b", "TMA_a_b",
-                      "tma_a_b_", "tmaa_b_c", "tm_a_b", "tma_a__b", "tma_\u{301}_b", "tma_a_\u{301}b", "tma_é\u{301}_b"] {
+        for token in [
+            "tma_a_b", "tma__a_b", "_tma_a_b_", "tma_a_b_c", "tmx_a_b", "tma_a", "", "___", "tmr_x_y", "tma_é_b", "TMA_a_b",
+            "tma_a_b_", "tmaa_b_c", "tm_a_b", "tma_a__b", "tma_\u{301}_b", "tma_a_\u{301}b", "tma_é\u{301}_b",
+        ] {
             #expect(TelematicsPlatform.tenant(of: token) == bySplit(token), "\(token.debugDescription)")
         }
         let platform = try TelematicsPlatform(configuration: ["hosts": ["telematics.example.com"]])
@@ -60,9 +63,9 @@ struct TelematicsServiceTests {
 
     @Test("segmentation splits at gaps and trip marks and drops short segments")
     func segmentation() {
-        let first = Self.line(start: 0, count: 120)                 // 2 min, ≈ 1.8 km
+        let first = Self.line(start: 0, count: 120) // 2 min, ≈ 1.8 km
         let second = Self.line(start: 120_000 + 400_000, count: 120) // after a 400 s gap
-        let tiny = Self.line(start: 2_000_000, count: 30)            // 30 s: too short
+        let tiny = Self.line(start: 2_000_000, count: 30) // 30 s: too short
         let samples = first + second + tiny
         let segments = TripSegmenter(gapMs: 300_000, minDistanceKm: 0.3, minDurationMs: 60_000).segment(samples)
         #expect(segments.map(\.count) == [120, 120])
@@ -87,8 +90,10 @@ struct TelematicsServiceTests {
 
     @Test("tally: overlapping attention windows count once, as their union; score is 100 − 5 per event")
     func tally() {
-        let events = [DrivingEvent(type: "hardBrakingLowSpeed", timestampMs: 1, latitude: nil, longitude: nil, durationSec: nil, value: nil),
-                      DrivingEvent(type: "hardCornering", timestampMs: 2, latitude: nil, longitude: nil, durationSec: nil, value: nil)]
+        let events = [
+            DrivingEvent(type: "hardBrakingLowSpeed", timestampMs: 1, latitude: nil, longitude: nil, durationSec: nil, value: nil),
+            DrivingEvent(type: "hardCornering", timestampMs: 2, latitude: nil, longitude: nil, durationSec: nil, value: nil),
+        ]
         let tally = EventTally(events: events, attentionWindows: [(0, 10_000), (5_000, 15_000), (60_000, 70_000)], manualCount: 3)
         #expect(tally.hardBraking == 1 && tally.hardCornering == 1 && tally.manual == 3)
         #expect(tally.distraction == 2 && tally.distractionDurationSec == 25)
@@ -109,12 +114,20 @@ struct TelematicsServiceTests {
         #expect(TelematicsService.refresh(nil, now: 10, grace: 60) == .fail(.refreshTokenRejected("The refresh token is not known.")))
         var revoked = fresh
         revoked.revokedAt = 5
-        if case .fail(let error) = TelematicsService.refresh(revoked, now: 10, grace: 60) { #expect(error.code == "REFRESH_TOKEN_REJECTED") } else { Issue.record("revoked accepted") }
+        if case .fail(let error) = TelematicsService.refresh(revoked, now: 10, grace: 60) {
+            #expect(error.code == "REFRESH_TOKEN_REJECTED")
+        } else {
+            Issue.record("revoked accepted")
+        }
         var rotated = fresh
         rotated.rotatedAt = 100
         rotated.successorID = "next"
         #expect(TelematicsService.refresh(rotated, now: 160, grace: 60) == .replay(successorID: "next"))
-        if case .fail(let error) = TelematicsService.refresh(rotated, now: 161, grace: 60) { #expect(error.code == "REFRESH_TOKEN_REJECTED") } else { Issue.record("reuse accepted") }
+        if case .fail(let error) = TelematicsService.refresh(rotated, now: 161, grace: 60) {
+            #expect(error.code == "REFRESH_TOKEN_REJECTED")
+        } else {
+            Issue.record("reuse accepted")
+        }
         var inactive = fresh
         inactive.userState = .inactive
         #expect(TelematicsService.refresh(inactive, now: 10, grace: 60) == .fail(.accountInactive))
@@ -122,15 +135,18 @@ struct TelematicsServiceTests {
 
     @Test("telemetry parsing accepts the aliases and refuses incomplete samples")
     func parsing() throws {
-        let body = #"[{"t": "2025-11-03T12:00:01Z", "lat": 40, "lon": -8, "speedKmh": 36, "accuracyM": 3}, {"timestampMs": 1762171200000, "latitude": 40.1, "longitude": -8, "speedMps": 10, "screenLocked": false}]"#
+        let body =
+            #"[{"t": "2025-11-03T12:00:01Z", "lat": 40, "lon": -8, "speedKmh": 36, "accuracyM": 3}, {"timestampMs": 1762171200000, "latitude": 40.1, "longitude": -8, "speedMps": 10, "screenLocked": false}]"#
         let batch = try TelemetryParser.parseBatch(Data(body.utf8))
         #expect(batch.samples.map(\.timestampMs) == [1_762_171_200_000, 1_762_171_201_000]) // sorted by time
         #expect(batch.samples[0].speedKmh == 36 && batch.samples[0].phoneInUse == true && batch.samples[1].horizontalAccuracyM == 3)
         #expect(throws: TelematicsError.self) { try TelemetryParser.parseBatch(Data(#"{"samples": [{"lat": 1, "lon": 2}]}"#.utf8)) }
         #expect(throws: TelematicsError.self) { try TelemetryParser.parseBatch(Data(#"{"samples": [{"t": 1, "lat": 91, "lon": 2}]}"#.utf8)) }
         #expect(throws: TelematicsError.self) { try TelemetryParser.parseBatch(Data(#"{"samples": [], "vehicleId": "x"}"#.utf8)) }
-        let event: JSONValue = ["id": "0B6C6A3E-3F6E-4A51-9D2C-1F1D5A0C2B11", "type": "PHONE_DISTRACTION", "startTimestampMs": 1000, "endTimestampMs": 11000,
-                                "confidence": 0.5, "latitude": nil, "detectorVersion": "d1"]
+        let event: JSONValue = [
+            "id": "0B6C6A3E-3F6E-4A51-9D2C-1F1D5A0C2B11", "type": "PHONE_DISTRACTION", "startTimestampMs": 1000, "endTimestampMs": 11000,
+            "confidence": 0.5, "latitude": nil, "detectorVersion": "d1",
+        ]
         let parsed = try TelemetryParser.parseAttentionEvent(event, index: 0)
         #expect(parsed.id == "0b6c6a3e-3f6e-4a51-9d2c-1f1d5a0c2b11" && parsed.type == "phoneDistraction" && parsed.latitude == nil)
         #expect(throws: TelematicsError.self) { try TelemetryParser.parseAttentionEvent(["id": "x", "type": "phoneDistraction"], index: 0) }

@@ -2,12 +2,14 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import TelematicsEmulator
 
 @Suite("Telematics records and settings")
 struct TelematicsRecordTests {
     static func userRow(state: SQLValue = .text("ACTIVE"), userID: SQLValue = .integer(1001)) -> Row {
-        Row(columns: ["user_id", "user_name", "state", "current_vehicle_id", "access_ttl_seconds", "refresh_ttl_seconds", "created_at", "disabled_features"],
+        Row(
+            columns: ["user_id", "user_name", "state", "current_vehicle_id", "access_ttl_seconds", "refresh_ttl_seconds", "created_at", "disabled_features"],
             values: [userID, .text("Driver"), state, .null, .real(60), .null, .text("2026-01-01T00:00:00Z"), .text("TRIPS,ATTENTION")])
     }
 
@@ -24,7 +26,8 @@ struct TelematicsRecordTests {
     @Test("a manual event with an unknown stored type throws instead of being skipped")
     func manualEventDecoding() throws {
         func row(type: String) -> Row {
-            Row(columns: ["id", "client_event_id", "user_id", "type", "ts_ms", "received_at", "latitude", "longitude", "vehicle_id", "trip_id", "period_id"],
+            Row(
+                columns: ["id", "client_event_id", "user_id", "type", "ts_ms", "received_at", "latitude", "longitude", "vehicle_id", "trip_id", "period_id"],
                 values: [.integer(1), .null, .integer(1001), .text(type), .integer(5), .real(1.5), .null, .null, .null, .integer(3), .null])
         }
         let event = try ManualEventRecord(row: row(type: "tripStart"))

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import TelematicsEmulator
 
 /// Ingests fixed batches into a fresh database and compares every stored row (samples, periods,
@@ -18,7 +19,7 @@ struct TelemetryIngestGoldenTests {
     /// idle gaps (so periods close and are processed into trips), in a shuffled order.
     static func body(batchID: String, startMs: Int64, count: Int, seed: UInt64) -> Data {
         var state = seed
-        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        func next() -> UInt64 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return state >> 33 }
         var samples: [String] = []
         for index in 0..<count {
             // A 700 s pause every 150 samples closes the period (idle timeout 600 s).
@@ -117,8 +118,9 @@ struct TelemetryIngestGoldenTests {
             let count = try connection.transaction {
                 let processor = PeriodProcessor(store: store, project: "p1", settings: TelematicsSettings(), now: now)
                 let count = try processor.ingest(userID: 7, batchID: batchID, batch: batch, vehicleID: 3, serviceCode: "SVC")
-                try store.insertBatch("p1", batchID: batchID, userID: 7, batch: batch, vehicleID: 3, serviceCode: "SVC", accepted: count,
-                                      at: now.timeIntervalSince1970)
+                try store.insertBatch(
+                    "p1", batchID: batchID, userID: 7, batch: batch, vehicleID: 3, serviceCode: "SVC", accepted: count,
+                    at: now.timeIntervalSince1970)
                 return count
             }
             accepted.append(count)

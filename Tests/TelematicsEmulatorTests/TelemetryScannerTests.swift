@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import TelematicsEmulator
 
 /// The one-pass telemetry decode gives the reference parse's batch or gives up, so the route's
@@ -44,9 +45,11 @@ struct TelemetryScannerTests {
             samples.append("{" + fields.joined(separator: ",") + "}")
         }
         var members = ["\"samples\":[" + samples.joined(separator: ",") + "]"]
-        let extras = ["\"batchId\":\"B-1\"", "\"batchId\":7", "\"batchId\":\"\"", "\"userId\":5", "\"userId\":\"x\"", "\"vehicleId\":2.0",
-                      "\"deviceId\":\"d\"", "\"serviceCode\":\"S\"", "\"events\":[]", "\"events\":[{\"type\":\"hardBraking\",\"timestampMs\":1790000000500}]",
-                      "\"events\":{}", "\"attentionEvents\":[]", "\"platform\":\"ios\""]
+        let extras = [
+            "\"batchId\":\"B-1\"", "\"batchId\":7", "\"batchId\":\"\"", "\"userId\":5", "\"userId\":\"x\"", "\"vehicleId\":2.0",
+            "\"deviceId\":\"d\"", "\"serviceCode\":\"S\"", "\"events\":[]", "\"events\":[{\"type\":\"hardBraking\",\"timestampMs\":1790000000500}]",
+            "\"events\":{}", "\"attentionEvents\":[]", "\"platform\":\"ios\"",
+        ]
         for _ in 0..<Int.random(in: 0...3, using: &generator) { members.append(extras.randomElement(using: &generator)!) }
         members.shuffle(using: &generator)
         return "{" + members.joined(separator: ",") + "}"
@@ -105,14 +108,18 @@ struct TelemetryScannerTests {
 
     @Test("the SDK's plain batch and a bare array are scanned, not reparsed")
     func commonShapeIsScanned() throws {
-        let body = Data("""
+        let body = Data(
+            """
             {"batchId":"A","deviceId":"d","platform":"ios","samples":[{"timestampMs":1790000001000,"latitude":40.2,"longitude":-8.4,"speedMps":15,
             "courseDeg":0,"horizontalAccuracyM":5,"screenLocked":true,"handsFree":false},{"t":1790000000000,"lat":40.1,"lon":-8.4,"speedKmh":-1}]}
             """.utf8)
         let scan = try #require(TelemetryScanner.scan(body))
         #expect(scan.samples.count == 2 && scan.members["batchId"] == "A" && scan.members["platform"] == "ios")
-        #expect(scan.samples[0] == Sample(timestampMs: 1_790_000_001_000, latitude: 40.2, longitude: -8.4, speedKmh: 54, courseDeg: 0,
-                                          horizontalAccuracyM: 5, phoneInUse: false))
+        #expect(
+            scan.samples[0]
+                == Sample(
+                    timestampMs: 1_790_000_001_000, latitude: 40.2, longitude: -8.4, speedKmh: 54, courseDeg: 0,
+                    horizontalAccuracyM: 5, phoneInUse: false))
         let batch = try TelemetryParser.parseBatch(body)
         #expect(batch.batchId == "a" && batch.samples.map(\.timestampMs) == [1_790_000_000_000, 1_790_000_001_000] && batch.samples[0].speedKmh == nil)
         #expect(TelemetryScanner.scan(Data("[{\"t\":5,\"lat\":1,\"lon\":2}]".utf8))?.samples.count == 1)
@@ -141,8 +148,10 @@ struct TelemetryScannerTests {
             #expect(fast == Self.outcome { () throws(TelematicsError) in try TelemetryParser.parseBatchReference(data) }, "\(text)")
         }
         // A repeated key, an escape or UTF-8 in a sample: not scanned, but still accepted by the reference parse.
-        for text in ["{\"samples\":[{\"t\":1,\"t\":2,\"lat\":1,\"lon\":2}]}", "{\"samples\":[{\"t\":1,\"lat\":1,\"lon\":2,\"n\":\"\\u00e9\"}]}",
-                     "{\"samples\":[{\"t\":1,\"lat\":1,\"lon\":2,\"n\":\"\u{e9}\"}]}"] {
+        for text in [
+            "{\"samples\":[{\"t\":1,\"t\":2,\"lat\":1,\"lon\":2}]}", "{\"samples\":[{\"t\":1,\"lat\":1,\"lon\":2,\"n\":\"\\u00e9\"}]}",
+            "{\"samples\":[{\"t\":1,\"lat\":1,\"lon\":2,\"n\":\"\u{e9}\"}]}",
+        ] {
             #expect(TelemetryScanner.scan(Data(text.utf8)) == nil, "\(text)")
             #expect((try? TelemetryParser.parseBatch(Data(text.utf8)))?.samples.count == 1, "\(text)")
         }

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import TelematicsEmulator
 
 @Suite("Trip list encoder prints what the Wire.tripResume trees printed")
@@ -23,8 +24,10 @@ struct TripListEncoderTests {
         mutating func chance() -> Bool { next() % 3 == 0 }
     }
 
-    static let awkwardDoubles: [Double] = [0, -0.0, 0.1, 1e-7, 0.0005, 0.0015, -0.0005, 2.675, 1e14 + 0.4, 1e15, 1e16, 123_456.789_5, -98.7654,
-                                           52.520_008, 13.404_954, -33.868_82, 151.209_296, 179.999_999_9, 1.0 / 3, 7]
+    static let awkwardDoubles: [Double] = [
+        0, -0.0, 0.1, 1e-7, 0.0005, 0.0015, -0.0005, 2.675, 1e14 + 0.4, 1e15, 1e16, 123_456.789_5, -98.7654,
+        52.520_008, 13.404_954, -33.868_82, 151.209_296, 179.999_999_9, 1.0 / 3, 7,
+    ]
 
     static func trip(_ random: inout Random, index: Int) -> TripRecord {
         func double() -> SQLValue {
@@ -84,9 +87,11 @@ struct TripListEncoderTests {
     @Test("the positional read of the trip list refuses what the read by name refuses, with the same error")
     func positionalErrors() throws {
         #expect(Self.columns == TripRecord.columns)
-        let base: [SQLValue] = [.integer(1), .integer(4), .null, .integer(3), .integer(0), .integer(1), .real(1), .integer(1), .null, .null, .null,
-                                .null, .real(1), .real(1), .integer(1), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
-                                .integer(0), .integer(0), .integer(0)]
+        let base: [SQLValue] = [
+            .integer(1), .integer(4), .null, .integer(3), .integer(0), .integer(1), .real(1), .integer(1), .null, .null, .null,
+            .null, .real(1), .real(1), .integer(1), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+            .integer(0), .integer(0), .integer(0),
+        ]
         for index in base.indices {
             for bad in [SQLValue.text("x"), .null] {
                 var values = base

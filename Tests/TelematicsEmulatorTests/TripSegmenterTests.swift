@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TelematicsEmulator
 
 /// The segmenter returns slices of the period's samples; these tests hold it to the copying
@@ -56,7 +57,8 @@ struct TripSegmenterTests {
             var latitude = 40.0
             for _ in 0..<Int.random(in: 0...300, using: &random) {
                 // Mostly a second apart, sometimes a gap long enough to split a trip.
-                time += Bool.random(using: &random) && Int.random(in: 0..<20, using: &random) == 0
+                time +=
+                    Bool.random(using: &random) && Int.random(in: 0..<20, using: &random) == 0
                     ? Int64.random(in: 100_000...900_000, using: &random) : Int64.random(in: 500...3_000, using: &random)
                 latitude += Double.random(in: 0...0.0004, using: &random)
                 samples.append(Sample(timestampMs: time, latitude: latitude, longitude: -8))
@@ -64,8 +66,9 @@ struct TripSegmenterTests {
             let span = max(time, 1)
             let starts = (0..<Int.random(in: 0...3, using: &random)).map { _ in Int64.random(in: 0...span, using: &random) }
             let ends = (0..<Int.random(in: 0...3, using: &random)).map { _ in Int64.random(in: 0...span, using: &random) }
-            let segmenter = TripSegmenter(gapMs: 300_000, minDistanceKm: Double.random(in: 0...0.5, using: &random),
-                                          minDurationMs: Int64.random(in: 0...120_000, using: &random))
+            let segmenter = TripSegmenter(
+                gapMs: 300_000, minDistanceKm: Double.random(in: 0...0.5, using: &random),
+                minDurationMs: Int64.random(in: 0...120_000, using: &random))
             let sliced = segmenter.segment(samples, starts: starts, ends: ends)
             let expected = Self.reference(segmenter, samples, starts: starts, ends: ends)
             #expect(sliced.map(Array.init) == expected, "round \(round)")

@@ -1,3 +1,4 @@
+// swift-format-ignore-file: AmbiguousTrailingClosureOverload
 import Foundation
 import PostgresStore
 import TestProcesses
@@ -25,8 +26,9 @@ public enum TestPostgres {
         do {
             let script = repository.appendingPathComponent(".ci/postgres.sh").path
             // --watch: the script stops the cluster itself once this test process is gone, crashed or not.
-            let child = try ChildProcess.run("/bin/bash", [script, "start", "--watch", String(getpid())],
-                                             environment: ProcessInfo.processInfo.environment)
+            let child = try ChildProcess.run(
+                "/bin/bash", [script, "start", "--watch", String(getpid())],
+                environment: ProcessInfo.processInfo.environment)
             guard child.status == 0 else {
                 let hint = child.status == 3 ? "" : " (is postgresql installed? Debian: apt-get install postgresql)"
                 return .failure(Unavailable(description: "cannot start a test PostgreSQL cluster\(hint): \(child.error)"))

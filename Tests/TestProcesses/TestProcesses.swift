@@ -30,8 +30,10 @@ public struct SpawnedProcess: Sendable {
 
     /// Starts `path` with `arguments` and exactly `environment`, in `directory` when given (the
     /// test process's own working directory otherwise).
-    public static func start(_ path: String, _ arguments: [String], environment: [String: String],
-                             directory: String? = nil) throws -> SpawnedProcess {
+    public static func start(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        directory: String? = nil
+    ) throws -> SpawnedProcess {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { throw SpawnError(description: "pipe failed: errno \(errno)") }
         guard pipe(&errors) == 0 else {
@@ -74,7 +76,7 @@ public struct SpawnedProcess: Sendable {
         let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, path] } ?? [path]
         let argv = (command + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
         close(output[1])
@@ -84,8 +86,9 @@ public struct SpawnedProcess: Sendable {
             close(errors[0])
             throw SpawnError(description: "posix_spawn \(path) failed: \(status)")
         }
-        return SpawnedProcess(pid: pid, standard: FileHandle(fileDescriptor: output[0], closeOnDealloc: true),
-                              error: FileHandle(fileDescriptor: errors[0], closeOnDealloc: true))
+        return SpawnedProcess(
+            pid: pid, standard: FileHandle(fileDescriptor: output[0], closeOnDealloc: true),
+            error: FileHandle(fileDescriptor: errors[0], closeOnDealloc: true))
     }
 
     /// Sends `signal` to the child.
@@ -161,8 +164,10 @@ public struct ChildProcess: Sendable {
 
     /// Runs `path` with `arguments` and exactly `environment` (in `directory` when given), waiting
     /// for it to end.
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String],
-                           directory: String? = nil) throws -> ChildProcess {
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        directory: String? = nil
+    ) throws -> ChildProcess {
         try SpawnedProcess.start(path, arguments, environment: environment, directory: directory).collect()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import UnderstudyDashboard
 
 /// What the dashboard answers without a server: page URLs, assets, caching, redirects, and

@@ -11,12 +11,16 @@ struct InspectionRoutesTests {
     /// `path` may end in `?a=b&c=d`; the client encodes the query itself.
     static func call(_ server: UnderstudyTestServer, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: JSONValue) {
         let parts = path.split(separator: "?", maxSplits: 1).map(String.init)
-        let query = parts.count > 1 ? parts[1].split(separator: "&").map { pair -> (String, String) in
-            let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return (halves[0], halves.count > 1 ? halves[1] : "")
-        } : []
-        let response = try await server.client.send(ClientRequest(method: method, path: parts[0], query: query,
-                                                                  headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) }))
+        let query =
+            parts.count > 1
+            ? parts[1].split(separator: "&").map { pair -> (String, String) in
+                let halves = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                return (halves[0], halves.count > 1 ? halves[1] : "")
+            } : []
+        let response = try await server.client.send(
+            ClientRequest(
+                method: method, path: parts[0], query: query,
+                headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) }))
         return (response.status, (try? JSONValue.parse(response.body)) ?? .null)
     }
 
@@ -84,7 +88,10 @@ struct InspectionRoutesTests {
         let project = try await server.makeProject()
         let base = "/__admin/projects/\(project.id)/warplink/links"
         for index in 0..<7 {
-            #expect(try await Self.call(server, "POST", base, #"{"slug": "s\#(index)", "destination_url": "https://x.example/\#(index)", "created_at": "2026-01-0\#(index + 1)T00:00:00Z"}"#).status == 201)
+            #expect(
+                try await Self.call(
+                    server, "POST", base, #"{"slug": "s\#(index)", "destination_url": "https://x.example/\#(index)", "created_at": "2026-01-0\#(index + 1)T00:00:00Z"}"#
+                ).status == 201)
         }
         let page = try await Self.call(server, "GET", base + "?limit=3&offset=3")
         #expect(page.json["total"]?.intValue == 7)

@@ -1,8 +1,9 @@
-@testable import EmulatorCore
 import Foundation
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
+
+@testable import EmulatorCore
 
 /// The journal listing the live journal reads: the `after` + `waitMs` long poll, the `before`
 /// cursor, status classes, bounds, and that reading the journal is not itself journalled.
@@ -86,8 +87,10 @@ struct JournalLongPollTests {
         #expect(try await Self.page(server, project, [("path", "/warplink/*/validate")]).page?.requests.count == 0, "`*` stays within one segment")
         #expect(try await Self.page(server, project, [("path", "/warplink/**/validate")]).page?.requests.count == 6)
         #expect(Journal.sqliteGlob("/a/[b]?/**") == "/a/[[]b][?]/*", "SQLite's own wildcards are taken literally")
-        for query in [[("limit", "1001")], [("limit", "0")], [("waitMs", "1000")], [("after", "1"), ("waitMs", "60001")],
-                      [("after", "1"), ("since", "1")], [("before", "x")], [("status", "9xx")], [("nope", "1")]] {
+        for query in [
+            [("limit", "1001")], [("limit", "0")], [("waitMs", "1000")], [("after", "1"), ("waitMs", "60001")],
+            [("after", "1"), ("since", "1")], [("before", "x")], [("status", "9xx")], [("nope", "1")],
+        ] {
             #expect(try await Self.page(server, project, query).status == 400, "\(query)")
         }
     }

@@ -7,8 +7,10 @@ import UnderstudyTesting
 @Suite("Journal across projects and the CA through the client")
 struct AdminJournalClientTests {
     private func lookUp(_ server: UnderstudyTestServer, _ project: Project, user: String) async throws {
-        _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/\(user)",
-                                                       headers: ["x-api-key": project.credential("asleep", "apiKey")]))
+        _ = try await server.client.send(
+            ClientRequest(
+                method: "GET", path: "/asleep/ai/v1/users/\(user)",
+                headers: ["x-api-key": project.credential("asleep", "apiKey")]))
     }
 
     /// The newest `count` entries of `platform` across projects, waiting with the long poll for
@@ -39,8 +41,9 @@ struct AdminJournalClientTests {
             let byClass = try await server.client.admin.requests(JournalQuery(platform: "asleep", statusClass: firstClass))
             #expect(!byClass.requests.isEmpty && byClass.requests.allSatisfy { $0.status / 100 == firstClass })
             let otherClass = firstClass == 2 ? 5 : 2
-            #expect(try await server.client.admin.requests(JournalQuery(platform: "asleep", statusClass: otherClass)).requests
-                .allSatisfy { $0.status / 100 == otherClass })
+            #expect(
+                try await server.client.admin.requests(JournalQuery(platform: "asleep", statusClass: otherClass)).requests
+                    .allSatisfy { $0.status / 100 == otherClass })
             // `before` pages back from an entry.
             let newest = try #require(all.first?.id)
             let older = try await server.client.admin.requests(JournalQuery(platform: "asleep", before: newest))
@@ -84,7 +87,9 @@ struct AdminJournalClientTests {
             let pem = String(decoding: try await server.client.admin.caCertificate(), as: UTF8.self)
             #expect(pem.hasPrefix("-----BEGIN CERTIFICATE-----") && pem.contains("-----END CERTIFICATE-----"))
         }
-        try await UnderstudyTestServer.with(configure: { $0.httpsPort = nil; $0.proxyPort = nil }) { server in
+        try await UnderstudyTestServer.with(configure: {
+            $0.httpsPort = nil; $0.proxyPort = nil
+        }) { server in
             let outcome = await Result(catching: { try await server.client.admin.caCertificate() })
             guard case .failure(let error) = outcome, case .unexpectedStatus(404, _)? = error as? UnderstudyClientError else {
                 Issue.record("expected a 404, got \(outcome)")

@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import UnderstudyServer
 
 /// `--allowed-host`, `UNDERSTUDY_ALLOWED_HOSTS` and the configuration file's `allowedHosts`.
@@ -15,8 +16,9 @@ struct AllowedHostConfigurationTests {
     @Test("the file, the environment (comma-separated) and repeated flags add up, in that order")
     func sourcesAddUp() throws {
         let file = try configFile(#"{"allowedHosts": ["phone.local", ".ngrok.example"]}"#)
-        let configuration = try UnderstudyCommand.parse(["--config", file, "--allowed-host", "c.test", "--allowed-host", "*.d.test"],
-                                                        environment: ["UNDERSTUDY_ALLOWED_HOSTS": " a.test, b.test ,,"])
+        let configuration = try UnderstudyCommand.parse(
+            ["--config", file, "--allowed-host", "c.test", "--allowed-host", "*.d.test"],
+            environment: ["UNDERSTUDY_ALLOWED_HOSTS": " a.test, b.test ,,"])
         #expect(configuration.allowedHosts == ["phone.local", ".ngrok.example", "a.test", "b.test", "c.test", "*.d.test"])
         let names = try configuration.allowedHostNames()
         #expect(names.map(\.description) == ["phone.local", ".ngrok.example", "a.test", "b.test", "c.test", ".d.test"])

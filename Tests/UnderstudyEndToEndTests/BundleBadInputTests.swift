@@ -7,8 +7,10 @@ import UnderstudyTesting
 @Suite("Project bundles: bad input")
 struct BundleBadInputTests {
     /// Imports `bundle` and expects `status` with `words` in the error body and no project added.
-    private func refused(_ server: UnderstudyTestServer, _ bundle: Data, status: Int = 400, _ words: String...,
-                         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func refused(
+        _ server: UnderstudyTestServer, _ bundle: Data, status: Int = 400, _ words: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let before = try await server.client.admin.projects().map(\.id)
         let failure = await BundleSupport.status { _ = try await server.client.admin.importProject(bundle, id: "imported") }
         #expect(failure?.status == status, "\(String(describing: failure))", sourceLocation: sourceLocation)
@@ -21,8 +23,10 @@ struct BundleBadInputTests {
     /// A valid bundle of a fresh project that was then deleted (so its keys are free again).
     private func orphanBundle(_ server: UnderstudyTestServer) async throws -> Data {
         let project = try await server.client.admin.createProject(name: "source")
-        _ = try await server.client.warpLink.project(project.id).createLink(WarpLinkLinkSeed(slug: "s" + UUID().uuidString.prefix(8).lowercased(),
-                                                                                         destinationURL: "https://example.com/x"))
+        _ = try await server.client.warpLink.project(project.id).createLink(
+            WarpLinkLinkSeed(
+                slug: "s" + UUID().uuidString.prefix(8).lowercased(),
+                destinationURL: "https://example.com/x"))
         let bundle = try await server.client.admin.project(project.id).export()
         try await server.client.admin.project(project.id).delete()
         return bundle
@@ -32,8 +36,9 @@ struct BundleBadInputTests {
     private func withValue(_ bundle: Data, table: String, column: String, _ value: JSONValue) throws -> Data {
         try BundleSupport.edited(bundle) { members in
             guard case .object(var tables)? = members["tables"], case .object(var copy)? = tables[table],
-                  let columns = copy["columns"]?.arrayValue, let index = columns.firstIndex(of: .string(column)),
-                  case .array(var rows)? = copy["rows"], case .array(var row)? = rows.first else {
+                let columns = copy["columns"]?.arrayValue, let index = columns.firstIndex(of: .string(column)),
+                case .array(var rows)? = copy["rows"], case .array(var row)? = rows.first
+            else {
                 Issue.record("no column \(column) in \(table)")
                 return
             }
@@ -57,10 +62,12 @@ struct BundleBadInputTests {
             try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "snapshots": []}"#.utf8), "Unknown bundle member `snapshots`")
             try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "credentials": {"firebase": {"k": "v"}}}"#.utf8), "Unknown platform `firebase`")
             try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "clock": {"mode": "frozen"}}"#.utf8), "frozenAt")
-            try await refused(server, Data(#"{"format": "understudy-bundle", "version": 1, "faultRules": [{"match": {}, "action": {"type": "status", "status": 503}, "times": 0}]}"#.utf8),
-                              "faultRules[0]", "times must be at least 1")
+            try await refused(
+                server, Data(#"{"format": "understudy-bundle", "version": 1, "faultRules": [{"match": {}, "action": {"type": "status", "status": 503}, "times": 0}]}"#.utf8),
+                "faultRules[0]", "times must be at least 1")
             let query = await BundleSupport.status {
-                _ = try await server.client.admin.raw(ClientRequest(method: "POST", path: "/__admin/projects/import", query: [("force", "1")], body: Data("{}".utf8))).expect(201, as: AnyJSON.self)
+                _ = try await server.client.admin.raw(ClientRequest(method: "POST", path: "/__admin/projects/import", query: [("force", "1")], body: Data("{}".utf8))).expect(
+                    201, as: AnyJSON.self)
             }
             #expect(query?.status == 400 && query?.body.contains("Unknown query parameter `force`") == true)
         }
@@ -71,17 +78,20 @@ struct BundleBadInputTests {
         try await UnderstudyTestServer.with { server in
             let bundle = try await orphanBundle(server)
             try await refused(server, try BundleSupport.edited(bundle) { $0["tables"] = ["journal": ["columns": [], "rows": []]] }, "Unknown table `journal`")
-            try await refused(server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["colour"], "rows": [["red"]]]] },
-                              "Unknown column `colour` in table `warplink_links`")
-            try await refused(server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["id"], "rows": [["a", "b"]]]] },
-                              "Row 0 of table `warplink_links` must be an array of 1 values")
+            try await refused(
+                server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["colour"], "rows": [["red"]]]] },
+                "Unknown column `colour` in table `warplink_links`")
+            try await refused(
+                server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["id"], "rows": [["a", "b"]]]] },
+                "Row 0 of table `warplink_links` must be an array of 1 values")
             try await refused(server, try withValue(bundle, table: "warplink_links", column: "is_active", "yes"), "`is_active` must be an integer")
             try await refused(server, try withValue(bundle, table: "warplink_links", column: "slug", 42), "`slug` must be a string")
             try await refused(server, try withValue(bundle, table: "warplink_links", column: "slug", .null), "`slug` must not be null")
             try await refused(server, try withValue(bundle, table: "warplink_links", column: "custom_params", ["nested": true]), "`custom_params` must be a string")
             // A rowless table may leave columns out; one with rows must give every required one.
-            try await refused(server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["id"], "rows": [["x"]]]] },
-                              "leaves out column")
+            try await refused(
+                server, try BundleSupport.edited(bundle) { $0["tables"] = ["warplink_links": ["columns": ["id"], "rows": [["x"]]]] },
+                "leaves out column")
             // A CHECK constraint: a 400 naming the row and table, in the bundle's words.
             try await refused(server, try withValue(bundle, table: "warplink_keys", column: "kind", "superuser"), "Row 0 of table `warplink_keys`")
             // Rows that claim another project are refused, not moved.

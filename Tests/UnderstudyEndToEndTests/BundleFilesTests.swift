@@ -1,17 +1,18 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import TestProcesses
+import Testing
+import UnderstudyClient
+import UnderstudyServer
+import UnderstudyTesting
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-import TestProcesses
-import UnderstudyClient
-import UnderstudyServer
-import UnderstudyTesting
 
 @Suite("Project bundles: seed directories and export on exit")
 struct BundleFilesTests {
@@ -42,8 +43,11 @@ struct BundleFilesTests {
         try await UnderstudyTestServer.with(demo: true, configure: { $0.seedDirectory = seeds.path }) { server in
             #expect(try await server.client.admin.projects().map(\.id).sorted() == ["demo", "team"])
             #expect(try await server.client.admin.project("demo").get().isDemo == false)
-            #expect(server.server.seedReport == SeedReport(imported: ["demo", "team"], replaced: [], skipped: [],
-                                                           files: ["demo": seeds.appendingPathComponent("10-shop.json").path, "team": seeds.appendingPathComponent("team.json").path]))
+            #expect(
+                server.server.seedReport
+                    == SeedReport(
+                        imported: ["demo", "team"], replaced: [], skipped: [],
+                        files: ["demo": seeds.appendingPathComponent("10-shop.json").path, "team": seeds.appendingPathComponent("team.json").path]))
             #expect(try await server.client.admin.project("team").get().name == "From a file")
             let repository = server.client.warrantyLife.repository(apiKey: key, deviceID: "DEMO-OLD-DEVICE")
             try await repository.getTokenViaUserPassword(username: "demo@example.com", password: "demo-password")
@@ -77,7 +81,9 @@ struct BundleFilesTests {
             let left = try await server.client.admin.projects()
             #expect(left.isEmpty) // a-good was rolled back with it
         }
-        try await UnderstudyTestServer.with(configure: { $0.seedDirectory = seeds.path; $0.seedSkipInvalid = true }) { server in
+        try await UnderstudyTestServer.with(configure: {
+            $0.seedDirectory = seeds.path; $0.seedSkipInvalid = true
+        }) { server in
             let ids = try await server.client.admin.projects().map(\.id)
             #expect(ids == ["a-good"])
             #expect(server.server.seedReport?.skipped.count == 1 && server.server.seedReport?.skipped.first?.contains("b-bad.json") == true)
@@ -142,12 +148,15 @@ struct BundleFilesTests {
         try Data(#"{"seedDir": "from-file", "exportOnExit": "out-file"}"#.utf8).write(to: empty)
         let file = try UnderstudyCommand.parse(["--config", empty.path], environment: [:])
         #expect(file.seedDirectory == "from-file" && file.exportOnExitDirectory == "out-file" && !file.seedSkipInvalid)
-        let environment = try UnderstudyCommand.parse(["--config", empty.path], environment: [
-            "UNDERSTUDY_SEED_DIR": "from-env", "UNDERSTUDY_SEED_SKIP_INVALID": "true", "UNDERSTUDY_EXPORT_ON_EXIT": "out-env",
-        ])
+        let environment = try UnderstudyCommand.parse(
+            ["--config", empty.path],
+            environment: [
+                "UNDERSTUDY_SEED_DIR": "from-env", "UNDERSTUDY_SEED_SKIP_INVALID": "true", "UNDERSTUDY_EXPORT_ON_EXIT": "out-env",
+            ])
         #expect(environment.seedDirectory == "from-env" && environment.seedSkipInvalid && environment.exportOnExitDirectory == "out-env")
-        let flags = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir", "seeds", "--seed-skip-invalid", "--export-on-exit", "out"],
-                                                environment: ["UNDERSTUDY_SEED_DIR": "from-env"])
+        let flags = try UnderstudyCommand.parse(
+            ["--config", empty.path, "--seed-dir", "seeds", "--seed-skip-invalid", "--export-on-exit", "out"],
+            environment: ["UNDERSTUDY_SEED_DIR": "from-env"])
         #expect(flags.seedDirectory == "seeds" && flags.seedSkipInvalid && flags.exportOnExitDirectory == "out")
         #expect(throws: ConfigurationError.self) { _ = try UnderstudyCommand.parse(["--config", empty.path, "--seed-dir"], environment: [:]) }
         #expect(ProjectBundle.serverVersion == UnderstudyCommand.version)
@@ -155,8 +164,10 @@ struct BundleFilesTests {
 
     /// Runs the built `understudy` binary; `whileReady` runs once it answers `/__admin/ready`
     /// (the process is sent SIGTERM after it unless it ended), or never when it exits first.
-    static func runBinary(_ arguments: [String], environment: [String: String] = [:],
-                          whileReady: ((SpawnedProcess) async throws -> Void)? = nil) async throws -> (ending: SpawnedProcess.Ending, errors: String) {
+    static func runBinary(
+        _ arguments: [String], environment: [String: String] = [:],
+        whileReady: ((SpawnedProcess) async throws -> Void)? = nil
+    ) async throws -> (ending: SpawnedProcess.Ending, errors: String) {
         let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy")
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID().uuidString).sqlite")
         let port = try await SpawnedServer.freePort()

@@ -13,7 +13,8 @@ struct BundleMessagesTests {
     private func withRows(_ bundle: Data, table: String, _ changes: [[String: JSONValue]]) throws -> Data {
         try BundleSupport.edited(bundle) { members in
             guard case .object(var tables)? = members["tables"], case .object(var copy)? = tables[table],
-                  let columns = copy["columns"]?.arrayValue, case .array(var rows)? = copy["rows"], case .array(let first)? = rows.first else {
+                let columns = copy["columns"]?.arrayValue, case .array(var rows)? = copy["rows"], case .array(let first)? = rows.first
+            else {
                 Issue.record("no rows in \(table)")
                 return
             }
@@ -71,8 +72,9 @@ struct BundleMessagesTests {
             }
             let refused = await BundleSupport.status { _ = try await server.client.admin.importProject(stolen, id: "imported") }
             #expect(refused?.status == 409)
-            #expect(refused?.body.contains("Row 0 of table `warplink_apps` has the same `handle` (`shop-handle`) as a row of project `holder`") == true,
-                    "\(String(describing: refused))")
+            #expect(
+                refused?.body.contains("Row 0 of table `warplink_apps` has the same `handle` (`shop-handle`) as a row of project `holder`") == true,
+                "\(String(describing: refused))")
             ProjectIDCaseTests.expectNoSQL(refused?.body)
             #expect(refused?.body.contains("warplink_apps.handle") == false)
         }
@@ -86,8 +88,9 @@ struct BundleMessagesTests {
             try await server.client.admin.project(project.id).delete()
             let bad = try BundleSupport.edited(bundle) { members in
                 guard case .object(var tables)? = members["tables"], case .object(var keys)? = tables["warplink_keys"],
-                      let columns = keys["columns"]?.arrayValue, let kind = columns.firstIndex(of: "kind"),
-                      case .array(var rows)? = keys["rows"], case .array(var row)? = rows.first else { Issue.record("no warplink_keys"); return }
+                    let columns = keys["columns"]?.arrayValue, let kind = columns.firstIndex(of: "kind"),
+                    case .array(var rows)? = keys["rows"], case .array(var row)? = rows.first
+                else { Issue.record("no warplink_keys"); return }
                 row[kind] = "superuser"
                 rows[0] = .array(row)
                 keys["rows"] = .array(rows)
@@ -111,8 +114,9 @@ struct BundleMessagesTests {
                 _ = try await server.client.admin.createProject(name: "second", id: "second", credentials: ["warplink": ["sdkKey": key]])
             }
             #expect(refused?.status == 409)
-            #expect(refused?.body.contains("Credential `warplink.sdkKey` (`\(key.prefix(8))…`) is already used by project `first`.") == true,
-                    "\(String(describing: refused))")
+            #expect(
+                refused?.body.contains("Credential `warplink.sdkKey` (`\(key.prefix(8))…`) is already used by project `first`.") == true,
+                "\(String(describing: refused))")
             #expect(refused?.body.contains("credential_conflict") == true)
             ProjectIDCaseTests.expectNoSQL(refused?.body)
             #expect(try await server.client.admin.projects().map(\.id) == ["first"])

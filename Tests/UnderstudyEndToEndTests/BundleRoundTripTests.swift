@@ -60,13 +60,16 @@ struct BundleRoundTripTests {
             // WarpLink: the click claimed by an install; Asleep: a product, tokens, a user and an open session.
             _ = try await server.client.warpLink.matchAttribution(WarpLinkAttributionTests.androidBody(), apiKey: demo.credential("warplink", "sdkKey"))
             let asleepKey = demo.credential("asleep", "apiKey")
-            let registration = try await server.client.asleep.setup(apiKey: asleepKey, productInfo: AsleepProductInfo(model: "m", identifierType: "SERIAL", identifierValue: "SN-1"))
+            let registration = try await server.client.asleep.setup(
+                apiKey: asleepKey, productInfo: AsleepProductInfo(model: "m", identifierType: "SERIAL", identifierValue: "SN-1"))
             _ = try await server.client.asleep.issueToken(appId: demo.credential("asleep", "appId"), appSecret: demo.credential("asleep", "appSecret"))
             let sleeper = try await server.client.asleep.initAsleepConfig(apiKey: asleepKey, productKey: registration.productKey, timezone: "Asia/Seoul", service: "SleepApp")
             let session = try await server.client.asleep.startTracking(config: sleeper)
             _ = try await server.client.asleep.uploadChunk(config: sleeper, sessionId: session, seqNum: 0, chunk: AsleepClient.melChunk())
-            _ = try await admin.project("demo").addFault(FaultRule(match: .init(platform: "warplink", path: "/v1/never/**"),
-                                                                    action: .init(type: "status", status: 503), times: 3, after: 1, ttlSeconds: 900))
+            _ = try await admin.project("demo").addFault(
+                FaultRule(
+                    match: .init(platform: "warplink", path: "/v1/never/**"),
+                    action: .init(type: "status", status: 503), times: 3, after: 1, ttlSeconds: 900))
 
             let first = try await admin.project("demo").export()
             // Deterministic: the server's bytes are already the sorted-key encoding.
@@ -95,8 +98,9 @@ struct BundleRoundTripTests {
             // The same call on the copy answers what it answered on the original: the state came along.
             #expect(try await again.getVoucherByVoucherCode(voucherCode: "DEMO-NORMAL").action == voucher)
             let config = AsleepConfig(apiKey: demo.credential("asleep", "apiKey"), userId: "G-20260101000000-DemoUser000000000001", timezone: "Asia/Seoul")
-            #expect(try await server.client.asleep.reports(config: config, orderBy: "ASC").sleepSessionList.map(\.sessionId)
-                == ["20260105130000_demo1", "20260106130000_demo2"])
+            #expect(
+                try await server.client.asleep.reports(config: config, orderBy: "ASC").sleepSessionList.map(\.sessionId)
+                    == ["20260105130000_demo1", "20260106130000_demo2"])
             #expect(try await server.client.warpLink.tap(slug: "welcome").status == 302)
             #expect(try await server.client.asleep.report(config: sleeper, sessionId: session).session.state == "OPEN")
             let rules = try await admin.project("copy").faults()
@@ -128,7 +132,8 @@ struct BundleRoundTripTests {
             // The last table's first row breaks the schema: everything before it was already written.
             let broken = try BundleSupport.edited(before) { members in
                 guard case .object(var tables)? = members["tables"], let last = tables.keys.sorted().last,
-                      case .object(var table)? = tables[last], case .array(var rows)? = table["rows"], case .array(var row)? = rows.first else { return }
+                    case .object(var table)? = tables[last], case .array(var rows)? = table["rows"], case .array(var row)? = rows.first
+                else { return }
                 row[0] = .array([])
                 rows[0] = .array(row)
                 table["rows"] = .array(rows)
@@ -181,7 +186,8 @@ struct BundleRoundTripTests {
     @Test("a version 0 bundle is migrated (its `faults` become `faultRules`); rule counters are kept")
     func versionZero() async throws {
         try await UnderstudyTestServer.with { server in
-            let bundle = Data(#"""
+            let bundle = Data(
+                #"""
                 {"format": "understudy-bundle", "version": 0,
                  "faults": [{"match": {"platform": "asleep"}, "action": {"type": "status", "status": 502}, "times": 2, "matched": 2, "hits": 1}]}
                 """#.utf8)

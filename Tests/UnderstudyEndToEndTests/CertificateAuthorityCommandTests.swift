@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
-import Testing
 import TestProcesses
+import Testing
 import UnderstudyServer
 
 #if canImport(Glibc)

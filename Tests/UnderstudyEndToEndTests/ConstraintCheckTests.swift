@@ -17,8 +17,10 @@ struct ConstraintCheckTests {
     func noTemporaryTables() throws {
         let file = try MigratedSQLiteFile(name: "checks")
         let connection = file.connection
-        let tables = try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-                                          bindings: []).compactMap { $0.string("name") }
+        let tables = try connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+            bindings: []
+        ).compactMap { $0.string("name") }
         #expect(tables.count > 30 && tables.contains("warplink_clicks"))
         var offenders: [String] = []
         for table in tables where table != "projects" {
@@ -26,9 +28,11 @@ struct ConstraintCheckTests {
             if try Self.opensTemporaryTable(insert, on: connection) { offenders.append(insert) }
             // Keys and references are left out: changing those in every row needs a temporary
             // table of its own, whatever the checks.
-            let columns = try connection.query("""
+            let columns = try connection.query(
+                """
                 SELECT name FROM pragma_table_info(?) WHERE pk = 0 AND name NOT IN (SELECT "from" FROM pragma_foreign_key_list(?))
-                """, bindings: [table, table]).compactMap { $0.string("name") }
+                """, bindings: [table, table]
+            ).compactMap { $0.string("name") }
             for column in columns {
                 let update = "UPDATE \"\(table)\" SET \"\(column)\" = NULL"
                 if try Self.opensTemporaryTable(update, on: connection) { offenders.append(update) }

@@ -50,8 +50,9 @@ struct ControlCommandLineTests {
         #expect(try parse("projects import - --id shop").action == .importProject(file: "-", id: "shop", replacing: nil))
         #expect(try parse("clock advance --project p 2h").action == .advanceClock(project: "p", seconds: 7_200))
         #expect(try parse("clock freeze --project p --at 2030-01-01T00:00:00Z").action == .freezeClock(project: "p", at: "2030-01-01T00:00:00Z"))
-        #expect(try parse("journal --project p -f --status 5xx --platform asleep --limit 5").action
-            == .journal(project: "p", query: JournalQuery(platform: "asleep", limit: 5, statusClass: 5), follow: true))
+        #expect(
+            try parse("journal --project p -f --status 5xx --platform asleep --limit 5").action
+                == .journal(project: "p", query: JournalQuery(platform: "asleep", limit: 5, statusClass: 5), follow: true))
         #expect(try parse("journal --status 404 --method post").action == .journal(project: nil, query: JournalQuery(method: "POST", status: 404), follow: false))
         #expect(try parse("faults clear --rule flt_1").action == .clearFaults(project: nil, rule: "flt_1"))
         #expect(try parse("projects --help").action == .help && (try parse("faults add --help").action == .help))
@@ -67,10 +68,12 @@ struct ControlCommandLineTests {
 
     @Test("faults add: one action from flags with match and schedule, or the whole rule as --json-rule")
     func faultRules() throws {
-        let parsed = try parse("faults add --project p --status 503 --retry-after 2 --platform asleep --method post --path /asleep/** "
-            + "--header x-user-id=u1 --times 2 --after 1 --ttl 60")
-        let expected = FaultRule(match: .init(platform: "asleep", method: "POST", path: "/asleep/**", headers: ["x-user-id": "u1"]),
-                                 action: .status(503, retryAfter: 2), times: 2, after: 1, ttlSeconds: 60)
+        let parsed = try parse(
+            "faults add --project p --status 503 --retry-after 2 --platform asleep --method post --path /asleep/** "
+                + "--header x-user-id=u1 --times 2 --after 1 --ttl 60")
+        let expected = FaultRule(
+            match: .init(platform: "asleep", method: "POST", path: "/asleep/**", headers: ["x-user-id": "u1"]),
+            action: .status(503, retryAfter: 2), times: 2, after: 1, ttlSeconds: 60)
         #expect(parsed.action == .addFault(project: "p", rule: .rule(expected)))
         #expect(try parse("faults add --hang --hold 500").action == .addFault(project: nil, rule: .rule(FaultRule(match: .init(), action: .hang(500)))))
         #expect(try parse("faults add --truncate").action == .addFault(project: nil, rule: .rule(FaultRule(match: .init(), action: .truncate()))))

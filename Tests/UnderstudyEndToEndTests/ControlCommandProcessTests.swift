@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
@@ -80,8 +80,9 @@ struct ControlCommandProcessTests {
         #expect(unreachable.error.count == 1 && unreachable.error.first?.hasPrefix("understudy: cannot reach \(url)") == true)
     }
 
-    @Test("journal --follow prints a request sent after it started, as a line or one JSON object, until it is stopped",
-          arguments: [false, true])
+    @Test(
+        "journal --follow prints a request sent after it started, as a line or one JSON object, until it is stopped",
+        arguments: [false, true])
     func follow(json: Bool) async throws {
         try await UnderstudyTestServer.with { server in
             let project = try await server.makeProject()
@@ -98,8 +99,10 @@ struct ControlCommandProcessTests {
             // The header comes after the cursor is taken: anything sent from now on is newer than it.
             let header = await errors.next()
             #expect(header?.hasPrefix("following the journal of project \(project.id)") == true)
-            _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/late",
-                                                           headers: ["x-api-key": project.credential("asleep", "apiKey")]))
+            _ = try await server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/asleep/ai/v1/users/late",
+                    headers: ["x-api-key": project.credential("asleep", "apiKey")]))
             var lines = child.standard.makeAsyncIterator()
             let line = try #require(await lines.next())
             if json {

@@ -10,8 +10,9 @@ final class CapturedOutput: Sendable {
     private let streams = Mutex<(standard: String, error: String)>(("", ""))
 
     var output: ControlOutput {
-        ControlOutput(standard: { text in self.streams.withLock { $0.standard += text } },
-                      error: { text in self.streams.withLock { $0.error += text } })
+        ControlOutput(
+            standard: { text in self.streams.withLock { $0.standard += text } },
+            error: { text in self.streams.withLock { $0.error += text } })
     }
     var standard: String { streams.withLock { $0.standard } }
     var error: String { streams.withLock { $0.error } }
@@ -82,11 +83,16 @@ struct ControlCommandTests {
     func faults() async throws {
         try await UnderstudyTestServer.with { server in
             let id = try await server.makeProject().id
-            let added = await Self.run(["faults", "add", "--project", id, "--status", "503", "--retry-after", "2", "--platform", "asleep",
-                                        "--path", "/asleep/**", "--times", "2", "--json"], on: server)
+            let added = await Self.run(
+                [
+                    "faults", "add", "--project", id, "--status", "503", "--retry-after", "2", "--platform", "asleep",
+                    "--path", "/asleep/**", "--times", "2", "--json",
+                ], on: server)
             #expect(added.status == 0, "\(added.error)")
             let rule = try added.decode(FaultRule.self)
-            #expect(rule.action.type == "status" && rule.action.status == 503 && rule.action.retryAfter == 2 && rule.match.platform == "asleep" && rule.times == 2 && rule.projectID == id)
+            #expect(
+                rule.action.type == "status" && rule.action.status == 503 && rule.action.retryAfter == 2 && rule.match.platform == "asleep" && rule.times == 2
+                    && rule.projectID == id)
             let global = await Self.run(["faults", "add", "--json-rule", #"{"match": {"platform": "telematics"}, "action": {"type": "reset"}}"#], on: server)
             #expect(global.status == 0 && global.standard.hasPrefix("added flt_") && global.standard.contains("reset for telematics"))
             let listed = await Self.run(["faults", "list", "--project", id], on: server)
@@ -113,8 +119,10 @@ struct ControlCommandTests {
             let project = try await server.makeProject(), other = try await server.makeProject()
             // Each request is journalled before the next is sent, so the journal's order is the sending order.
             for (owner, user, count) in [(project, "ada", 1), (project, "grace", 2), (other, "linus", 1)] {
-                _ = try await server.client.send(ClientRequest(method: "GET", path: "/asleep/ai/v1/users/\(user)",
-                                                               headers: ["x-api-key": owner.credential("asleep", "apiKey")]))
+                _ = try await server.client.send(
+                    ClientRequest(
+                        method: "GET", path: "/asleep/ai/v1/users/\(user)",
+                        headers: ["x-api-key": owner.credential("asleep", "apiKey")]))
                 _ = try await server.client.admin.project(owner.id).waitForRequests(JournalQuery(platform: "asleep"), count: count)
             }
             let listed = await Self.run(["journal", "--project", project.id, "--platform", "asleep"], on: server)

@@ -37,7 +37,8 @@ struct EventLoopSelectionTests {
     @Test("a test server runs the loop UNDERSTUDY_EVENT_LOOP names")
     func testServerHonoursVariable() async throws {
         let named = ProcessInfo.processInfo.environment["UNDERSTUDY_EVENT_LOOP"]
-        let expected = try named.map { try #require(EventLoopKind(rawValue: $0), "UNDERSTUDY_EVENT_LOOP=\($0) names no loop") }
+        let expected =
+            try named.map { try #require(EventLoopKind(rawValue: $0), "UNDERSTUDY_EVENT_LOOP=\($0) names no loop") }
             ?? .platformDefault
         #expect(UnderstudyTestServer.testEventLoop == expected)
         try await UnderstudyTestServer.with { server in

@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
-import Testing
 import TestProcesses
+import Testing
 import UnderstudyClient
 import UnderstudyServer
 import UnderstudyTesting
@@ -75,8 +75,9 @@ struct FileLinkTests {
         try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: victim)
         let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy").path
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
-        let finished = try ChildProcess.run(binary, ["ca", "export", "--output", output, "--ca-dir", folder.appendingPathComponent("ca").path],
-                                            environment: environment, directory: LogFormatTests.repository.path)
+        let finished = try ChildProcess.run(
+            binary, ["ca", "export", "--output", output, "--ca-dir", folder.appendingPathComponent("ca").path],
+            environment: environment, directory: LogFormatTests.repository.path)
         #expect(finished.status == 1)
         #expect(finished.error.contains(output) && finished.error.contains("symbolic link"), "\(finished.error)")
         #expect(isLink(output) && FileManager.default.contents(atPath: victim) == Self.victimBytes)

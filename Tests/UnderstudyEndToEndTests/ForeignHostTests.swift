@@ -5,8 +5,10 @@ import UnderstudyServer
 import UnderstudyTesting
 
 /// One request on its own connection to 127.0.0.1:`port`, with the `Host` and headers given.
-func rawRequest(port: Int, _ method: String, _ target: String, host: String, headers: [String: String] = [:],
-                body: String = "") async throws -> ProxyClient.Reply {
+func rawRequest(
+    port: Int, _ method: String, _ target: String, host: String, headers: [String: String] = [:],
+    body: String = ""
+) async throws -> ProxyClient.Reply {
     try await blocking { try ProxyClient(port: port).request(method, target, host: host, headers: headers, body: body) }
 }
 
@@ -40,8 +42,10 @@ struct ForeignHostTests {
             #expect(journalled.count == refused.count + 2)
             #expect(journalled.allSatisfy { $0.projectID == nil })
 
-            for host in ["localhost:\(port)", "LOCALHOST", "[::1]:\(port)", "10.0.2.2:\(port)", "phone.local:\(port)", "abc.tunnel.example",
-                         "api.warplink.app", "host.docker.internal:\(port)", "dev.localhost:\(port)"] {
+            for host in [
+                "localhost:\(port)", "LOCALHOST", "[::1]:\(port)", "10.0.2.2:\(port)", "phone.local:\(port)", "abc.tunnel.example",
+                "api.warplink.app", "host.docker.internal:\(port)", "dev.localhost:\(port)",
+            ] {
                 #expect(try await rawRequest(port: port, "GET", "/__admin/projects", host: host).status == 200, "\(host)")
             }
             #expect(try await rawRequest(port: port, "GET", "/__admin/ui", host: "localhost:\(port)").status == 200)
@@ -66,8 +70,9 @@ struct ForeignHostTests {
                 let connect = try ProxyClient(port: proxyPort).connectTunnel("example.org:443")
                 let tunnel = try ProxyClient(port: proxyPort)
                 _ = try tunnel.connectTunnel("api.warplink.app:80")
-                let inside = try tunnel.request("GET", "/v1/sdk/validate", host: "api.warplink.app",
-                                                headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
+                let inside = try tunnel.request(
+                    "GET", "/v1/sdk/validate", host: "api.warplink.app",
+                    headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
                 let foreign = try tunnel.request("GET", "/v1/sdk/validate", host: "attacker.example")
                 return (absolute, connect, inside, foreign)
             }
@@ -84,13 +89,16 @@ struct ForeignHostTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             let port = server.server.http.port
             let own = "http://127.0.0.1:\(port)"
-            let foreign: [[String: String]] = [["Origin": "http://127.0.0.1:1"], ["Origin": "null"], ["Sec-Fetch-Site": "cross-site"],
-                                               ["Sec-Fetch-Site": "same-site", "Origin": "http://localhost:1"]]
+            let foreign: [[String: String]] = [
+                ["Origin": "http://127.0.0.1:1"], ["Origin": "null"], ["Sec-Fetch-Site": "cross-site"],
+                ["Sec-Fetch-Site": "same-site", "Origin": "http://localhost:1"],
+            ]
             let linksBefore = try await server.client.warpLink.project("demo").links().count
             for headers in foreign {
-                let link = try await rawRequest(port: port, "POST", "/__admin/projects/demo/warplink/links", host: "127.0.0.1:\(port)",
-                                                headers: headers.merging(["Content-Type": "text/plain"]) { $1 },
-                                                body: #"{"destination_url":"https://attacker.example/x"}"#)
+                let link = try await rawRequest(
+                    port: port, "POST", "/__admin/projects/demo/warplink/links", host: "127.0.0.1:\(port)",
+                    headers: headers.merging(["Content-Type": "text/plain"]) { $1 },
+                    body: #"{"destination_url":"https://attacker.example/x"}"#)
                 #expect(link.status == 403 && link.text.contains("cross_origin_refused"), "\(headers): \(link.status) \(link.text)")
                 let key = try await rawRequest(port: port, "POST", "/__admin/projects/demo/asleep/keys", host: "127.0.0.1:\(port)", headers: headers, body: "{}")
                 #expect(key.status == 403, "\(headers)")
@@ -104,8 +112,9 @@ struct ForeignHostTests {
             #expect(try await server.client.warpLink.project("demo").links().count == linksBefore)
             let sameOrigin = ["Origin": own, "Sec-Fetch-Site": "same-origin"]
             #expect(try await rawRequest(port: port, "GET", "/__admin/projects/demo/asleep/sessions", host: "127.0.0.1:\(port)", headers: sameOrigin).status == 200)
-            let created = try await rawRequest(port: port, "POST", "/__admin/projects/demo/warplink/links", host: "127.0.0.1:\(port)", headers: sameOrigin,
-                                               body: #"{"destination_url":"https://example.com/ok"}"#)
+            let created = try await rawRequest(
+                port: port, "POST", "/__admin/projects/demo/warplink/links", host: "127.0.0.1:\(port)", headers: sameOrigin,
+                body: #"{"destination_url":"https://example.com/ok"}"#)
             #expect(created.status == 201, "\(created.text)")
         }
     }
@@ -119,8 +128,9 @@ struct ForeignHostTests {
             #expect(try await client.admin.project(project.id).freezeClock(at: "2031-01-01T00:00:00Z").mode == "frozen")
             _ = try await client.admin.project(project.id).reset()
             let captured = CapturedOutput()
-            let status = await ControlCommand.run(["clock", "advance", "--project", project.id, "60s", "--server", localhost.absoluteString],
-                                                  environment: [:], output: captured.output)
+            let status = await ControlCommand.run(
+                ["clock", "advance", "--project", project.id, "60s", "--server", localhost.absoluteString],
+                environment: [:], output: captured.output)
             #expect(status == 0, "\(captured.error)")
             let listed = CapturedOutput()
             #expect(await ControlCommand.run(["projects", "list", "--server", localhost.absoluteString], environment: [:], output: listed.output) == 0)
@@ -138,8 +148,10 @@ struct ForeignHostTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             let port = server.server.http.port
             var paths: Set<String> = []
-            for document in ["/__admin/openapi.json", "/__admin/openapi/warplink.json", "/__admin/openapi/asleep.json",
-                             "/__admin/openapi/warrantylife.json", "/__admin/openapi/telematics.json"] {
+            for document in [
+                "/__admin/openapi.json", "/__admin/openapi/warplink.json", "/__admin/openapi/asleep.json",
+                "/__admin/openapi/warrantylife.json", "/__admin/openapi/telematics.json",
+            ] {
                 let text = try await rawRequest(port: port, "GET", document, host: "127.0.0.1").text
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
                 for (template, item) in json["paths"] as? [String: Any] ?? [:] where template.hasPrefix("/__admin") {
@@ -153,9 +165,11 @@ struct ForeignHostTests {
                 let isDocument = path.hasPrefix("/__admin/openapi")
                 let get = try await rawRequest(port: port, "GET", path, host: "127.0.0.1", headers: ["Origin": "http://attacker.example"])
                 #expect((get.headers["access-control-allow-origin"] != nil) == isDocument, "GET \(path)")
-                let preflight = try await rawRequest(port: port, "OPTIONS", path, host: "127.0.0.1", headers: [
-                    "Origin": "http://attacker.example", "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type",
-                ])
+                let preflight = try await rawRequest(
+                    port: port, "OPTIONS", path, host: "127.0.0.1",
+                    headers: [
+                        "Origin": "http://attacker.example", "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type",
+                    ])
                 #expect(preflight.headers.keys.contains { $0.hasPrefix("access-control-") } == isDocument, "OPTIONS \(path): \(preflight.headers)")
             }
         }
@@ -172,8 +186,10 @@ struct ForeignHostTLSTests {
             #expect(client.peerCommonName == "attacker.test")
             let read = try client.exchange(httpRequest("/__admin/projects", host: "attacker.test:\(port)"))
             #expect(read.status == 421 && !read.text.contains("demo0000"))
-            let clock = try client.exchange(httpRequest("/__admin/projects/demo/clock", method: "PUT", host: "attacker.test:\(port)",
-                                                        headers: ["Content-Length": "17"]) + #"{"mode":"frozen"}"#)
+            let clock = try client.exchange(
+                httpRequest(
+                    "/__admin/projects/demo/clock", method: "PUT", host: "attacker.test:\(port)",
+                    headers: ["Content-Length": "17"]) + #"{"mode":"frozen"}"#)
             #expect(clock.status == 421)
             #expect(try await server.client.admin.project("demo").clock().mode != "frozen")
             let local = try TLSTestClient(port: port, context: context, serverName: "localhost")
@@ -181,11 +197,15 @@ struct ForeignHostTLSTests {
             let emulated = try TLSTestClient(port: port, context: context, serverName: "api.warplink.app")
             #expect(try emulated.exchange(httpRequest("/__admin/health", host: "api.warplink.app")).status == 200)
             // A page of another origin over HTTPS, under an allowed name: its change is refused too.
-            let crossOrigin = try local.exchange(httpRequest("/__admin/projects/demo/reset", method: "POST", host: "localhost:\(port)",
-                                                             headers: ["Origin": "https://localhost:1", "Content-Length": "0"]))
+            let crossOrigin = try local.exchange(
+                httpRequest(
+                    "/__admin/projects/demo/reset", method: "POST", host: "localhost:\(port)",
+                    headers: ["Origin": "https://localhost:1", "Content-Length": "0"]))
             #expect(crossOrigin.status == 403)
-            let sameOrigin = try local.exchange(httpRequest("/__admin/projects/demo/clock", method: "PUT", host: "localhost:\(port)",
-                                                            headers: ["Origin": "https://localhost:\(port)", "Content-Length": "17"]) + #"{"mode":"frozen"}"#)
+            let sameOrigin = try local.exchange(
+                httpRequest(
+                    "/__admin/projects/demo/clock", method: "PUT", host: "localhost:\(port)",
+                    headers: ["Origin": "https://localhost:\(port)", "Content-Length": "17"]) + #"{"mode":"frozen"}"#)
             #expect(sameOrigin.status == 200)
         }
     }

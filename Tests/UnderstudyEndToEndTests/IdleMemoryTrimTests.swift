@@ -1,9 +1,11 @@
+import Foundation
+import Testing
+
+@testable import UnderstudyServer
+
 #if canImport(CMalloc)
 import CMalloc
 #endif
-import Foundation
-import Testing
-@testable import UnderstudyServer
 
 @Suite("Idle memory trim")
 struct IdleMemoryTrimTests {
@@ -19,28 +21,32 @@ struct IdleMemoryTrimTests {
 
     @Test("trims once the process goes quiet after enough work, not while busy, and not again until more work")
     func policy() {
-        Self.check(IdleTrimPolicy(idleShare: 0.02, workBetweenTrims: 0.5), [
-            (0.10, 1, false, "the first reading only sets the baseline"),
-            (0.101, 1, false, "quiet, but nothing worth giving back yet"),
-            (1.20, 1, false, "busy: 1.1 s of CPU in 1 s"),
-            (1.90, 1, false, "still busy"),
-            (1.91, 1, true, "quiet after 1.8 s of work"),
-            (1.911, 1, false, "already trimmed; no work since"),
-            (2.20, 1, false, "busy again, 0.29 s"),
-            (2.205, 1, false, "quiet, but 0.295 s since the trim is not enough"),
-            (2.60, 1, false, "busy"),
-            (2.61, 2, true, "quiet over a longer interval: 0.005 s/s"),
-        ])
+        Self.check(
+            IdleTrimPolicy(idleShare: 0.02, workBetweenTrims: 0.5),
+            [
+                (0.10, 1, false, "the first reading only sets the baseline"),
+                (0.101, 1, false, "quiet, but nothing worth giving back yet"),
+                (1.20, 1, false, "busy: 1.1 s of CPU in 1 s"),
+                (1.90, 1, false, "still busy"),
+                (1.91, 1, true, "quiet after 1.8 s of work"),
+                (1.911, 1, false, "already trimmed; no work since"),
+                (2.20, 1, false, "busy again, 0.29 s"),
+                (2.205, 1, false, "quiet, but 0.295 s since the trim is not enough"),
+                (2.60, 1, false, "busy"),
+                (2.61, 2, true, "quiet over a longer interval: 0.005 s/s"),
+            ])
     }
 
     @Test("a quiet share is measured per second of the interval")
     func share() {
-        Self.check(IdleTrimPolicy(idleShare: 0.02, workBetweenTrims: 0.1), [
-            (0, 1, false, "baseline"),
-            (1, 1, false, "busy"),
-            (1.05, 2, false, "0.025 s/s is above the 0.02 idle share"),
-            (1.06, 1, true, "0.01 s/s"),
-        ])
+        Self.check(
+            IdleTrimPolicy(idleShare: 0.02, workBetweenTrims: 0.1),
+            [
+                (0, 1, false, "baseline"),
+                (1, 1, false, "busy"),
+                (1.05, 2, false, "0.025 s/s is above the 0.02 idle share"),
+                (1.06, 1, true, "0.01 s/s"),
+            ])
     }
 
     #if canImport(CMalloc)

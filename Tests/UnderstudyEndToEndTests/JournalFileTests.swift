@@ -53,9 +53,13 @@ struct JournalFileTests {
             let admin = server.client.admin.project(project.id)
             // Not UTF-8, as an audio chunk is: the journal shows it in base64.
             let chunk = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 0x80) })
-            _ = try await server.client.send(ClientRequest(method: "POST", path: "/asleep/ai/v1/sessions/none/upload",
-                                                           headers: ["x-api-key": project.credential("asleep", "apiKey"), "x-user-id": "ada",
-                                                                     "Content-Type": "application/octet-stream"], body: chunk))
+            _ = try await server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/asleep/ai/v1/sessions/none/upload",
+                    headers: [
+                        "x-api-key": project.credential("asleep", "apiKey"), "x-user-id": "ada",
+                        "Content-Type": "application/octet-stream",
+                    ], body: chunk))
             let page = try await admin.waitForRequests(JournalQuery(platform: "asleep"), count: 1)
             #expect(page.requests.first?.requestBody == "base64:" + chunk.base64EncodedString())
             let segments = try FileManager.default.contentsOfDirectory(atPath: directory)

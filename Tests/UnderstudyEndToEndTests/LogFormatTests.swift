@@ -1,16 +1,17 @@
 import EmulatorCore
-import HTTPServer
 import Foundation
+import HTTPServer
+import TestProcesses
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TestProcesses
 
 /// The real binary's output with `--log-format json`: every line a JSON object, numbers as numbers.
 @Suite("JSON log format")
@@ -25,8 +26,11 @@ struct LogFormatTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let port = try await SpawnedServer.freePort()
         let process = try SpawnedProcess.start(
-            binary.path, ["serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
-                          "--database", folder.appendingPathComponent("db.sqlite").path],
+            binary.path,
+            [
+                "serve", "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--log-format", "json",
+                "--database", folder.appendingPathComponent("db.sqlite").path,
+            ],
             environment: ProcessInfo.processInfo.environment, directory: Self.repository.path)
         #expect(try await SpawnedServer.waitUntilReady(port: port, process: process))
         _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/warplink/v1/sdk/validate")!) // any status: one request line
@@ -51,4 +55,3 @@ struct LogFormatTests {
         #expect(messages.contains("request"))
     }
 }
-

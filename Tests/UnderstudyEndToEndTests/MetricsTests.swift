@@ -129,8 +129,9 @@ struct MetricsTests {
                 FaultRule(match: .init(platform: "warplink", path: "/v1/sdk/validate"), action: .status(503), times: 2))
             let ruleID = try #require(rule.id)
             for _ in 0..<3 { _ = try await h.warpLink.validate(apiKey: h.sdkKey) }
-            let headerFault = try await h.server.client.send(ClientRequest(
-                method: "GET", path: "/warplink/v1/sdk/validate", headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=502"]))
+            let headerFault = try await h.server.client.send(
+                ClientRequest(
+                    method: "GET", path: "/warplink/v1/sdk/validate", headers: ["Authorization": "Bearer " + h.sdkKey, "X-Understudy-Fault": "status=502"]))
             #expect(headerFault.status == 502)
             let scrape = try await Self.scrape(h.server)
             #expect(scrape[#"understudy_faults_fired_total{rule="\#(ruleID)",project="\#(h.project.id)"}"#] == 2)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestProcesses
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import WarpLinkEmulator
 @testable import WarrantyLifeEmulator
 
@@ -31,10 +32,11 @@ struct PagesPerWriteTests {
 
     /// A resolve's click as `WarpLinkRoutes.resolve` records it.
     static func click(id: String, at millis: UInt64) -> ClickRecord {
-        ClickRecord(id: id, linkID: "link-1", appID: nil, source: .resolve, ip: "127.0.0.1", acceptLanguage: "en-US", language: nil,
-                    timezone: nil, timezoneOffset: nil, deviceID: nil, fingerprint: nil, userAgent: "WarpLinkSDK/1.1.0", tapID: nil,
-                    destinationURL: "https://example.com/p", iosURL: "app://p", androidURL: nil, customParams: ["campaign": "spring"],
-                    clickedAt: Date(timeIntervalSince1970: Double(millis) / 1000), claimedBy: nil, claimedAt: nil)
+        ClickRecord(
+            id: id, linkID: "link-1", appID: nil, source: .resolve, ip: "127.0.0.1", acceptLanguage: "en-US", language: nil,
+            timezone: nil, timezoneOffset: nil, deviceID: nil, fingerprint: nil, userAgent: "WarpLinkSDK/1.1.0", tapID: nil,
+            destinationURL: "https://example.com/p", iosURL: "app://p", androidURL: nil, customParams: ["campaign": "spring"],
+            clickedAt: Date(timeIntervalSince1970: Double(millis) / 1000), claimedBy: nil, claimedAt: nil)
     }
 
     @Test("six resolve clicks with the ids the server makes change about four pages, not one index leaf per click")
@@ -58,8 +60,9 @@ struct PagesPerWriteTests {
         let fixture = try Fixture()
         let store = WarrantyLifeStore(connection: fixture.connection)
         let pages = try fixture.pagesPerTransaction { _ in
-            try store.recordLookup("p1", code: "BENCH", deviceID: "BENCH-DEVICE", userID: "user-1", action: .normalRegistration,
-                                   type: .normalRegistration, now: "2026-06-01T12:00:00Z")
+            try store.recordLookup(
+                "p1", code: "BENCH", deviceID: "BENCH-DEVICE", userID: "user-1", action: .normalRegistration,
+                type: .normalRegistration, now: "2026-06-01T12:00:00Z")
         }
         #expect(pages <= 6.5, "\(pages) pages per transaction of six lookups")
     }
@@ -76,8 +79,9 @@ struct PagesPerWriteTests {
         var generator = IDGenerator()
         let pages = try fixture.pagesPerTransaction { index in
             let id = String(generator.ascendingNumber(in: 10_000_000...99_999_999))
-            _ = try store.insertSensorEvent("p1", id: id, itemID: "item-1", eventAt: Self.eventAt(index), type: 1111,
-                                            body: ["sensorEventType": 1111, "volumeSetting": 8], now: "2026-06-01T12:00:00Z")
+            _ = try store.insertSensorEvent(
+                "p1", id: id, itemID: "item-1", eventAt: Self.eventAt(index), type: 1111,
+                body: ["sensorEventType": 1111, "volumeSetting": 8], now: "2026-06-01T12:00:00Z")
         }
         // 7.3 pages; random ids put each event on its own leaf of the (project, id) key: 12.2.
         #expect(pages <= 8, "\(pages) pages per transaction of six sensor events")

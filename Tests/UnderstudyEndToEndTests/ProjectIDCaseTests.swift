@@ -27,8 +27,9 @@ struct ProjectIDCaseTests {
             for twin in ["Demo", "DEMO"] {
                 let refused = await BundleSupport.status { _ = try await admin.createProject(name: "upper", id: twin) }
                 #expect(refused?.status == 409)
-                #expect(refused?.body.contains("Project id `\(twin)` differs only in case from project `demo`, which exists; project ids are unique ignoring case.") == true,
-                        "\(String(describing: refused))")
+                #expect(
+                    refused?.body.contains("Project id `\(twin)` differs only in case from project `demo`, which exists; project ids are unique ignoring case.") == true,
+                    "\(String(describing: refused))")
                 Self.expectNoSQL(refused?.body)
             }
             let again = await BundleSupport.status { _ = try await admin.createProject(name: "again", id: "demo") }

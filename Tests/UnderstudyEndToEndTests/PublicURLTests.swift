@@ -2,8 +2,9 @@ import EmulatorCore
 import Foundation
 import Testing
 import UnderstudyClient
-@testable import UnderstudyServer
 import UnderstudyTesting
+
+@testable import UnderstudyServer
 
 @Suite("Public URL and Host-derived URLs in project answers, OpenAPI and the banner")
 struct PublicURLTests {
@@ -31,8 +32,11 @@ struct PublicURLTests {
             #expect(demo.httpsBaseURLs["asleep"] == "https://192.168.1.50:8443/asleep")
             #expect(demo.sdkSettings["warplink"]?["apiEndpoint"] == Self.publicURL + "/warplink/v1")
             #expect(demo.sdkSettings["telematics"]?["baseURL"] == Self.publicURL + "/telematics")
-            #expect(demo.proxy == Project.Proxy(address: "192.168.1.50:8888", caCertificatePath: "/data/understudy-ca.pem",
-                                                caCertificateURL: Self.publicURL + "/__admin/ca.pem"))
+            #expect(
+                demo.proxy
+                    == Project.Proxy(
+                        address: "192.168.1.50:8888", caCertificatePath: "/data/understudy-ca.pem",
+                        caCertificateURL: Self.publicURL + "/__admin/ca.pem"))
             #expect(demo.connections["warrantylife"]?.proxy == "192.168.1.50:8888")
 
             // A request under another Host changes nothing: the public URL wins.
@@ -46,8 +50,9 @@ struct PublicURLTests {
             #expect(platform["servers"]?[0]?["url"] == .string(Self.publicURL + "/warrantylife"))
 
             let record = try #require(try await server.server.emulator.projects.list().first(where: \.isDemo))
-            let banner = StartupBanner(project: record, platforms: server.server.emulator.platforms,
-                                       addresses: server.server.emulator.services.addresses, lanAddresses: ["172.17.0.2"])
+            let banner = StartupBanner(
+                project: record, platforms: server.server.emulator.platforms,
+                addresses: server.server.emulator.services.addresses, lanAddresses: ["172.17.0.2"])
             #expect(banner.text.contains("HTTP:          \(Self.publicURL)  (public URL; listening on 127.0.0.1:"))
             #expect(banner.text.contains("apiEndpoint=\(Self.publicURL)/warplink/v1") && banner.text.contains("HTTPS:         https://192.168.1.50:8443"))
             #expect(banner.text.contains("use the proxy: 192.168.1.50:8888, trust /data/understudy-ca.pem"))
@@ -92,7 +97,9 @@ struct PublicURLTests {
     @Test("each SDK is told how it reaches Understudy: its base-URL setting, or the proxy and the CA")
     func connections() async throws {
         // Nothing but the plain port listens at first (the test binds the others by hand).
-        try await UnderstudyTestServer.with(configure: { $0.httpsPort = nil; $0.proxyPort = nil }) { server in
+        try await UnderstudyTestServer.with(configure: {
+            $0.httpsPort = nil; $0.proxyPort = nil
+        }) { server in
             let before = try await server.client.admin.createProject(name: "off")
             #expect(before.httpsBaseURLs.isEmpty && before.proxy == Project.Proxy(address: nil, caCertificatePath: nil, caCertificateURL: nil))
             #expect(before.connections["warrantylife"]?.usesProxy == true && before.connections["warrantylife"]?.proxy == nil)
@@ -117,10 +124,12 @@ struct PublicURLTests {
     func banner() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
             let record = try #require(try await server.server.emulator.projects.list().first(where: \.isDemo))
-            let addresses = ServerAddresses(listenHost: "0.0.0.0", httpPort: 8080, httpsPort: 8443, proxyPort: 8888,
-                                            caCertificatePath: "/home/dev/understudy/data/understudy-ca.pem")
-            let banner = StartupBanner(project: record, platforms: server.server.emulator.platforms, addresses: addresses,
-                                       lanAddresses: ["192.168.1.50", "10.0.0.7"])
+            let addresses = ServerAddresses(
+                listenHost: "0.0.0.0", httpPort: 8080, httpsPort: 8443, proxyPort: 8888,
+                caCertificatePath: "/home/dev/understudy/data/understudy-ca.pem")
+            let banner = StartupBanner(
+                project: record, platforms: server.server.emulator.platforms, addresses: addresses,
+                lanAddresses: ["192.168.1.50", "10.0.0.7"])
             let text = banner.text
             func section(_ platform: String) -> [Substring] {
                 let lines = text.split(separator: "\n")
@@ -159,7 +168,9 @@ struct PublicURLTests {
     @Test("the CA certificate is served publicly at /__admin/ca.pem, even when the control plane needs a token")
     func caCertificate() async throws {
         // No TLS listener, so no CA until the test sets a path.
-        try await UnderstudyTestServer.with(configure: { $0.adminToken = "s3cret"; $0.httpsPort = nil; $0.proxyPort = nil }) { server in
+        try await UnderstudyTestServer.with(configure: {
+            $0.adminToken = "s3cret"; $0.httpsPort = nil; $0.proxyPort = nil
+        }) { server in
             let port = server.server.http.port
             #expect(try RawHTTP.send(port: port, "GET", "/__admin/ca.pem", host: "127.0.0.1").status == 404)
             let pem = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString).pem")

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -49,7 +50,8 @@ enum RawHTTP {
         }
         let text = String(decoding: received, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n"), let statusText = text.split(separator: " ", maxSplits: 2).dropFirst().first,
-              let status = Int(statusText) else { throw Failure.malformed(text) }
+            let status = Int(statusText)
+        else { throw Failure.malformed(text) }
         let headers = text[..<split.lowerBound].lowercased()
         guard !headers.contains("transfer-encoding: chunked") else { throw Failure.malformed("chunked answers are not read here") }
         let headerBytes = text[..<split.upperBound].utf8.count

@@ -1,9 +1,10 @@
 import Foundation
+import HTTPServer
+import TestProcesses
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPServer
-import TestProcesses
 
 /// What the tests that run the built `understudy` binary share: a port for it, and its start.
 enum SpawnedServer {

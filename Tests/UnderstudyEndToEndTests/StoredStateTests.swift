@@ -1,13 +1,14 @@
 import EmulatorCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SQLiteStore
 import Testing
 import UnderstudyClient
 import UnderstudyServer
 import UnderstudyTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A database holding values no request can write any more (a clock of 1e19 s from before the
 /// bound, a timestamp cell that is not one) must not stop the server or the project list: the
@@ -45,16 +46,18 @@ struct StoredStateTests {
             for project in [clocked, huge] {
                 let clock = try await ExtremeNumbersTests.send(server, "GET", "/__admin/projects/\(project.id)/clock")
                 #expect(clock.status == 409 && clock.body.contains("`\(project.id)`") && clock.body.contains("PUT /__admin/projects/\(project.id)/clock"), "\(clock)")
-                let sdk = try await ExtremeNumbersTests.send(server, "GET", "/warplink/v1/sdk/validate",
-                                                             headers: ["Authorization": "Bearer " + (project.credentials["warplink"]?["sdkKey"] ?? "")])
+                let sdk = try await ExtremeNumbersTests.send(
+                    server, "GET", "/warplink/v1/sdk/validate",
+                    headers: ["Authorization": "Bearer " + (project.credentials["warplink"]?["sdkKey"] ?? "")])
                 #expect(sdk.status == 409 && sdk.body.contains("`\(project.id)`") && sdk.body.contains("\"error\""), "\(sdk)")
             }
             let links = try await ExtremeNumbersTests.send(server, "GET", "/__admin/projects/stamped/warplink/links")
             #expect(links.status == 409 && links.body.contains("`stamped`") && links.body.contains("created_at"), "\(links)")
             #expect(try await ExtremeNumbersTests.send(server, "GET", "/__admin/projects/healthy/warplink/links").status == 200)
             #expect(try await ExtremeNumbersTests.send(server, "GET", "/__admin/projects/healthy/clock").status == 200)
-            let validate = try await ExtremeNumbersTests.send(server, "GET", "/warplink/v1/sdk/validate",
-                                                              headers: ["Authorization": "Bearer " + (healthy.credentials["warplink"]?["sdkKey"] ?? "")])
+            let validate = try await ExtremeNumbersTests.send(
+                server, "GET", "/warplink/v1/sdk/validate",
+                headers: ["Authorization": "Bearer " + (healthy.credentials["warplink"]?["sdkKey"] ?? "")])
             #expect(validate.status == 200, "\(validate)")
             // Setting the clock again repairs the project.
             #expect(try await ExtremeNumbersTests.send(server, "PUT", "/__admin/projects/clocked/clock", #"{"mode":"real"}"#).status == 200)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WarpLinkEmulator
 
 @Suite("WarpLink resolve's domain check by bytes")
@@ -18,9 +19,11 @@ struct HostNameCheckTests {
         }
     }
 
-    @Test("names beyond ASCII keep the Unicode rule", arguments: [
-        "bücher.example", "例え.jp", "xn--bcher-kva.example", "café-1.fr", "a\u{0301}.example", "smile😀.io", "tab\t.example", "\r\n", "",
-    ])
+    @Test(
+        "names beyond ASCII keep the Unicode rule",
+        arguments: [
+            "bücher.example", "例え.jp", "xn--bcher-kva.example", "café-1.fr", "a\u{0301}.example", "smile😀.io", "tab\t.example", "\r\n", "",
+        ])
     func unicode(_ value: String) {
         #expect(WarpLinkWire.isHostName(value) == Self.byCharacter(value))
     }

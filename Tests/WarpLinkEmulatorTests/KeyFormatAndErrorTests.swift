@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import WarpLinkEmulator
 
 /// The 1.1 SDKs' local key check: `wl_live_` + 32 alphanumerics, nothing else.
@@ -44,9 +45,12 @@ struct KeyFormatAndErrorTests {
 
     @Test("sdkSettings names only SDK settings: apiEndpoint and the SDK key as apiKey, never the API key")
     func sdkSettings() {
-        let settings = WarpLinkPlatform().sdkSettings(endpoints: AdvertisedEndpoints(baseURL: "http://127.0.0.1:8080"),
-                                                      credentials: ["sdkKey": "wl_live_" + String(repeating: "s", count: 32),
-                                                                    "apiKey": "wl_live_" + String(repeating: "a", count: 32)])
+        let settings = WarpLinkPlatform().sdkSettings(
+            endpoints: AdvertisedEndpoints(baseURL: "http://127.0.0.1:8080"),
+            credentials: [
+                "sdkKey": "wl_live_" + String(repeating: "s", count: 32),
+                "apiKey": "wl_live_" + String(repeating: "a", count: 32),
+            ])
         #expect(settings == ["apiEndpoint": "http://127.0.0.1:8080/warplink/v1", "apiKey": "wl_live_" + String(repeating: "s", count: 32)])
         #expect(WarpLinkPlatform().sdkConnection == .baseURL(setting: "apiEndpoint"))
     }
@@ -60,8 +64,9 @@ struct KeyFormatAndErrorTests {
 
     @Test("constraint failures become 409 (unique) or 400 (other) in both formats, without SQL text")
     func constraintFailures() throws {
-        let unique = SQLiteError(code: 2067, message: "UNIQUE constraint failed: warplink_installs.project_id, warplink_installs.id",
-                                 sql: "INSERT INTO warplink_installs (project_id, id) VALUES (?, ?)")
+        let unique = SQLiteError(
+            code: 2067, message: "UNIQUE constraint failed: warplink_installs.project_id, warplink_installs.id",
+            sql: "INSERT INTO warplink_installs (project_id, id) VALUES (?, ?)")
         let check = SQLiteError(code: 275, message: "CHECK constraint failed: kind IN ('sdk', 'api')", sql: "INSERT INTO warplink_keys …")
         let sdkConflict = WarpLinkError(constraint: unique).response
         #expect(sdkConflict.status == 409 && !Self.showsSQL(sdkConflict.body))

@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import WarpLinkEmulator
 
 @Suite("WarpLink records")
@@ -38,12 +39,18 @@ struct RecordDecodingTests {
 
     @Test("a link row with custom_params that are not JSON throws")
     func linkJSON() {
-        let columns = ["id", "app_id", "slug", "domain", "destination_url", "ios_url", "ios_fallback_url", "android_url", "android_fallback_url",
-                       "custom_params", "tags", "password", "expires_at", "is_active", "match_window_hours", "created_at", "updated_at"]
+        let columns = [
+            "id", "app_id", "slug", "domain", "destination_url", "ios_url", "ios_fallback_url", "android_url", "android_fallback_url",
+            "custom_params", "tags", "password", "expires_at", "is_active", "match_window_hours", "created_at", "updated_at",
+        ]
         func row(params: String, active: SQLValue = .integer(1)) -> Row {
-            Row(columns: columns, values: [.text("l"), .null, .text("s"), .text("aplnk.to"), .text("https://e.com"), .null, .null, .null, .null,
-                                           .text(params), .text("[\"a\"]"), .null, .null, active, .null,
-                                           .text("2026-01-01T00:00:00.000Z"), .text("2026-01-01T00:00:00.000Z")])
+            Row(
+                columns: columns,
+                values: [
+                    .text("l"), .null, .text("s"), .text("aplnk.to"), .text("https://e.com"), .null, .null, .null, .null,
+                    .text(params), .text("[\"a\"]"), .null, .null, active, .null,
+                    .text("2026-01-01T00:00:00.000Z"), .text("2026-01-01T00:00:00.000Z"),
+                ])
         }
         #expect((try? LinkRecord(row: row(params: "{\"q\":\"1\"}")))?.tags == ["a"])
         #expect(throws: RowDecodingError.self) { try LinkRecord(row: row(params: "{not json")) }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import WarpLinkEmulator
 
 @Suite("WarpLink URL pieces by bytes")
@@ -32,8 +33,10 @@ struct URLReshapingTests {
     private static func corpus(count: Int) -> [String] {
         let pieces = ["HTTPS://", "http://", "myapp://", "://", "Shop.Example", "/", "/p/a", "?", "#", "a=1", "&", "b=%41", "é", "\u{301}", ":", "//", "x"]
         var generator = SystemRandomNumberGenerator()
-        var urls = ["", "https://demo-shop.example/welcome?utm=1#top", "HTTPS://EXAMPLE.COM", "https://x.example#\u{301}frag", "myapp://open?\u{301}a=1",
-                    "https://ex.example/é?q=ü#f", "://", "a://b", "https:/x"]
+        var urls = [
+            "", "https://demo-shop.example/welcome?utm=1#top", "HTTPS://EXAMPLE.COM", "https://x.example#\u{301}frag", "myapp://open?\u{301}a=1",
+            "https://ex.example/é?q=ü#f", "://", "a://b", "https:/x",
+        ]
         for _ in 0..<count {
             urls.append((0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }

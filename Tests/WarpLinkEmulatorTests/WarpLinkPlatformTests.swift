@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import WarpLinkEmulator
 
 @Suite("WarpLink platform")
@@ -43,12 +44,15 @@ struct WarpLinkRuleTests {
 
     @Test("normalizeLang: the byte path for ASCII headers answers as the scalar path does, and leaves other headers to it")
     func languageByteShortcut() {
-        let headers = ["en-US,en;q=0.9", " fr_CA ;q=1, en", "\tDE-de\t", "zh_Hant_TW", "-en-GB", "---", "", ",", ";q=0.5", "  ",
-                       "EN", "en-US;q=0.8,fr", "a_b_C-d", "x\r\n", "*", "sr-Latn-RS, sr;q=0.9", "pt_BR;", "_"]
+        let headers = [
+            "en-US,en;q=0.9", " fr_CA ;q=1, en", "\tDE-de\t", "zh_Hant_TW", "-en-GB", "---", "", ",", ";q=0.5", "  ",
+            "EN", "en-US;q=0.8,fr", "a_b_C-d", "x\r\n", "*", "sr-Latn-RS, sr;q=0.9", "pt_BR;", "_",
+        ]
         for header in headers {
             for mode in ["full", "primary"] {
-                #expect(LanguageNormalizer.ascii(header, primary: mode == "primary") == LanguageNormalizer.scalars(header, mode: mode),
-                        "\(header.debugDescription) in \(mode) mode")
+                #expect(
+                    LanguageNormalizer.ascii(header, primary: mode == "primary") == LanguageNormalizer.scalars(header, mode: mode),
+                    "\(header.debugDescription) in \(mode) mode")
             }
         }
         // Not ASCII anywhere, even past the first entry: the scalar path answers.
@@ -105,8 +109,9 @@ struct WarpLinkRuleTests {
 
     @Test("reshaping: destination query, then custom params, then tapped (later wins); bare origins gain '/'; fragments kept")
     func reshaping() {
-        let merged = LinkReshaper.merged(destination: "https://e.com/p?a=1&b=2", customParams: ["b": "custom", "c": 3, "d": true],
-                                         tapped: ParameterSet([("c", "tap"), ("e", "x y")]))
+        let merged = LinkReshaper.merged(
+            destination: "https://e.com/p?a=1&b=2", customParams: ["b": "custom", "c": 3, "d": true],
+            tapped: ParameterSet([("c", "tap"), ("e", "x y")]))
         #expect(merged.pairs.map(\.name) == ["a", "b", "c", "d", "e"])
         #expect(merged.pairs.map(\.value) == ["1", "custom", "tap", "true", "x y"])
         #expect(LinkReshaper.apply(ParameterSet(), to: "https://Example.COM") == "https://example.com/")
@@ -117,7 +122,8 @@ struct WarpLinkRuleTests {
 
     @Test("attribution bodies: the A1.1 body parses; each documented 400 is reported per field")
     func attributionBodies() throws {
-        let body = #"{"platform":"android","sdk_version":"1.1.0","is_reinstall":false,"app_package_name":"com.example","accept_language":"en-US","timezone_offset":300,"timezone":"America\/Toronto","fingerprint_version":"enriched_tz","referrer":"5B0E8C1E-4A6F-4F0D-8A61-2D7C9E3F5A01"}"#
+        let body =
+            #"{"platform":"android","sdk_version":"1.1.0","is_reinstall":false,"app_package_name":"com.example","accept_language":"en-US","timezone_offset":300,"timezone":"America\/Toronto","fingerprint_version":"enriched_tz","referrer":"5B0E8C1E-4A6F-4F0D-8A61-2D7C9E3F5A01"}"#
         let parsed = try AttributionRequest.parse(Data(body.utf8))
         #expect(parsed.platform == "android" && parsed.timezone == "America/Toronto" && parsed.timezoneOffset == 300 && parsed.isReinstall == false)
         #expect(parsed.referrer == "5b0e8c1e-4a6f-4f0d-8a61-2d7c9e3f5a01")
@@ -175,9 +181,10 @@ struct WarpLinkRuleTests {
 
     @Test("bucket keys: zone, offset and basic for redirect and seeded clicks; none for resolve clicks")
     func buckets() {
-        var click = ClickRecord(id: "c", linkID: "l", appID: nil, source: .redirect, ip: "1.2.3.4", acceptLanguage: "en-US", language: "en-us",
-                                timezone: "America/Toronto", timezoneOffset: 240, deviceID: nil, fingerprint: nil, userAgent: nil, tapID: nil,
-                                destinationURL: nil, iosURL: nil, androidURL: nil, customParams: [:], clickedAt: Date(), claimedBy: nil, claimedAt: nil)
+        var click = ClickRecord(
+            id: "c", linkID: "l", appID: nil, source: .redirect, ip: "1.2.3.4", acceptLanguage: "en-US", language: "en-us",
+            timezone: "America/Toronto", timezoneOffset: 240, deviceID: nil, fingerprint: nil, userAgent: nil, tapID: nil,
+            destinationURL: nil, iosURL: nil, androidURL: nil, customParams: [:], clickedAt: Date(), claimedBy: nil, claimedAt: nil)
         #expect(click.bucketKeys() == ["tz:1.2.3.4|en-us|America/Toronto", "offset:1.2.3.4|en-us|240", "basic:1.2.3.4|en-us"])
         click.source = .resolve
         #expect(click.bucketKeys().isEmpty)

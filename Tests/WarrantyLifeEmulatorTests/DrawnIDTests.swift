@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import WarrantyLifeEmulator
 
 @Suite("WarrantyLife drawn ids")
@@ -22,7 +23,9 @@ struct DrawnIDTests {
         let fresh = try store.unusedID("p1", in: .sensorEvents, candidate: "100001") { draws.next()! }
         #expect(fresh == "100003", "both taken ids are skipped, the first free draw is kept")
         // Another project's ids do not count, and a free candidate is kept without drawing.
-        let kept = try store.unusedID("p2", in: .sensorEvents, candidate: "100001") { Issue.record("drew for a free id"); return "" }
+        let kept = try store.unusedID("p2", in: .sensorEvents, candidate: "100001") {
+            Issue.record("drew for a free id"); return ""
+        }
         #expect(kept == "100001")
         _ = try store.insertSensorEvent("p1", id: fresh, itemID: "item", eventAt: nil, type: nil, body: [:], now: "2026-11-30T10:00:01Z")
         for table in [WarrantyLifeStore.DrawnIDTable.users, .items, .diagnostics, .submissions] {

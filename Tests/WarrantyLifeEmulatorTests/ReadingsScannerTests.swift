@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import Testing
+
 @testable import WarrantyLifeEmulator
 
 /// The one-pass readings check accepts only what the reference validation accepts, with the same
@@ -16,17 +17,20 @@ struct ReadingsScannerTests {
         }
     }
 
-    static let timestamps = ["2026-11-30 10:00:01.123", "2026-11-30 10:00:01", "2024-02-29 23:59:60.5", "2023-02-29 10:00:00.000",
-                             "2026-13-01 10:00:00.000", "2026-11-31 10:00:00.000", "2026-11-30 24:00:00.000", "2026-11-30 10:60:00.000",
-                             "2026-11-30 10:00:61.000", "2026-11-30T10:00:00.000", "2026-11-30  10:00:00", "2026-11-30 10:00:00.",
-                             "2026-11-30 10:00:00.12a", "0999-01-01 00:00:00", "12026-11-30 10:00:00", "2026-1-30 10:00:00", "", "x"]
+    static let timestamps = [
+        "2026-11-30 10:00:01.123", "2026-11-30 10:00:01", "2024-02-29 23:59:60.5", "2023-02-29 10:00:00.000",
+        "2026-13-01 10:00:00.000", "2026-11-31 10:00:00.000", "2026-11-30 24:00:00.000", "2026-11-30 10:60:00.000",
+        "2026-11-30 10:00:61.000", "2026-11-30T10:00:00.000", "2026-11-30  10:00:00", "2026-11-30 10:00:00.",
+        "2026-11-30 10:00:00.12a", "0999-01-01 00:00:00", "12026-11-30 10:00:00", "2026-1-30 10:00:00", "", "x",
+    ]
 
     static func field(_ generator: inout SystemRandomNumberGenerator) -> String {
         let keys = WarrantyLifeService.numericReadingFields + ["readingAt", "readingAt", "note", "other"]
         let key = keys.randomElement(using: &generator)!
         let values = ["1", "-0.5", "1e3", "null", "true", "\"text\"", "[1,2]", "{\"a\":1}", "\"\(timestamps.randomElement(using: &generator)!)\""]
-        let value = key == "readingAt" && Bool.random(using: &generator) ? "\"2026-11-30 10:00:0\(Int.random(in: 0...9, using: &generator)).250\"" :
-            values.randomElement(using: &generator)!
+        let value =
+            key == "readingAt" && Bool.random(using: &generator)
+            ? "\"2026-11-30 10:00:0\(Int.random(in: 0...9, using: &generator)).250\"" : values.randomElement(using: &generator)!
         return "\"\(key)\":\(value)"
     }
 

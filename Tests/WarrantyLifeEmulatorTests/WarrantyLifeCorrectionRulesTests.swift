@@ -2,6 +2,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import WarrantyLifeEmulator
 
 @Suite("WarrantyLife contract corrections (rules)")
@@ -82,8 +83,10 @@ struct WarrantyLifeCorrectionRulesTests {
         #expect(WarrantyLifeService.parseDate("2026-11-01T10:00:00Z") != nil)
         #expect(WarrantyLifeService.parseDate("2026-11-01T10:00:00.123-18:00") != nil)
         // The format style would take these; the document does not.
-        for lenient in ["2026-11-01T24:00:00Z", "2026-02-29T00:00:00Z", "2026-11-01T10:00:00+0100", "2026-11-01T10:00:00+19:00",
-                        "2026-11-01T10:00:60Z", "2026-11-01T10:00:00.1234Z", "2026-11-01T10:00:00z", "+026-11-01"] {
+        for lenient in [
+            "2026-11-01T24:00:00Z", "2026-02-29T00:00:00Z", "2026-11-01T10:00:00+0100", "2026-11-01T10:00:00+19:00",
+            "2026-11-01T10:00:60Z", "2026-11-01T10:00:00.1234Z", "2026-11-01T10:00:00z", "+026-11-01",
+        ] {
             #expect(WarrantyLifeService.parseDate(lenient) == nil, "\(lenient)")
         }
         #expect(!WarrantyLifeService.isLocalTimestamp("2026-11-30 10:15:00.٣"))

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import SQLiteStore
 import Testing
+
 @testable import WarrantyLifeEmulator
 
 @Suite("WarrantyLife rules")
@@ -55,8 +56,10 @@ struct WarrantyLifeRulesTests {
         #expect(WarrantyLifeService.parseDay("2026-12-05") == Timestamp.parse("2026-12-05T00:00:00Z"))
         #expect(WarrantyLifeService.parseDay("2026-04-31") == nil)
         // Stamps in the server's own form skip the grammar check; they must give what it gives.
-        for stamp in ["2026-11-30T10:00:00Z", "2026-11-30T10:00:00.250Z", "2024-02-29T23:59:59Z", "1970-01-01T00:00:00.000Z", "2026-02-29T10:00:00Z",
-                      "2026-11-30T24:00:00Z", "2026-11-30T10:60:00Z", "2026-11-30T10:00:00.25Z", "2026-11-30T10:00:00+01:00"] {
+        for stamp in [
+            "2026-11-30T10:00:00Z", "2026-11-30T10:00:00.250Z", "2024-02-29T23:59:59Z", "1970-01-01T00:00:00.000Z", "2026-02-29T10:00:00Z",
+            "2026-11-30T24:00:00Z", "2026-11-30T10:60:00Z", "2026-11-30T10:00:00.25Z", "2026-11-30T10:00:00+01:00",
+        ] {
             let reference = WarrantyLifeService.isTimestamp(stamp) ? Timestamp.parse(stamp) : nil
             #expect(WarrantyLifeService.parseDate(stamp) == reference, "\(stamp)")
         }

@@ -28,13 +28,17 @@ struct AdminGuard: Sendable {
         // Before the token: a page of another origin cannot send the token, and must not change
         // anything on a server that needs none (a form or a no-cors fetch needs no CORS answer).
         if changesState, let reason = ForeignOrigin.reason(request, publicURL: publicURL()) {
-            return AdminError(status: 403, code: "cross_origin_refused",
-                              message: "The control plane refuses changes from web pages of other origins (\(reason)). "
-                                + "Use the dashboard this server serves at /__admin/ui, curl, the understudy CLI or the client library.").response
+            return AdminError(
+                status: 403, code: "cross_origin_refused",
+                message: "The control plane refuses changes from web pages of other origins (\(reason)). "
+                    + "Use the dashboard this server serves at /__admin/ui, curl, the understudy CLI or the client library."
+            ).response
         }
         if let token, !Self.isPublic(path), !Self.presents(token, in: request) {
-            var response = AdminError(status: 401, code: "unauthorized",
-                                      message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer).").response
+            var response = AdminError(
+                status: 401, code: "unauthorized",
+                message: "The control plane needs the admin token (X-Understudy-Admin-Token or Authorization: Bearer)."
+            ).response
             response.headers.set("WWW-Authenticate", "Bearer realm=\"understudy-admin\"")
             return response
         }

@@ -28,12 +28,14 @@ struct JournalRecorder: Sendable {
         metrics.observe(platform: platformName, route: exchange.route, status: response.status, nanoseconds: elapsed)
         if let fault = exchange.fault { metrics.faultFired(note: fault, project: exchange.project) }
         if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {
-            await journal.record(Journal.Exchange(
-                id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
-                route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
-                responseBody: response.body, durationMs: durationMs, fault: exchange.fault))
+            await journal.record(
+                Journal.Exchange(
+                    id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
+                    route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
+                    responseBody: response.body, durationMs: durationMs, fault: exchange.fault))
         }
-        logger.request(method: request.method.rawValue, path: exchange.routedPath, status: response.status, durationMs: durationMs,
-                       bytes: response.body.count, platform: platformName, project: exchange.project)
+        logger.request(
+            method: request.method.rawValue, path: exchange.routedPath, status: response.status, durationMs: durationMs,
+            bytes: response.body.count, platform: platformName, project: exchange.project)
     }
 }

@@ -16,15 +16,17 @@ struct ProxyPassword: Sendable {
         guard let header = request.headers["proxy-authorization"] else { return false }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let credentials = String(data: decoded, encoding: .utf8), let colon = credentials.firstIndex(of: ":") else { return false }
+            let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
+            let credentials = String(data: decoded, encoding: .utf8), let colon = credentials.firstIndex(of: ":")
+        else { return false }
         if secret.contains(":") { return ConstantTime.equals(credentials, secret) }
         return ConstantTime.equals(String(credentials[credentials.index(after: colon)...]), secret)
     }
 
     /// The `407` that asks for credentials, naming how to send them.
     static func challenge() -> Response {
-        var response = Response.text("""
+        var response = Response.text(
+            """
             Understudy's proxy needs its password (--proxy-password): send Proxy-Authorization: Basic \
             with any user name and that password (or the user:password it was given).\n
             """, status: 407)

@@ -52,7 +52,8 @@ struct ProxyStage: Sendable {
     func claims(_ request: Request) -> Bool {
         if request.method == .connect || lacksPassword(request) { return true }
         guard request.connection.listener == .proxy, request.connection.tunnelAuthority == nil,
-              let scheme = request.absoluteFormScheme, let host = request.hostName, !emulates(host: host) else { return false }
+            let scheme = request.absoluteFormScheme, let host = request.hostName, !emulates(host: host)
+        else { return false }
         let authority = ProxyAuthority(urlAuthority: request.headers["host"] ?? "", defaultPort: scheme == "https" ? 443 : 80)
         return authority.map { ownListener(literally: $0) == nil } ?? true
     }
@@ -106,8 +107,9 @@ struct ProxyStage: Sendable {
             return Answer(response: response, journalPath: path)
         }
         guard request.connection.tunnelAuthority == nil else {
-            return Answer(response: .text("CONNECT inside a tunnel to \(request.connection.tunnelAuthority ?? "") is not supported.\n", status: 400),
-                          journalPath: path)
+            return Answer(
+                response: .text("CONNECT inside a tunnel to \(request.connection.tunnelAuthority ?? "") is not supported.\n", status: 400),
+                journalPath: path)
         }
         // The parser accepts CONNECT only with a valid `host:port`.
         guard let authority = request.connectAuthority else {
@@ -118,10 +120,12 @@ struct ProxyStage: Sendable {
             case 443: return Answer(response: tunnelEstablished(.intercept(tls: true, authority: authority)), journalPath: path)
             case 80: return Answer(response: tunnelEstablished(.intercept(tls: false, authority: authority)), journalPath: path)
             default:
-                return Answer(response: .text("""
-                    Understudy emulates \(authority.hostForURL) on ports 443 (HTTPS) and 80 (HTTP) only; \
-                    CONNECT \(authority) asks for port \(authority.port).\n
-                    """, status: 400), journalPath: path)
+                return Answer(
+                    response: .text(
+                        """
+                        Understudy emulates \(authority.hostForURL) on ports 443 (HTTPS) and 80 (HTTP) only; \
+                        CONNECT \(authority) asks for port \(authority.port).\n
+                        """, status: 400), journalPath: path)
             }
         }
         if let listener = ownListener(literally: authority) { return Answer(response: ownTunnel(listener, authority), journalPath: path) }
@@ -165,9 +169,11 @@ struct ProxyStage: Sendable {
         }
         if let refusal = passthroughRefusal(authority) { return Answer(response: refusal, journalPath: path) }
         guard request.absoluteFormScheme == "http" else {
-            return Answer(response: .text("""
-                Understudy's proxy forwards plain http:// URLs only; for https://\(authority.hostForURL) send CONNECT \(authority).\n
-                """, status: 400), journalPath: path)
+            return Answer(
+                response: .text(
+                    """
+                    Understudy's proxy forwards plain http:// URLs only; for https://\(authority.hostForURL) send CONNECT \(authority).\n
+                    """, status: 400), journalPath: path)
         }
         do {
             let (upstream, head) = try await connector.forward(ForwardedRequest.bytes(for: request), to: authority, policy: policy)
@@ -184,13 +190,15 @@ struct ProxyStage: Sendable {
     /// The 403 for a host nobody emulates when nothing may be passed through, or nil when it may.
     private func passthroughRefusal(_ authority: ProxyAuthority) -> Response? {
         if settings.refusesUnknownHosts {
-            return .text("""
+            return .text(
+                """
                 Understudy's proxy refuses \(authority): no platform emulates \(authority.hostForURL), \
                 and the proxy mode is `refuse` (start with --proxy-mode passthrough to reach real hosts).\n
                 """, status: 403)
         }
         if settings.passthroughNeedsPassword(listensBeyondLoopback: listensBeyondLoopback) {
-            return .text("""
+            return .text(
+                """
                 Understudy's proxy refuses \(authority): no platform emulates \(authority.hostForURL), and passthrough to other \
                 hosts needs either a loopback-only listen address (--host 127.0.0.1) or a proxy password (--proxy-password) \
                 while Understudy listens beyond loopback.\n
@@ -207,7 +215,8 @@ struct ProxyStage: Sendable {
             response.headers.set("Retry-After", "1")
             return response
         case .privateAddress:
-            return .text("""
+            return .text(
+                """
                 Understudy's proxy refuses \(authority): \(error.description). The proxy reaches only public addresses; \
                 start with --proxy-allow-private to let it reach loopback and private networks.\n
                 """, status: 403)

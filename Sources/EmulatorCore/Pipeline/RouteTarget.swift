@@ -42,9 +42,12 @@ struct RouteTarget: Sendable {
         owner = .platformAdmin(platform)
         writesOnGet = route.writesOnGet
         handler = { request, context in
-            try await route.handler(request, AdminContext(requestID: context.requestID, platform: platform, parameters: context.parameters,
-                                                          route: context.route, projectID: context.parameter("id"), now: context.now,
-                                                          services: context.services))
+            try await route.handler(
+                request,
+                AdminContext(
+                    requestID: context.requestID, platform: platform, parameters: context.parameters,
+                    route: context.route, projectID: context.parameter("id"), now: context.now,
+                    services: context.services))
         }
     }
 }

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// Splices a client socket and an upstream socket: bytes unchanged both ways, each side's
 /// end of stream passed on as a half-close, until both directions are done or either side fails.
@@ -30,8 +31,10 @@ final class PassthroughTunnel: Sendable {
 
     /// A tunnel that owns `client` (a descriptor of its own) and `upstream`'s socket; `toUpstream`
     /// is what the client sent before the tunnel began, `toClient` what the client is still owed.
-    init(id: Int, client: Int32, upstream: UpstreamSocket, toUpstream: [UInt8], toClient: [UInt8], idleTimeout: Double,
-         halfClosedTimeout: Double, finished: @escaping @Sendable (PassthroughTunnel) -> Void) {
+    init(
+        id: Int, client: Int32, upstream: UpstreamSocket, toUpstream: [UInt8], toClient: [UInt8], idleTimeout: Double,
+        halfClosedTimeout: Double, finished: @escaping @Sendable (PassthroughTunnel) -> Void
+    ) {
         self.id = id
         self.upstream = upstream
         sockets = Mutex((client, upstream.take(), false))
@@ -46,8 +49,9 @@ final class PassthroughTunnel: Sendable {
     func start() {
         let thread = Thread { [self] in
             let (client, server) = sockets.withLock { ($0.client, $0.upstream) }
-            Self.splice(client: client, upstream: server, toUpstream: toUpstream, toClient: toClient,
-                        timeouts: (idle: idleTimeout, halfClosed: halfClosedTimeout))
+            Self.splice(
+                client: client, upstream: server, toUpstream: toUpstream, toClient: toClient,
+                timeouts: (idle: idleTimeout, halfClosed: halfClosedTimeout))
             sockets.withLock { state in
                 state.closed = true
                 _ = closeSocket(state.client)

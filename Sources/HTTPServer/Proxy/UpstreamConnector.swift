@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// Opens the proxy's connections to real destinations: name resolution and a non-blocking connect
 /// with a timeout, on a short-lived thread of its own (`getaddrinfo` blocks, and neither an event
@@ -79,8 +80,10 @@ public final class UpstreamConnector: Sendable {
     /// Connects to `authority`, sends `request` (already in origin form), and reads until the end
     /// of the response head, which is returned with the socket (as its `receivedBytes`) so the
     /// caller knows the status before relaying the rest. Only addresses `policy` allows are dialled.
-    public func forward(_ request: [UInt8], to authority: ProxyAuthority,
-                        policy: DestinationPolicy) async throws(Failure) -> (UpstreamSocket, UpstreamResponseHead) {
+    public func forward(
+        _ request: [UInt8], to authority: ProxyAuthority,
+        policy: DestinationPolicy
+    ) async throws(Failure) -> (UpstreamSocket, UpstreamResponseHead) {
         let socket = try await run(authority) { [connectTimeout, responseTimeout] () throws(Failure) -> (Int32, [UInt8]) in
             let fd = try Self.openConnection(authority, policy: policy, timeout: connectTimeout)
             do throws(Failure) {
@@ -99,8 +102,10 @@ public final class UpstreamConnector: Sendable {
 
     // MARK: - The thread
 
-    private func run(_ authority: ProxyAuthority,
-                     _ body: @escaping @Sendable () throws(Failure) -> (Int32, [UInt8])) async throws(Failure) -> UpstreamSocket {
+    private func run(
+        _ authority: ProxyAuthority,
+        _ body: @escaping @Sendable () throws(Failure) -> (Int32, [UInt8])
+    ) async throws(Failure) -> UpstreamSocket {
         let count = alive.wrappingAdd(1, ordering: .relaxed).newValue
         guard count <= maxUpstreams else {
             alive.subtract(1, ordering: .relaxed)

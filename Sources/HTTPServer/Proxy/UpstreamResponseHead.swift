@@ -23,7 +23,8 @@ public struct UpstreamResponseHead: Sendable, Equatable {
         var lines = text.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), statusLine[1].count == 3,
-              let status = Int(statusLine[1]), (100...999).contains(status) else { return nil }
+            let status = Int(statusLine[1]), (100...999).contains(status)
+        else { return nil }
         var headers = HTTPHeaders()
         for line in lines {
             guard let field = RequestHeadParser.parseField(Array(line.utf8)[...]) else { continue } // relayed anyway; the journal keeps what parses

@@ -55,8 +55,10 @@ public final class TLSServerContext: TransportFactory, @unchecked Sendable {
         // event loop would see as a writable socket that never makes progress.
         // Unexpected EOF is an orderly end: many clients close without close_notify after
         // a `Connection: close` answer, and HTTP framing already says whether a message is whole.
-        _ = SSL_CTX_set_options(context, understudy_ssl_op_cipher_server_preference() | understudy_ssl_op_no_renegotiation()
-                                    | understudy_ssl_op_ignore_unexpected_eof() | understudy_ssl_op_no_compression())
+        _ = SSL_CTX_set_options(
+            context,
+            understudy_ssl_op_cipher_server_preference() | understudy_ssl_op_no_renegotiation()
+                | understudy_ssl_op_ignore_unexpected_eof() | understudy_ssl_op_no_compression())
         // TLS 1.2 suites: forward-secret AEADs only, for ECDSA (what the local CA mints) or RSA keys.
         guard SSL_CTX_set_cipher_list(context, "ECDHE+AESGCM:ECDHE+CHACHA20") == 1 else {
             throw SetupError.openSSL("SSL_CTX_set_cipher_list", Self.lastError())
@@ -80,11 +82,13 @@ public final class TLSServerContext: TransportFactory, @unchecked Sendable {
         // The callback reaches this object through an unretained pointer: the context outlives
         // every connection made from it (each TLSTransport holds it strongly).
         let unretained = Unmanaged.passUnretained(self).toOpaque()
-        _ = understudy_ssl_ctx_set_servername_callback(context, { ssl, alert, argument in
-            guard let ssl, let argument else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-            let context = Unmanaged<TLSServerContext>.fromOpaque(argument).takeUnretainedValue()
-            return context.selectCertificate(ssl, alert: alert)
-        }, unretained)
+        _ = understudy_ssl_ctx_set_servername_callback(
+            context,
+            { ssl, alert, argument in
+                guard let ssl, let argument else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+                let context = Unmanaged<TLSServerContext>.fromOpaque(argument).takeUnretainedValue()
+                return context.selectCertificate(ssl, alert: alert)
+            }, unretained)
     }
 
     /// The servername callback: installs the certificate for the client's SNI name (or the default).

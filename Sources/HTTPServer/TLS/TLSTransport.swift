@@ -1,9 +1,10 @@
+import COpenSSL
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import COpenSSL
 
 /// A TLS server connection over a non-blocking socket: what the connection reads and writes is
 /// plaintext; OpenSSL does the records.
@@ -210,7 +211,8 @@ public final class TLSTransport: ByteTransport {
     /// When the replayed prefix is used up, reads continue from the socket. True when it switched.
     private func switchedToSocket() -> Bool {
         guard let ssl, let memory = prefixBIO, BIO_ctrl_pending(memory) == 0,
-              let socketBIO = BIO_new_socket(fileDescriptor, BIO_NOCLOSE) else { return false }
+            let socketBIO = BIO_new_socket(fileDescriptor, BIO_NOCLOSE)
+        else { return false }
         prefixBIO = nil
         SSL_set0_rbio(ssl, socketBIO) // frees the memory BIO
         return true

@@ -42,8 +42,9 @@ public struct AdminClient: Sendable {
         var query: [(String, String)] = []
         if let id { query.append(("id", id)) }
         if let replacing { query.append(("replace", replacing)) }
-        let request = ClientRequest(method: "POST", path: "/__admin/projects/import", query: query,
-                                    headers: ["Content-Type": "application/json"], body: bundle)
+        let request = ClientRequest(
+            method: "POST", path: "/__admin/projects/import", query: query,
+            headers: ["Content-Type": "application/json"], body: bundle)
         return try await send(request).expect(201)
     }
 

@@ -20,8 +20,10 @@ public struct JournalQuery: Sendable, Codable, Equatable {
     public var before: Int?
 
     /// A query; nil members match anything.
-    public init(platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-                statusClass: Int? = nil, before: Int? = nil) {
+    public init(
+        platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
+        statusClass: Int? = nil, before: Int? = nil
+    ) {
         self.platform = platform
         self.method = method
         self.path = path

@@ -67,8 +67,9 @@ struct AsleepBadInputTests {
             // is still a 422: parsing ahead of the write must not change either order.
             let wrongKey = try await fixture.asleep.raw("POST", path, config: config, apiKey: "wrong", body: truncated, contentType: multipart)
             #expect(wrongKey.status == 401)
-            let elsewhere = try await fixture.asleep.raw("POST", "/ai/v1/sessions/20260101000000_abcde/upload", config: config, body: truncated,
-                                                         contentType: multipart)
+            let elsewhere = try await fixture.asleep.raw(
+                "POST", "/ai/v1/sessions/20260101000000_abcde/upload", config: config, body: truncated,
+                contentType: multipart)
             #expect(elsewhere.status == 422)
             let noFile = Data("--XyZ\r\nContent-Disposition: form-data; name=\"seq_num\"\r\n\r\n0\r\n--XyZ--\r\n".utf8)
             #expect(try await upload(noFile) == (422, "Not valid parameter"))

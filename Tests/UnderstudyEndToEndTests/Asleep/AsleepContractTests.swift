@@ -15,8 +15,10 @@ struct AsleepContractTests {
     /// A seeded COMPLETE session of 20 chunks calling back to `url`.
     func seedSession(_ fixture: AsleepFixture, user: String, callbackUrl: String) async throws -> String {
         _ = try await fixture.admin.seedUser(["userId": .string(user)])
-        let session = try await fixture.admin.seedSession(["userId": .string(user), "state": "COMPLETE", "chunks": 20,
-                                                           "callbackUrl": .string(callbackUrl)])
+        let session = try await fixture.admin.seedSession([
+            "userId": .string(user), "state": "COMPLETE", "chunks": 20,
+            "callbackUrl": .string(callbackUrl),
+        ])
         return try #require(session["sessionId"]?.string)
     }
 
@@ -34,7 +36,8 @@ struct AsleepContractTests {
                 let first = try #require(try await fixture.admin.webhooks(sessionId: session).first { $0["event"]?.string == "INFERENCE_COMPLETE" })
                 #expect(first["status"]?.string == "failed" && first["attempts"]?.int == 1 && first["maxAttempts"]?.int == 1)
                 #expect(first["lastStatus"]?.int == 500)
-                #expect(receiver.requests.map { try? JSONDecoder().decode(AnyJSON.self, from: $0.body)["event"]?.string }
+                #expect(
+                    receiver.requests.map { try? JSONDecoder().decode(AnyJSON.self, from: $0.body)["event"]?.string }
                         == ["INFERENCE_COMPLETE", "SESSION_COMPLETE"])
                 // The report inside SESSION_COMPLETE prints its ratio as a float too.
                 #expect(String(decoding: receiver.requests[1].body, as: UTF8.self).contains(#""missing_data_ratio":0.0"#))
@@ -73,12 +76,18 @@ struct AsleepContractTests {
             var borrowed = stranger
             borrowed.productKey = registration.productKey
             #expect(answer(try await asleep.raw("POST", "/ai/v1/sessions", config: borrowed, body: Data("{}".utf8))) == (401, "invalid product key"))
-            #expect(answer(try await asleep.raw("POST", "/ai/v1/users", apiKey: otherKey, headers: ["x-product-key": registration.productKey],
-                                                body: Data("{}".utf8))) == (401, "invalid product key"))
+            #expect(
+                answer(
+                    try await asleep.raw(
+                        "POST", "/ai/v1/users", apiKey: otherKey, headers: ["x-product-key": registration.productKey],
+                        body: Data("{}".utf8))) == (401, "invalid product key"))
             let strangerSession = try await asleep.startTracking(config: stranger)
             let (form, type) = AsleepClient.multipart(seqNum: 0, chunk: AsleepClient.melChunk())
-            #expect(answer(try await asleep.raw("POST", "/ai/v1/sessions/\(strangerSession)/upload", config: borrowed, body: form,
-                                                contentType: type)) == (401, "invalid product key"))
+            #expect(
+                answer(
+                    try await asleep.raw(
+                        "POST", "/ai/v1/sessions/\(strangerSession)/upload", config: borrowed, body: form,
+                        contentType: type)) == (401, "invalid product key"))
             let strangers = try await fixture.admin.sessions(userId: stranger.userId)["sessions"]?.array ?? []
             #expect(strangers.count == 1 && strangers.allSatisfy { $0["productId"]?.isNull == true })
             #expect(try await fixture.admin.session(strangerSession)["receivedChunks"]?.int == 0)

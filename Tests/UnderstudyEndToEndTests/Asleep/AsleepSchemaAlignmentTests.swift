@@ -10,8 +10,9 @@ struct AsleepSchemaAlignmentTests {
     @Test("integral numbers written with a fraction are integers, as JSON Schema counts them")
     func integralFloats() async throws {
         try await AsleepFixture.with { fixture in
-            let created = try await fixture.asleep.raw("POST", "/ai/v1/users", apiKey: fixture.apiKey,
-                                                       body: Data(#"{"metadata":{"birth_year":1990.0,"birth_month":4.0}}"#.utf8))
+            let created = try await fixture.asleep.raw(
+                "POST", "/ai/v1/users", apiKey: fixture.apiKey,
+                body: Data(#"{"metadata":{"birth_year":1990.0,"birth_month":4.0}}"#.utf8))
             #expect(created.status == 201, "\(created.text)")
             let userID = try #require(try created.json()["result"]?["user_id"]?.string)
             let config = AsleepConfig(apiKey: fixture.apiKey, userId: userID)

@@ -50,9 +50,12 @@ struct ProxyInterceptTests {
 
     @Test("each other platform's real host through a tunnel answers exactly as a direct request to that host does")
     func everyPlatformByRealHost() async throws {
-        try await UnderstudyTestServer.with(demo: true, configure: { configuration in
-            configuration.platforms[.telematics] = ["hosts": ["telematics.example.com"]]
-        }) { server in
+        try await UnderstudyTestServer.with(
+            demo: true,
+            configure: { configuration in
+                configuration.platforms[.telematics] = ["hosts": ["telematics.example.com"]]
+            }
+        ) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let plainPort = server.server.http.port
             let probes: [(host: String, method: String, path: String, headers: [String: String], body: String)] = [
@@ -80,8 +83,10 @@ struct ProxyInterceptTests {
             let (created, read) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
                 let client = try ProxyClient(port: proxyPort)
                 _ = try client.connectTunnel("api.asleep.ai:80")
-                let created = try client.request("POST", "/ai/v1/users", host: "api.asleep.ai", headers: ["x-api-key": demoAsleepKey, "Content-Type": "application/json"], body: "{}")
-                let id = (try? JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])?["result"]
+                let created = try client.request(
+                    "POST", "/ai/v1/users", host: "api.asleep.ai", headers: ["x-api-key": demoAsleepKey, "Content-Type": "application/json"], body: "{}")
+                let id =
+                    (try? JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])?["result"]
                     .flatMap { ($0 as? [String: Any])?["user_id"] as? String } ?? ""
                 let read = try client.request("GET", "/ai/v1/users/\(id)", host: "api.asleep.ai", headers: ["x-api-key": demoAsleepKey])
                 return (created, read)
@@ -97,8 +102,9 @@ struct ProxyInterceptTests {
             let proxyPort = try #require(server.server.proxyPort)
             let (absolute, origin) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
                 let client = try ProxyClient(port: proxyPort)
-                let absolute = try client.request("GET", "http://api.warplink.app/v1/sdk/validate", host: "api.warplink.app",
-                                                  headers: ["Authorization": "Bearer " + demoSDKKey, "Proxy-Connection": "keep-alive"])
+                let absolute = try client.request(
+                    "GET", "http://api.warplink.app/v1/sdk/validate", host: "api.warplink.app",
+                    headers: ["Authorization": "Bearer " + demoSDKKey, "Proxy-Connection": "keep-alive"])
                 let origin = try client.request("GET", "/__admin/health", host: "127.0.0.1:\(proxyPort)")
                 return (absolute, origin)
             }

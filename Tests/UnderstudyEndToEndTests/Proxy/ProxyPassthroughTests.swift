@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import UnderstudyServer
+import UnderstudyTesting
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import UnderstudyServer
-import UnderstudyTesting
 
 /// Waits (polling, bounded) until `condition` holds; false if it never did within `timeout` seconds.
 /// The tunnel threads end on their own once both sides closed: there is no event to await.
@@ -84,8 +85,9 @@ struct ProxyPassthroughTests {
             let proxyPort = try #require(server.server.proxyPort)
             let (reply, closed) = try await blocking { () -> (ProxyClient.Reply, Bool) in
                 let client = try ProxyClient(port: proxyPort)
-                let reply = try client.request("POST", "http://127.0.0.1:\(upstream.port)/form?x=1", host: "127.0.0.1:\(upstream.port)",
-                                               headers: ["Proxy-Connection": "keep-alive", "X-App": "1"], body: "a=b")
+                let reply = try client.request(
+                    "POST", "http://127.0.0.1:\(upstream.port)/form?x=1", host: "127.0.0.1:\(upstream.port)",
+                    headers: ["Proxy-Connection": "keep-alive", "X-App": "1"], body: "a=b")
                 return (reply, client.isClosedByServer())
             }
             #expect(reply.status == 201 && reply.headers["x-upstream"] == "loopback")
@@ -108,9 +110,11 @@ struct ProxyPassthroughTests {
             // A 70-character label: the resolver refuses it locally, so no DNS query leaves the machine.
             let badName = String(repeating: "a", count: 70) + ".example"
             let (refused, unresolved, forwarded) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                (try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(closedPort)"),
-                 try ProxyClient(port: proxyPort).connectTunnel("\(badName):443"),
-                 try ProxyClient(port: proxyPort).request("GET", "http://127.0.0.1:\(closedPort)/", host: "127.0.0.1:\(closedPort)"))
+                (
+                    try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(closedPort)"),
+                    try ProxyClient(port: proxyPort).connectTunnel("\(badName):443"),
+                    try ProxyClient(port: proxyPort).request("GET", "http://127.0.0.1:\(closedPort)/", host: "127.0.0.1:\(closedPort)")
+                )
             }
             #expect(refused.status == 502 && refused.text.contains("127.0.0.1:\(closedPort)"))
             #expect(unresolved.status == 502 && unresolved.text.contains(badName))
@@ -130,7 +134,8 @@ struct ProxyPassthroughTests {
                 let absolute = try ProxyClient(port: proxyPort).request("GET", "http://example.org/x", host: "example.org")
                 let tunnel = try ProxyClient(port: proxyPort)
                 _ = try tunnel.connectTunnel("api.warplink.app:80")
-                let emulated = try tunnel.request("GET", "/v1/sdk/validate", host: "api.warplink.app", headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
+                let emulated = try tunnel.request(
+                    "GET", "/v1/sdk/validate", host: "api.warplink.app", headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
                 return (connect, absolute, emulated)
             }
             #expect(connect.status == 403 && connect.text.contains("127.0.0.1:\(upstream.port)") && connect.headers["content-type"]?.hasPrefix("text/plain") == true)

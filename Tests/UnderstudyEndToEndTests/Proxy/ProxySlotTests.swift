@@ -36,7 +36,8 @@ struct ProxySlotTests {
             #expect(seconds < HTTPServer.tunnelHalfClosedTimeout + 10)
             let again = try await blocking { try ProxyClient(port: proxyPort).connectTunnel(target) }
             #expect(again.status == 200)
-            print("proxy slots: \(heldWhileOpen) of \(limit) held with 300 clients open (\(300 - limit) answered 503); 0 held \(String(format: "%.2f", seconds)) s after they closed")
+            print(
+                "proxy slots: \(heldWhileOpen) of \(limit) held with 300 clients open (\(300 - limit) answered 503); 0 held \(String(format: "%.2f", seconds)) s after they closed")
         }
     }
 

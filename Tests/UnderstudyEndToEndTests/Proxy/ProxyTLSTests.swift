@@ -13,7 +13,9 @@ private func caPEM(_ server: UnderstudyTestServer) throws -> String {
 
 @Suite("Proxy: intercepted HTTPS tunnels")
 struct ProxyTLSTests {
-    @Test("CONNECT api.warplink.app:443, TLS verified against the exported CA with the hostname check on, GET /v1/sdk/validate with the demo key → 200 from Understudy, journalled as via the proxy")
+    @Test(
+        "CONNECT api.warplink.app:443, TLS verified against the exported CA with the hostname check on, GET /v1/sdk/validate with the demo key → 200 from Understudy, journalled as via the proxy"
+    )
     func warpLinkOverTLS() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
@@ -42,8 +44,9 @@ struct ProxyTLSTests {
             let answer = try await blocking { () -> ProxyClient.Reply in
                 let proxy = try ProxyClient(port: proxyPort)
                 // One write: the CONNECT head and the ClientHello behind it; the 200 is read after.
-                let tls = try TunnelTLSClient(over: proxy, serverName: "api.warplink.app", trusting: pem,
-                                              connectFirst: "CONNECT api.warplink.app:443 HTTP/1.1\r\nHost: api.warplink.app:443\r\n\r\n")
+                let tls = try TunnelTLSClient(
+                    over: proxy, serverName: "api.warplink.app", trusting: pem,
+                    connectFirst: "CONNECT api.warplink.app:443 HTTP/1.1\r\nHost: api.warplink.app:443\r\n\r\n")
                 return try tls.request("GET", "/v1/sdk/validate", host: "api.warplink.app", headers: ["Authorization": "Bearer " + demoSDKKey])
             }
             #expect(answer.status == 200)
@@ -76,10 +79,14 @@ struct ProxyTLSTests {
             let proxyPort = try #require(server.server.proxyPort)
             let pem = try caPEM(server)
             let plainPort = server.server.http.port
-            let keys = ["api.asleep.ai": ["x-api-key": "demo-asleep-api-key-0000000000000000000000"],
-                        "www.warrantylife.com": ["X-WL-Developer-Key": "demo0000000000000000000000000000"], "telematics.example.com": [:]]
-            for (host, path) in [("api.asleep.ai", "/ai/v1/users/none"), ("www.warrantylife.com", "/mapi/wi/100/developer-keys/validate"),
-                                 ("telematics.example.com", "/api/v1/vehicles/types")] {
+            let keys = [
+                "api.asleep.ai": ["x-api-key": "demo-asleep-api-key-0000000000000000000000"],
+                "www.warrantylife.com": ["X-WL-Developer-Key": "demo0000000000000000000000000000"], "telematics.example.com": [:],
+            ]
+            for (host, path) in [
+                ("api.asleep.ai", "/ai/v1/users/none"), ("www.warrantylife.com", "/mapi/wi/100/developer-keys/validate"),
+                ("telematics.example.com", "/api/v1/vehicles/types"),
+            ] {
                 let headers = keys[host] ?? [:]
                 let (reply, direct) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
                     let proxy = try ProxyClient(port: proxyPort)

@@ -1,12 +1,15 @@
 import Foundation
 import HTTPServer
 import Testing
-@testable import UnderstudyServer
 import UnderstudyTesting
 
+@testable import UnderstudyServer
+
 /// Every spelling of this machine's loopback the resolver accepts, as a CONNECT host.
-let loopbackSpellings = ["127.0.0.1", "localhost", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "0x7f.1", "127.0.0.2",
-                         "0.0.0.0", "0", "[::1]", "[::ffff:127.0.0.1]"]
+let loopbackSpellings = [
+    "127.0.0.1", "localhost", "127.1", "2130706433", "0x7f000001", "0177.0.0.1", "0x7f.1", "127.0.0.2",
+    "0.0.0.0", "0", "[::1]", "[::ffff:127.0.0.1]",
+]
 
 /// `Proxy-Authorization` for `credentials`.
 func proxyAuthorization(_ credentials: String) -> String { "Basic " + Data(credentials.utf8).base64EncodedString() }
@@ -22,8 +25,10 @@ struct ProxyTargetTests {
             let port = upstream.port
             let replies = try await blocking { () -> [(String, ProxyClient.Reply, ProxyClient.Reply)] in
                 try loopbackSpellings.map { host in
-                    (host, try ProxyClient(port: proxyPort).connectTunnel("\(host):\(port)"),
-                     try ProxyClient(port: proxyPort).request("GET", "http://\(host):\(port)/", host: "\(host):\(port)"))
+                    (
+                        host, try ProxyClient(port: proxyPort).connectTunnel("\(host):\(port)"),
+                        try ProxyClient(port: proxyPort).request("GET", "http://\(host):\(port)/", host: "\(host):\(port)")
+                    )
                 }
             }
             for (host, connect, absolute) in replies {
@@ -72,8 +77,9 @@ struct ProxyTargetTests {
                 client.send("CONNECT api.warplink.app:80 HTTP/1.1\r\nHost: api.warplink.app:80\r\nProxy-Authorization: \(proxyAuthorization("phone:s3cret"))\r\n\r\n")
                 let established = try client.readResponse(tunnel: true)
                 guard established.status == 200 else { return (missing, wrong, established) }
-                let inner = try client.request("GET", "/v1/sdk/validate", host: "api.warplink.app",
-                                               headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
+                let inner = try client.request(
+                    "GET", "/v1/sdk/validate", host: "api.warplink.app",
+                    headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
                 return (missing, wrong, inner)
             }
             #expect(missing.status == 407 && missing.headers["proxy-authenticate"] == "Basic realm=\"understudy\"")
@@ -94,14 +100,18 @@ struct ProxyTargetTests {
         try await UnderstudyTestServer.with(demo: true, configure: beyond) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let (refused, emulated) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
-                (try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)"),
-                 try ProxyClient(port: proxyPort).connectTunnel("api.warplink.app:443"))
+                (
+                    try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)"),
+                    try ProxyClient(port: proxyPort).connectTunnel("api.warplink.app:443")
+                )
             }
             #expect(refused.status == 403 && refused.text.contains("--proxy-password") && refused.text.contains("loopback"), "\(refused.text)")
             #expect(emulated.status == 200)
             #expect(upstream.accepted == 0)
         }
-        try await UnderstudyTestServer.with(configure: { beyond(&$0); $0.proxyPassword = "pw" }) { server in
+        try await UnderstudyTestServer.with(configure: {
+            beyond(&$0); $0.proxyPassword = "pw"
+        }) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let echoed = try await blocking { () -> [UInt8] in
                 let client = try ProxyClient(port: proxyPort)

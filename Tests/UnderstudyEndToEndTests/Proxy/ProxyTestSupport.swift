@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -240,7 +241,9 @@ final class LoopbackUpstream: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
-        for fd in held.withLock({ all in defer { all = [] }; return all }) { close(fd) }
+        for fd in held.withLock({ all in
+            defer { all = [] }; return all
+        }) { close(fd) }
     }
 
     private func acceptLoop() {
@@ -250,7 +253,9 @@ final class LoopbackUpstream: Sendable {
                 if errno == EINTR { continue }
                 break
             }
-            state.withLock { $0.accepted += 1; $0.open += 1 }
+            state.withLock {
+                $0.accepted += 1; $0.open += 1
+            }
             switch mode {
             case .silent:
                 held.withLock { $0.append(fd) }
@@ -287,7 +292,9 @@ final class LoopbackUpstream: Sendable {
                 received += chunk[0..<count]
                 if let request = Self.completeRequest(received) {
                     let body = Array("upstream saw:\n".utf8) + request
-                    write(fd, Array("HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Upstream: loopback\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
+                    write(
+                        fd,
+                        Array("HTTP/1.1 201 Created\r\nContent-Type: text/plain\r\nX-Upstream: loopback\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body)
                     return
                 }
             }
@@ -307,9 +314,12 @@ final class LoopbackUpstream: Sendable {
 
     /// The whole request once its head and Content-Length body have arrived.
     private static func completeRequest(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= 4, let end = (0...(bytes.count - 4)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }) else { return nil }
+        guard bytes.count >= 4, let end = (0...(bytes.count - 4)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }) else {
+            return nil
+        }
         let head = String(decoding: bytes[0..<end], as: UTF8.self).lowercased()
-        let length = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+        let length =
+            head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         return bytes.count >= end + 4 + length ? Array(bytes[0..<(end + 4 + length)]) : nil
     }

@@ -47,9 +47,10 @@ struct MultiInstanceTests {
             try await a.client.warpLink.project(project.id).deleteKey(sdkKey)
             let refused = try await Self.millisecondsUntil { try await b.client.warpLink.validate(apiKey: sdkKey).status == 401 }
             #expect(refused != nil, "B still accepts a key revoked on A")
-            print("multi-instance: B served A's new project after \(served.map { String(format: "%.1f", $0) } ?? "never") ms "
-                  + "(control plane \(listed.map { String(format: "%.1f", $0) } ?? "never") ms), "
-                  + "refused A's revoked key after \(refused.map { String(format: "%.1f", $0) } ?? "never") ms")
+            print(
+                "multi-instance: B served A's new project after \(served.map { String(format: "%.1f", $0) } ?? "never") ms "
+                    + "(control plane \(listed.map { String(format: "%.1f", $0) } ?? "never") ms), "
+                    + "refused A's revoked key after \(refused.map { String(format: "%.1f", $0) } ?? "never") ms")
         }
     }
 

@@ -104,8 +104,9 @@ struct PostgresRestartTests {
             let listed = try await server.client.admin.projects().map(\.id)
             let lost = Set(acknowledged).subtracting(listed)
             #expect(lost.isEmpty, "lost \(lost.count) of \(acknowledged.count) acknowledged writes")
-            print("postgres restart: \(acknowledged.count) acknowledged writes, \(lost.count) lost, \(unavailable) answered 503, "
-                  + "first write acknowledged \(recovered.map { String(format: "%.0f", $0.timeIntervalSince(restarting) * 1000) } ?? "never") ms after the restart began")
+            print(
+                "postgres restart: \(acknowledged.count) acknowledged writes, \(lost.count) lost, \(unavailable) answered 503, "
+                    + "first write acknowledged \(recovered.map { String(format: "%.0f", $0.timeIntervalSince(restarting) * 1000) } ?? "never") ms after the restart began")
         }
     }
 }

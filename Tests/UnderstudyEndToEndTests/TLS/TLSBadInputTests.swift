@@ -65,7 +65,8 @@ private func openDescriptorCount(localPort port: Int) -> Int {
     let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return descriptors.filter { name in
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name),
-              target.hasPrefix("socket:[") else { return false }
+            target.hasPrefix("socket:[")
+        else { return false }
         return inodes.contains(String(target.dropFirst(8).dropLast()))
     }.count
     #else
@@ -114,7 +115,9 @@ struct TLSBadInputTests {
     @Test("a client that never finishes the handshake is closed after the header timeout, not the idle timeout")
     func stalledHandshake() async throws {
         let hello = clientHelloBytes()
-        try await withTLSServer(configure: { $0.headerTimeout = 0.5; $0.idleTimeout = 60 }) { server, port, _ in
+        try await withTLSServer(configure: {
+            $0.headerTimeout = 0.5; $0.idleTimeout = 60
+        }) { server, port, _ in
             let silent = try PlainSocket(port: port, timeout: 20)
             let halfHello = try PlainSocket(port: port, timeout: 20)
             halfHello.send(Array(hello[0..<hello.count / 2]))

@@ -8,12 +8,17 @@ import UnderstudyTesting
 
 /// Starts a demo server with HTTPS on (Telematics serving `telematics.example.com`) and a client
 /// context that trusts only the server's exported CA.
-func withTLSServer<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, version: Int32? = nil,
-                      _ body: (UnderstudyTestServer, Int, TLSClientContext) async throws -> T) async throws -> T {
-    try await UnderstudyTestServer.with(demo: true, configure: { configuration in
-        configuration.platforms[.telematics] = ["hosts": ["telematics.example.com"]]
-        configure(&configuration)
-    }) { server in
+func withTLSServer<T>(
+    configure: (inout ServerConfiguration) -> Void = { _ in }, version: Int32? = nil,
+    _ body: (UnderstudyTestServer, Int, TLSClientContext) async throws -> T
+) async throws -> T {
+    try await UnderstudyTestServer.with(
+        demo: true,
+        configure: { configuration in
+            configuration.platforms[.telematics] = ["hosts": ["telematics.example.com"]]
+            configure(&configuration)
+        }
+    ) { server in
         let port = try #require(server.httpsPort)
         let context = try TLSClientContext(caPath: try #require(server.caCertificatePath), version: version)
         return try await body(server, port, context)
@@ -34,8 +39,10 @@ struct TLSPlatformHostTests {
     /// project's credentials, and what only that platform's real answer contains.
     static let platformRequests: [(host: String, path: String, headers: [String: String], expect: String)] = [
         ("api.warplink.app", "/v1/sdk/validate", ["Authorization": "Bearer wl_live_demoapi0000000000000000000000000"], #""valid":true"#),
-        ("api.asleep.ai", "/ai/v1/users/G-20260101000000-DemoUser000000000001", ["x-api-key": "demo-asleep-api-key-0000000000000000000000"],
-         "G-20260101000000-DemoUser000000000001"),
+        (
+            "api.asleep.ai", "/ai/v1/users/G-20260101000000-DemoUser000000000001", ["x-api-key": "demo-asleep-api-key-0000000000000000000000"],
+            "G-20260101000000-DemoUser000000000001"
+        ),
         ("www.warrantylife.com", "/mapi/wi/100/developer-keys/validate", ["X-WL-Developer-Key": "demo0000000000000000000000000000"], "{"),
         ("telematics.example.com", "/api/v1/users/me", ["Authorization": "Bearer tma_demo000000_DemoAccessToken0000000000000000001"], #""userName""#),
     ]

@@ -57,8 +57,10 @@ final class TLSTestClient {
 
     /// Connects and completes the handshake. `serverName` is sent as SNI (nil: none); the
     /// certificate must cover `expectedName` (default: the SNI name, else 127.0.0.1).
-    init(port: Int, context: TLSClientContext, serverName: String?, expectedName: String? = nil, alpn: [String] = ["http/1.1"],
-         timeout: Double = 10) throws {
+    init(
+        port: Int, context: TLSClientContext, serverName: String?, expectedName: String? = nil, alpn: [String] = ["http/1.1"],
+        timeout: Double = 10
+    ) throws {
         fd = try Self.connect(port: port, timeout: timeout)
         ssl = SSL_new(context.context)!
         if let serverName { _ = understudy_ssl_set_tlsext_host_name(ssl, serverName) }

@@ -1,13 +1,15 @@
 import EmulatorCore
 import Foundation
+import TelematicsEmulator
+import Testing
+import UnderstudyClient
+import UnderstudyTesting
+
+@testable import UnderstudyServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import TelematicsEmulator
-import UnderstudyClient
-@testable import UnderstudyServer
-import UnderstudyTesting
 
 /// Where Understudy must match what the Telematics SDK and its users actually send and read:
 /// date offsets as Foundation encodes them, repeated uploads, the demo's SDK settings, the idle
@@ -16,8 +18,10 @@ import UnderstudyTesting
 struct TelematicsWireFidelityTests {
     /// A GET of `path` (below the API root) with `query` encoded by `URLQueryItem`, as an SDK built on Foundation does.
     /// With `encodedQuery`, that query is sent exactly as given instead.
-    static func foundationGET(_ server: UnderstudyTestServer, _ token: String, _ path: String, _ query: [URLQueryItem] = [],
-                              encodedQuery: String? = nil) async throws -> (status: Int, body: JSONValue, url: String) {
+    static func foundationGET(
+        _ server: UnderstudyTestServer, _ token: String, _ path: String, _ query: [URLQueryItem] = [],
+        encodedQuery: String? = nil
+    ) async throws -> (status: Int, body: JSONValue, url: String) {
         var components = URLComponents(string: server.client.telematics.baseURL + "/api/v1" + path)
         if let encodedQuery { components?.percentEncodedQuery = encodedQuery } else { components?.queryItems = query }
         let url = try #require(components?.url)
@@ -56,8 +60,10 @@ struct TelematicsWireFidelityTests {
     func repeatedAttentionBatch() async throws {
         try await TelematicsFixture.with { server, _, admin in
             let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 7), deviceClock: { TelematicsFixture.epochDate })
-            let events = [TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs, confidence: 0.8),
-                          TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs + 5_000, confidence: 0.6)]
+            let events = [
+                TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs, confidence: 0.8),
+                TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs + 5_000, confidence: 0.6),
+            ]
             let first = try await sdk.uploadAttentionEvents(events)
             #expect(first.accepted == 2 && first.duplicates == 0)
             // The client expects 202: a 200 (or any other status) would throw here.

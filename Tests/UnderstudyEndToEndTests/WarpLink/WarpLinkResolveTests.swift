@@ -18,8 +18,9 @@ struct WarpLinkResolveTests {
             #expect(valid.raw.headers["x-ratelimit-limit"] == "60")
             #expect(try await h.warpLink.validate(apiKey: h.apiKey).value?.valid == true)
             _ = try await h.admin.addDomain("more.shop.example")
-            #expect(try await h.warpLink.validate(apiKey: h.sdkKey).value?.domains == ["aplnk.to", app.domain, "links.shop.example", "more.shop.example"],
-                    "a domain added after a validate shows in the next one")
+            #expect(
+                try await h.warpLink.validate(apiKey: h.sdkKey).value?.domains == ["aplnk.to", app.domain, "links.shop.example", "more.shop.example"],
+                "a domain added after a validate shows in the next one")
 
             let revoked = try await h.admin.createKey()
             _ = try await h.admin.revokeKey(revoked.value)
@@ -103,11 +104,12 @@ struct WarpLinkResolveTests {
             }
             #expect(try await h.warpLink.resolve(slug: slug, tappedQuery: "note=late", apiKey: h.sdkKey).get().customParams["note"] == "late")
             let clicks = try await h.admin.clicks(source: "resolve")
-            #expect(clicks.map(\.destinationURL) == [
-                "https://shop.example.com/p?ref=link&note=late&product_id=42&promo=true",
-                "https://shop.example.com/p?" + plainQuery, "https://shop.example.com/p?" + plainQuery,
-                "https://shop.example.com/p?" + query,
-            ], "newest first")
+            #expect(
+                clicks.map(\.destinationURL) == [
+                    "https://shop.example.com/p?ref=link&note=late&product_id=42&promo=true",
+                    "https://shop.example.com/p?" + plainQuery, "https://shop.example.com/p?" + plainQuery,
+                    "https://shop.example.com/p?" + query,
+                ], "newest first")
         }
     }
 

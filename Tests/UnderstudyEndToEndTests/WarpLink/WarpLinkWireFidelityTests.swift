@@ -25,8 +25,10 @@ struct WarpLinkWireFidelityTests {
     }
 
     /// An error answer: a 4xx whose body shows no SQL, no SQLite message and no table name.
-    private static func expectCleanError(_ response: ClientResponse, status: Int, _ label: String,
-                                         sourceLocation: SourceLocation = #_sourceLocation) {
+    private static func expectCleanError(
+        _ response: ClientResponse, status: Int, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(response.status == status, "\(label): \(response.status) \(response.text)", sourceLocation: sourceLocation)
         let markers = sqlMarkers(in: response.text)
         #expect(markers.isEmpty, "\(label) shows \(markers): \(response.text)", sourceLocation: sourceLocation)
@@ -34,9 +36,11 @@ struct WarpLinkWireFidelityTests {
 
     /// A control-plane request under `/__admin/projects/{id}/warplink` with a raw JSON body.
     private static func admin(_ h: WarpLinkHarness, _ method: String, _ path: String, _ json: String? = nil) async throws -> ClientResponse {
-        try await h.server.client.admin.raw(ClientRequest(method: method, path: "/__admin/projects/\(h.project.id)/warplink" + path,
-                                                          headers: json == nil ? [:] : ["Content-Type": "application/json"],
-                                                          body: json.map { Data($0.utf8) }))
+        try await h.server.client.admin.raw(
+            ClientRequest(
+                method: method, path: "/__admin/projects/\(h.project.id)/warplink" + path,
+                headers: json == nil ? [:] : ["Content-Type": "application/json"],
+                body: json.map { Data($0.utf8) }))
     }
 
     private static func randomKey(_ prefix: String = "wl_live_") -> String {
@@ -132,8 +136,10 @@ struct WarpLinkWireFidelityTests {
             let taken = Self.randomKey()
             _ = try await h.admin.createKey(kind: "sdk", value: taken)
             let body = #"{"name":"clash","credentials":{"warplink":{"sdkKey":"\#(taken)"}}}"#
-            let response = try await h.server.client.admin.raw(ClientRequest(method: "POST", path: "/__admin/projects",
-                                                                             headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
+            let response = try await h.server.client.admin.raw(
+                ClientRequest(
+                    method: "POST", path: "/__admin/projects",
+                    headers: ["Content-Type": "application/json"], body: Data(body.utf8)))
             Self.expectCleanError(response, status: 409, "credential held by another project")
             #expect(try await h.server.client.admin.projects().allSatisfy { $0.name != "clash" })
             #expect(try await h.warpLink.validate(apiKey: taken).value?.valid == true)
@@ -199,10 +205,14 @@ struct WarpLinkWireFidelityTests {
             func match(bodyLanguage: String, headerLanguage: String) async throws -> AnyJSON {
                 // The iOS SDK's body: preferred languages joined by commas, the offset, no zone name.
                 let body = #"{"platform":"ios","sdk_version":"1.0.1","fingerprint_version":"enriched","accept_language":"\#(bodyLanguage)","timezone_offset":-120}"#
-                let response = try await h.server.client.send(ClientRequest(method: "POST", path: "/warplink/v1/attribution/match",
-                                                                            headers: ["Authorization": "Bearer " + h.sdkKey, "Content-Type": "application/json",
-                                                                                      "Accept-Language": headerLanguage, "User-Agent": "WarpLink-iOS/1.0.1"],
-                                                                            body: Data(body.utf8)))
+                let response = try await h.server.client.send(
+                    ClientRequest(
+                        method: "POST", path: "/warplink/v1/attribution/match",
+                        headers: [
+                            "Authorization": "Bearer " + h.sdkKey, "Content-Type": "application/json",
+                            "Accept-Language": headerLanguage, "User-Agent": "WarpLink-iOS/1.0.1",
+                        ],
+                        body: Data(body.utf8)))
                 #expect(response.status == 200, "\(response.text)")
                 return try response.decode(AnyJSON.self)
             }

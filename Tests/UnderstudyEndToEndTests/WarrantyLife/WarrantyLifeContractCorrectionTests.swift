@@ -102,9 +102,10 @@ struct WarrantyLifeContractCorrectionTests {
             try await f.admin.createVoucher(["code": "SS", "ssrOffered": true, "ssdOffered": false])
             try await f.admin.createWarranty(["itemId": .string(itemID), "voucherCode": "SS"])
             let json = ["Content-Type": "application/json"]
-            let refused = try await f.raw("PUT", "/items/\(itemID)", headers: json,
-                                          body: Data(#"{"eventAt":"2026-11-30 09:00:00.000","sensorEventType":3000,"smartSaver":{"ssd":true},"notificationToken":"fcm-x"}"#.utf8),
-                                          login: login)
+            let refused = try await f.raw(
+                "PUT", "/items/\(itemID)", headers: json,
+                body: Data(#"{"eventAt":"2026-11-30 09:00:00.000","sensorEventType":3000,"smartSaver":{"ssd":true},"notificationToken":"fcm-x"}"#.utf8),
+                login: login)
             #expect(try refused.status == 409 && wlError(refused).errorCode == 1601 && wlError(refused).error == "not_eligible")
             #expect(try await f.admin.list("sensor-events", itemID: itemID).isEmpty)
             #expect(try await f.admin.list("opt-ins", itemID: itemID).isEmpty)
@@ -112,8 +113,9 @@ struct WarrantyLifeContractCorrectionTests {
             #expect(try await f.admin.list("items").first?["ssd"]?.bool == false)
 
             // An offered option, and opting out of one that is not offered, are recorded as before.
-            let accepted = try await f.raw("PUT", "/items/\(itemID)", headers: json,
-                                           body: Data(#"{"eventAt":"2026-11-30 09:00:01.000","sensorEventType":3000,"ssr":true,"ssd":false}"#.utf8), login: login)
+            let accepted = try await f.raw(
+                "PUT", "/items/\(itemID)", headers: json,
+                body: Data(#"{"eventAt":"2026-11-30 09:00:01.000","sensorEventType":3000,"ssr":true,"ssd":false}"#.utf8), login: login)
             #expect(accepted.status == 202)
             #expect(try await f.admin.list("opt-ins", itemID: itemID).map { $0["program"]?.string } == ["SSR", "SSD"])
         }

@@ -156,8 +156,10 @@ struct WarrantyLifeDeviceTests {
             let itemID = try #require(try await repo.createItem(model: "iPhone", mpn: "iPhone14,2")["id"]?.string)
             let eventID = try await repo.createSensorEvent(itemId: itemID, body: ["eventAt": "2026-11-30 10:00:00.000", "sensorEventType": 1111])
             let path = "/items/\(itemID)/events/\(eventID)/readings"
-            let json = Data(("[" + (0..<40).map { #"{"readingAt":"2026-11-30 10:00:00.\#(String(format: "%03d", $0))","accelerationX":0.\#($0),"phase":5000}"# }
-                .joined(separator: ",") + "]").utf8)
+            let json = Data(
+                ("["
+                    + (0..<40).map { #"{"readingAt":"2026-11-30 10:00:00.\#(String(format: "%03d", $0))","accelerationX":0.\#($0),"phase":5000}"# }
+                    .joined(separator: ",") + "]").utf8)
             let gzip = Gzip.compress(json)
             #expect(try await f.raw("POST", path, body: json, login: login).status == 201)
             #expect(try await f.raw("POST", path, headers: ["Content-Encoding": "gzip"], body: gzip, login: login).status == 201)

@@ -86,8 +86,10 @@ struct WarrantyLifeServedDocumentTests {
             #expect(try await status("POST", "/warranties", #"{"voucherCode":"X","dateOfPurchase":"2026-01-01T24:00:00Z"}"#) == 400)
             #expect(try await status("POST", "/warranties", #"{"voucherCode":"X","dateOfPurchase":"2026-01-01T10:00:00+18:00"}"#) == 404)
             // Content replacements must fit what the SDK route serves.
-            let bad = try await f.client.send(ClientRequest(method: "PUT", path: "/__admin/projects/\(f.project.id)/warrantylife/content/offers", headers: json,
-                                                            body: Data(#"[{"id":"1"}]"#.utf8)))
+            let bad = try await f.client.send(
+                ClientRequest(
+                    method: "PUT", path: "/__admin/projects/\(f.project.id)/warrantylife/content/offers", headers: json,
+                    body: Data(#"[{"id":"1"}]"#.utf8)))
             #expect(bad.status == 400 && bad.text.contains("GET /offers"))
         }
     }

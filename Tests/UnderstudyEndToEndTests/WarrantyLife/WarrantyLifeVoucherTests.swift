@@ -75,8 +75,9 @@ struct WarrantyLifeVoucherTests {
             let conflict = try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 2)
             #expect(conflict.action == "activeWarrantyConflict" && conflict.raw?["plan"]?["planName"]?.string == "Premium")
             try await f.admin.createVoucher(["code": "SWAP", "plan": ["planName": "Premium"], "forceAction": "deviceTransferablePopup"])
-            #expect(try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 0).action
-                == "deviceTransferablePopup")
+            #expect(
+                try await repo.getVoucherByVoucherCode(voucherCode: "SWAP", isPlanTransfer: false, activeWarrantiesInCurrentDevice: 0).action
+                    == "deviceTransferablePopup")
         }
     }
 
