@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Understudy: one Swift server that stands in for the WarrantyLife, Sentilant Telematics,
-/// WarpLink and Asleep backends. Module layering is described in DESIGN.md; arrows point down only.
+/// WarpLink and Asleep backends. Module layering is described in docs/architecture.md; arrows point down only.
 let package = Package(
     name: "Understudy",
     platforms: [.macOS(.v15)], // Synchronization's Mutex and Atomic need macOS 15

@@ -7,7 +7,7 @@ public final class ClockStore: Sendable {
     private let cache = Mutex<[ProjectID: ClockSettings]>([:])
 
     /// An empty store; `ProjectStore` fills it as projects are loaded or created.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init() {}
 
     /// The project's current time (real time for an unknown or nil project).

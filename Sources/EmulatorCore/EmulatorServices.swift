@@ -98,7 +98,7 @@ public final class EmulatorServices: Sendable {
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
 
     /// Creates the services.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(
         database: any Database, journalDatabase: (any Database)? = nil, journalBodyDirectory: String? = nil,
         logger: Logger = .silent, settings: EmulatorSettings = EmulatorSettings()

@@ -25,7 +25,7 @@ public final class FaultEngine: Sendable {
     /// Creates the engine over `database`; call `load()` before serving. TTLs run on real time
     /// (`now` is injectable for tests), not a project clock: they exist so that a crashed test
     /// leaves no rule behind, whatever its project's clock says.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(database: any Database, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.currentTime = now

@@ -89,7 +89,7 @@ final class JournalBodies: Sendable {
     /// A cache that numbers new bodies from `nextID`, holding at most `maxEntries` bodies and
     /// `maxBytes` of them (the bytes are the exchanges' own, kept alive a little longer), and
     /// keeping large ones in `file` when there is one.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     init(nextID: Int, maxEntries: Int = 256, maxBytes: Int = 16 << 20, file: JournalBodyFile? = nil) {
         stored = Mutex((Recent(maxEntries: maxEntries, maxBytes: maxBytes), nextID))
         self.file = file

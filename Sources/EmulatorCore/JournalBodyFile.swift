@@ -56,7 +56,7 @@ final class JournalBodyFile: Sendable {
     /// Opens `directory` (creating it), appending to a new segment after every one there and
     /// after `highestPosition`, the last position a stored body names: never to a file an
     /// earlier run wrote, whose end may hold bytes no row names.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     init(directory: String, segmentBytes: Int = 16 << 20, highestPosition: Int?) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory

@@ -41,7 +41,7 @@ final class JournalSignal: Sendable {
     /// Deadlines fire here; the blocks only resume continuations, never block.
     private let timers = DispatchQueue(label: "understudy.journal.waits")
 
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     init() {}
 
     /// Counts announcements; a wait passes the value it saw before its query to `wait(after:…)`.

@@ -21,7 +21,7 @@ public final class EmulatorMetrics: Sendable {
     private let startedAt = MonotonicClock.nanoseconds()
 
     /// Metrics for an emulator serving `platforms`; `installRequestCounters` runs once its router is built.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(platforms: [PlatformID]) {
         self.platforms = platforms.map(\.rawValue)
     }

@@ -39,7 +39,7 @@ public final class RequestMetrics: @unchecked Sendable { // the atomics live in 
     }
 
     /// Counters for `platforms` (besides `admin` and `proxy`) and the router's `routeTemplates`.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(platforms: [String], routeTemplates: [String]) {
         platformNames = ["admin", Journal.proxyPlatform] + platforms.filter { $0 != "admin" && $0 != Journal.proxyPlatform }
         platformLengths = platformNames.map(\.utf8.count)

@@ -27,7 +27,7 @@ public final class ProjectStore: Sendable {
     private let known = Mutex<Set<ProjectID>>([])
 
     /// Creates the store; call `loadAll()` before serving.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(services: EmulatorServices, platforms: [any Platform]) {
         self.services = services
         self.platforms = platforms

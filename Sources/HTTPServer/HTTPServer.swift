@@ -63,7 +63,7 @@ public final class HTTPServer: Sendable {
     let bodyBudget: RequestBodyBudget
 
     /// Creates a server; call `start()` to listen.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(configuration: HTTPServerConfiguration, application: any HTTPApplication) {
         self.configuration = configuration
         self.application = application

@@ -8,7 +8,7 @@ public final class RequestBodyBudget: Sendable {
     private let used = Atomic<Int>(0)
 
     /// Creates a budget of `limit` bytes.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(limit: Int) {
         self.limit = limit
     }

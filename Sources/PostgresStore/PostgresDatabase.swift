@@ -64,7 +64,7 @@ public final class PostgresDatabase: Database {
     /// PostgreSQL's.
     public var dialect: SQLDialect { .postgres }
 
-    // See SQLiteDatabase.init: classes holding Atomic/Mutex storage are allocated in their own module.
+    // Classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md.
     /// Connects (the writer at once, so a wrong location fails here); throws `StoreUnavailableError`
     /// or the connection's error.
     @inline(never)

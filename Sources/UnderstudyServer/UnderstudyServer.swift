@@ -37,7 +37,7 @@ public final class UnderstudyServer: Sendable {
     }
 
     /// Opens the database, applies migrations and builds the emulator; does not listen yet.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(configuration: ServerConfiguration, logger: Logger? = nil) throws {
         try configuration.validate()
         self.configuration = configuration

@@ -12,7 +12,7 @@ public final class CustomDomainTable: Sendable {
     private let source = Mutex<(any Database)?>(nil)
 
     /// An empty table.
-    @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (see Database.init)
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init() {}
 
     /// The project owning custom domain `host`.

@@ -8,7 +8,7 @@ public final class RateLimitWindows: Sendable {
     private let windows = Mutex<[String: [Double]]>([:])
 
     /// No requests seen yet.
-    @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (see Database.init)
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init() {}
 
     /// Records a request by `bucket` at `now` and returns (remaining, reset epoch seconds, allowed).

@@ -6,13 +6,24 @@ import Testing
 struct ArchitectureTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Paths of every Swift file under `folder`, subfolders included, relative to it and sorted.
+    static func swiftFiles(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    /// The modules under `Sources`.
+    static func modules() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Sources").path).sorted()
+    }
+
     /// Every platform name declared in a platform module (`PlatformID("…")`).
     static func declaredPlatformNames() throws -> [String] {
         let sources = repository.appendingPathComponent("Sources")
         var names: [String] = []
         for module in try FileManager.default.contentsOfDirectory(atPath: sources.path) where module.hasSuffix("Emulator") && module != "EmulatorCore" {
             let folder = sources.appendingPathComponent(module)
-            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            for file in swiftFiles(under: folder) {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 for match in text.matches(of: /PlatformID\("([a-z0-9]+)"\)/) { names.append(String(match.1)) }
             }
@@ -24,7 +35,7 @@ struct ArchitectureTests {
     static func mentions(of words: [String], in module: String) throws -> [String] {
         let folder = repository.appendingPathComponent("Sources").appendingPathComponent(module)
         var found: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".swift") {
+        for file in swiftFiles(under: folder) {
             let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated() where words.contains(where: { line.lowercased().contains($0) }) {
                 found.append("\(module)/\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
@@ -37,7 +48,7 @@ struct ArchitectureTests {
     func coreNamesNoPlatform() throws {
         let names = try Self.declaredPlatformNames()
         #expect(names.count >= 4, "found platform names: \(names)")
-        for module in ["EmulatorCore", "HTTPServer", "SQLiteStore"] {
+        for module in ["EmulatorCore", "HTTPServer", "SQLiteStore", "PostgresStore"] {
             let lines = try Self.mentions(of: names, in: module)
             #expect(lines.isEmpty, "\(module) names a platform:\n\(lines.joined(separator: "\n"))")
         }
@@ -65,8 +76,9 @@ struct ArchitectureTests {
         var storeFiles = 0
         for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() where module.hasSuffix("Emulator") && module != "EmulatorCore" {
             let folder = sources.appendingPathComponent(module)
-            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".swift") {
-                if file == "Store.swift" || file.hasPrefix("Store+") {
+            for file in Self.swiftFiles(under: folder) {
+                let name = URL(fileURLWithPath: file).lastPathComponent
+                if name == "Store.swift" || name.hasPrefix("Store+") {
                     storeFiles += 1
                     continue
                 }
@@ -76,6 +88,110 @@ struct ArchitectureTests {
         }
         #expect(storeFiles >= 4)
         #expect(offenders.isEmpty, "SQL outside Store files:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("no file under Sources is longer than 400 lines")
+    func fileLength() throws {
+        var long: [String] = []
+        var files = 0
+        for module in try Self.modules() {
+            let folder = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
+            for file in Self.swiftFiles(under: folder) {
+                files += 1
+                let lines = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8).components(separatedBy: "\n").count - 1
+                if lines > 400 { long.append("\(module)/\(file): \(lines) lines") }
+            }
+        }
+        #expect(files > 300, "the walk found only \(files) files")
+        #expect(long.isEmpty, "split these by aspect (Type+Aspect.swift):\n\(long.joined(separator: "\n"))")
+    }
+
+    /// `file:line` of every public initializer of a class whose own stored properties hold a
+    /// `Mutex` or an `Atomic`, when its attributes lack `@inline(never)`. Lexical: a class body is
+    /// what its braces enclose, and its members are the lines one level inside.
+    static func inlinableLockInitializers(in text: String, file: String) -> [String] {
+        let lines = text.components(separatedBy: "\n")
+        func isClass(_ line: String) -> Bool {
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ").prefix(4)
+            return words.contains("class") && !line.contains("func ") && !line.contains("class var") && !line.contains("class func")
+        }
+        func holdsLock(_ line: String) -> Bool {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let stored = ["let ", "var ", "private let ", "private var ", "fileprivate let ", "public let ", "internal let ", "package let "]
+            return stored.contains { trimmed.hasPrefix($0) } && ["Mutex<", "Mutex(", "Atomic<", "Atomic("].contains { trimmed.contains($0) }
+        }
+        var found: [String] = []
+        var index = 0
+        while index < lines.count {
+            guard isClass(lines[index]) else {
+                index += 1
+                continue
+            }
+            // The body: from the class's line to where its braces close.
+            var depth = 0, started = false, members: [Int] = []
+            var line = index
+            while line < lines.count {
+                let before = depth
+                depth += lines[line].filter { $0 == "{" }.count - lines[line].filter { $0 == "}" }.count
+                if depth > 0 { started = true }
+                if before == 1 && line != index { members.append(line) }
+                if started && depth <= 0 { break }
+                line += 1
+            }
+            if members.contains(where: { holdsLock(lines[$0]) }) {
+                for member in members
+                where lines[member].trimmingCharacters(in: .whitespaces).hasPrefix("public init")
+                    || lines[member].trimmingCharacters(in: .whitespaces).hasPrefix("public convenience init")
+                {
+                    var above = member - 1
+                    var attributes = ""
+                    while above > index {
+                        let trimmed = lines[above].trimmingCharacters(in: .whitespaces)
+                        guard trimmed.hasPrefix("@") || trimmed.hasPrefix("//") else { break }
+                        attributes += trimmed
+                        above -= 1
+                    }
+                    if !attributes.contains("@inline(never)") {
+                        found.append("\(file):\(member + 1): \(lines[member].trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+            index = line + 1
+        }
+        return found
+    }
+
+    @Test("public initializers of classes holding a Mutex or an Atomic are @inline(never)")
+    func lockHoldingInitializers() throws {
+        // docs/notes/release-heap-corruption.md: inlined into another module, such an initializer
+        // allocated the instance with the caller's idea of its layout, and release builds corrupted the heap.
+        var offenders: [String] = []
+        for module in try Self.modules() {
+            let folder = Self.repository.appendingPathComponent("Sources").appendingPathComponent(module)
+            for file in Self.swiftFiles(under: folder) {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                offenders += Self.inlinableLockInitializers(in: text, file: "\(module)/\(file)")
+            }
+        }
+        #expect(offenders.isEmpty, "add @inline(never):\n\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("the initializer check flags a lock-holding class's bare public init and passes a marked one")
+    func initializerScanner() {
+        let bare = """
+            public final class Counter: Sendable {
+                private let value = Mutex(0)
+                /// Makes one.
+                public init() {}
+            }
+            """
+        #expect(Self.inlinableLockInitializers(in: bare, file: "f").count == 1)
+        let marked = bare.replacingOccurrences(of: "    public init() {}", with: "    @inline(never) // see the note\n    public init() {}")
+        #expect(Self.inlinableLockInitializers(in: marked, file: "f").isEmpty)
+        let noLock = bare.replacingOccurrences(of: "Mutex(0)", with: "0")
+        #expect(Self.inlinableLockInitializers(in: noLock, file: "f").isEmpty)
+        let nestedStruct = marked.replacingOccurrences(of: "    private let value", with: "    public struct Part {\n        public init() {}\n    }\n    private let value")
+        #expect(Self.inlinableLockInitializers(in: nestedStruct, file: "f").isEmpty, "a nested struct's init is not the class's")
     }
 
     @Test("the SQL scan sees one-line and multi-line literals and ignores comments")

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: AmbiguousTrailingClosureOverload
+
 import Foundation
 import PostgresStore
 import TestProcesses

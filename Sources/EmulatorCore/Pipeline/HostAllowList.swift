@@ -11,7 +11,7 @@ import HTTPServer
 /// `10.0.2.2` and LAN addresses use literals), `localhost` and `*.localhost` (browsers resolve
 /// those to loopback themselves), `host.docker.internal`, the public URL's and the listen
 /// address's host, every host a platform emulates (`pathPrefix(forHost:)`: real API hosts,
-/// configured Telematics hosts, WarpLink custom domains), and the configured `AllowedHostName`s.
+/// hosts configured per project, a project's custom link domains), and the configured `AllowedHostName`s.
 /// A request without `Host` (HTTP/1.0) passes: browsers always send one.
 ///
 /// The proxy's own traffic (CONNECT, absolute-form requests for hosts nobody emulates) is answered

@@ -13,7 +13,7 @@ struct PlatformResolver: Sendable {
     }
 
     let platforms: [any Platform]
-    /// Each platform's path prefix (`/warplink`), as UTF-8. Made per request (and `prefix + "/"`
+    /// Each platform's path prefix (`/<platform id>`), as UTF-8. Made per request (and `prefix + "/"`
     /// after it) for every platform in turn, they were most of this stage's cost.
     private let prefixes: [[UInt8]]
 

@@ -59,7 +59,7 @@ public final class UpstreamConnector: Sendable {
     private let alive = Atomic<Int>(0)
 
     /// Creates a connector.
-    @inline(never) // see Database.init: classes with Atomic/Mutex storage are allocated in their own module
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(connectTimeout: Double = 10, responseTimeout: Double = 60, maxUpstreams: Int = 256) {
         self.connectTimeout = connectTimeout
         self.responseTimeout = responseTimeout

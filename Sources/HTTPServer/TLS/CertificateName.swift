@@ -8,7 +8,7 @@ import Darwin
 /// or an IP address, in one canonical spelling so `API.Example.com.` and `api.example.com` share a
 /// certificate and `0:0::1` and `::1` do too.
 public enum CertificateName: Hashable, Sendable, CustomStringConvertible {
-    /// A DNS name, lower-case, without a trailing dot (`api.warplink.app`, `*.aplnk.to`).
+    /// A DNS name, lower-case, without a trailing dot (`api.example.com`, `*.links.example`).
     case dns(String)
     /// An IPv4 or IPv6 address in its canonical text form (`127.0.0.1`, `::1`), no brackets.
     case ipAddress(String)

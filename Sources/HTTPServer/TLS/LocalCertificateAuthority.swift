@@ -59,6 +59,7 @@ public final class LocalCertificateAuthority: Sendable {
 
     /// Loads the CA in `directory` or makes one there. `defaultNames` are extra host names or
     /// addresses the no-SNI certificate covers; ones that are neither are left out.
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(directory: String, defaultNames: [String] = [], cacheCapacity: Int = defaultCacheCapacity) throws(CertificateAuthorityError) {
         self.directory = directory
         certificatePath = Self.path(directory, Self.certificateFileName)

@@ -35,7 +35,7 @@ public final class TLSServerContext: TransportFactory, @unchecked Sendable {
     private let missingCertificates = Atomic<Int>(0)
 
     /// Creates the context; `certificates` is asked for a certificate on every handshake.
-    @inline(never) // classes with Atomic/Mutex storage are allocated only by their own module (see Database.init)
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
     public init(certificates: any TLSCertificateSource) throws {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw SetupError.openSSL("SSL_CTX_new", Self.lastError()) }
         self.context = context

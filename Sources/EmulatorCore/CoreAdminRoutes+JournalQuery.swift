@@ -1,0 +1,58 @@
+import Foundation
+import HTTPServer
+
+/// The journal routes' page shape and query parameters.
+extension CoreAdminRoutes {
+    struct JournalPage: Codable {
+        var requests: [JournalEntry]
+        var evicted: Int
+    }
+
+    /// Most entries one journal page holds, and the longest a journal long poll waits.
+    static let maxJournalPage = 1000, maxJournalWaitMs = 60_000
+
+    static func journalFilter(_ request: Request) throws -> (filter: JournalFilter, waitMs: Int) {
+        var filter = JournalFilter()
+        var waitMs = 0
+        for (name, value) in request.queryItems {
+            switch name {
+            case "platform": filter.platform = value
+            case "method": filter.method = value
+            case "path": filter.path = value
+            case "status":
+                if value.count == 3, value.lowercased().hasSuffix("xx"), let hundreds = Int(value.prefix(1)), (0...5).contains(hundreds) {
+                    filter.statusClass = hundreds
+                } else {
+                    guard let status = Int(value) else { throw AdminError.badRequest("`status` must be a number or a class such as `4xx`.") }
+                    filter.status = status
+                }
+            case "since", "after":
+                guard let since = Int(value) else { throw AdminError.badRequest("`\(name)` must be a journal id (a number).") }
+                guard filter.since == nil else { throw AdminError.badRequest("`since` and `after` are the same cursor; give one.") }
+                filter.since = since
+            case "before":
+                guard let before = Int(value) else { throw AdminError.badRequest("`before` must be a journal id (a number).") }
+                filter.before = before
+            case "limit":
+                guard let limit = Int(value), (1...maxJournalPage).contains(limit) else {
+                    throw AdminError.badRequest("`limit` must be 1–\(maxJournalPage).")
+                }
+                filter.limit = limit
+            case "via":
+                guard value == "proxy" || value == "direct" else { throw AdminError.badRequest("`via` must be `proxy` or `direct`.") }
+                filter.via = value
+            case "proxyHost":
+                filter.proxyHost = value.lowercased()
+            case "waitMs":
+                guard let wait = Int(value), (0...maxJournalWaitMs).contains(wait) else {
+                    throw AdminError.badRequest("`waitMs` must be 0–\(maxJournalWaitMs).")
+                }
+                waitMs = wait
+            default:
+                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, after (or since), before, limit, waitMs.")
+            }
+        }
+        if waitMs > 0, filter.since == nil { throw AdminError.badRequest("`waitMs` needs `after`: the newest journal id the caller has seen.") }
+        return (filter, waitMs)
+    }
+}
