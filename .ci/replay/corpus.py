@@ -9,9 +9,10 @@ Each platform section (warplink, asleep, warrantylife, telematics, in that order
   5. every operation of the document with each of its example bodies: SDK operations first in
      path order (those in LAST, which end the caller's session, after the others), then the
      platform's control-plane operations in path order;
-  6. the project's journal, read once all of the above is in it.
+  6. the journal entries since the previous section: the demo project's and those of no project
+     (documents, requests refused before a credential named a project).
 
-Then the control plane's section: its own document and the CONTROL_PLANE calls.
+Then the control plane's section: its own document, the CONTROL_PLANE calls and their journal.
 
 Nothing here is random: e-mail addresses and multipart boundaries are fixed, and long-poll waits
 are cut to 20 ms as the extremes fuzzer does (a wait that finds nothing answers the same way).

@@ -13,7 +13,8 @@ then a few control-plane calls) one request at a time, and writes OUT/recording.
    and the request body as below}, "status", "headers": [[name, value], ...] as received minus
    Date, and one of "body" (JSON whose compact rendering is byte for byte what was received),
    "bodyText" (any other text, as received) or "bodyBase64" (not UTF-8)}
-  {"kind": "journal", "n", "section", "entry": one entry of the project's journal, oldest first}
+  {"kind": "journal", "n", "section", "entry": one journal entry of the section (the demo
+   project's or of no project), oldest first}
 
 Two things besides normalize.py's rules keep a recording from changing by itself: a Content-Length
 (or a journal entry's body size) equal to the length of the body recorded with it is written as
@@ -90,6 +91,7 @@ class Recorder:
         return self.server.request(method, target, body, headers or {})
 
     def run(self):
+        self.start_journal()
         for name in corpus.PLATFORMS:
             self.platform_section(name)
         self.control_plane_section()
@@ -148,12 +150,20 @@ class Recorder:
             return json.dumps(corpus.retyped(example), separators=(",", ":")).encode()
         return body
 
+    def start_journal(self):
+        """Puts the journal cursor after everything journalled before the first section (the
+        readiness polls, whose number varies)."""
+        status, _, data = self.server.exchange("GET", "/__admin/requests?limit=1")
+        entries = json.loads(data)["requests"] if status == 200 else []
+        self.last_journal_id = entries[0]["id"] if entries else 0
+
     def read_journal(self, section):
-        """The demo project's journal entries since the last read (a platform section's reset
-        empties the journal; the control plane's section follows the last one without a reset),
-        kept apart from the exchanges. The read itself is not recorded: it is what it returns."""
-        after = f"&after={self.last_journal_id}" if self.last_journal_id is not None else ""
-        status, _, data = self.server.exchange("GET", f"/__admin/projects/demo/requests?limit={JOURNAL_PAGE}{after}")
+        """Every journal entry since the last read, kept apart from the exchanges: the demo
+        project's and those of no project (a request refused before its credential named a
+        project is journalled there, and the platform edge is what a refactor changes). The
+        read itself is not recorded: it is what it returns."""
+        target = f"/__admin/requests?limit={JOURNAL_PAGE}&after={self.last_journal_id}"
+        status, _, data = self.server.exchange("GET", target)
         if status != 200:
             raise SystemExit(f"reading the journal answered {status}: {data[:300]!r}")
         entries = json.loads(data)["requests"]
