@@ -32,7 +32,7 @@ entries), in this order:
   5. Base64 that decodes to text holding a value of 4. (a WarrantyLife `encodedId`, a Basic
      credential), or to exactly such a value -> `<base64:decoded text, normalized>`.
   6. A journal's redacted credential, `[redacted …TAIL]`, whose TAIL ends exactly one value that
-     3.-5. replaced -> `[redacted …<tail of PLACEHOLDER>]`.
+     4. or 5. replaced -> `[redacted …<tail of PLACEHOLDER>]`.
 
 Values fixed by the demo fixtures that fit a pattern of 4. (a fixture's UUID, the demo tokens) are
 numbered too. Their identity survives (the same value is the same placeholder everywhere,
