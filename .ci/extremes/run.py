@@ -14,7 +14,6 @@ one per document for deaths), exit 1 on any failure.
 Usage: run.py --binary .build/debug/understudy [--long] [--document NAME ...] [--work DIR]
 """
 import argparse
-import base64
 import collections
 import json
 import os
@@ -22,20 +21,19 @@ import sys
 import tempfile
 import time
 import uuid
-from urllib.parse import quote
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jsonschema  # noqa: E402
 import bundle as bundles  # noqa: E402
+import examples  # noqa: E402
 import operations as ops  # noqa: E402
 import values  # noqa: E402
 from server import Server  # noqa: E402
 
 DOCUMENTS = ["warplink", "asleep", "warrantylife", "telematics", "openapi"]
 SHOWN_PER_OPERATION = 4
-PLACEHOLDER_BYTES = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(32)
 
 
 class Run:
@@ -59,72 +57,24 @@ class Run:
         """Credentials for the document's SDK operations, on the demo project (its fixtures give the
         examples' ids something to find), and the control plane's own project."""
         server = self.server
-        demo = server.json("GET", "/__admin/projects/demo")["credentials"] if name != "openapi" else {}
-        if name == "warplink":
-            self.credentials = {"bearerKey": ("bearer", demo["warplink"]["sdkKey"])}
-        elif name == "asleep":
-            asleep = demo["asleep"]
-            token = server.json("POST", "/asleep/customer/v1/app/token", {"app_id": asleep["appId"], "app_secret": asleep["appSecret"]})
-            self.credentials = {"apiKey": ("x-api-key", asleep["apiKey"]), "accessToken": ("bearer", token["result"]["access_token"])}
-        elif name == "warrantylife":
-            user = server.json("POST", "/__admin/projects/demo/warrantylife/users",
-                               {"email": f"x{uuid.uuid4().hex[:10]}@example.com", "firstName": "Extreme", "password": "secret-pass"})
-            self.credentials = {"developerKey": ("X-WL-Developer-Key", demo["warrantylife"]["developerKey"]),
-                                "userBasic": ("basic", f"{user['identity']}:{user['token']}"), "userBearer": ("bearer", user["token"])}
-        elif name == "telematics":
-            pair = server.json("POST", "/__admin/projects/demo/telematics/tokens", {"userId": 1001, "userName": "Extreme"})
-            self.credentials = {"bearer": ("bearer", pair["token"])}
-        else:
-            self.credentials = {}
+        self.credentials = examples.demo_credentials(server, name, email=f"x{uuid.uuid4().hex[:10]}@example.com")
         status, _, _ = server.request("GET", f"/__admin/projects/{self.control_project}") if self.control_project else (404, 0, 0)
         if status == 404:
             self.control_project = server.json("POST", "/__admin/projects", {"name": "extremes-control"})["id"]
-
-    def auth_headers(self, operation):
-        headers = {}
-        for alternative in operation.security[:1]:
-            for scheme in alternative:
-                kind, value = self.credentials.get(scheme, (None, None))
-                if kind == "bearer":
-                    headers["Authorization"] = "Bearer " + value
-                elif kind == "basic":
-                    headers["Authorization"] = "Basic " + base64.b64encode(value.encode()).decode()
-                elif kind:
-                    headers[kind] = value
-        return headers
 
     # MARK: requests
 
     def build(self, operation, project, body=None, body_leaf=None, parameter=None, replace=None):
         """(method, target, body bytes, headers) for the operation with at most one leaf replaced."""
-        path_values = {"id": project}
-        headers = self.auth_headers(operation)
-        query = []
-        for candidate in operation.parameters:
-            if candidate["in"] == "path":
-                continue
-            value = operation.parameter_value(candidate, path_values)
-            if parameter and parameter[0] is candidate:
-                value = parameter[1]
-            if value is None:
-                continue
-            if candidate["in"] == "query":
-                query.append(f"{quote(candidate['name'])}={quote(value, safe='')}")
-            elif candidate["in"] == "header":
-                headers[candidate["name"]] = value
-        override = parameter if parameter and parameter[0]["in"] == "path" else None
-        if replace:
-            query = [f"replace={replace}"]
-        target = ops.url_path(operation, path_values, override) + ("?" + "&".join(query) if query else "")
-        data = None
         if body is not None:
             content_type, example, schema = body
             example = example if replace else ops.unique_strings(ops.shortened(example))
             if body_leaf:
                 path, text, kind = body_leaf
                 example = ops.replaced(example, path, ops.Raw(text) if kind == "number" else text)
-            data, headers["Content-Type"] = encode(operation, content_type, example, schema)
-        return operation.method, target, data, headers
+            body = (content_type, example, schema)
+        return examples.build(operation, project, self.credentials, body, parameter,
+                              query=[f"replace={replace}"] if replace else None, boundary="extremes" + uuid.uuid4().hex)
 
     def send(self, operation, request, label, checked=None):
         """Sends one request and checks the answer against `checked`'s responses (the operation's
@@ -293,30 +243,6 @@ def replacement_values(kind, long):
     if kind == "numstring":
         return values.numbers(long)
     return values.dates(kind, long)
-
-
-def encode(operation, content_type, example, schema):
-    """The body bytes and Content-Type for an example (JSON, form or multipart)."""
-    if content_type == "application/json" or content_type.endswith("+json"):
-        return ops.dump(example).encode(), content_type
-    if content_type == "application/octet-stream":
-        return PLACEHOLDER_BYTES, content_type
-    fields = example if isinstance(example, dict) else {}
-    text = {key: value.text if isinstance(value, ops.Raw) else (json.dumps(value) if isinstance(value, (dict, list, bool)) else str(value))
-            for key, value in fields.items()}
-    if content_type == "application/x-www-form-urlencoded":
-        return "&".join(f"{quote(k)}={quote(v, safe='')}" for k, v in text.items()).encode(), content_type
-    boundary = "extremes" + uuid.uuid4().hex
-    properties = ops.resolve(operation.document, schema).get("properties", {})
-    parts = []
-    for key, value in text.items():
-        member = ops.resolve(operation.document, properties.get(key, {}))
-        if member.get("format") == "binary" or "contentMediaType" in member or value.startswith(("(", "<")):
-            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"; filename="{key}.bin"\r\n'
-                         f"Content-Type: application/octet-stream\r\n\r\n".encode() + PLACEHOLDER_BYTES + b"\r\n")
-        else:
-            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode())
-    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 def declared_schema(operation, status):

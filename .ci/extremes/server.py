@@ -15,8 +15,10 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary, work):
+    def __init__(self, binary, work, environment=None):
+        """`environment`: variables added to the server's (the replay recorder fixes Swift's hash seed)."""
         self.binary, self.work = binary, work
+        self.environment = environment or {}
         self.process = None
         self.generation = 0
         self.database = os.path.join(work, "extremes-0.sqlite")
@@ -36,7 +38,8 @@ class Server:
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", str(self.port), "--https-port", "0", "--proxy-port", "0",
              "--database", self.database, "--no-request-log"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.work)
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.work,
+            env={**os.environ, **self.environment})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -72,6 +75,11 @@ class Server:
 
     def request(self, method, target, body=None, headers=None, timeout=30):
         """(status, headers, body bytes); raises OSError when the connection fails."""
+        status, header_list, data = self.exchange(method, target, body, headers, timeout)
+        return status, dict(header_list), data
+
+    def exchange(self, method, target, body=None, headers=None, timeout=30):
+        """`request`, with the response headers as a list of (name, value) in the order received."""
         for attempt in (0, 1):
             if self.connection is None:
                 self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -83,7 +91,7 @@ class Server:
                 if response.getheader("Connection", "").lower() == "close":
                     self.connection.close()
                     self.connection = None
-                return response.status, dict(response.getheaders()), data
+                return response.status, response.getheaders(), data
             except (OSError, http.client.HTTPException) as error:
                 self.connection.close()
                 self.connection = None
