@@ -9,10 +9,11 @@
 #   .ci/replay.sh BIN_A BIN_B [OUT]     OUT (default .build/replay) keeps a/ and b/: each
 #                                       recording.jsonl and server.log, for a closer look
 #
-# Not part of .ci/run: it compares two builds, and CI has one. See docs/notes/replay.md.
+# In .ci/run it replays the debug build against itself (the recording must be deterministic); a
+# refactor compares a build of its base with its own. See docs/notes/replay.md.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 binary_a=$(realpath "$1")
