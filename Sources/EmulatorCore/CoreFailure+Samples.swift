@@ -4,20 +4,21 @@ extension CoreFailure {
     /// One failure of every kind (and the statuses faults and unreadable requests can carry), for
     /// checking a platform's `errorResponse(for:requestID:)` against its contract: the answer's
     /// status is `failure.status`, which the core does not correct afterwards.
-    public static let contractSamples: [CoreFailure] = [
-        .routeNotFound,
-        .methodNotAllowed([.get, .post]),
-        .unreadableRequest(.malformedHeader),
-        .unreadableRequest(.bodyTooLarge(limit: 1_024)),
-        .unreadableRequest(.headersTooLarge),
-        .unreadableRequest(.unsupportedExpectation),
-        .unreadableRequest(.corruptContentEncoding),
-        .unreadableRequest(.headerTimeout),
-        .unreadableRequest(.serverBusy),
-        .invalidBody(BodyError(code: "invalid_json", message: "Not JSON.")),
-        .internalError("a sample"),
-        .storageUnavailable,
-        .storedStateUnreadable(project: "sample", detail: "a clock beyond its range"),
-        .misdirectedRequest(host: "attacker.example"),
-    ] + [400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 500, 502, 503, 504].map { CoreFailure.injected(status: $0) }
+    public static let contractSamples: [CoreFailure] =
+        [
+            .routeNotFound,
+            .methodNotAllowed([.get, .post]),
+            .unreadableRequest(.malformedHeader),
+            .unreadableRequest(.bodyTooLarge(limit: 1_024)),
+            .unreadableRequest(.headersTooLarge),
+            .unreadableRequest(.unsupportedExpectation),
+            .unreadableRequest(.corruptContentEncoding),
+            .unreadableRequest(.headerTimeout),
+            .unreadableRequest(.serverBusy),
+            .invalidBody(BodyError(code: "invalid_json", message: "Not JSON.")),
+            .internalError("a sample"),
+            .storageUnavailable,
+            .storedStateUnreadable(project: "sample", detail: "a clock beyond its range"),
+            .misdirectedRequest(host: "attacker.example"),
+        ] + [400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 500, 502, 503, 504].map { CoreFailure.injected(status: $0) }
 }
