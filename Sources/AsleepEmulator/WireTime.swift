@@ -4,21 +4,18 @@ import Foundation
 /// Asleep's time formats: data-API timestamps with a `±hh:mm` offset in the requested zone,
 /// user-API timestamps in UTC with `Z`, `YYYY-MM-DD` query dates and the time-based id formats.
 enum WireTime {
-    /// IANA names we accept (the `timezone` header must be one).
-    private static let knownZones: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "GMT", "Etc/UTC"])
-
     /// The zone named by a `timezone` header or parameter; absent or empty means UTC.
     static func zone(_ name: String?) throws(AsleepError) -> TimeZone {
         guard let name = name?.trimmingWhitespace(), !name.isEmpty else { return utc }
-        guard knownZones.contains(name), let zone = TimeZone(identifier: name) else { throw .invalidTimezone }
+        guard let zone = TimeZoneNames.zone(name) else { throw .invalidTimezone }
         return zone
     }
 
     /// Every zone name we accept, sorted (the OpenAPI document lists them).
-    static var zoneNames: [String] { knownZones.filter { TimeZone(identifier: $0) != nil }.sorted() }
+    static var zoneNames: [String] { TimeZoneNames.resolvable }
 
     /// Whether `name` is an IANA zone name we accept.
-    static func isValidZone(_ name: String) -> Bool { knownZones.contains(name) && TimeZone(identifier: name) != nil }
+    static func isValidZone(_ name: String) -> Bool { TimeZoneNames.isValid(name) }
 
     // "UTC" is a zone every Foundation knows, so the identifier always resolves.
     static let utc = TimeZone(identifier: "UTC")!

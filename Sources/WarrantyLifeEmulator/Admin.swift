@@ -201,14 +201,14 @@ enum WarrantyLifeAdmin {
         return .json(status: 200, bytes: JSONValue.object(["itemId": .string(id), "insight": value]).encoded())
     }
 
-    /// IANA zone names insights may be generated in (the document lists the same): the system's
-    /// tz database names and UTC, not the abbreviations `TimeZone(identifier:)` would also take.
-    static let timeZones = (TimeZone.knownTimeZoneIdentifiers + ["UTC"]).sorted()
+    /// IANA zone names insights may be generated in (the document lists the same): the tz
+    /// database's names (`TimeZoneNames`), not the abbreviations `TimeZone(identifier:)` would also take.
+    static var timeZones: [String] { TimeZoneNames.resolvable }
 
     static func generateInsight(_ request: Request, _ context: AdminContext) async throws -> Response {
         let body = try AdminBody.decode(GenerateBody.self, from: request, orIfEmpty: GenerateBody())
         let zone = body.timeZone ?? "UTC"
-        guard timeZones.contains(zone), let timeZone = TimeZone(identifier: zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
+        guard let timeZone = TimeZoneNames.zone(zone) else { throw AdminError.badRequest("Unknown time zone `\(zone)`.") }
         let project = context.projectID, id = context.parameter("itemId")
         let insight = InsightGenerator.generate(now: context.now, timeZone: timeZone, seed: InsightGenerator.seed(forItem: id))
         try await write(context) { store in

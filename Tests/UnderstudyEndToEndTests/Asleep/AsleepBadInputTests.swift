@@ -111,6 +111,11 @@ struct AsleepBadInputTests {
             zoned.timezone = "Not/AZone"
             #expect(try await answer(fixture, "GET", "/data/v1/sessions", config: zoned) == (400, "invalid timezone"))
             #expect(try await answer(fixture, "GET", "/data/v3/sessions/20260101000000_abcde", config: zoned) == (400, "invalid timezone"))
+            // Every tz database name a phone may send, canonical or alias; abbreviations are no zone names.
+            for (name, status) in [("Asia/Kolkata", 200), ("Asia/Calcutta", 200), ("US/Eastern", 200), ("Etc/UTC", 200), ("PST", 400)] {
+                zoned.timezone = name
+                #expect(try await answer(fixture, "GET", "/data/v1/sessions", config: zoned).0 == status, "timezone \(name)")
+            }
             #expect(try await answer(fixture, "GET", "/data/v3/sessions/20260101000000_abcde", config: config) == (404, "session does not exist"))
             for query in [[("limit", "101")], [("offset", "-1")], [("order_by", "UP")], [("date_gte", "2026-02-30")]] {
                 #expect(try await answer(fixture, "GET", "/data/v1/sessions", config: config, query: query).0 == 422)

@@ -53,6 +53,15 @@ struct WarrantyLifeDeviceTests {
             // 02:30 UTC is 22:30 the day before in Toronto; reward months stay UTC.
             #expect(generated["dropRank"]?["daily"]?.array?.last?["date"]?.string == "2026-09-10")
             #expect(generated["rewards"]?["current"]?["month"]?.string == "2026-09")
+            // 02:30 UTC is 08:00 the same day in Kolkata (+05:30): a name Foundation on Linux does not list.
+            try await f.admin.generateInsights(itemID: itemID, timeZone: "Asia/Kolkata")
+            let kolkata = try #require(try await repo.getInsightData())
+            #expect(kolkata["timeZone"]?.string == "Asia/Kolkata" && kolkata["dropRank"]?["daily"]?.array?.last?["date"]?.string == "2026-09-11")
+            try await f.admin.generateInsights(itemID: itemID, timeZone: "Etc/UTC")
+            #expect(try await repo.getInsightData()?["timeZone"]?.string == "Etc/UTC")
+            await #expect(throws: UnderstudyClientError.self, "an abbreviation is no zone name") {
+                try await f.admin.generateInsights(itemID: itemID, timeZone: "PST")
+            }
 
             try await f.admin.setInsights(itemID: itemID, .null)
             #expect(try await repo.getInsightData() == Optional<AnyJSON>.none)
