@@ -89,7 +89,7 @@ struct TelematicsAdmin: Sendable {
 
     func date(_ text: String?, _ field: String) throws -> Date? {
         guard let text else { return nil }
-        guard let date = Timestamp.parse(text) else { throw AdminError.badRequest("`\(field)` must be an ISO 8601 timestamp.") }
+        guard let date = TelematicsTime.parse(text) else { throw AdminError.badRequest("`\(field)` must be an ISO 8601 timestamp.") }
         return date
     }
 

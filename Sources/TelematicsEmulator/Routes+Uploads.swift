@@ -114,7 +114,7 @@ extension TelematicsRoutes {
             }
             timeMs = number
         } else if let value = body["timestamp"], !value.isNull {
-            guard let text = value.stringValue, let date = Timestamp.parse(text) else {
+            guard let text = value.stringValue, let date = TelematicsTime.parse(text) else {
                 throw .invalidDate("timestamp", value.stringValue ?? String(decoding: value.encoded(), as: UTF8.self))
             }
             timeMs = date.clampedEpochMilliseconds

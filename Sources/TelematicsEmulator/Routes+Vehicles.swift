@@ -75,7 +75,7 @@ extension TelematicsRoutes {
         let observations = try optionalString(body, "observations")
         var readAt = context.now.timeIntervalSince1970
         if let value = body["readAt"], !value.isNull {
-            guard let text = value.stringValue, let date = Timestamp.parse(text) else { throw TelematicsError.invalidDate("readAt", value.stringValue ?? "\(value)") }
+            guard let text = value.stringValue, let date = TelematicsTime.parse(text) else { throw TelematicsError.invalidDate("readAt", value.stringValue ?? "\(value)") }
             readAt = date.timeIntervalSince1970
         }
         let readAtSeconds = readAt

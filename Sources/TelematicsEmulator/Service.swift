@@ -19,7 +19,7 @@ enum TelematicsService {
             for name in names {
                 guard let text = query.first(where: { $0.name == name })?.value else { continue }
                 if text.isEmpty { continue }
-                guard let date = Timestamp.parse(text) else { throw .invalidDate(name, text) }
+                guard let date = TelematicsTime.parse(text) else { throw .invalidDate(name, text) }
                 return date
             }
             return nil

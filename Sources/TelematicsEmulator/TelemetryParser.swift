@@ -19,7 +19,7 @@ enum TelemetryParser {
     /// Epoch ms from a number (ms) or an ISO 8601 string.
     static func epochMs(_ value: JSONValue) -> Int64? {
         if let number = value.doubleValue { return wholeMs(number) }
-        if let text = value.stringValue, let date = Timestamp.parse(text) { return date.clampedEpochMilliseconds }
+        if let text = value.stringValue, let date = TelematicsTime.parse(text) { return date.clampedEpochMilliseconds }
         return nil
     }
 
