@@ -25,7 +25,9 @@ struct TelematicsTimeFormatTests {
             for query in [[("startTs", "2026-11-03T00:00:00"), ("endTs", "2026-11-04")], [("from", "2026-11-03"), ("to", "2026-11-04T12:30:00.5")]] {
                 #expect(try await TelematicsBadInputTests.send(server, "GET", "/trips", token: token, query: query).0 == 200, "\(query)")
             }
-            let samples = #"{"samples": [{"timestamp": "2026-11-03T10:00:00", "latitude": 40, "longitude": -8}, {"timestamp": "2026-11-03T10:00:01.5", "latitude": 40, "longitude": -8}]}"#
+            let samples =
+                #"{"samples": [{"timestamp": "2026-11-03T10:00:00", "latitude": 40, "longitude": -8}, "#
+                + #"{"timestamp": "2026-11-03T10:00:01.5", "latitude": 40, "longitude": -8}]}"#
             let upload = try await TelematicsBadInputTests.send(server, "POST", "/telemetry", token: token, body: Data(samples.utf8))
             #expect((200..<300).contains(upload.0), "\(upload.1?.code ?? "") \(upload.1?.message ?? "")")
             // Still refused: text that is no ISO 8601 time.
