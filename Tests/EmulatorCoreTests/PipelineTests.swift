@@ -32,6 +32,16 @@ struct PipelineTests {
         #expect(resolver.resolve(request(.get, "/__admin/testing/x", host: "api.test.example")).platform == nil)
     }
 
+    @Test("repeated slashes in an SDK path route as one (a base URL ending in `/`), by path and by host")
+    func repeatedSlashes() {
+        let resolver = PlatformResolver(platforms: [TestPlatform()])
+        #expect(resolver.resolve(request(.get, "/testing//items")).routedPath == "/testing/items")
+        #expect(resolver.resolve(request(.get, "/testing///items//x?q=a//b")).routedPath == "/testing/items/x")
+        #expect(resolver.resolve(request(.get, "//items", host: "api.test.example")).routedPath == "/testing/items")
+        #expect(resolver.resolve(request(.get, "/testing/items")).routedPath == "/testing/items")
+        #expect(PlatformResolver.collapsingSlashes("/a/b/") == "/a/b/" && PlatformResolver.collapsingSlashes("//") == "/")
+    }
+
     @Test("admin guard: token required when configured (probes exempt), and a path's project must exist")
     func adminGuard() {
         let guarded = AdminGuard(token: "s3cret", projectExists: { $0 == "known" })

@@ -30,7 +30,7 @@ struct PlatformResolver: Sendable {
         if let host = request.hostName {
             for candidate in platforms {
                 if let prefix = candidate.pathPrefix(forHost: host) {
-                    return Destination(platform: candidate, routedPath: prefix + (path == "/" ? "" : path))
+                    return Destination(platform: candidate, routedPath: prefix + (path == "/" ? "" : Self.collapsingSlashes(path)))
                 }
             }
         }
@@ -38,8 +38,20 @@ struct PlatformResolver: Sendable {
         for (platform, prefix) in zip(platforms, prefixes) where utf8.starts(with: prefix) {
             // The prefix alone, or followed by a path segment: `/testingx` is no platform's.
             let rest = utf8.dropFirst(prefix.count)
-            if rest.isEmpty || rest.first == UInt8(ascii: "/") { return Destination(platform: platform, routedPath: path) }
+            if rest.isEmpty || rest.first == UInt8(ascii: "/") { return Destination(platform: platform, routedPath: Self.collapsingSlashes(path)) }
         }
         return Destination(platform: nil, routedPath: path)
+    }
+
+    /// `path` with every run of slashes as one. An SDK whose base URL setting ends in `/` sends
+    /// `/telematics//api/v1/…`, and servers behind the usual proxies answer that as the single
+    /// slash. The journal shows the routed path, as it does for a path a real host name prefixed.
+    static func collapsingSlashes(_ path: String) -> String {
+        let slash = UInt8(ascii: "/")
+        guard path.utf8.count > 1, zip(path.utf8, path.utf8.dropFirst()).contains(where: { $0 == slash && $1 == slash }) else { return path }
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(path.utf8.count)
+        for byte in path.utf8 where !(byte == slash && collapsed.last == slash) { collapsed.append(byte) }
+        return String(decoding: collapsed, as: UTF8.self)
     }
 }
