@@ -258,6 +258,10 @@ public final class Emulator: HTTPApplication {
         }
         exchange.project = identity.project
 
+        if let problem = FaultStage.headerProblem(request) {
+            let refusal = BodyError(code: "invalid_fault_header", field: "X-Understudy-Fault", message: problem)
+            return failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID)
+        }
         let fired = await faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
         exchange.fault = fired?.note
         do {

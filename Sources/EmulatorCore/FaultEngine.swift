@@ -220,27 +220,66 @@ public final class FaultEngine: Sendable {
     /// `status=503`, `status=429;retryAfter=2`, `delay=300`, `reset`, `hang=5`, `closeAfterHeaders`,
     /// `truncate=10`, `malformedJSON`. Nil when it names no known action or a value is out of range.
     public static func parseHeader(_ text: String) -> FaultRule.Action? {
+        guard case .success(let action) = readHeader(text) else { return nil }
+        return action
+    }
+
+    /// The keys the `X-Understudy-Fault` header takes.
+    public static let headerKeys = ["status", "delay", "hang", "reset", "closeAfterHeaders", "truncate", "malformedJSON", "retryAfter"]
+
+    /// Why an `X-Understudy-Fault` header was refused, in a sentence for the client.
+    public struct HeaderProblem: Error, Sendable, Equatable {
+        /// The sentence.
+        public var message: String
+    }
+
+    /// `parseHeader`, saying what is wrong: an unknown key (a misspelling must not pass as "no
+    /// fault"), a value that is no number, one out of range, or no action at all.
+    public static func readHeader(_ text: String) -> Result<FaultRule.Action, HeaderProblem> {
+        func problem(_ sentence: String) -> Result<FaultRule.Action, HeaderProblem> {
+            .failure(HeaderProblem(message: "X-Understudy-Fault: " + sentence))
+        }
         var kind: FaultAction.Kind?
         var retryAfter: Int?
         for item in text.split(separator: ";") {
             let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
-            guard let key = parts.first else { continue }
+            guard let key = parts.first, !key.isEmpty else { continue }
             let value = parts.count > 1 ? parts[1] : nil
+            func whole(_ fallback: Int?) -> Int?? {
+                guard let value else { return .some(fallback) }
+                return Int(value).map { .some($0) } ?? nil
+            }
             switch key {
-            case "status": kind = .status(value.flatMap(Int.init) ?? 500, body: nil)
-            case "delay": kind = .delay(milliseconds: value.flatMap(Int.init) ?? 1000)
-            case "hang": kind = .hang(milliseconds: value.flatMap(Double.init).map { ($0 * 1000).roundedInt() ?? -1 } ?? FaultAction.defaultHangMilliseconds)
+            case "status":
+                guard let status = whole(500), let status else { return problem("`status` takes a whole number, as in status=503.") }
+                kind = .status(status, body: nil)
+            case "delay":
+                guard let milliseconds = whole(1000), let milliseconds else { return problem("`delay` takes milliseconds, as in delay=300.") }
+                kind = .delay(milliseconds: milliseconds)
+            case "hang":
+                if let value {
+                    guard let seconds = Double(value) else { return problem("`hang` takes seconds, as in hang=5.") }
+                    kind = .hang(milliseconds: (seconds * 1000).roundedInt() ?? -1)
+                } else {
+                    kind = .hang(milliseconds: FaultAction.defaultHangMilliseconds)
+                }
             case "reset": kind = .reset
             case "closeAfterHeaders": kind = .closeAfterHeaders
-            case "truncate": kind = .truncate(bytes: value.flatMap(Int.init))
+            case "truncate":
+                guard let bytes = whole(nil) else { return problem("`truncate` takes a byte count, as in truncate=10.") }
+                kind = .truncate(bytes: bytes)
             case "malformedJSON": kind = .malformedJSON
-            case "retryAfter": retryAfter = value.flatMap(Int.init)
-            default: return nil
+            case "retryAfter":
+                guard let seconds = value.flatMap({ Int($0) }) else { return problem("`retryAfter` takes seconds, as in retryAfter=2.") }
+                retryAfter = seconds
+            default:
+                return problem("unknown key `\(key)`; the keys are \(headerKeys.joined(separator: ", ")).")
             }
         }
-        guard let kind else { return nil }
+        guard let kind else { return problem("no fault named; use one of status, delay, hang, reset, closeAfterHeaders, truncate, malformedJSON.") }
         let action = FaultAction(kind, retryAfter: retryAfter)
-        return action.validationProblem == nil ? action : nil
+        if let invalid = action.validationProblem { return problem(invalid) }
+        return .success(action)
     }
 }
 

@@ -353,6 +353,40 @@ struct FaultEngineTests {
         #expect(FaultEngine.parseHeader("truncate=10")?.kind == .truncate(bytes: 10))
         #expect(FaultEngine.parseHeader("explode") == nil)
         #expect(FaultEngine.parseHeader("status=1000") == nil)
+        #expect(FaultEngine.parseHeader("status") == FaultAction(.status(500, body: nil), retryAfter: nil))
+        #expect(FaultEngine.parseHeader("hang")?.kind == .hang(milliseconds: FaultAction.defaultHangMilliseconds))
+    }
+
+    @Test("a misspelled fault header is the platform's 400 naming the key, changes nothing and is journalled")
+    func misspelledHeaderAnswered() async throws {
+        let harness = try await Harness()
+        let project = try await harness.project()
+        let key = ["X-Test-Key": project.key]
+        let reply = try await harness.call("POST", "/testing/items", json: ["name": "kept out"], headers: key.merging(["X-Understudy-Fault": "stauts=503"]) { $1 })
+        #expect(reply.status == 400)
+        #expect(reply.json?["error"]?["code"] != nil, "the platform's own error format")
+        #expect(String(decoding: reply.body, as: UTF8.self).contains("stauts"))
+        let items = try await harness.call("GET", "/testing/items", headers: key).json
+        #expect(items?["items"]?.arrayValue?.isEmpty == true, "the refused request created nothing")
+        let journal = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?path=/testing/items&status=400").json
+        #expect(journal?["requests"]?.arrayValue?.count == 1)
+        await harness.stop()
+    }
+
+    @Test("a misspelled or malformed override header says what is wrong, naming the key")
+    func headerProblems() {
+        func message(_ text: String) -> String? {
+            guard case .failure(let problem) = FaultEngine.readHeader(text) else { return nil }
+            return problem.message
+        }
+        #expect(message("stauts=503")?.contains("unknown key `stauts`") == true)
+        #expect(message("status=abc")?.contains("`status` takes a whole number") == true)
+        #expect(message("delay=soon")?.contains("`delay`") == true)
+        #expect(message("hang=forever")?.contains("`hang`") == true)
+        #expect(message("status=503;retryAfter")?.contains("`retryAfter`") == true)
+        #expect(message(";")?.contains("no fault named") == true)
+        #expect(message("status=1000") != nil)
+        #expect(message("status=503 ; retryAfter=2") == nil)
     }
 }
 

@@ -16,6 +16,16 @@ struct FaultStage: Sendable {
 
     let engine: FaultEngine
 
+    /// Why the request's `X-Understudy-Fault` header cannot be carried out (a misspelled key, a
+    /// value that is no number, one out of range); nil when it is absent, empty or fine. The
+    /// request is then answered with the platform's 400 naming the problem, not as if no fault
+    /// had been asked for.
+    static func headerProblem(_ request: Request) -> String? {
+        guard let header = request.headers["x-understudy-fault"], !header.trimmingWhitespace().isEmpty else { return nil }
+        guard case .failure(let problem) = FaultEngine.readHeader(header) else { return nil }
+        return problem.message
+    }
+
     /// The fault for this request, if any.
     func fire(_ request: Request, platform: PlatformID, project: ProjectID?, routedPath: String) async -> Fired? {
         if let header = request.headers["x-understudy-fault"], let action = FaultEngine.parseHeader(header) {
