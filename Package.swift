@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "TestPostgres", dependencies: ["PostgresStore", "TestProcesses"], path: "Tests/TestPostgres"),
         // Blocking loopback clients for the test suites: raw HTTP/1.1 on a socket, and TLS over OpenSSL.
         .target(name: "TestSockets", dependencies: ["COpenSSL"], path: "Tests/TestSockets"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL", "TestSockets"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses", "TestPostgres"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
