@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyEndToEndTests",
             dependencies: [
-                "UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore",
+                "UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore", "TestSockets",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ]),
     ],
