@@ -69,7 +69,9 @@ let package = Package(
         // posix_spawn'd child processes for the test suites (Foundation's Process can crash them).
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .target(name: "TestPostgres", dependencies: ["PostgresStore", "TestProcesses"], path: "Tests/TestPostgres"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL"]),
+        // Blocking loopback clients for the test suites: raw HTTP/1.1 on a socket, and TLS over OpenSSL.
+        .target(name: "TestSockets", dependencies: ["COpenSSL"], path: "Tests/TestSockets"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL", "TestSockets"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses", "TestPostgres"]),
         .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
@@ -85,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyEndToEndTests",
             dependencies: [
-                "UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore",
+                "UnderstudyTesting", "UnderstudyClient", "UnderstudyServer", "HTTPServer", "CZlib", "COpenSSL", "TestProcesses", "TestPostgres", "PostgresStore", "TestSockets",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ]),
     ],

@@ -1,15 +1,9 @@
 import Foundation
 import Synchronization
+import TestSockets
 import Testing
 
 @testable import HTTPServer
-
-/// Runs `body` on a thread of its own (blocking socket calls must not hold the cooperative pool).
-private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
 
 /// Blocks the calling thread (a loop's, in the busy-stretch test) as a wait on a lock or a disk would.
 private func holdThread(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
@@ -31,7 +25,7 @@ struct EventLoopTests {
         #expect(server.eventLoopKind == loop)
         let client = try RawClient(port: server.port)
         client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-        let reply = try await onThread { try client.readResponse() }
+        let reply = try await blocking { try client.readResponse() }
         #expect(reply.status == 200 && reply.text == "ok")
         await server.shutdown()
     }
@@ -51,7 +45,7 @@ struct EventLoopTests {
         let client = try RawClient(port: server.port)
         for path in ["/quick", "/block", "/quick", "/long"] {
             client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try await onThread { try client.readResponse() }.status == 200)
+            #expect(try await blocking { try client.readResponse() }.status == 200)
         }
         // A stretch is counted once the loop is back at its wait, just after the answer went out.
         var stretches = server.loopBusyStretches
@@ -157,7 +151,7 @@ struct EventLoopTests {
         let failures = try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    try await onThread {
+                    try await blocking {
                         var failures: [String] = []
                         for index in 0..<150 {
                             let path = "/\(worker)/\(index)"

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSockets
 import Testing
 
 @testable import HTTPServer
@@ -46,20 +47,12 @@ final class Gate: Sendable {
     }
 }
 
-/// Runs a blocking socket call on a thread of its own. Blocking a thread of Swift's small
-/// cooperative pool would stall other tasks (here, `shutdown()`) while the test waits.
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
-private func read(_ client: RawClient, head: Bool = false) async throws -> RawClient.Reply {
-    try await offPool { try client.readResponse(head: head) }
+private func read(_ client: RawClient, head: Bool = false) async throws -> HTTPReply {
+    try await blocking { try client.readResponse(head: head) }
 }
 
 private func closed(_ client: RawClient) async -> Bool {
-    (try? await offPool { client.isClosedByServer() }) ?? false
+    (try? await blocking { client.isClosedByServer() }) ?? false
 }
 
 /// Polls `condition` until it holds or `seconds` pass (there is no event to wait on from outside the loop).
@@ -230,7 +223,7 @@ struct LiveServerTests {
             // The first answer is 8 MiB, more than the socket buffers hold, so output blocks at once.
             let requests = Array(String(repeating: "GET /big HTTP/1.1\r\nHost: t\r\n\r\n", count: 1_000_000).utf8)
             client.setSendTimeout(1) // once the server stops reading, the kernel buffers fill and send blocks
-            let sent = try await offPool { client.send(requests) }
+            let sent = try await blocking { client.send(requests) }
             #expect(sent < requests.count)
             #expect(server.bufferedInputBytes <= (1 << 20) + 64 * 1024)
         }
@@ -278,10 +271,10 @@ struct LiveServerTests {
         let request = Array("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
         // The server answers after the head and stops reading the body; it must keep reading
         // (and discarding) after its answer, or closing with unread bytes sends RST.
-        _ = try await offPool { client.send(request) }
+        _ = try await blocking { client.send(request) }
         let reply = try await read(client)
         #expect(reply.status == 413 && reply.headers["connection"] == "close")
-        #expect(try await offPool { client.endsWithOrderlyClose() })
+        #expect(try await blocking { client.endsWithOrderlyClose() })
         await server.shutdown()
     }
 }

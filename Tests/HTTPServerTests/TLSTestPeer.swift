@@ -3,6 +3,8 @@
 import COpenSSL
 import Foundation
 import Glibc
+import TestSockets
+
 @testable import HTTPServer
 
 /// One local CA for this test process, made in a temporary folder that is deleted at once (the
@@ -22,7 +24,7 @@ enum TestAuthority {
 /// thread as the server transport on the other end: no threads, no timing.
 final class TLSTestPeer {
     let fd: Int32
-    private let context: OpaquePointer
+    private let context: TLSClientContext
     let ssl: OpaquePointer
 
     init(
@@ -30,38 +32,14 @@ final class TLSTestPeer {
         maxVersion: Int32 = TLS1_3_VERSION, minVersion: Int32 = TLS1_2_VERSION
     ) {
         self.fd = fd
-        context = SSL_CTX_new(TLS_client_method())!
-        _ = understudy_ssl_ctx_set_min_proto_version(context, minVersion)
-        _ = understudy_ssl_ctx_set_max_proto_version(context, maxVersion)
-        if minVersion < TLS1_2_VERSION { // an old client for a version test: the system policy would refuse to speak it at all
-            SSL_CTX_set_security_level(context, 0)
-            _ = SSL_CTX_set_cipher_list(context, "DEFAULT@SECLEVEL=0")
-        }
-        if let pem {
-            let bio = BIO_new(BIO_s_mem())!
-            _ = pem.withCString { BIO_puts(bio, $0) }
-            let certificate = PEM_read_bio_X509(bio, nil, nil, nil)!
-            X509_STORE_add_cert(SSL_CTX_get_cert_store(context), certificate)
-            X509_free(certificate)
-            BIO_free(bio)
-            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        }
-        ssl = SSL_new(context)!
-        if let serverName {
-            _ = understudy_ssl_set_tlsext_host_name(ssl, serverName)
-            _ = SSL_set1_host(ssl, serverName)
-        }
-        if !alpn.isEmpty {
-            let wire = alpn.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
-            _ = SSL_set_alpn_protos(ssl, wire, UInt32(wire.count))
-        }
+        context = try! TLSClientContext(caPEM: pem, minVersion: minVersion, maxVersion: maxVersion) // the tests' own PEM always parses
+        ssl = context.session(serverName: serverName, verifyName: serverName, alpn: alpn)
         SSL_set_connect_state(ssl)
         _ = SSL_set_fd(ssl, fd)
     }
 
     deinit {
         SSL_free(ssl)
-        SSL_CTX_free(context)
         close(fd)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSockets
 import Testing
 import UnderstudyClient
 import UnderstudyServer
@@ -8,8 +9,8 @@ import UnderstudyTesting
 func rawRequest(
     port: Int, _ method: String, _ target: String, host: String, headers: [String: String] = [:],
     body: String = ""
-) async throws -> ProxyClient.Reply {
-    try await blocking { try ProxyClient(port: port).request(method, target, host: host, headers: headers, body: body) }
+) async throws -> HTTPReply {
+    try await blocking { try RawClient(port: port).request(method, target, host: host, headers: headers, body: body) }
 }
 
 /// The host allow-list and the cross-origin refusal on the real listeners, with the real platforms.
@@ -50,8 +51,8 @@ struct ForeignHostTests {
             }
             #expect(try await rawRequest(port: port, "GET", "/__admin/ui", host: "localhost:\(port)").status == 200)
             // HTTP/1.0 without Host: no browser sends it, so it is answered.
-            let noHost = try await blocking { () -> ProxyClient.Reply in
-                let client = try ProxyClient(port: port)
+            let noHost = try await blocking { () -> HTTPReply in
+                let client = try RawClient(port: port)
                 client.send("GET /__admin/projects HTTP/1.0\r\n\r\n")
                 return try client.readResponse()
             }
@@ -65,10 +66,10 @@ struct ForeignHostTests {
             let proxyPort = try #require(server.server.proxyPort)
             #expect(try await rawRequest(port: proxyPort, "GET", "/__admin/projects", host: "attacker.example").status == 421)
             #expect(try await rawRequest(port: proxyPort, "GET", "/__admin/projects", host: "127.0.0.1:\(proxyPort)").status == 200)
-            let (absolute, connect, tunnelled, tunnelledForeign) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                let absolute = try ProxyClient(port: proxyPort).request("GET", "http://example.org/", host: "example.org")
-                let connect = try ProxyClient(port: proxyPort).connectTunnel("example.org:443")
-                let tunnel = try ProxyClient(port: proxyPort)
+            let (absolute, connect, tunnelled, tunnelledForeign) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply, HTTPReply) in
+                let absolute = try RawClient(port: proxyPort).request("GET", "http://example.org/", host: "example.org")
+                let connect = try RawClient(port: proxyPort).connectTunnel("example.org:443")
+                let tunnel = try RawClient(port: proxyPort)
                 _ = try tunnel.connectTunnel("api.warplink.app:80")
                 let inside = try tunnel.request(
                     "GET", "/v1/sdk/validate", host: "api.warplink.app",

@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import TestSockets
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
@@ -41,12 +42,12 @@ struct PublicURLTests {
 
             // A request under another Host changes nothing: the public URL wins.
             let port = server.server.http.port
-            let viaEmulatorHost = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/projects/demo", host: "10.0.2.2:8080"))
+            let viaEmulatorHost = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/projects/demo", host: "10.0.2.2:8080"))
             #expect(viaEmulatorHost["baseURLs"]?["warplink"] == .string(Self.publicURL + "/warplink"))
-            let core = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/openapi.json", host: "10.0.2.2:8080"))
+            let core = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/openapi.json", host: "10.0.2.2:8080"))
             #expect(core["servers"]?[0]?["url"] == .string(Self.publicURL))
             #expect(core["servers"]?[1]?["url"] == "https://192.168.1.50:8443")
-            let platform = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/openapi/warrantylife.json", host: "localhost"))
+            let platform = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/openapi/warrantylife.json", host: "localhost"))
             #expect(platform["servers"]?[0]?["url"] == .string(Self.publicURL + "/warrantylife"))
 
             let record = try #require(try await server.server.emulator.projects.list().first(where: \.isDemo))
@@ -68,7 +69,7 @@ struct PublicURLTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             Self.bindOthers(server)
             let port = server.server.http.port
-            let android = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/projects/demo", host: "10.0.2.2:8080"))
+            let android = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/projects/demo", host: "10.0.2.2:8080"))
             #expect(android["baseURLs"]?["telematics"] == "http://10.0.2.2:8080/telematics")
             #expect(android["httpsBaseURLs"]?["warplink"] == "https://10.0.2.2:8443/warplink")
             #expect(android["sdkSettings"]?["warplink"]?["apiEndpoint"] == "http://10.0.2.2:8080/warplink/v1")
@@ -76,16 +77,16 @@ struct PublicURLTests {
             #expect(android["proxy"]?["address"] == "10.0.2.2:8888" && android["proxy"]?["caCertificateURL"] == "http://10.0.2.2:8080/__admin/ca.pem")
             #expect(android["connections"]?["asleep"]?["proxy"] == "10.0.2.2:8888")
 
-            let ipv6 = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/projects", host: "[::1]:8080"))
+            let ipv6 = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/projects", host: "[::1]:8080"))
             let listed = try #require(ipv6["projects"]?[0])
             #expect(listed["sdkSettings"]?["warplink"]?["apiEndpoint"] == "http://[::1]:8080/warplink/v1")
             #expect(listed["proxy"]?["address"] == "[::1]:8888")
 
-            let created = try Self.json(RawHTTP.send(port: port, "POST", "/__admin/projects", host: "localhost:18080", body: #"{"name":"container"}"#))
+            let created = try Self.json(RawClient.oneShot(port: port, "POST", "/__admin/projects", host: "localhost:18080", body: #"{"name":"container"}"#))
             #expect(created["baseURLs"]?["asleep"] == "http://localhost:18080/asleep")
-            let reset = try Self.json(RawHTTP.send(port: port, "POST", "/__admin/projects/demo/reset", host: "10.0.2.2:8080"))
+            let reset = try Self.json(RawClient.oneShot(port: port, "POST", "/__admin/projects/demo/reset", host: "10.0.2.2:8080"))
             #expect(reset["baseURLs"]?["warplink"] == "http://10.0.2.2:8080/warplink")
-            let openAPI = try Self.json(RawHTTP.send(port: port, "GET", "/__admin/openapi/telematics.json", host: "10.0.2.2:8080"))
+            let openAPI = try Self.json(RawClient.oneShot(port: port, "GET", "/__admin/openapi/telematics.json", host: "10.0.2.2:8080"))
             #expect(openAPI["servers"]?[0]?["url"] == "http://10.0.2.2:8080/telematics")
 
             // The typed client reaches the server as 127.0.0.1:<port> and is told exactly that.
@@ -172,15 +173,15 @@ struct PublicURLTests {
             $0.adminToken = "s3cret"; $0.httpsPort = nil; $0.proxyPort = nil
         }) { server in
             let port = server.server.http.port
-            #expect(try RawHTTP.send(port: port, "GET", "/__admin/ca.pem", host: "127.0.0.1").status == 404)
+            #expect(try RawClient.oneShot(port: port, "GET", "/__admin/ca.pem", host: "127.0.0.1").status == 404)
             let pem = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString).pem")
             let contents = "-----BEGIN CERTIFICATE-----\nTUlJQ2ZEQ0NBZU9nQXdJQkFnSUJBREFO\n-----END CERTIFICATE-----\n"
             try contents.write(to: pem, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: pem) }
             server.server.emulator.services.setCACertificatePath(pem.path)
-            let served = try RawHTTP.send(port: port, "GET", "/__admin/ca.pem", host: "192.168.1.50:8080")
+            let served = try RawClient.oneShot(port: port, "GET", "/__admin/ca.pem", host: "192.168.1.50:8080")
             #expect(served.status == 200 && String(decoding: served.body, as: UTF8.self) == contents)
-            #expect(try RawHTTP.send(port: port, "GET", "/__admin/projects", host: "127.0.0.1").status == 401)
+            #expect(try RawClient.oneShot(port: port, "GET", "/__admin/projects", host: "127.0.0.1").status == 401)
         }
     }
 

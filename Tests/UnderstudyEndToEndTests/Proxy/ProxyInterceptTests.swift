@@ -1,4 +1,5 @@
 import Foundation
+import TestSockets
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
@@ -11,7 +12,7 @@ private let demoWarrantyLifeKey = "demo0000000000000000000000000000"
 func proxyJournal(_ server: UnderstudyTestServer, query: String) async throws -> [[String: Any]] {
     let port = server.server.http.port
     let text = try await blocking { () -> String in
-        let client = try ProxyClient(port: port)
+        let client = try RawClient(port: port)
         return try client.request("GET", "/__admin/requests?" + query, host: "127.0.0.1:\(port)").text
     }
     let page = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
@@ -24,8 +25,8 @@ struct ProxyInterceptTests {
     func warpLinkThroughTunnel() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (established, answer, second) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                let client = try ProxyClient(port: proxyPort)
+            let (established, answer, second) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply) in
+                let client = try RawClient(port: proxyPort)
                 let established = try client.connectTunnel("api.warplink.app:80")
                 let answer = try client.request("GET", "/v1/sdk/validate", host: "api.warplink.app", headers: ["Authorization": "Bearer " + demoSDKKey])
                 // Keep-alive inside the tunnel, as on the plain port.
@@ -64,12 +65,12 @@ struct ProxyInterceptTests {
                 ("telematics.example.com", "GET", "/api/v1/vehicles/types", [:], ""),
             ]
             for probe in probes {
-                let (tunnelled, direct) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
-                    let client = try ProxyClient(port: proxyPort)
+                let (tunnelled, direct) = try await blocking { () -> (HTTPReply, HTTPReply) in
+                    let client = try RawClient(port: proxyPort)
                     let established = try client.connectTunnel(probe.host + ":80")
                     guard established.status == 200 else { return (established, established) }
                     let tunnelled = try client.request(probe.method, probe.path, host: probe.host, headers: probe.headers, body: probe.body)
-                    let direct = try ProxyClient(port: plainPort).request(probe.method, probe.path, host: probe.host, headers: probe.headers, body: probe.body)
+                    let direct = try RawClient(port: plainPort).request(probe.method, probe.path, host: probe.host, headers: probe.headers, body: probe.body)
                     return (tunnelled, direct)
                 }
                 #expect(tunnelled.status == direct.status, "\(probe.host): \(tunnelled.status) through the proxy, \(direct.status) direct")
@@ -80,8 +81,8 @@ struct ProxyInterceptTests {
                 #expect(platform != nil && platform != "proxy" && platform != "admin", "\(probe.host) journalled as \(platform ?? "nothing")")
             }
             // And an Asleep flow on one tunnel: create a user, read it back.
-            let (created, read) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
-                let client = try ProxyClient(port: proxyPort)
+            let (created, read) = try await blocking { () -> (HTTPReply, HTTPReply) in
+                let client = try RawClient(port: proxyPort)
                 _ = try client.connectTunnel("api.asleep.ai:80")
                 let created = try client.request(
                     "POST", "/ai/v1/users", host: "api.asleep.ai", headers: ["x-api-key": demoAsleepKey, "Content-Type": "application/json"], body: "{}")
@@ -100,8 +101,8 @@ struct ProxyInterceptTests {
     func absoluteAndOriginForm() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (absolute, origin) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
-                let client = try ProxyClient(port: proxyPort)
+            let (absolute, origin) = try await blocking { () -> (HTTPReply, HTTPReply) in
+                let client = try RawClient(port: proxyPort)
                 let absolute = try client.request(
                     "GET", "http://api.warplink.app/v1/sdk/validate", host: "api.warplink.app",
                     headers: ["Authorization": "Bearer " + demoSDKKey, "Proxy-Connection": "keep-alive"])
@@ -119,8 +120,8 @@ struct ProxyInterceptTests {
     func pipelinedAfterConnect() async throws {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let answer = try await blocking { () -> ProxyClient.Reply in
-                let client = try ProxyClient(port: proxyPort)
+            let answer = try await blocking { () -> HTTPReply in
+                let client = try RawClient(port: proxyPort)
                 let request = "GET /v1/sdk/validate HTTP/1.1\r\nHost: api.warplink.app\r\nAuthorization: Bearer \(demoSDKKey)\r\n\r\n"
                 let established = try client.connectTunnel("api.warplink.app:80", extra: Array(request.utf8))
                 guard established.status == 200 else { return established }
@@ -134,8 +135,8 @@ struct ProxyInterceptTests {
     func emulatedHostOtherPort() async throws {
         try await UnderstudyTestServer.with { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (reply, closed) = try await blocking { () -> (ProxyClient.Reply, Bool) in
-                let client = try ProxyClient(port: proxyPort)
+            let (reply, closed) = try await blocking { () -> (HTTPReply, Bool) in
+                let client = try RawClient(port: proxyPort)
                 let reply = try client.connectTunnel("api.warplink.app:8443")
                 return (reply, client.isClosedByServer())
             }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSockets
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
@@ -32,8 +33,8 @@ struct ProxyPassthroughTests {
         try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-            let (established, echoed) = try await blocking { () -> (ProxyClient.Reply, [UInt8]) in
-                let client = try ProxyClient(port: proxyPort)
+            let (established, echoed) = try await blocking { () -> (HTTPReply, [UInt8]) in
+                let client = try RawClient(port: proxyPort)
                 // Bytes pipelined behind the CONNECT head must reach the upstream first.
                 let established = try client.connectTunnel("127.0.0.1:\(upstream.port)", extra: Array("early:".utf8))
                 guard established.status == 200 else { return (established, []) }
@@ -60,8 +61,8 @@ struct ProxyPassthroughTests {
         defer { upstream.stop() }
         let server = try await UnderstudyTestServer.start(configure: allowPrivate)
         let proxyPort = try #require(server.server.proxyPort)
-        let (client, echoed) = try await blocking { () -> (ProxyClient, [UInt8]) in
-            let client = try ProxyClient(port: proxyPort, timeout: 10)
+        let (client, echoed) = try await blocking { () -> (RawClient, [UInt8]) in
+            let client = try RawClient(port: proxyPort, timeout: 10)
             _ = try client.connectTunnel("127.0.0.1:\(upstream.port)")
             client.send("ping")
             return (client, try client.receiveSome()) // the tunnel works before the shutdown
@@ -83,8 +84,8 @@ struct ProxyPassthroughTests {
         defer { upstream.stop() }
         try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (reply, closed) = try await blocking { () -> (ProxyClient.Reply, Bool) in
-                let client = try ProxyClient(port: proxyPort)
+            let (reply, closed) = try await blocking { () -> (HTTPReply, Bool) in
+                let client = try RawClient(port: proxyPort)
                 let reply = try client.request(
                     "POST", "http://127.0.0.1:\(upstream.port)/form?x=1", host: "127.0.0.1:\(upstream.port)",
                     headers: ["Proxy-Connection": "keep-alive", "X-App": "1"], body: "a=b")
@@ -109,11 +110,11 @@ struct ProxyPassthroughTests {
             defer { close(unused) }
             // A 70-character label: the resolver refuses it locally, so no DNS query leaves the machine.
             let badName = String(repeating: "a", count: 70) + ".example"
-            let (refused, unresolved, forwarded) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
+            let (refused, unresolved, forwarded) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply) in
                 (
-                    try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(closedPort)"),
-                    try ProxyClient(port: proxyPort).connectTunnel("\(badName):443"),
-                    try ProxyClient(port: proxyPort).request("GET", "http://127.0.0.1:\(closedPort)/", host: "127.0.0.1:\(closedPort)")
+                    try RawClient(port: proxyPort).connectTunnel("127.0.0.1:\(closedPort)"),
+                    try RawClient(port: proxyPort).connectTunnel("\(badName):443"),
+                    try RawClient(port: proxyPort).request("GET", "http://127.0.0.1:\(closedPort)/", host: "127.0.0.1:\(closedPort)")
                 )
             }
             #expect(refused.status == 502 && refused.text.contains("127.0.0.1:\(closedPort)"))
@@ -129,10 +130,10 @@ struct ProxyPassthroughTests {
         defer { upstream.stop() }
         try await UnderstudyTestServer.with(demo: true, configure: { $0.proxyMode = .refuse }) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (connect, absolute, emulated) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                let connect = try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)")
-                let absolute = try ProxyClient(port: proxyPort).request("GET", "http://example.org/x", host: "example.org")
-                let tunnel = try ProxyClient(port: proxyPort)
+            let (connect, absolute, emulated) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply) in
+                let connect = try RawClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)")
+                let absolute = try RawClient(port: proxyPort).request("GET", "http://example.org/x", host: "example.org")
+                let tunnel = try RawClient(port: proxyPort)
                 _ = try tunnel.connectTunnel("api.warplink.app:80")
                 let emulated = try tunnel.request(
                     "GET", "/v1/sdk/validate", host: "api.warplink.app", headers: ["Authorization": "Bearer wl_live_demo0000000000000000000000000000"])
@@ -162,8 +163,8 @@ struct ProxyPassthroughTests {
                 "CONNECT\r\n\r\n",
             ]
             for input in inputs {
-                let (reply, closed) = try await blocking { () -> (ProxyClient.Reply?, Bool) in
-                    let client = try ProxyClient(port: proxyPort)
+                let (reply, closed) = try await blocking { () -> (HTTPReply?, Bool) in
+                    let client = try RawClient(port: proxyPort)
                     client.send(input)
                     let reply = try? client.readResponse()
                     return (reply, client.isClosedByServer())
@@ -171,7 +172,7 @@ struct ProxyPassthroughTests {
                 #expect(reply?.status == 400, "\(input.debugDescription): \(reply?.status ?? 0)")
                 #expect(closed, "\(input.debugDescription) left the connection open")
             }
-            let onPlainPort = try await blocking { try ProxyClient(port: plainPort).connectTunnel("api.warplink.app:443") }
+            let onPlainPort = try await blocking { try RawClient(port: plainPort).connectTunnel("api.warplink.app:443") }
             #expect(onPlainPort.status == 405)
             #expect(server.server.http.tunnelCount == 0)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSockets
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
@@ -17,10 +18,10 @@ struct ProxySlotTests {
             let target = "127.0.0.1:\(upstream.port)"
             // The clients live inside the closure: they are closed (FIN, as an app's socket) when it returns.
             let (statuses, heldWhileOpen) = try await blocking { () -> ([Int], Int) in
-                var clients: [ProxyClient] = []
+                var clients: [RawClient] = []
                 var statuses: [Int] = []
                 for _ in 0..<300 {
-                    let client = try ProxyClient(port: proxyPort)
+                    let client = try RawClient(port: proxyPort)
                     statuses.append(try client.connectTunnel(target).status)
                     clients.append(client)
                 }
@@ -34,7 +35,7 @@ struct ProxySlotTests {
             let seconds = Date().timeIntervalSince(closed)
             #expect(recovered, "\(connector.upstreamCount) slots still held \(Int(seconds)) s after the clients closed")
             #expect(seconds < HTTPServer.tunnelHalfClosedTimeout + 10)
-            let again = try await blocking { try ProxyClient(port: proxyPort).connectTunnel(target) }
+            let again = try await blocking { try RawClient(port: proxyPort).connectTunnel(target) }
             #expect(again.status == 200)
             print(
                 "proxy slots: \(heldWhileOpen) of \(limit) held with 300 clients open (\(300 - limit) answered 503); 0 held \(String(format: "%.2f", seconds)) s after they closed")
@@ -48,8 +49,8 @@ struct ProxySlotTests {
         try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let connector = server.server.emulator.upstreams
-            let (client, status, sawEnd) = try await blocking { () -> (ProxyClient, Int, Bool) in
-                let client = try ProxyClient(port: proxyPort)
+            let (client, status, sawEnd) = try await blocking { () -> (RawClient, Int, Bool) in
+                let client = try RawClient(port: proxyPort)
                 let reply = try client.connectTunnel("127.0.0.1:\(upstream.port)")
                 return (client, reply.status, client.isClosedByServer()) // the upstream's end of stream, passed on
             }

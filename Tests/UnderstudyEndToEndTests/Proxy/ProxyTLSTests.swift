@@ -1,4 +1,5 @@
 import Foundation
+import TestSockets
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
@@ -20,8 +21,8 @@ struct ProxyTLSTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let pem = try caPEM(server)
-            let (alpn, answer, again) = try await blocking { () -> (String, ProxyClient.Reply, ProxyClient.Reply) in
-                let proxy = try ProxyClient(port: proxyPort)
+            let (alpn, answer, again) = try await blocking { () -> (String, HTTPReply, HTTPReply) in
+                let proxy = try RawClient(port: proxyPort)
                 let established = try proxy.connectTunnel("api.warplink.app:443")
                 guard established.status == 200 else { return ("", established, established) }
                 let tls = try TunnelTLSClient(over: proxy, serverName: "api.warplink.app", trusting: pem)
@@ -41,8 +42,8 @@ struct ProxyTLSTests {
         try await UnderstudyTestServer.with(demo: true) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let pem = try caPEM(server)
-            let answer = try await blocking { () -> ProxyClient.Reply in
-                let proxy = try ProxyClient(port: proxyPort)
+            let answer = try await blocking { () -> HTTPReply in
+                let proxy = try RawClient(port: proxyPort)
                 // One write: the CONNECT head and the ClientHello behind it; the 200 is read after.
                 let tls = try TunnelTLSClient(
                     over: proxy, serverName: "api.warplink.app", trusting: pem,
@@ -60,7 +61,7 @@ struct ProxyTLSTests {
             // Another server's CA, in its own folder: a different key.
             let stranger = try await UnderstudyTestServer.with { other in try caPEM(other) }
             let rejected = try await blocking { () -> Bool in
-                let proxy = try ProxyClient(port: proxyPort)
+                let proxy = try RawClient(port: proxyPort)
                 _ = try proxy.connectTunnel("api.warplink.app:443")
                 do {
                     _ = try TunnelTLSClient(over: proxy, serverName: "api.warplink.app", trusting: stranger)
@@ -88,11 +89,11 @@ struct ProxyTLSTests {
                 ("telematics.example.com", "/api/v1/vehicles/types"),
             ] {
                 let headers = keys[host] ?? [:]
-                let (reply, direct) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
-                    let proxy = try ProxyClient(port: proxyPort)
+                let (reply, direct) = try await blocking { () -> (HTTPReply, HTTPReply) in
+                    let proxy = try RawClient(port: proxyPort)
                     _ = try proxy.connectTunnel(host + ":443")
                     let reply = try TunnelTLSClient(over: proxy, serverName: host, trusting: pem).request("GET", path, host: host, headers: headers)
-                    let direct = try ProxyClient(port: plainPort).request("GET", path, host: host, headers: headers)
+                    let direct = try RawClient(port: plainPort).request("GET", path, host: host, headers: headers)
                     return (reply, direct)
                 }
                 #expect(reply.status == direct.status && reply.body.count == direct.body.count, "\(host): \(reply.status) \(reply.text) vs \(direct.status) \(direct.text)")

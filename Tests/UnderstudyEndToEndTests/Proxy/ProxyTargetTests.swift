@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import TestSockets
 import Testing
 import UnderstudyTesting
 
@@ -23,11 +24,11 @@ struct ProxyTargetTests {
         try await UnderstudyTestServer.with { server in
             let proxyPort = try #require(server.server.proxyPort)
             let port = upstream.port
-            let replies = try await blocking { () -> [(String, ProxyClient.Reply, ProxyClient.Reply)] in
+            let replies = try await blocking { () -> [(String, HTTPReply, HTTPReply)] in
                 try loopbackSpellings.map { host in
                     (
-                        host, try ProxyClient(port: proxyPort).connectTunnel("\(host):\(port)"),
-                        try ProxyClient(port: proxyPort).request("GET", "http://\(host):\(port)/", host: "\(host):\(port)")
+                        host, try RawClient(port: proxyPort).connectTunnel("\(host):\(port)"),
+                        try RawClient(port: proxyPort).request("GET", "http://\(host):\(port)/", host: "\(host):\(port)")
                     )
                 }
             }
@@ -46,14 +47,14 @@ struct ProxyTargetTests {
         try await UnderstudyTestServer.with(configure: allowPrivate) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let plainPort = server.server.http.port
-            let (nested, byName, served, absolute) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                let nested = try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(proxyPort)")
-                let byName = try ProxyClient(port: proxyPort).connectTunnel("localhost:\(proxyPort)")
-                let tunnel = try ProxyClient(port: proxyPort)
+            let (nested, byName, served, absolute) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply, HTTPReply) in
+                let nested = try RawClient(port: proxyPort).connectTunnel("127.0.0.1:\(proxyPort)")
+                let byName = try RawClient(port: proxyPort).connectTunnel("localhost:\(proxyPort)")
+                let tunnel = try RawClient(port: proxyPort)
                 let established = try tunnel.connectTunnel("127.1:\(plainPort)")
                 guard established.status == 200 else { return (nested, byName, established, established) }
                 let served = try tunnel.request("GET", "/__admin/health", host: "127.1:\(plainPort)")
-                let absolute = try ProxyClient(port: proxyPort).request("GET", "http://0x7f000001:\(plainPort)/__admin/health", host: "0x7f000001:\(plainPort)")
+                let absolute = try RawClient(port: proxyPort).request("GET", "http://0x7f000001:\(plainPort)/__admin/health", host: "0x7f000001:\(plainPort)")
                 return (nested, byName, served, absolute)
             }
             #expect(nested.status == 403 && nested.text.contains("the proxy itself"), "\(nested.status) \(nested.text)")
@@ -68,12 +69,12 @@ struct ProxyTargetTests {
     func password() async throws {
         try await UnderstudyTestServer.with(demo: true, configure: { $0.proxyPassword = "s3cret" }) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (missing, wrong, inner) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply, ProxyClient.Reply) in
-                let missing = try ProxyClient(port: proxyPort).connectTunnel("api.warplink.app:80")
-                let wrongClient = try ProxyClient(port: proxyPort)
+            let (missing, wrong, inner) = try await blocking { () -> (HTTPReply, HTTPReply, HTTPReply) in
+                let missing = try RawClient(port: proxyPort).connectTunnel("api.warplink.app:80")
+                let wrongClient = try RawClient(port: proxyPort)
                 wrongClient.send("CONNECT api.warplink.app:80 HTTP/1.1\r\nHost: api.warplink.app:80\r\nProxy-Authorization: \(proxyAuthorization("phone:nope"))\r\n\r\n")
                 let wrong = try wrongClient.readResponse(tunnel: true)
-                let client = try ProxyClient(port: proxyPort)
+                let client = try RawClient(port: proxyPort)
                 client.send("CONNECT api.warplink.app:80 HTTP/1.1\r\nHost: api.warplink.app:80\r\nProxy-Authorization: \(proxyAuthorization("phone:s3cret"))\r\n\r\n")
                 let established = try client.readResponse(tunnel: true)
                 guard established.status == 200 else { return (missing, wrong, established) }
@@ -99,10 +100,10 @@ struct ProxyTargetTests {
         }
         try await UnderstudyTestServer.with(demo: true, configure: beyond) { server in
             let proxyPort = try #require(server.server.proxyPort)
-            let (refused, emulated) = try await blocking { () -> (ProxyClient.Reply, ProxyClient.Reply) in
+            let (refused, emulated) = try await blocking { () -> (HTTPReply, HTTPReply) in
                 (
-                    try ProxyClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)"),
-                    try ProxyClient(port: proxyPort).connectTunnel("api.warplink.app:443")
+                    try RawClient(port: proxyPort).connectTunnel("127.0.0.1:\(upstream.port)"),
+                    try RawClient(port: proxyPort).connectTunnel("api.warplink.app:443")
                 )
             }
             #expect(refused.status == 403 && refused.text.contains("--proxy-password") && refused.text.contains("loopback"), "\(refused.text)")
@@ -114,7 +115,7 @@ struct ProxyTargetTests {
         }) { server in
             let proxyPort = try #require(server.server.proxyPort)
             let echoed = try await blocking { () -> [UInt8] in
-                let client = try ProxyClient(port: proxyPort)
+                let client = try RawClient(port: proxyPort)
                 client.send("CONNECT 127.0.0.1:\(upstream.port) HTTP/1.1\r\nProxy-Authorization: \(proxyAuthorization("u:pw"))\r\n\r\n")
                 guard try client.readResponse(tunnel: true).status == 200 else { return [] }
                 client.send("ping")

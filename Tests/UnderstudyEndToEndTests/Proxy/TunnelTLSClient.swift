@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import TestSockets
 
 /// The TLS client an app's HTTP stack runs inside a CONNECT tunnel, over the proxy connection's
 /// socket, trusting only the CA given, with SNI and the hostname check on, ALPN http/1.1.
@@ -10,36 +11,24 @@ final class TunnelTLSClient: @unchecked Sendable { // one test drives it, one ca
     /// Why the TLS session could not be used.
     enum Failure: Error { case handshake(verify: Int, detail: String), closed, proxyRefused(Int) }
 
-    private let context: OpaquePointer
+    private let context: TLSClientContext
     private let ssl: OpaquePointer
     private let input: OpaquePointer // what the server sent, for OpenSSL to read
     private let output: OpaquePointer // what OpenSSL wrote, for the socket
-    private let proxy: ProxyClient // owns the socket
+    private let proxy: RawClient // owns the socket
     private var proxyAnswerPending: Bool
-    private var buffer: [UInt8] = []
+    private var received = HTTPResponseBuffer()
     private var unsent: [UInt8]
 
     /// Shakes hands over `proxy`'s socket for `serverName`. `connectFirst` (a CONNECT head) goes
     /// out in the same write as the ClientHello; its answer, not read yet, is read (and must be 200)
     /// once the hello is on its way, as clients that pipeline do.
-    init(over proxy: ProxyClient, serverName: String, trusting caPEM: String, connectFirst: String? = nil) throws {
+    init(over proxy: RawClient, serverName: String, trusting caPEM: String, connectFirst: String? = nil) throws {
         self.proxy = proxy
         proxyAnswerPending = connectFirst != nil
         unsent = Array((connectFirst ?? "").utf8)
-        context = SSL_CTX_new(TLS_client_method())!
-        _ = understudy_ssl_ctx_set_min_proto_version(context, TLS1_2_VERSION)
-        let bio = BIO_new(BIO_s_mem())!
-        _ = caPEM.withCString { BIO_puts(bio, $0) }
-        let certificate = PEM_read_bio_X509(bio, nil, nil, nil)!
-        X509_STORE_add_cert(SSL_CTX_get_cert_store(context), certificate)
-        X509_free(certificate)
-        BIO_free(bio)
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        ssl = SSL_new(context)!
-        _ = understudy_ssl_set_tlsext_host_name(ssl, serverName)
-        _ = SSL_set1_host(ssl, serverName)
-        let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
-        _ = SSL_set_alpn_protos(ssl, alpn, UInt32(alpn.count))
+        context = try TLSClientContext(caPEM: caPEM, minVersion: TLS1_2_VERSION)
+        ssl = context.session(serverName: serverName, verifyName: serverName)
         input = BIO_new(BIO_s_mem())!
         output = BIO_new(BIO_s_mem())!
         SSL_set_bio(ssl, input, output) // the SSL owns both now
@@ -57,10 +46,7 @@ final class TunnelTLSClient: @unchecked Sendable { // one test drives it, one ca
         }
     }
 
-    deinit {
-        SSL_free(ssl)
-        SSL_CTX_free(context)
-    }
+    deinit { SSL_free(ssl) }
 
     /// The protocol ALPN settled on.
     var negotiatedProtocol: String {
@@ -72,37 +58,24 @@ final class TunnelTLSClient: @unchecked Sendable { // one test drives it, one ca
     }
 
     /// Sends one request and reads its response (Content-Length framing).
-    func request(_ method: String, _ target: String, host: String, headers: [String: String] = [:], body: String = "") throws -> ProxyClient.Reply {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
-        let bytes = Array((head + "\r\n" + body).utf8)
+    func request(_ method: String, _ target: String, host: String, headers: [String: String] = [:], body: String = "") throws -> HTTPReply {
+        let bytes = Array(HTTPWire.request(method, target, host: host, headers: headers, body: body).utf8)
         var written = 0
         guard SSL_write_ex(ssl, bytes, bytes.count, &written) == 1, written == bytes.count else { throw Failure.closed }
         try flush()
-        while headEnd() == nil { try fill() }
-        let end = headEnd()!
-        let lines = String(decoding: buffer[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        buffer.removeFirst(end + 4)
-        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        while true {
+            if let reply = try received.takeReply() { return reply }
+            try fill()
         }
-        let length = Int(fields["content-length"] ?? "0") ?? 0
-        while buffer.count < length { try fill() }
-        defer { buffer.removeFirst(length) }
-        return ProxyClient.Reply(status: status, reason: "", headers: fields, body: Array(buffer[0..<length]))
     }
 
-    /// Decrypts more plaintext into `buffer`.
+    /// Decrypts more plaintext into `received`.
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             var count = 0
             if SSL_read_ex(ssl, &chunk, chunk.count, &count) == 1 {
-                buffer += chunk[0..<count]
+                received.append(chunk[0..<count])
                 return
             }
             guard SSL_get_error(ssl, 0) == SSL_ERROR_WANT_READ else { throw Failure.closed }
@@ -136,10 +109,5 @@ final class TunnelTLSClient: @unchecked Sendable { // one test drives it, one ca
         }
         bytes = try proxy.receiveSome()
         _ = BIO_write(input, bytes, Int32(bytes.count))
-    }
-
-    private func headEnd() -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        return (0...(buffer.count - 4)).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
     }
 }

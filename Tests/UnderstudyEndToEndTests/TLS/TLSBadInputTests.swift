@@ -6,29 +6,7 @@ import Glibc
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
-
-/// A blocking plain TCP socket to the TLS port, for what a TLS client would never send.
-private final class PlainSocket {
-    let fd: Int32
-
-    init(port: Int, timeout: Double = 10) throws { fd = try TLSTestClient.connect(port: port, timeout: timeout) }
-
-    deinit { close(fd) }
-
-    func send(_ bytes: [UInt8]) { _ = Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) }
-
-    /// Reads until the server closes: what arrived, and whether it ended in an orderly FIN (not a
-    /// reset or the receive timeout).
-    func readToEnd() -> (bytes: [UInt8], orderly: Bool) {
-        var collected: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count > 0 { collected += chunk[0..<count]; continue }
-            return (collected, count == 0)
-        }
-    }
-}
+import TestSockets
 
 /// The first bytes of a real ClientHello, for truncation.
 private func clientHelloBytes() -> [UInt8] {
@@ -79,9 +57,9 @@ struct TLSBadInputTests {
     @Test("plain HTTP sent to the TLS port gets a plaintext 400 that says to use https, then an orderly close")
     func plainHTTP() async throws {
         try await withTLSServer { server, port, context in
-            let socket = try PlainSocket(port: port)
+            let socket = try RawClient(port: port, timeout: 10)
             socket.send(Array(httpRequest("/v1/sdk/validate", host: "api.warplink.app").utf8))
-            let (bytes, orderly) = socket.readToEnd()
+            let (bytes, orderly) = socket.readUntilClosed()
             let text = String(decoding: bytes, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && text.contains("text/plain") && text.contains("https://"), "\(text)")
             #expect(orderly)
@@ -98,15 +76,15 @@ struct TLSBadInputTests {
         try await withTLSServer { server, port, context in
             let garbage: [[UInt8]] = [Array(repeating: 0, count: 512), Array("hello?\r\n\r\n".utf8), [0x16, 0x03, 0x01, 0x00, 0x05, 0x02, 0, 0, 1, 0]]
             for bytes in garbage {
-                let socket = try PlainSocket(port: port)
+                let socket = try RawClient(port: port, timeout: 10)
                 socket.send(bytes)
-                let (answer, _) = socket.readToEnd() // an alert at most, then the close
+                let (answer, _) = socket.readUntilClosed() // an alert at most, then the close
                 #expect(answer.count < 64 && (answer.isEmpty || answer[0] == 0x15), "\(bytes.prefix(8)) → \(answer)")
             }
-            let truncated = try PlainSocket(port: port)
+            let truncated = try RawClient(port: port, timeout: 10)
             truncated.send(Array(hello[0..<hello.count / 2]))
-            _ = shutdown(truncated.fd, Int32(SHUT_WR)) // the rest never comes
-            #expect(truncated.readToEnd().orderly)
+            truncated.shutdownWrite() // the rest never comes
+            #expect(truncated.readUntilClosed().orderly)
             #expect(server.server.tls?.failedHandshakeCount == garbage.count + 1)
             #expect(try TLSTestClient(port: port, context: context, serverName: "api.asleep.ai").exchange(httpRequest("/__admin/health", host: "localhost")).status == 200)
         }
@@ -118,14 +96,14 @@ struct TLSBadInputTests {
         try await withTLSServer(configure: {
             $0.headerTimeout = 0.5; $0.idleTimeout = 60
         }) { server, port, _ in
-            let silent = try PlainSocket(port: port, timeout: 20)
-            let halfHello = try PlainSocket(port: port, timeout: 20)
+            let silent = try RawClient(port: port, timeout: 20)
+            let halfHello = try RawClient(port: port, timeout: 20)
             halfHello.send(Array(hello[0..<hello.count / 2]))
             let started = Date()
             // Each read blocks until the server closes: the event awaited is the close itself.
-            let silentEnd = silent.readToEnd()
+            let silentEnd = silent.readUntilClosed()
             #expect(silentEnd.bytes.isEmpty && silentEnd.orderly)
-            #expect(halfHello.readToEnd().bytes.isEmpty)
+            #expect(halfHello.readUntilClosed().bytes.isEmpty)
             #expect(Date().timeIntervalSince(started) < 15) // far below the 60 s idle timeout; not a timing assertion on the header timeout
             #expect(server.server.tls?.completedHandshakeCount == 0)
         }

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import UnderstudyServer
 import UnderstudyTesting
+import TestSockets
 
 /// Starts a demo server with HTTPS on (Telematics serving `telematics.example.com`) and a client
 /// context that trusts only the server's exported CA.
