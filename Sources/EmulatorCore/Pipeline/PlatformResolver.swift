@@ -44,7 +44,7 @@ struct PlatformResolver: Sendable {
     }
 
     /// `path` with every run of slashes as one. An SDK whose base URL setting ends in `/` sends
-    /// `/telematics//api/v1/…`, and servers behind the usual proxies answer that as the single
+    /// `/<platform>//api/v1/…`, and servers behind the usual proxies answer that as the single
     /// slash. The journal shows the routed path, as it does for a path a real host name prefixed.
     static func collapsingSlashes(_ path: String) -> String {
         let slash = UInt8(ascii: "/")
