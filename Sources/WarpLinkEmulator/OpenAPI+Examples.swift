@@ -32,6 +32,7 @@ extension WarpLinkOpenAPI {
         "Settings": [
             "validate_rejection": "401", "api_key_attribution_status": 403, "no_match_style": "explicit_nulls", "language_mode": "full",
             "scoring": "current", "ip_multipliers": true, "client_ip": nil, "trust_forwarded_for": false, "lenient_lookup": false, "enforce_rate_limit": false,
+            "expired_link_status": 410,
         ],
         "SettingsInput": ["enforce_rate_limit": true, "client_ip": nil],
         "App": [

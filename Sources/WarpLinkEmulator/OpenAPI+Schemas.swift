@@ -71,6 +71,7 @@ extension WarpLinkOpenAPI {
                 "no_match_style": ["type": "string", "enum": ["explicit_nulls", "minimal"]], "language_mode": ["type": "string", "enum": ["full", "primary"]],
                 "scoring": ["type": "string", "enum": ["current", "legacy"]], "ip_multipliers": S.boolean, "client_ip": S.nullable(S.string),
                 "trust_forwarded_for": S.boolean, "lenient_lookup": S.boolean, "enforce_rate_limit": S.boolean,
+                "expired_link_status": ["type": "integer", "enum": [404, 410]],
             ]),
             "App": S.object([
                 "id": uuid, "name": S.string, "handle": S.string, "domain": S.string, "ios_bundle_id": S.nullable(S.string),

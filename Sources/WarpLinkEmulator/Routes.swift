@@ -64,7 +64,8 @@ struct WarpLinkRoutes {
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
         let body = try await write(context, project: project) { service in
-            let link = try service.servedLink(domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, lookups: lookups)
+            let link = try service.servedLink(
+                domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             func answer() -> LinkLookups.UntappedAnswer {
                 let shaped = LinkReshaper.reshape(link, tapped: tapped)
                 return LinkLookups.UntappedAnswer(shaped: shaped, body: WarpLinkWire.link(link, reshaped: shaped).encoded())
@@ -114,7 +115,8 @@ struct WarpLinkRoutes {
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
         let location = try await write(context, project: project) { service in
-            let link = try service.servedLink(domain: tap.domain, slug: slug, appID: nil, lenient: false, lookups: lookups)
+            let link = try service.servedLink(
+                domain: tap.domain, slug: slug, appID: nil, lenient: false, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
             try service.store.insert(
                 service.redirectClick(

@@ -47,7 +47,7 @@ struct WarpLinkService {
     /// or another app's → 404; expired → 410; password-protected → 403.
     /// `lenient` finds a link by slug alone when the domain does not match and the slug is unique.
     /// `lookups` keeps the exact lookup and the domain's verdict between requests (see `LinkLookups`).
-    func servedLink(domain: String, slug: String, appID: String?, lenient: Bool, lookups: LinkLookups) throws -> LinkRecord {
+    func servedLink(domain: String, slug: String, appID: String?, lenient: Bool, expiredStatus: Int = 410, lookups: LinkLookups) throws -> LinkRecord {
         // No link can have such a slug; the SDKs read 404 as `linkNotFound` but a 400 as a server error.
         guard WarpLinkNames.isValidSlug(slug) else { throw WarpLinkError.notFound }
         var found = try lookups.link(domain: domain, slug: slug) { try store.link(project, domain: domain, slug: slug) }
@@ -60,7 +60,7 @@ struct WarpLinkService {
             throw WarpLinkError.notFound
         }
         if let appID, let owner = link.appID, owner != appID { throw WarpLinkError.notFound }
-        if let expiry = link.expiresAt, expiry <= now { throw WarpLinkError.gone }
+        if let expiry = link.expiresAt, expiry <= now { throw expiredStatus == 404 ? WarpLinkError.notFound : WarpLinkError.gone }
         if let password = link.password, !password.isEmpty { throw WarpLinkError.passwordRequired }
         return link
     }

@@ -24,6 +24,10 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
     public var lenientLookup: Bool
     /// Whether the 60 requests/minute limit is enforced (headers are always sent).
     public var enforceRateLimit: Bool
+    /// How an expired link is answered: 410 `GONE` (default, the public API's error table; the
+    /// SDK reports `serverError(410)`) or 404 `NOT_FOUND` (what the SDK's own error documentation
+    /// describes; it reports `linkNotFound`).
+    public var expiredLinkStatus: Int
 
     /// The defaults the contract names.
     public init() {
@@ -37,6 +41,7 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         trustForwardedFor = false
         lenientLookup = false
         enforceRateLimit = false
+        expiredLinkStatus = 410
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -50,6 +55,7 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         case trustForwardedFor = "trust_forwarded_for"
         case lenientLookup = "lenient_lookup"
         case enforceRateLimit = "enforce_rate_limit"
+        case expiredLinkStatus = "expired_link_status"
     }
 
     /// Encodes every member, `client_ip` as explicit null when unset.
@@ -65,6 +71,7 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         try container.encode(trustForwardedFor, forKey: .trustForwardedFor)
         try container.encode(lenientLookup, forKey: .lenientLookup)
         try container.encode(enforceRateLimit, forKey: .enforceRateLimit)
+        try container.encode(expiredLinkStatus, forKey: .expiredLinkStatus)
     }
 
     /// The first problem with these values, or nil when they are all allowed.
@@ -75,6 +82,7 @@ public struct MatchingSettings: Codable, Sendable, Equatable {
         if !["full", "primary"].contains(languageMode) { return "`language_mode` must be full or primary." }
         if !["current", "legacy"].contains(scoring) { return "`scoring` must be current or legacy." }
         if let clientIP, ClientAddress.kind(of: clientIP) == .invalid { return "`client_ip` must be an IPv4 or IPv6 address." }
+        if ![404, 410].contains(expiredLinkStatus) { return "`expired_link_status` must be 404 or 410." }
         return nil
     }
 

@@ -22,19 +22,22 @@ public struct WarpLinkSettings: Sendable, Equatable, Codable {
     public var lenientLookup: Bool?
     /// Whether the 61st request in a minute per key gets 429 (the headers are always sent).
     public var enforceRateLimit: Bool?
+    /// How an expired link answers: 410 `GONE` (the default; the SDK reports `serverError(410)`)
+    /// or 404 `NOT_FOUND` (the SDK reports `linkNotFound`).
+    public var expiredLinkStatus: Int?
 
     enum CodingKeys: String, CodingKey {
         case scoring
         case validateRejection = "validate_rejection", apiKeyAttributionStatus = "api_key_attribution_status", noMatchStyle = "no_match_style"
         case languageMode = "language_mode", ipMultipliers = "ip_multipliers", clientIP = "client_ip", trustForwardedFor = "trust_forwarded_for"
-        case lenientLookup = "lenient_lookup", enforceRateLimit = "enforce_rate_limit"
+        case lenientLookup = "lenient_lookup", enforceRateLimit = "enforce_rate_limit", expiredLinkStatus = "expired_link_status"
     }
 
     /// Settings (or an update of them).
     public init(
         validateRejection: String? = nil, apiKeyAttributionStatus: Int? = nil, noMatchStyle: String? = nil, languageMode: String? = nil,
         scoring: String? = nil, ipMultipliers: Bool? = nil, clientIP: String? = nil, trustForwardedFor: Bool? = nil,
-        lenientLookup: Bool? = nil, enforceRateLimit: Bool? = nil
+        lenientLookup: Bool? = nil, enforceRateLimit: Bool? = nil, expiredLinkStatus: Int? = nil
     ) {
         self.validateRejection = validateRejection
         self.apiKeyAttributionStatus = apiKeyAttributionStatus
@@ -46,5 +49,6 @@ public struct WarpLinkSettings: Sendable, Equatable, Codable {
         self.trustForwardedFor = trustForwardedFor
         self.lenientLookup = lenientLookup
         self.enforceRateLimit = enforceRateLimit
+        self.expiredLinkStatus = expiredLinkStatus
     }
 }

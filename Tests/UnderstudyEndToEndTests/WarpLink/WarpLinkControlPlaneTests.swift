@@ -19,6 +19,17 @@ struct WarpLinkControlPlaneTests {
             #expect(sale.customParams == ["season": "spring", "product_id": "sku-42", "discount": "15"])
             #expect(try await warpLink.resolve(slug: "vip", apiKey: sdkKey).error?.code == "PASSWORD_REQUIRED")
             #expect(try await warpLink.resolve(slug: "black-friday-2020", apiKey: sdkKey).status == 410)
+            // The project may answer an expired link as the SDK's own error documentation describes it.
+            let switched = try await warpLink.project("demo").updateSettings(WarpLinkSettings(expiredLinkStatus: 404))
+            #expect(switched.expiredLinkStatus == 404)
+            let notFound = try await warpLink.resolve(slug: "black-friday-2020", apiKey: sdkKey)
+            #expect(notFound.status == 404 && notFound.error?.code == "NOT_FOUND")
+            #expect(try await warpLink.tap(slug: "black-friday-2020", host: "aplnk.to").status == 404)
+            await #expect(throws: UnderstudyClientError.self, "only 404 and 410") {
+                _ = try await warpLink.project("demo").updateSettings(WarpLinkSettings(expiredLinkStatus: 418))
+            }
+            _ = try await warpLink.project("demo").updateSettings(WarpLinkSettings(expiredLinkStatus: 410))
+            #expect(try await warpLink.resolve(slug: "black-friday-2020", apiKey: sdkKey).status == 410)
             #expect(try await warpLink.resolve(slug: "abc123", domain: "go.demo-shop.example", apiKey: sdkKey).value?.destinationURL == "https://demo-shop.example/custom")
             #expect(try await warpLink.tap(slug: "welcome", host: "demo-shop.aplnk.to").status == 404) // welcome lives on aplnk.to
             #expect(try await warpLink.tap(slug: "welcome", host: "aplnk.to").location == "https://demo-shop.example/welcome")
