@@ -1,11 +1,13 @@
 import EmulatorCore
 
-/// What the server prints at start: the demo project's SDK settings, each under the SDK's own
-/// setting names; for SDKs without a base-URL setting, the proxy to use and the CA to trust; the
-/// credentials the settings do not show, labelled as what they are; and every address to reach.
-/// Lines stay within 100 columns (one setting per line) so a terminal does not wrap them.
+/// What the server prints at start: each loaded project's SDK settings (the demo project first,
+/// at most `shownProjects` of them), each under the SDK's own setting names; for SDKs without a
+/// base-URL setting, the proxy to use and the CA to trust; the credentials the settings do not
+/// show, labelled as what they are; how to make a project when there is none; and every address
+/// to reach. Lines stay within 100 columns (one setting per line) so a terminal does not wrap them.
 struct StartupBanner {
-    let project: ProjectRecord
+    /// The projects whose settings are printed, in order.
+    let projects: [ProjectRecord]
     let platforms: [any Platform]
     /// Where the server listens and what it advertises (the public URL, else the listen address).
     let addresses: ServerAddresses
@@ -14,6 +16,22 @@ struct StartupBanner {
 
     private var endpoints: AdvertisedEndpoints { addresses.advertised }
 
+    /// Projects printed in full; the others are counted (a seed directory may hold dozens).
+    static let shownProjects = 3
+
+    /// A banner for every project in `projects`: the demo project first, then by id.
+    init(projects: [ProjectRecord], platforms: [any Platform], addresses: ServerAddresses, lanAddresses: [String] = []) {
+        self.projects = projects.sorted { ($0.isDemo ? 0 : 1, $0.id) < ($1.isDemo ? 0 : 1, $1.id) }
+        self.platforms = platforms
+        self.addresses = addresses
+        self.lanAddresses = lanAddresses
+    }
+
+    /// A banner for one project.
+    init(project: ProjectRecord, platforms: [any Platform], addresses: ServerAddresses, lanAddresses: [String] = []) {
+        self.init(projects: [project], platforms: platforms, addresses: addresses, lanAddresses: lanAddresses)
+    }
+
     private struct Section {
         let platform: PlatformID
         let settings: [(String, String)]
@@ -21,7 +39,7 @@ struct StartupBanner {
         let otherCredentials: [(String, String)]
     }
 
-    private var sections: [Section] {
+    private func sections(_ project: ProjectRecord) -> [Section] {
         let endpoints = self.endpoints
         return platforms.map { platform in
             let credentials = project.credentials[platform.id] ?? [:]
@@ -50,19 +68,30 @@ struct StartupBanner {
     /// The banner as text lines.
     var text: String {
         let indent = String(repeating: " ", count: 16)
-        var lines = ["Demo project `\(project.id)` is ready. Paste into each SDK:"]
-        for section in sections {
-            var body = section.settings.map { "\($0.0)=\($0.1)" }
-            if case .proxy(let realHosts) = section.connection { body += proxyAdvice(realHosts) }
-            // Not SDK settings: other credentials of the project (a server-side API key, say).
-            body += section.otherCredentials.map { "not an SDK setting: \($0.0)=\($0.1)" }
-            for (index, line) in body.enumerated() {
-                let label = index == 0 ? "  " + section.platform.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) : indent
-                lines.append(label + line)
-            }
-        }
         let endpoints = self.endpoints
         let base = endpoints.baseURL
+        var lines: [String] = []
+        if projects.isEmpty {
+            lines.append("No project yet. Make one with `understudy projects create NAME`")
+            lines.append("(from the checkout: `swift run understudy projects create NAME`), in the dashboard,")
+            lines.append("or with POST \(base)/__admin/projects; its SDK settings are then in its answer.")
+        }
+        for project in projects.prefix(Self.shownProjects) {
+            lines.append("\(project.isDemo ? "Demo project" : "Project") `\(project.id)` is ready. Paste into each SDK:")
+            for section in sections(project) {
+                var body = section.settings.map { "\($0.0)=\($0.1)" }
+                if case .proxy(let realHosts) = section.connection { body += proxyAdvice(realHosts) }
+                // Not SDK settings: other credentials of the project (a server-side API key, say).
+                body += section.otherCredentials.map { "not an SDK setting: \($0.0)=\($0.1)" }
+                for (index, line) in body.enumerated() {
+                    let label = index == 0 ? "  " + section.platform.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) : indent
+                    lines.append(label + line)
+                }
+            }
+        }
+        if projects.count > Self.shownProjects {
+            lines.append("…and \(projects.count - Self.shownProjects) more projects: `understudy projects list`, or the dashboard.")
+        }
         let listening = endpoints.isPublicURL ? "  (public URL; listening on \(addresses.listenHost):\(addresses.httpPort))" : ""
         lines.append("HTTP:          \(base)\(listening)")
         lines.append("HTTPS:         \(endpoints.httpsBaseURL ?? "off")")
@@ -79,11 +108,12 @@ struct StartupBanner {
         return lines.joined(separator: "\n")
     }
 
-    /// The banner as fields of one JSON log line.
+    /// The banner as fields of one JSON log line: the first project's settings (the demo
+    /// project's when it exists) and every project's id.
     var fields: [(String, JSONValue)] {
         let endpoints = self.endpoints
         var platformsObject: [String: JSONValue] = [:]
-        for section in sections {
+        for section in projects.first.map(sections) ?? [] {
             let settings = Dictionary(uniqueKeysWithValues: section.settings)
             platformsObject[section.platform.rawValue] = [
                 "sdkSettings": .object(settings.mapValues(JSONValue.string)),
@@ -94,7 +124,8 @@ struct StartupBanner {
         let optional: (String?) -> JSONValue = { $0.map(JSONValue.string) ?? .null }
         let base = endpoints.baseURL
         return [
-            ("project", .string(project.id)), ("platforms", .object(platformsObject)),
+            ("project", projects.first.map { .string($0.id) } ?? .null), ("platforms", .object(platformsObject)),
+            ("projects", .array(projects.map { .string($0.id) })),
             ("http", .string(base)), ("https", optional(endpoints.httpsBaseURL)), ("proxy", optional(endpoints.proxyAddress)),
             ("caCertificate", optional(endpoints.caCertificatePath)), ("caCertificateURL", optional(endpoints.caCertificateURL)),
             ("publicURL", .bool(endpoints.isPublicURL)), ("deviceURLs", .array(deviceURLs.map(JSONValue.string))),

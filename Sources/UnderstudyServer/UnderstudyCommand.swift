@@ -264,15 +264,15 @@ public enum UnderstudyCommand {
     }
 
     private static func printDemo(_ server: UnderstudyServer, logger: Logger) async {
-        // The banner is a convenience: a failed read only leaves the demo credentials out of it.
-        guard let demo = try? await server.emulator.projects.list().first(where: \.isDemo) else { return }
+        // The banner is a convenience: a failed read leaves the projects out of it, never the addresses.
+        let projects = (try? await server.emulator.projects.list()) ?? []
         let addresses = server.emulator.services.addresses
         let banner = StartupBanner(
-            project: demo, platforms: server.emulator.platforms, addresses: addresses,
+            projects: projects, platforms: server.emulator.platforms, addresses: addresses,
             lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
         if logger.format == .json {
             // JSON logs stay machine-readable: the banner is one object, not a text block.
-            logger.log(.info, "demo project ready", values: banner.fields)
+            logger.log(.info, projects.contains(where: \.isDemo) ? "demo project ready" : "ready", values: banner.fields)
         } else {
             printError(banner.text)
         }

@@ -166,6 +166,26 @@ struct PublicURLTests {
         }
     }
 
+    @Test("without a demo project the banner still gives the addresses and how to make a project; with many it shows three and counts the rest")
+    func bannerWithoutDemo() async throws {
+        try await UnderstudyTestServer.with { server in
+            let platforms = server.server.emulator.platforms
+            let addresses = ServerAddresses(httpPort: 8080)
+            let empty = StartupBanner(projects: [], platforms: platforms, addresses: addresses)
+            #expect(empty.text.contains("No project yet") && empty.text.contains("understudy projects create NAME"))
+            #expect(empty.text.contains("Dashboard:     http://127.0.0.1:8080/__admin/ui") && empty.text.contains("HTTP:          http://127.0.0.1:8080"))
+            #expect(empty.fields.first { $0.0 == "projects" }?.1 == .array([]))
+            #expect(empty.text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+            for index in 0..<5 { _ = try await server.makeProject(name: "banner-\(index)") }
+            let records = try await server.server.emulator.projects.list()
+            #expect(records.count == 5 && !records.contains(where: \.isDemo))
+            let text = StartupBanner(projects: records, platforms: platforms, addresses: addresses).text
+            #expect(text.components(separatedBy: "is ready. Paste into each SDK:").count - 1 == 3)
+            #expect(text.contains("…and 2 more projects") && !text.contains("No project yet"))
+            #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        }
+    }
+
     @Test("the CA certificate is served publicly at /__admin/ca.pem, even when the control plane needs a token")
     func caCertificate() async throws {
         // No TLS listener, so no CA until the test sets a path.
