@@ -17,7 +17,27 @@ enum InsightModel {
             case "array": ok = value?.arrayValue != nil
             default: ok = value?.objectValue != nil
             }
-            if !ok { problems.append("`\(path)` must be \(kind == "int" ? "an integer" : kind == "array" || kind == "object" ? "an \(kind)" : "a \(kind)")") }
+            if !ok {
+                problems.append("`\(path)` must be \(kind == "int" ? "an integer" : kind == "array" || kind == "object" ? "an \(kind)" : "a \(kind)")")
+                return
+            }
+            // What the SDK documents beyond the JSON type: checked only once the type fits.
+            switch (path.split(separator: ".").last.map(String.init), kind) {
+            case ("rank", "int"):
+                if let rank = value?.intValue, !(1...100).contains(rank) { problems.append("`\(path)` must be 1–100, not \(rank)") }
+            case ("hour", "int"):
+                if let hour = value?.intValue, !(0...23).contains(hour) { problems.append("`\(path)` must be 0–23, not \(hour)") }
+            case ("date", "string"), ("startDate", "string"):
+                if let text = value?.stringValue, Timestamp.dayNumber(text) == nil { problems.append("`\(path)` must be a YYYY-MM-DD date, not `\(text)`") }
+            case ("month", "string"):
+                if let text = value?.stringValue, Timestamp.dayNumber(text + "-01") == nil { problems.append("`\(path)` must be a YYYY-MM month, not `\(text)`") }
+            case ("generatedAt", "string"):
+                if let text = value?.stringValue, Timestamp.parse(text) == nil { problems.append("`generatedAt` must be an ISO 8601 time, not `\(text)`") }
+            case ("timeZone", "string"):
+                if let text = value?.stringValue, !TimeZoneNames.isValid(text) { problems.append("`timeZone` must be a tz database name (America/Toronto), not `\(text)`") }
+            default:
+                break
+            }
         }
         func series(_ value: JSONValue?, _ path: String, _ fields: [(String, String)]) {
             require(value, path, "array")

@@ -84,10 +84,14 @@ extension WarrantyLifeOpenAPI {
         let text = S.nullable(S.string)
         // InsightData is open at every level: seeds keep members the SDK model ignores, and are served as seeded.
         let seeded: ([String: JSONValue]) -> JSONValue = { S.object($0, open: true) }
-        let whole = WireFieldSchema.int64
-        let rank: (String) -> JSONValue = { key in seeded([key: string, "rank": whole, "isProjected": boolean]) }
+        // What the SDK documents beyond the types: ranks 1–100, hours 0–23, `YYYY-MM-DD` days and `YYYY-MM` months.
+        let rankValue: JSONValue = ["type": "integer", "minimum": 1, "maximum": 100]
+        let hourValue: JSONValue = ["type": "integer", "minimum": 0, "maximum": 23]
+        let day: JSONValue = ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"]
+        let month: JSONValue = ["type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"]
+        let rank: (String) -> JSONValue = { key in seeded([key: key == "month" ? month : day, "rank": rankValue, "isProjected": boolean]) }
         let rankHistory = seeded([
-            "hourly": S.array(seeded(["hour": whole, "date": string, "rank": whole, "isProjected": boolean])),
+            "hourly": S.array(seeded(["hour": hourValue, "date": day, "rank": rankValue, "isProjected": boolean])),
             "daily": S.array(rank("date")), "weekly": S.array(rank("startDate")), "monthly": S.array(rank("month")),
         ])
         let reward = seeded(["month": string, "amount": number])

@@ -45,6 +45,20 @@ struct WarrantyLifeDeviceTests {
                 tip.removeValue(forKey: "current"); members["tip"] = .object(tip); noTip = .object(members)
             }
             await #expect(throws: UnderstudyClientError.self) { try await f.admin.setInsights(itemID: itemID, noTip) }
+            // Values of the right JSON type outside what the SDK documents are refused too.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+            let seedText = String(decoding: try encoder.encode(Self.insight), as: UTF8.self)
+            let outOfRange = [
+                (#""rank":72"#, #""rank":101"#), (#""rank":72"#, #""rank":0"#), (#""hour":14"#, #""hour":24"#),
+                (#""2026-08""#, #""2026-13""#), (#""2026-09-10""#, #""2026-09-31""#),
+                (#""2026-09-11T22:17:43Z""#, #""yesterday""#), (#""America/Toronto""#, #""Not/AZone""#),
+            ]
+            for (from, to) in outOfRange {
+                #expect(seedText.contains(from), "the seed holds \(from)")
+                let variant = try JSONDecoder().decode(AnyJSON.self, from: Data(seedText.replacingOccurrences(of: from, with: to).utf8))
+                await #expect(throws: UnderstudyClientError.self, "\(to) is accepted") { try await f.admin.setInsights(itemID: itemID, variant) }
+            }
 
             _ = try await f.projectAdmin.freezeClock(at: "2026-09-11T02:30:00Z")
             try await f.admin.generateInsights(itemID: itemID, timeZone: "America/Toronto")
