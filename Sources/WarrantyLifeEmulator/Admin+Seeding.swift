@@ -65,6 +65,9 @@ extension WarrantyLifeAdmin {
         }
         if let claimer, try store.user(project, id: claimer) == nil { throw AdminError.notFound("User `\(claimer)`") }
         if seed.registrationType == .lockedEmailRegistration, seed.lockedEmail == nil { throw AdminError.badRequest("`lockedEmailRegistration` needs `lockedEmail`.") }
+        if let test = seed.sensorTest, test != .null, test.stringValue != "standard", test.objectValue == nil {
+            throw AdminError.badRequest("`sensorTest` must be \"standard\", a Sensor Test object, or null for none.")
+        }
         let text = Timestamp.format(now, fractionalSeconds: false)
         let existing = try store.voucher(project, code: code)
         let voucher = VoucherRecord(

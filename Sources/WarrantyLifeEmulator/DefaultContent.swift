@@ -30,10 +30,11 @@ enum DefaultContent {
         ],
     ]
 
-    /// Diagnostic requirements of a voucher that does not override them.
+    /// Diagnostic requirements of a voucher that does not override them: no Sensor Test unless the
+    /// voucher names one (`VoucherRecord.diagnosticRequirements`).
     static let diagnosticRequirements: JSONValue = [
-        "autoTestRequired": true, "sensorTestRequired": true, "frontCameraTestRequired": true, "backCameraTestRequired": true,
-        "openFaceTestRequired": false, "bluetoothScan": false, "wifiScan": false, "recordAudio": false, "sensorTest": sensorTest,
+        "autoTestRequired": true, "sensorTestRequired": false, "frontCameraTestRequired": true, "backCameraTestRequired": true,
+        "openFaceTestRequired": false, "bluetoothScan": false, "wifiScan": false, "recordAudio": false, "sensorTest": .null,
     ]
 
     /// Sensor tests served at `/sensor-tests`.

@@ -31,6 +31,7 @@ extension WarrantyLifeOpenAPI {
             "code": ["type": "string", "pattern": "\\S"], "status": S.enumeration(VoucherStatus.allCases.map(\.rawValue)), "expiresAt": date,
             "registrationType": S.enumeration(RegistrationType.allCases.map(\.rawValue)), "forceAction": S.enumeration(VoucherAction.allCases.map(\.rawValue)),
             "registrationDeadlineDays": int64, "coverageMonths": int64, "diagnosticRequirements": S.any,
+            "sensorTest": ["anyOf": [["const": "standard"], ["type": "object"], ["type": "null"]], "description": "Absent or null: no Sensor Test."],
             "originalDevice": adminBody(["deviceId": string, "model": string, "mpn": string], required: ["deviceId"]),
             "plan": adminBody(["warrantyPlanId": string, "planName": string, "currency": string, "rewardAmount": number, "rewardAmountMax": number, "rewardType": string]),
         ]

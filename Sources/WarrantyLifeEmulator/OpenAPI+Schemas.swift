@@ -170,7 +170,7 @@ extension WarrantyLifeOpenAPI {
                     [
                         "autoTestRequired": boolean, "sensorTestRequired": boolean, "frontCameraTestRequired": boolean,
                         "backCameraTestRequired": boolean, "openFaceTestRequired": boolean, "bluetoothScan": boolean, "wifiScan": boolean,
-                        "recordAudio": boolean, "sensorTest": S.ref("SensorTest"),
+                        "recordAudio": boolean, "sensorTest": S.nullable(S.ref("SensorTest")),
                     ], open: true),
             ]),
             "DeviceDetail": closed([

@@ -47,6 +47,9 @@ struct VoucherSeed: Codable, Sendable, Equatable {
     var bluetoothScan: Bool?
     var wifiScan: Bool?
     var recordAudio: Bool?
+    /// The voucher's Sensor Test: `"standard"` (the stored standard test), a Sensor Test object,
+    /// or absent for none (the SDK's `isSensorTestAvailable()` is then false).
+    var sensorTest: JSONValue?
     var diagnosticRequirements: JSONValue?
 }
 
@@ -97,9 +100,13 @@ struct VoucherRecord: RowDecodable, Sendable, Equatable {
     /// Whether the plan may move to another device or owner.
     var transferable: Bool { seed.transferable ?? false }
 
-    /// `diagnosticRequirements`: defaults, overridden by the seed's object and its scan/audio flags.
+    /// `diagnosticRequirements`: defaults, the seed's Sensor Test (none unless it names one; the
+    /// test is then required), overridden by the seed's object and its scan/audio flags.
     var diagnosticRequirements: JSONValue {
         var members = DefaultContent.diagnosticRequirements.objectValue ?? [:]
+        let test: JSONValue? = seed.sensorTest?.stringValue == "standard" ? DefaultContent.sensorTest : seed.sensorTest?.objectValue.map(JSONValue.object)
+        members["sensorTest"] = test ?? .null
+        members["sensorTestRequired"] = .bool(test != nil)
         for (key, value) in seed.diagnosticRequirements?.objectValue ?? [:] { members[key] = value }
         if let flag = seed.bluetoothScan { members["bluetoothScan"] = .bool(flag) }
         if let flag = seed.wifiScan { members["wifiScan"] = .bool(flag) }

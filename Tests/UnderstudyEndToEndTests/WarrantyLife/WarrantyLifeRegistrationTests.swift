@@ -13,9 +13,16 @@ struct WarrantyLifeRegistrationTests {
             try await f.admin.createVoucher([
                 "code": "ABC-1234-XYZ", "receiptRequired": true, "purchaseDateRequired": true, "transferable": false,
                 "plan": ["currency": "CAD", "rewardAmountMax": 40], "ssrOffered": true, "ssdOffered": false,
-                "bluetoothScan": true, "recordAudio": true,
+                "bluetoothScan": true, "recordAudio": true, "sensorTest": "standard",
             ])
+            try await f.admin.createVoucher(["code": "NO-SENSOR-TEST"])
             let repo = f.repository()
+            // A voucher seeded without a Sensor Test has none: the SDK's isSensorTestAvailable() is false.
+            let plain = try await repo.getVoucherByVoucherCode(voucherCode: "NO-SENSOR-TEST").raw?["diagnosticRequirements"]
+            #expect(plain?["sensorTest"]?.isNull == true && plain?["sensorTestRequired"]?.bool == false)
+            await #expect(throws: UnderstudyClientError.self, "only \"standard\", an object or null") {
+                try await f.admin.createVoucher(["code": "ODD-SENSOR-TEST", "sensorTest": "fancy"])
+            }
 
             // 1. Voucher: action, requirements and the Sensor Test configuration.
             let voucher = try await repo.getVoucherByVoucherCode(voucherCode: " abc-1234-xyz ")
