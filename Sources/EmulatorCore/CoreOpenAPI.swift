@@ -224,7 +224,8 @@ enum CoreOpenAPI {
             return .object(members)
         }
         let filters: [JSONValue] = [
-            P.query("platform", S.string, "A platform name, or `admin`."), P.query("method", S.string, "E.g. `POST`."),
+            P.query("platform", S.string, "A platform name (what its SDKs sent), `admin` (control-plane calls, a platform's own control routes included) or `proxy`."),
+            P.query("method", S.string, "E.g. `POST`."),
             P.query("path", S.string, "Exact path or glob (`*` within a segment, `**` across)."),
             P.query(
                 "status", ["type": "string", "pattern": "^([0-9]+|[0-5][xX][xX])$"],

@@ -188,6 +188,7 @@ public final class Emulator: HTTPApplication {
         let response: Response
         if isControlPlane {
             exchange.project = parameters["id"]
+            exchange.isControlPlane = true
             response = await answerControlPlane(request, match: match, target: target, parameters: parameters, exchange: exchange, platform: platform)
         } else if let platform {
             response = await answerSDK(request, platform: platform, match: match, target: target, parameters: parameters, exchange: &exchange)

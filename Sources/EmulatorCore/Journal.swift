@@ -104,6 +104,8 @@ public final class Journal: Sendable {
 
     /// The platform name of what the proxy answered itself (a CONNECT, a forwarded request).
     public static let proxyPlatform = "proxy"
+    /// The platform name of control-plane calls, a platform's own control routes included.
+    public static let controlPlanePlatform = "admin"
 
     /// Reserves the id of a request about to be answered.
     public func reserveID() -> Int { nextIDValue.wrappingAdd(1, ordering: .relaxed).oldValue }

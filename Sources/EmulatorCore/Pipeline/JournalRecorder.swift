@@ -14,6 +14,9 @@ struct JournalRecorder: Sendable {
         var fault: String? = nil
         /// The proxy answered itself (a CONNECT, a forwarded request): journalled as platform `proxy`.
         var isProxyAnswer = false
+        /// A control-plane call, a platform's own control routes included: journalled as platform
+        /// `admin`, so a platform filter (and a wait for a platform's traffic) sees only what SDKs sent.
+        var isControlPlane = false
     }
 
     let journal: Journal
@@ -24,7 +27,8 @@ struct JournalRecorder: Sendable {
     func record(_ request: Request, _ response: Response, _ exchange: Exchange) async {
         let elapsed = MonotonicClock.nanoseconds() &- request.receivedAt
         let durationMs = Double(elapsed) / 1_000_000
-        let platformName = exchange.isProxyAnswer ? Journal.proxyPlatform : exchange.platform?.rawValue ?? "admin"
+        let platformName =
+            exchange.isProxyAnswer ? Journal.proxyPlatform : exchange.isControlPlane ? Journal.controlPlanePlatform : exchange.platform?.rawValue ?? Journal.controlPlanePlatform
         metrics.observe(platform: platformName, route: exchange.route, status: response.status, nanoseconds: elapsed)
         if let fault = exchange.fault { metrics.faultFired(note: fault, project: exchange.project) }
         if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {

@@ -160,3 +160,28 @@ struct WarpLinkControlPlaneTests {
         }
     }
 }
+
+/// The journal's platform filter and waits count what SDKs sent, never the test's own seeding.
+@Suite("Journal platform filter and control-plane calls")
+struct JournalPlatformFilterTests {
+    @Test("seeding through a platform's control routes is journalled as admin: a wait for WarpLink traffic waits for the SDK")
+    func seedingIsNotPlatformTraffic() async throws {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "filter")
+            let admin = server.client.admin.project(project.id)
+            _ = try await server.client.warpLink.project(project.id).updateSettings(WarpLinkSettings(enforceRateLimit: false))
+            _ = try await server.client.warpLink.project(project.id).addDomain("go.filter.example")
+            let seeding = try await admin.requests(JournalQuery(platform: "admin", limit: 10)).requests
+            #expect(seeding.count >= 2 && seeding.allSatisfy { $0.path.contains("/warplink/") || $0.path.hasPrefix("/__admin") })
+            #expect(try await admin.requests(JournalQuery(platform: "warplink")).requests.isEmpty, "seeding counted as WarpLink traffic")
+            // A wait for WarpLink traffic is not satisfied by the seeding above…
+            await #expect(throws: UnderstudyClientError.self) {
+                _ = try await admin.waitForRequests(JournalQuery(platform: "warplink"), count: 1, timeoutMs: 300)
+            }
+            // …but by the SDK's first request.
+            _ = try await server.client.warpLink.validate(apiKey: project.credential("warplink", "sdkKey"))
+            let page = try await admin.waitForRequests(JournalQuery(platform: "warplink"), count: 1, timeoutMs: 10_000)
+            #expect(page.requests.count == 1 && page.requests.first?.path == "/warplink/v1/sdk/validate")
+        }
+    }
+}
