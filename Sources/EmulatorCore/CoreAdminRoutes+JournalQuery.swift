@@ -11,12 +11,26 @@ extension CoreAdminRoutes {
     /// Most entries one journal page holds, and the longest a journal long poll waits.
     static let maxJournalPage = 1000, maxJournalWaitMs = 60_000
 
-    static func journalFilter(_ request: Request) throws -> (filter: JournalFilter, waitMs: Int) {
+    /// The journal's platform names: each platform's, `admin` (control-plane calls) and `proxy`.
+    static func journalPlatformNames(_ platforms: [any Platform]) -> [String] {
+        platforms.map(\.id.rawValue) + [Journal.controlPlanePlatform, Journal.proxyPlatform]
+    }
+
+    /// `name` as a journal platform filter; a name no entry can carry (a misspelling) is a 400
+    /// rather than an empty answer, which a test would read as "no traffic".
+    static func journalPlatform(_ name: String, known: [String]) throws -> String {
+        guard name.isEmpty || known.contains(name) else {
+            throw AdminError.badRequest("Unknown platform `\(name)`; the journal's platforms are \(known.joined(separator: ", ")).")
+        }
+        return name
+    }
+
+    static func journalFilter(_ request: Request, platforms known: [String]) throws -> (filter: JournalFilter, waitMs: Int) {
         var filter = JournalFilter()
         var waitMs = 0
         for (name, value) in request.queryItems {
             switch name {
-            case "platform": filter.platform = value
+            case "platform": filter.platform = try journalPlatform(value, known: known)
             case "method": filter.method = value
             case "path": filter.path = value
             case "status":

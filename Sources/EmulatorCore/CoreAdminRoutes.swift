@@ -239,7 +239,7 @@ enum CoreAdminRoutes {
         // MARK: Journal
 
         @Sendable func listJournal(_ request: Request, project: ProjectID?) async throws -> Response {
-            var (filter, waitMs) = try journalFilter(request)
+            var (filter, waitMs) = try journalFilter(request, platforms: journalPlatformNames(platforms))
             if waitMs > 0 {
                 // Long poll: answers as soon as anything newer than `after` matches, else empty at the deadline.
                 filter.limit = filter.limit ?? 100
@@ -269,7 +269,8 @@ enum CoreAdminRoutes {
                     throw AdminError.badRequest("`timeoutMs` must be 0–\(maxWaitMilliseconds) (a longer wait belongs in the test, not in one request).")
                 }
                 let timeout = Double(timeoutMs) / 1000
-                let filter = JournalFilter(platform: body.platform, method: body.method, path: body.path, status: body.status, since: body.since)
+                let platform = try body.platform.map { try journalPlatform($0, known: journalPlatformNames(platforms)) }
+            let filter = JournalFilter(platform: platform, method: body.method, path: body.path, status: body.status, since: body.since)
                 let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: count, timeout: timeout)
                 if result.satisfied { return .json(JournalPage(requests: result.entries, evicted: result.evicted)) }
                 return AdminError(

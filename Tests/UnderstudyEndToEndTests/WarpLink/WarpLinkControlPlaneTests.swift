@@ -185,3 +185,22 @@ struct JournalPlatformFilterTests {
         }
     }
 }
+
+extension JournalPlatformFilterTests {
+    @Test("a platform filter naming no platform is a 400 listing the names, in a listing and a wait")
+    func misspelledPlatform() async throws {
+        try await UnderstudyTestServer.with { server in
+            let project = try await server.makeProject(name: "misspelled")
+            let admin = server.client.admin.project(project.id)
+            for name in ["telemtics", "WarpLink"] {
+                await #expect(throws: UnderstudyClientError.self, "\(name)") { _ = try await admin.requests(JournalQuery(platform: name)) }
+                await #expect(throws: UnderstudyClientError.self, "\(name)") {
+                    _ = try await admin.waitForRequests(JournalQuery(platform: name), count: 1, timeoutMs: 100)
+                }
+            }
+            for name in ["warplink", "asleep", "warrantylife", "telematics", "admin", "proxy"] {
+                _ = try await admin.requests(JournalQuery(platform: name))
+            }
+        }
+    }
+}
