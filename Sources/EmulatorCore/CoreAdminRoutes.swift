@@ -270,7 +270,7 @@ enum CoreAdminRoutes {
                 }
                 let timeout = Double(timeoutMs) / 1000
                 let platform = try body.platform.map { try journalPlatform($0, known: journalPlatformNames(platforms)) }
-            let filter = JournalFilter(platform: platform, method: body.method, path: body.path, status: body.status, since: body.since)
+                let filter = JournalFilter(platform: platform, method: body.method, path: body.path, status: body.status, since: body.since)
                 let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: count, timeout: timeout)
                 if result.satisfied { return .json(JournalPage(requests: result.entries, evicted: result.evicted)) }
                 return AdminError(
