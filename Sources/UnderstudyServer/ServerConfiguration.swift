@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var seedSkipInvalid = false
     /// Folder each project's bundle is written to (atomically) on a clean shutdown.
     public var exportOnExitDirectory: String?
+    /// File written (atomically) once this server is ready, naming its process and ports, and
+    /// removed at a clean exit: a script waits for it instead of probing a port another server may hold.
+    public var readyFile: String?
     /// `text` or `json` log lines.
     public var logFormat = Logger.Format.text
     /// Whether a line is logged per request.
@@ -115,6 +118,7 @@ extension ServerConfiguration {
             case "seedDir": seedDirectory = value == .null ? nil : try string(value, key)
             case "seedSkipInvalid": seedSkipInvalid = try bool(value, key)
             case "exportOnExit": exportOnExitDirectory = value == .null ? nil : try string(value, key)
+            case "readyFile": readyFile = value == .null ? nil : try string(value, key)
             case "logFormat": logFormat = try logFormatValue(try string(value, key))
             case "logRequests": logRequests = try bool(value, key)
             case "headerTimeoutSeconds": headerTimeout = try double(value, key)
@@ -164,6 +168,7 @@ extension ServerConfiguration {
             case "UNDERSTUDY_SEED_DIR": seedDirectory = value.isEmpty ? nil : value
             case "UNDERSTUDY_SEED_SKIP_INVALID": seedSkipInvalid = try parseBool(value, key)
             case "UNDERSTUDY_EXPORT_ON_EXIT": exportOnExitDirectory = value.isEmpty ? nil : value
+            case "UNDERSTUDY_READY_FILE": readyFile = value.isEmpty ? nil : value
             case "UNDERSTUDY_LOG_FORMAT": logFormat = try logFormatValue(value)
             case "UNDERSTUDY_LOG_REQUESTS": logRequests = try parseBool(value, key)
             case "UNDERSTUDY_ADMIN_TOKEN": adminToken = value.isEmpty ? nil : value

@@ -39,6 +39,7 @@ public enum UnderstudyCommand {
           --seed-dir DIR           import every DIR/*.json project bundle at start      UNDERSTUDY_SEED_DIR
           --seed-skip-invalid      log and skip bad seed bundles instead of exiting 1   UNDERSTUDY_SEED_SKIP_INVALID
           --export-on-exit DIR     write each project's bundle to DIR/<id>.json at exit UNDERSTUDY_EXPORT_ON_EXIT
+          --ready-file PATH        write {pid, ports} to PATH once ready; removed at exit UNDERSTUDY_READY_FILE
           --log-format text|json   log line format (default text)                       UNDERSTUDY_LOG_FORMAT
           --no-request-log         no line per request                                  UNDERSTUDY_LOG_REQUESTS=false
           --admin-token TOKEN      token for /__admin (required off loopback)           UNDERSTUDY_ADMIN_TOKEN
@@ -159,6 +160,7 @@ public enum UnderstudyCommand {
             case "--seed-dir": configuration.seedDirectory = try value(flag)
             case "--seed-skip-invalid": configuration.seedSkipInvalid = true
             case "--export-on-exit": configuration.exportOnExitDirectory = try value(flag)
+            case "--ready-file": configuration.readyFile = try value(flag)
             case "--log-format": configuration.logFormat = try configuration.logFormatValue(try value(flag))
             case "--no-request-log": configuration.logRequests = false
             case "--admin-token": configuration.adminToken = try value(flag)
@@ -200,6 +202,8 @@ public enum UnderstudyCommand {
             source.resume()
             return source
         }
+        // A file left by an earlier run must not pass for this one's.
+        if let path = configuration.readyFile { try? FileManager.default.removeItem(atPath: path) }
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(configuration: configuration)
@@ -242,6 +246,15 @@ public enum UnderstudyCommand {
         if let directory = configuration.exportOnExitDirectory { logger.log(.info, "bundles are written at exit", values: [("directory", .string(directory))]) }
         if !server.appliedMigrations.isEmpty { logger.log(.info, "applied migrations", values: [("ids", .array(server.appliedMigrations.map(JSONValue.string)))]) }
         await printDemo(server, logger: logger)
+        if let path = configuration.readyFile {
+            do {
+                try AtomicFile.write(ReadyFile.contents(of: server), to: path)
+            } catch {
+                logger.log(.error, "cannot write the ready file", values: [("error", .string(error.description))])
+                await server.stop()
+                return 1
+            }
+        }
         let trimmer = IdleMemoryTrimmer { before, after in
             guard let before, let after else { return }
             logger.log(.debug, "returned freed memory", values: [("rssBeforeKB", .int(Int64(before / 1024))), ("rssAfterKB", .int(Int64(after / 1024)))])
@@ -258,6 +271,7 @@ public enum UnderstudyCommand {
         }
         trimmer.cancel()
         await server.stop()
+        if let path = configuration.readyFile { try? FileManager.default.removeItem(atPath: path) } // gone or never written: nothing to undo
         for source in sources { source.cancel() }
         logger.info("stopped")
         return 0

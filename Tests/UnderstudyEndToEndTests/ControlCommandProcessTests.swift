@@ -4,6 +4,9 @@ import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,6 +81,44 @@ struct ControlCommandProcessTests {
         let unreachable = try await Self.complete(["faults", "list", "--server", url])
         #expect(unreachable.status == 1 && unreachable.standard.isEmpty)
         #expect(unreachable.error.count == 1 && unreachable.error.first?.hasPrefix("understudy: cannot reach \(url)") == true)
+    }
+
+    @Test("--ready-file names this process and its ports once it is ready, a second server on the port writes none, and a clean exit removes it")
+    func readyFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ready-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func arguments(_ name: String, port: Int) -> [String] {
+            [
+                "--port", String(port), "--https-port", "0", "--proxy-port", "0", "--database", folder.appendingPathComponent("\(name).sqlite").path,
+                "--ca-dir", folder.path, "--fixtures", "", "--no-request-log", "--ready-file", folder.appendingPathComponent("\(name).json").path,
+            ]
+        }
+        let first = try Self.launch(arguments("first", port: 0))
+        let drain = Task {
+            for await _ in first.standard {}; for await _ in first.error {}
+        }
+        let readyPath = folder.appendingPathComponent("first.json").path
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: readyPath) && first.process.isRunning && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50)) // waiting for another process; no clock to drive
+        }
+        let ready = try JSONDecoder().decode(AnyJSON.self, from: try #require(FileManager.default.contents(atPath: readyPath), "no ready file"))
+        #expect(ready["pid"]?.int == Int(first.process.pid))
+        let port = try #require(ready["httpPort"]?.int)
+        #expect(port > 0 && (ready["httpsPort"]?.int ?? 0) > 0 && (ready["proxyPort"]?.int ?? 0) > 0)
+        let (_, answer) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!)
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+
+        // Another server asked for the same port cannot listen: it exits 1 and writes no file a script could wait for.
+        let second = try await Self.complete(arguments("second", port: port))
+        #expect(second.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("second.json").path))
+
+        first.process.send(SIGTERM)
+        guard case .exited(let status) = first.process.wait() else { Issue.record("the server did not exit"); return }
+        await drain.value
+        #expect(status == 0 && !FileManager.default.fileExists(atPath: readyPath))
     }
 
     @Test(
