@@ -158,6 +158,14 @@ public enum ControlCommand {
         output.error("exported project \(id) to \(file)\n")
     }
 
+    /// A server message in this command's own spelling: the control plane's remedies name query
+    /// parameters (`?replace=prj_1`, `?id=`), which a command-line user passes as flags.
+    static func commandLineSpelling(_ message: String) -> String {
+        message
+            .replacingOccurrences(of: #"`\?replace=([^`]*)`"#, with: "`--replace $1`", options: .regularExpression)
+            .replacingOccurrences(of: #"`\?id=([^`]*)`"#, with: "`--id ID`", options: .regularExpression)
+    }
+
     /// One line on stderr naming the server, and the exit code for what went wrong.
     static func report(_ error: UnderstudyClientError, invocation: ControlInvocation, output: ControlOutput) -> Int32 {
         let server = invocation.server.absoluteString
@@ -175,7 +183,7 @@ public enum ControlCommand {
             let detail =
                 (try? JSONDecoder().decode(AdminErrorBody.self, from: Data(body.utf8)))?.error.message
                 ?? String(body.prefix(200)).replacingOccurrences(of: "\n", with: " ")
-            output.error("understudy: \(server) answered \(status): \(detail)\n")
+            output.error("understudy: \(server) answered \(status): \(commandLineSpelling(detail))\n")
             return status == 404 ? notFound : failure
         case .decoding(let type, let status, _, _):
             output.error("understudy: \(server) answered \(status) with something that is not a \(type); is it an Understudy server?\n")

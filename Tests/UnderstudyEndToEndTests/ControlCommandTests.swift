@@ -168,6 +168,8 @@ struct ControlCommandTests {
             // Its credentials are still in use by the project it came from: a 409, nothing imported.
             let colliding = await Self.run(["projects", "import", file, "--id", "copy"], on: server)
             #expect(colliding.status == 1 && colliding.error.contains("409"))
+            // The remedy in the command's own spelling, not the HTTP API's.
+            #expect(colliding.error.contains("--replace \(project.id)") && !colliding.error.contains("?replace="), "\(colliding.error)")
             let replaced = await Self.run(["projects", "import", file, "--replace", project.id], on: server)
             #expect(replaced.status == 0 && replaced.standard == "replaced project \(project.id)\n", "\(replaced.error)")
             try await server.client.admin.project(project.id).delete()
