@@ -253,6 +253,17 @@ enum CoreAdminRoutes {
             Route(.get, "/__admin/projects/{id}/requests") { request, context in
                 try await listJournal(request, project: context.parameter("id"))
             })
+        // The journal as HAR 1.2, for the network panels that import it; the listing's filters.
+        routes.append(
+            Route(.get, "/__admin/projects/{id}/requests.har") { request, context in
+                var (filter, waitMs) = try journalFilter(request, platforms: journalPlatformNames(platforms))
+                guard waitMs == 0 else { throw AdminError.badRequest("`waitMs` belongs to the listing (GET …/requests), not to the archive.") }
+                filter.limit = filter.limit ?? 1000
+                let result = try await journal.query(project: context.parameter("id"), filter: filter)
+                var response = Response.json(status: 200, bytes: JournalHAR.archive(result.entries, version: metrics.serverVersion).encoded())
+                response.headers.set("Content-Disposition", "attachment; filename=\"\(context.parameter("id")).har\"")
+                return response
+            })
         // Every project's entries and those with none: what the proxy answered itself (CONNECTs,
         // refusals, forwarded requests) belongs to no project.
         routes.append(

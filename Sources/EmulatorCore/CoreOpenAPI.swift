@@ -244,6 +244,26 @@ enum CoreOpenAPI {
                 "listRequests", "Journalled requests, newest first; with `after` and `waitMs` a long poll for new ones",
                 "Any other query parameter is a 400. `waitMs` needs `after`.",
                 parameters: [projectID] + filters, responses: ["200": page, "400": error, "404": error], tag: "journal"))
+        let harEntry = S.object(
+            [
+                "startedDateTime": S.string, "time": S.number, "request": ["type": "object"], "response": ["type": "object"],
+                "cache": ["type": "object"], "timings": ["type": "object"],
+            ], open: true)
+        let har = S.object(
+            ["log": S.object(["version": ["const": "1.2"], "creator": ["type": "object"], "entries": S.array(harEntry)], open: true)])
+        document.add(
+            "get", "/__admin/projects/{id}/requests.har",
+            operation(
+                "exportRequestsHAR", "The journal as a HAR 1.2 archive, oldest first",
+                "For the network panels and tools that import HAR (Chrome, Firefox, Proxyman, Charles). The listing's filters; `limit` defaults to 1000; "
+                    + "`waitMs` is refused. Bodies are text, or base64 (`encoding`) where the journal kept bytes that are not UTF-8; secrets are redacted as in the journal.",
+                parameters: [projectID] + filters,
+                responses: [
+                    "200": C.json(
+                        "The archive (`Content-Disposition: attachment`).", har,
+                        example: ["log": ["version": "1.2", "creator": ["name": "Understudy", "version": "0.1.0"], "entries": []]]),
+                    "400": error, "404": error,
+                ], tag: "journal"))
         document.add(
             "get", "/__admin/requests",
             operation(

@@ -219,7 +219,9 @@ public final class Journal: Sendable {
     /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
     /// wake itself with its own previous poll, forever.
     static func isJournalRead(_ exchange: Exchange) -> Bool {
-        exchange.request.method == .get && (exchange.route == "/__admin/projects/{id}/requests" || exchange.route == "/__admin/requests")
+        exchange.request.method == .get
+            && (exchange.route == "/__admin/projects/{id}/requests" || exchange.route == "/__admin/requests"
+                || exchange.route == "/__admin/projects/{id}/requests.har")
     }
 
     /// Writes everything queued so far, and returns only once every entry recorded before the

@@ -42,6 +42,9 @@ public final class EmulatorMetrics: Sendable {
         }
     }
 
+    /// The server's version as `observe(server:version:)` reported it (`unknown` before).
+    var serverVersion: String { link.withLock { $0.version } }
+
     /// Reports the proxy's upstream connections (the slots a passthrough tunnel holds) from `upstreams`.
     public func observe(upstreams: UpstreamConnector) {
         link.withLock { $0.upstreams = upstreams }

@@ -68,6 +68,8 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("DELETE", "/__admin/faults", "/__admin/faults", expect: 204)
         _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?limit=5", expect: 200)
         _ = try await check("GET", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests?bogus=1", expect: 400)
+        _ = try await check("GET", "/__admin/projects/{id}/requests.har", "/__admin/projects/\(id)/requests.har?limit=5", expect: 200)
+        _ = try await check("GET", "/__admin/projects/{id}/requests.har", "/__admin/projects/\(id)/requests.har?platform=nowhere", expect: 400)
         _ = try await check(
             "POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["platform": "admin", "count": 1, "timeoutMs": 1000], expect: 200)
         _ = try await check(
@@ -120,7 +122,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 35) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics
+        #expect(ids.count == 36) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics, the HAR archive
     }
 
     @Test("the validator catches a response that does not fit")

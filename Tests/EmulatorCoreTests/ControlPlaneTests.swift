@@ -176,6 +176,36 @@ struct ControlPlaneTests {
         await harness.stop()
     }
 
+    @Test("the journal as HAR 1.2: oldest first, URLs, query, bodies and headers, the listing's filters; reading it is not journalled")
+    func harArchive() async throws {
+        let harness = try await Harness()
+        let project = try await harness.project()
+        _ = try await harness.call("POST", "/testing/items", json: ["name": "first"], headers: ["X-Test-Key": project.key])
+        _ = try await harness.call("GET", "/testing/items?n=1&q=a%20b", headers: ["X-Test-Key": project.key])
+        let reply = try await harness.call("GET", "/__admin/projects/\(project.id)/requests.har?platform=testing")
+        #expect(reply.status == 200 && reply.headers["content-disposition"]?.contains(".har") == true)
+        let log = reply.json?["log"]
+        #expect(log?["version"] == "1.2" && log?["creator"]?["name"] == "Understudy")
+        let entries = log?["entries"]?.arrayValue ?? []
+        #expect(entries.count == 2)
+        let post = entries.first, get = entries.last
+        #expect(post?["request"]?["method"] == "POST" && get?["request"]?["method"] == "GET", "oldest first")
+        #expect(post?["request"]?["url"]?.stringValue?.hasSuffix("/testing/items") == true)
+        #expect(post?["request"]?["postData"]?["text"]?.stringValue?.contains("first") == true)
+        #expect(post?["response"]?["status"]?.intValue == 201 && post?["response"]?["content"]?["text"]?.stringValue?.contains("first") == true)
+        #expect(get?["request"]?["queryString"] == [["name": "n", "value": "1"], ["name": "q", "value": "a b"]])
+        let headerNames = get?["request"]?["headers"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(headerNames.contains("x-test-key"))
+        // The archive takes the listing's filters; a misspelled platform is a 400, waitMs is the listing's.
+        let posts = try await harness.call("GET", "/__admin/projects/\(project.id)/requests.har?method=POST").json
+        #expect(posts?["log"]?["entries"]?.arrayValue?.count == 1)
+        #expect(try await harness.call("GET", "/__admin/projects/\(project.id)/requests.har?platform=testng").status == 400)
+        #expect(try await harness.call("GET", "/__admin/projects/\(project.id)/requests.har?after=0&waitMs=10").status == 400)
+        let listed = try await harness.call("GET", "/__admin/projects/\(project.id)/requests?limit=100").json
+        #expect(listed?["requests"]?.arrayValue?.contains { $0["route"] == "/__admin/projects/{id}/requests.har" } == false, "reading the archive was journalled")
+        await harness.stop()
+    }
+
     @Test("the journal is bounded and says how much it evicted; secrets are redacted")
     func eviction() async throws {
         let harness = try await Harness(journal: JournalLimits(maxEntries: 5))

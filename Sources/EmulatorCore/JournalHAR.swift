@@ -1,0 +1,81 @@
+import Foundation
+import HTTPServer
+
+/// A project's journal as HAR 1.2, the HTTP Archive format Chrome's, Firefox's and Proxyman's
+/// network panels import: oldest entry first, bodies as text (or base64 where the journal kept
+/// bytes that are not UTF-8), secrets redacted as the journal keeps them.
+enum JournalHAR {
+    /// The archive of `entries` (newest first, as the journal lists them).
+    static func archive(_ entries: [JournalEntry], version: String) -> JSONValue {
+        [
+            "log": [
+                "version": "1.2", "creator": ["name": "Understudy", "version": .string(version)],
+                "entries": .array(entries.reversed().map(entry)),
+            ]
+        ]
+    }
+
+    private static func entry(_ entry: JournalEntry) -> JSONValue {
+        let milliseconds = max(entry.durationMs, 0)
+        return [
+            "startedDateTime": .string(entry.time), "time": .double(milliseconds),
+            "request": request(entry), "response": response(entry),
+            "cache": [:], "timings": ["send": 0, "wait": .double(milliseconds), "receive": 0],
+            "_understudy": ["id": .int(Int64(entry.id)), "platform": .string(entry.platform), "route": entry.route.map(JSONValue.string) ?? .null],
+        ]
+    }
+
+    private static func request(_ entry: JournalEntry) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "method": .string(entry.method), "url": .string(url(entry)), "httpVersion": "HTTP/1.1", "cookies": [],
+            "headers": headers(entry.requestHeaders), "queryString": .array(queryString(entry.query)),
+            "headersSize": -1, "bodySize": .int(Int64(entry.requestBodySize)),
+        ]
+        if let body = entry.requestBody, entry.requestBodySize > 0 {
+            let mimeType = entry.requestHeaders["content-type"] ?? "application/octet-stream"
+            // HAR's postData has no encoding field: bytes that are not text stay base64, marked by the journal's prefix.
+            members["postData"] = ["mimeType": .string(mimeType), "text": .string(body)]
+        }
+        return .object(members)
+    }
+
+    private static func response(_ entry: JournalEntry) -> JSONValue {
+        var content: [String: JSONValue] = [
+            "size": .int(Int64(entry.responseBodySize)), "mimeType": .string(entry.responseHeaders["content-type"] ?? ""),
+        ]
+        if let body = entry.responseBody {
+            if body.hasPrefix("base64:") {
+                content["text"] = .string(String(body.dropFirst("base64:".count)))
+                content["encoding"] = "base64"
+            } else {
+                content["text"] = .string(body)
+            }
+        }
+        return [
+            "status": .int(Int64(entry.status)), "statusText": .string(entry.status == 0 ? "" : HTTPStatus.reason(entry.status)),
+            "httpVersion": "HTTP/1.1", "cookies": [], "headers": headers(entry.responseHeaders), "content": .object(content),
+            "redirectURL": .string(entry.responseHeaders["location"] ?? ""), "headersSize": -1, "bodySize": .int(Int64(entry.responseBodySize)),
+        ]
+    }
+
+    /// The URL the client asked for: the host it named (the proxy's target for tunnelled
+    /// requests, over HTTPS), the path as routed and the query.
+    private static func url(_ entry: JournalEntry) -> String {
+        let host = entry.proxyHost ?? entry.requestHeaders["host"] ?? "127.0.0.1"
+        let scheme = entry.via == "proxy" && entry.proxyHost != nil ? "https" : "http"
+        return "\(scheme)://\(host)\(entry.path)" + (entry.query.isEmpty ? "" : "?" + entry.query)
+    }
+
+    private static func headers(_ fields: [String: String]) -> JSONValue {
+        .array(fields.sorted { $0.key < $1.key }.map { ["name": .string($0.key), "value": .string($0.value)] })
+    }
+
+    private static func queryString(_ query: String) -> [JSONValue] {
+        guard !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String { String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+            return ["name": .string(decoded(parts[0])), "value": .string(parts.count > 1 ? decoded(parts[1]) : "")]
+        }
+    }
+}
