@@ -259,11 +259,15 @@ public final class Emulator: HTTPApplication {
         }
         exchange.project = identity.project
 
-        if let problem = FaultStage.headerProblem(request) {
-            let refusal = BodyError(code: "invalid_fault_header", field: "X-Understudy-Fault", message: problem)
+        var headerFault: FaultRule.Action?
+        switch FaultStage.header(request) {
+        case .failure(let problem)?:
+            let refusal = BodyError(code: "invalid_fault_header", field: "X-Understudy-Fault", message: problem.message)
             return failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID)
+        case .success(let action)?: headerFault = action
+        case nil: break
         }
-        let fired = await faultStage.fire(request, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
+        let fired = await faultStage.fire(request, header: headerFault, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
         exchange.fault = fired?.note
         do {
             try await faults.persistCounters()

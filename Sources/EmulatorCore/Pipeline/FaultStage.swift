@@ -16,21 +16,18 @@ struct FaultStage: Sendable {
 
     let engine: FaultEngine
 
-    /// Why the request's `X-Understudy-Fault` header cannot be carried out (a misspelled key, a
-    /// value that is no number, one out of range); nil when it is absent, empty or fine. The
-    /// request is then answered with the platform's 400 naming the problem, not as if no fault
+    /// The request's `X-Understudy-Fault` header read once: nil when absent or empty, else the
+    /// action or why it cannot be carried out (a misspelled key, a value that is no number, one
+    /// out of range). A problem is answered with the platform's 400 naming it, not as if no fault
     /// had been asked for.
-    static func headerProblem(_ request: Request) -> String? {
+    static func header(_ request: Request) -> Result<FaultRule.Action, FaultEngine.HeaderProblem>? {
         guard let header = request.headers["x-understudy-fault"], !header.trimmingWhitespace().isEmpty else { return nil }
-        guard case .failure(let problem) = FaultEngine.readHeader(header) else { return nil }
-        return problem.message
+        return FaultEngine.readHeader(header)
     }
 
-    /// The fault for this request, if any.
-    func fire(_ request: Request, platform: PlatformID, project: ProjectID?, routedPath: String) async -> Fired? {
-        if let header = request.headers["x-understudy-fault"], let action = FaultEngine.parseHeader(header) {
-            return Fired(note: "header: \(action.kind.name)", action: action)
-        }
+    /// The fault for this request, if any: the header's `action` (see `header(_:)`), else a rule's.
+    func fire(_ request: Request, header action: FaultRule.Action?, platform: PlatformID, project: ProjectID?, routedPath: String) async -> Fired? {
+        if let action { return Fired(note: "header: \(action.kind.name)", action: action) }
         let fired: (id: String, action: FaultRule.Action)?
         if engine.isShared {
             fired = await engine.fireShared(platform: platform, project: project, method: request.method, path: routedPath, headers: request.headers)
