@@ -28,7 +28,8 @@ enum JournalHAR {
     private static func request(_ entry: JournalEntry) -> JSONValue {
         var members: [String: JSONValue] = [
             "method": .string(entry.method), "url": .string(url(entry)), "httpVersion": "HTTP/1.1", "cookies": [],
-            "headers": headers(entry.requestHeaders), "queryString": .array(queryString(entry.query)),
+            "headers": headers(entry.requestHeaders),
+            "queryString": .array(URLQuery.parse(entry.query).map { ["name": .string($0.name), "value": .string($0.value)] }),
             "headersSize": -1, "bodySize": .int(Int64(entry.requestBodySize)),
         ]
         if let body = entry.requestBody, entry.requestBodySize > 0 {
@@ -68,14 +69,5 @@ enum JournalHAR {
 
     private static func headers(_ fields: [String: String]) -> JSONValue {
         .array(fields.sorted { $0.key < $1.key }.map { ["name": .string($0.key), "value": .string($0.value)] })
-    }
-
-    private static func queryString(_ query: String) -> [JSONValue] {
-        guard !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String { String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
-            return ["name": .string(decoded(parts[0])), "value": .string(parts.count > 1 ? decoded(parts[1]) : "")]
-        }
     }
 }
