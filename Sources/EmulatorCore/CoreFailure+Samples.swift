@@ -21,4 +21,14 @@ extension CoreFailure {
             .storedStateUnreadable(project: "sample", detail: "a clock beyond its range"),
             .misdirectedRequest(host: "attacker.example"),
         ] + [400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 500, 502, 503, 504].map { CoreFailure.injected(status: $0) }
+
+    /// How `platform` breaks that contract: each sample it answers with another status than the
+    /// failure's, or with no body; empty when it keeps it.
+    public static func contractViolations(of platform: any Platform) -> [String] {
+        contractSamples.compactMap { failure in
+            let response = platform.errorResponse(for: failure, requestID: "42")
+            if response.status != failure.status { return "\(failure) answered \(response.status)" }
+            return response.body.isEmpty ? "\(failure) answered no body" : nil
+        }
+    }
 }
