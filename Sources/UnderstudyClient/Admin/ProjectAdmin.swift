@@ -94,6 +94,14 @@ public struct ProjectAdmin: Sendable {
         try await admin.journalPage(path: base + "/requests", query: query, waitMs: waitMs)
     }
 
+    /// The journal as a HAR 1.2 archive (oldest first), with the listing's filters: the bytes to
+    /// save as a `.har` file or hand to a HAR reader.
+    public func requestsHAR(_ query: JournalQuery = JournalQuery()) async throws(UnderstudyClientError) -> Data {
+        let response = try await admin.raw(ClientRequest(method: "GET", path: base + "/requests.har", query: query.listingItems()))
+        try response.expect(200)
+        return response.body
+    }
+
     /// Waits until `count` matching requests exist; throws `unexpectedStatus(408, …)` on timeout.
     public func waitForRequests(_ query: JournalQuery = JournalQuery(), count: Int = 1, timeoutMs: Int = 5_000) async throws(UnderstudyClientError) -> JournalPage {
         struct Body: Encodable {

@@ -128,7 +128,7 @@ struct WarpLinkControlPlaneTests {
     @Test("reset clears WarpLink state but keeps the project's keys; snapshots restore links and clicks")
     func resetAndSnapshots() async throws {
         try await WarpLinkHarness.with { h in
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/s"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/s"))
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "en"))
             _ = try await h.projectAdmin.saveSnapshot("seeded")
             try await h.admin.deleteLink(link.id)
@@ -182,6 +182,10 @@ struct JournalPlatformFilterTests {
             _ = try await server.client.warpLink.validate(apiKey: project.credential("warplink", "sdkKey"))
             let page = try await admin.waitForRequests(JournalQuery(platform: "warplink"), count: 1, timeoutMs: 10_000)
             #expect(page.requests.count == 1 && page.requests.first?.path == "/warplink/v1/sdk/validate")
+            // The same through the client library's HAR export: one entry, the SDK's request.
+            let har = try JSONDecoder().decode(AnyJSON.self, from: try await admin.requestsHAR(JournalQuery(platform: "warplink")))
+            #expect(har["log"]?["version"] == "1.2" && har["log"]?["entries"]?.array?.count == 1)
+            #expect(har["log"]?["entries"]?[0]?["request"]?["url"]?.string?.hasSuffix("/warplink/v1/sdk/validate") == true)
         }
     }
 }
