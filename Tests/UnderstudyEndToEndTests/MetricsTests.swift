@@ -82,7 +82,7 @@ struct MetricsTests {
             let writes = #"understudy_database_writes_total{database="main"}"#
             let transactions = #"understudy_database_transactions_total{database="main"}"#
             let before = try await Self.scrape(h.server)
-            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/counted"))
+            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/counted"))
             // Reading the journal writes what it has queued: the link's request, and the journal's own count with it.
             _ = try await h.requests(path: "/__admin/**")
             let after = try await Self.scrape(h.server)

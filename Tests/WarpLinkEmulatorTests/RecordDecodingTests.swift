@@ -47,7 +47,7 @@ struct RecordDecodingTests {
             Row(
                 columns: columns,
                 values: [
-                    .text("l"), .null, .text("s"), .text("aplnk.to"), .text("https://e.com"), .null, .null, .null, .null,
+                    .text("l"), .null, .text("s"), .text("aplnk.to"), .text("https://example.com"), .null, .null, .null, .null,
                     .text(params), .text("[\"a\"]"), .null, .null, active, .null,
                     .text("2026-01-01T00:00:00.000Z"), .text("2026-01-01T00:00:00.000Z"),
                 ])

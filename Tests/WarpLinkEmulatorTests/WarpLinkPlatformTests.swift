@@ -110,12 +110,12 @@ struct WarpLinkRuleTests {
     @Test("reshaping: destination query, then custom params, then tapped (later wins); bare origins gain '/'; fragments kept")
     func reshaping() {
         let merged = LinkReshaper.merged(
-            destination: "https://e.com/p?a=1&b=2", customParams: ["b": "custom", "c": 3, "d": true],
+            destination: "https://example.com/p?a=1&b=2", customParams: ["b": "custom", "c": 3, "d": true],
             tapped: ParameterSet([("c", "tap"), ("e", "x y")]))
         #expect(merged.pairs.map(\.name) == ["a", "b", "c", "d", "e"])
         #expect(merged.pairs.map(\.value) == ["1", "custom", "tap", "true", "x y"])
         #expect(LinkReshaper.apply(ParameterSet(), to: "https://Example.COM") == "https://example.com/")
-        #expect(LinkReshaper.apply(ParameterSet([("q", "1")]), to: "HTTPS://e.com#top") == "https://e.com/?q=1#top")
+        #expect(LinkReshaper.apply(ParameterSet([("q", "1")]), to: "HTTPS://example.com#top") == "https://example.com/?q=1#top")
         #expect(LinkReshaper.apply(ParameterSet([("q", "a&b")]), to: "myapp://open?x=1") == "myapp://open?x=1&q=a%26b")
         #expect(LinkReshaper.apply(ParameterSet(), to: "myapp://") == "myapp://")
     }

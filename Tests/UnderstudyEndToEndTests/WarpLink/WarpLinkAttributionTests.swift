@@ -64,19 +64,19 @@ struct WarpLinkAttributionTests {
             let handle = WarpLinkHarness.slug("app")
             let app = try await h.admin.createApp(name: "Shop", handle: handle)
             _ = try await h.admin.addDomain("go.\(handle).example")
-            let onShared = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/shared"))
-            let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "promo", domain: app.domain, destinationURL: "https://e.com/handle"))
-            let onCustom = try await h.admin.createLink(WarpLinkLinkSeed(slug: "promo", domain: "go.\(handle).example", destinationURL: "https://e.com/custom"))
-            #expect(try await h.warpLink.tap(slug: onShared.slug, host: "aplnk.to").location == "https://e.com/shared")
-            #expect(try await h.warpLink.tap(slug: "promo", host: app.domain).location == "https://e.com/handle")
-            #expect(try await h.warpLink.tap(slug: "promo", host: "go.\(handle).example", query: [("x", "1")]).location == "https://e.com/custom?x=1")
-            #expect(try await h.warpLink.tap(slug: "promo", domain: "go.\(handle).example").location == "https://e.com/custom")
+            let onShared = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/shared"))
+            let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "promo", domain: app.domain, destinationURL: "https://example.com/handle"))
+            let onCustom = try await h.admin.createLink(WarpLinkLinkSeed(slug: "promo", domain: "go.\(handle).example", destinationURL: "https://example.com/custom"))
+            #expect(try await h.warpLink.tap(slug: onShared.slug, host: "aplnk.to").location == "https://example.com/shared")
+            #expect(try await h.warpLink.tap(slug: "promo", host: app.domain).location == "https://example.com/handle")
+            #expect(try await h.warpLink.tap(slug: "promo", host: "go.\(handle).example", query: [("x", "1")]).location == "https://example.com/custom?x=1")
+            #expect(try await h.warpLink.tap(slug: "promo", domain: "go.\(handle).example").location == "https://example.com/custom")
             #expect(try await h.admin.clicks(source: "redirect").count == 4)
             _ = (onHandle, onCustom)
 
             let missing = try await h.warpLink.tap(slug: "nothing-here", host: "aplnk.to")
             #expect(missing.status == 404 && missing.error?.code == "NOT_FOUND")
-            let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/p", password: "pw"))
+            let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/p", password: "pw"))
             #expect(try await h.warpLink.tap(slug: secret.slug).error?.code == "PASSWORD_REQUIRED")
             _ = try await h.admin.expireLink(onShared.id)
             let gone = try await h.warpLink.tap(slug: onShared.slug)
@@ -92,8 +92,8 @@ struct WarpLinkAttributionTests {
         try await WarpLinkHarness.with { h in
             try await h.freeze()
             _ = try await h.admin.updateSettings(WarpLinkSettings(ipMultipliers: false))
-            let wide = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/w", matchWindowHours: 24))
-            let narrow = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/n"))
+            let wide = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/w", matchWindowHours: 24))
+            let narrow = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/n"))
             let expected: [(Double, [Double])] = [(0.5, [0.85, 0.80, 0.70]), (2, [0.65, 0.60, 0.50]), (5, [0.50, 0.45, 0.35]), (12, [0.30, 0.25, 0.20])]
             for (hours, ceilings) in expected {
                 for (variant, ceiling) in zip(["enriched_tz", "enriched", "basic"], ceilings) {
@@ -124,7 +124,7 @@ struct WarpLinkAttributionTests {
     func multipliers() async throws {
         try await WarpLinkHarness.with { h in
             try await h.freeze()
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/m"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/m"))
             let older = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "fr-CA", timezone: "America/Toronto", ageSeconds: 7200))
             let newer = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "fr-CA", timezone: "America/Toronto", ageSeconds: 600))
             let body = WarpLinkAttributionRequest(acceptLanguage: "fr_CA", timezoneOffset: 240, timezone: "America/Toronto")
@@ -151,7 +151,7 @@ struct WarpLinkAttributionTests {
         try await WarpLinkHarness.with { h in
             let link = try await h.admin.createLink(
                 WarpLinkLinkSeed(
-                    slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/d", iosURL: "app://d",
+                    slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/d", iosURL: "app://d",
                     androidURL: "app://android/d", customParams: ["k": "v"]))
             let referred = try await h.warpLink.matchAttribution(
                 WarpLinkAttributionRequest(
@@ -160,9 +160,9 @@ struct WarpLinkAttributionTests {
                 ).with(referrer: link.id), apiKey: h.sdkKey
             ).get()
             #expect(referred.matched && referred.matchType == "deterministic" && referred.matchConfidence == 1.0 && referred.matchGuaranteed == true)
-            #expect(referred.linkID == link.id && referred.deepLinkURL == "app://android/d?k=v" && referred.destinationURL == "https://e.com/d?k=v")
+            #expect(referred.linkID == link.id && referred.deepLinkURL == "app://android/d?k=v" && referred.destinationURL == "https://example.com/d?k=v")
 
-            let gone = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/gone"))
+            let gone = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/gone"))
             try await h.admin.deleteLink(gone.id)
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, acceptLanguage: "en-US", timezone: "America/Toronto"))
             let fellThrough = try await h.warpLink.matchAttribution(Self.androidBody(referrer: gone.id), apiKey: h.sdkKey).get()
@@ -176,7 +176,7 @@ struct WarpLinkAttributionTests {
             let byDevice = try await h.warpLink.matchAttribution(ios, apiKey: h.sdkKey, userAgent: "WarpLink-iOS/1.1.1").get()
             #expect(byDevice.matchType == "deterministic" && byDevice.matchGuaranteed == true && byDevice.deepLinkURL == "app://d?k=v")
 
-            let doomed = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/doomed"))
+            let doomed = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/doomed"))
             let device = UUID().uuidString
             _ = try await h.admin.seedInstall(WarpLinkInstallSeed(deviceID: device, linkID: doomed.id, platform: "ios", matchType: "probabilistic", matchConfidence: 0.85))
             try await h.admin.deleteLink(doomed.id)
@@ -202,7 +202,7 @@ struct WarpLinkAttributionTests {
     func settingsAndFingerprint() async throws {
         try await WarpLinkHarness.with { h in
             try await h.freeze()
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/f"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/f"))
             let fingerprint = String(repeating: "ab", count: 32)
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: link.id, ip: "8.8.8.8", fingerprint: fingerprint, ageSeconds: 2 * 3600))
             var body = WarpLinkAttributionRequest(platform: "ios", fingerprintVersion: "enriched", acceptLanguage: "de-DE", timezoneOffset: -120)
@@ -243,7 +243,7 @@ struct WarpLinkAttributionTests {
 
             let shop = try await h.admin.createApp(name: "Shop", handle: WarpLinkHarness.slug("s"), androidPackageName: "com.example.shop")
             let news = try await h.admin.createApp(name: "News", handle: WarpLinkHarness.slug("n"), androidPackageName: "com.example.news")
-            let newsLink = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/n", appID: news.id))
+            let newsLink = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/n", appID: news.id))
             _ = try await h.admin.seedClick(WarpLinkClickSeed(linkID: newsLink.id, acceptLanguage: "en-US", timezone: "America/Toronto"))
             // The shop app may not claim the news app's click.
             #expect(try await h.warpLink.matchAttribution(Self.androidBody(), apiKey: h.sdkKey).value?.matched == false)

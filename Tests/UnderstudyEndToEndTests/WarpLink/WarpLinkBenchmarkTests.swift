@@ -49,7 +49,7 @@ struct WarpLinkBenchmarkTests {
             let warpLink = h.warpLink
             let key = h.sdkKey
             let slugs = (0..<10).map { "bench\($0)" }
-            for slug in slugs { _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://e.com/\(slug)", customParams: ["a": "1"])) }
+            for slug in slugs { _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com/\(slug)", customParams: ["a": "1"])) }
 
             let health = try await Self.throughput(total: total) { _ in try await client.send(ClientRequest(method: "GET", path: "/__admin/health")).status }
             let resolve = try await Self.throughput(total: total) { index in try await warpLink.resolve(slug: slugs[index % 10], tappedQuery: "x=\(index)", apiKey: key).status }
@@ -64,7 +64,7 @@ struct WarpLinkBenchmarkTests {
             let small = try await Self.medianLatency(count: 300) { _ = try await warpLink.resolve(slug: "bench3", apiKey: key) }
             let admin = h.admin
             _ = try await Self.throughput(total: 9_990) { index in
-                (try? await admin.createLink(WarpLinkLinkSeed(slug: "many\(index)", destinationURL: "https://e.com/m\(index)"))) == nil ? 500 : 201
+                (try? await admin.createLink(WarpLinkLinkSeed(slug: "many\(index)", destinationURL: "https://example.com/m\(index)"))) == nil ? 500 : 201
             }
             let large = try await Self.medianLatency(count: 300) { _ = try await warpLink.resolve(slug: "bench3", apiKey: key) }
             print(String(format: "warplink bench: resolve median %.2f ms with 10 links, %.2f ms with 10,000 links (ratio %.2f)", small, large, large / small))

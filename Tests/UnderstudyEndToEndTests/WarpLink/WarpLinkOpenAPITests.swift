@@ -63,7 +63,7 @@ struct WarpLinkOpenAPITests {
             let linkResponse = try await send(
                 "POST", a + "/links",
                 json: [
-                    "slug": .string(slug), "destination_url": "https://e.com/o", "android_url": "app://o",
+                    "slug": .string(slug), "destination_url": "https://example.com/o", "android_url": "app://o",
                     "custom_params": ["n": 1, "b": true],
                 ])
             checker.check("POST", a.tpl("/links"), linkResponse)

@@ -117,7 +117,7 @@ struct WarpLinkResolveTests {
     func resolveErrors() async throws {
         try await WarpLinkHarness.with { h in
             try await h.freeze()
-            let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/s", password: "hunter2"))
+            let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/s", password: "hunter2"))
             let password = try await h.warpLink.resolve(slug: secret.slug, apiKey: h.sdkKey)
             #expect(password.status == 403)
             #expect(password.raw.text == #"{"error":{"code":"PASSWORD_REQUIRED","message":"This link is password protected."}}"#)
@@ -125,12 +125,12 @@ struct WarpLinkResolveTests {
             let missing = try await h.warpLink.resolve(slug: "nope", apiKey: h.sdkKey)
             #expect(missing.status == 404 && missing.error?.code == "NOT_FOUND")
 
-            let inactive = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/i", isActive: false))
+            let inactive = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/i", isActive: false))
             #expect(try await h.warpLink.resolve(slug: inactive.slug, apiKey: h.sdkKey).status == 404)
 
             let expiring = try await h.admin.createLink(
                 WarpLinkLinkSeed(
-                    slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/x",
+                    slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/x",
                     password: "pw", expiresAt: "2026-06-01T13:00:00.000Z"))
             #expect(try await h.warpLink.resolve(slug: expiring.slug, apiKey: h.sdkKey).status == 403)
             _ = try await h.projectAdmin.advanceClock(by: 3600)
@@ -139,7 +139,7 @@ struct WarpLinkResolveTests {
 
             let appA = try await h.admin.createApp(name: "A", handle: WarpLinkHarness.slug("a"))
             let appB = try await h.admin.createApp(name: "B", handle: WarpLinkHarness.slug("b"))
-            let linkB = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b", appID: appB.id))
+            let linkB = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/b", appID: appB.id))
             let keyA = try await h.admin.createKey(appID: appA.id)
             #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: keyA.value).status == 404)
             #expect(try await h.warpLink.resolve(slug: linkB.slug, apiKey: h.sdkKey).status == 200)
@@ -167,15 +167,15 @@ struct WarpLinkResolveTests {
     func linkChangesShowAtOnce() async throws {
         try await WarpLinkHarness.with { h in
             let slug = WarpLinkHarness.slug()
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://e.com/first"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com/first"))
             // Twice each, so the second answer can come from what the first one kept.
             for _ in 0..<2 {
-                #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://e.com/first")
-                #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/first")
+                #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://example.com/first")
+                #expect(try await h.warpLink.tap(slug: slug).location == "https://example.com/first")
             }
-            _ = try await h.admin.updateLink(link.id, ["destination_url": "https://e.com/second"])
-            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://e.com/second")
-            #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/second")
+            _ = try await h.admin.updateLink(link.id, ["destination_url": "https://example.com/second"])
+            #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.destinationURL == "https://example.com/second")
+            #expect(try await h.warpLink.tap(slug: slug).location == "https://example.com/second")
 
             _ = try await h.admin.updateLink(link.id, ["is_active": false])
             #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).status == 404)
@@ -183,9 +183,9 @@ struct WarpLinkResolveTests {
 
             try await h.admin.deleteLink(link.id)
             #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).status == 404)
-            let again = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://e.com/third"))
+            let again = try await h.admin.createLink(WarpLinkLinkSeed(slug: slug, destinationURL: "https://example.com/third"))
             #expect(try await h.warpLink.resolve(slug: slug, apiKey: h.sdkKey).value?.id == again.id)
-            #expect(try await h.warpLink.tap(slug: slug).location == "https://e.com/third")
+            #expect(try await h.warpLink.tap(slug: slug).location == "https://example.com/third")
 
             _ = try await h.projectAdmin.reset()
             #expect(try await h.warpLink.tap(slug: slug).status == 404)
@@ -196,12 +196,12 @@ struct WarpLinkResolveTests {
     func lenientLookup() async throws {
         try await WarpLinkHarness.with { h in
             let app = try await h.admin.createApp(name: "Shop", handle: WarpLinkHarness.slug("h"))
-            let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", domain: app.domain, destinationURL: "https://e.com/deal"))
+            let onHandle = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", domain: app.domain, destinationURL: "https://example.com/deal"))
             #expect(try await h.warpLink.resolve(slug: "deal", domain: app.domain, apiKey: h.sdkKey).value?.id == onHandle.id)
             #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).status == 404)
             _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
             #expect(try await h.warpLink.resolve(slug: "deal", apiKey: h.sdkKey).value?.domain == app.domain)
-            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", destinationURL: "https://e.com/shared"))
+            _ = try await h.admin.createLink(WarpLinkLinkSeed(slug: "deal", destinationURL: "https://example.com/shared"))
             _ = try await h.admin.updateSettings(WarpLinkSettings(lenientLookup: true))
             #expect(try await h.warpLink.resolve(slug: "deal", domain: "links.unknown.example", apiKey: h.sdkKey).status == 404) // two candidates
         }
@@ -210,7 +210,7 @@ struct WarpLinkResolveTests {
     @Test("resolve records one click per tap id; a 5xx twice then success is three requests with the same tap id")
     func clicksAndRetries() async throws {
         try await WarpLinkHarness.with { h in
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/r"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/r"))
             let tap = UUID().uuidString.lowercased()
             _ = try await h.projectAdmin.addFault(FaultRule(match: .init(platform: "warplink", path: "/v1/links/resolve/*"), action: .status(503), times: 2))
             var statuses: [Int] = []
@@ -237,7 +237,7 @@ struct WarpLinkResolveTests {
     func recordIDsSortByTime() async throws {
         func version(_ id: String) -> Character { Array(id)[14] }
         try await WarpLinkHarness.with { h in
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/o"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/o"))
             for round in 0..<6 {
                 if round % 2 == 0 {
                     #expect(try await h.warpLink.resolve(slug: link.slug, apiKey: h.sdkKey).status == 200)
@@ -256,7 +256,7 @@ struct WarpLinkResolveTests {
             try await UnderstudyTestServer.with { server in
                 let project = try await server.client.admin.createProject(name: "seeded", seed: 7)
                 let warpLink = server.client.warpLink
-                let link = try await warpLink.project(project.id).createLink(WarpLinkLinkSeed(slug: "seeded", destinationURL: "https://e.com/s"))
+                let link = try await warpLink.project(project.id).createLink(WarpLinkLinkSeed(slug: "seeded", destinationURL: "https://example.com/s"))
                 for _ in 0..<2 { _ = try await warpLink.resolve(slug: link.slug, apiKey: project.credential("warplink", "sdkKey")) }
                 seededIDs.append(try await warpLink.project(project.id).clicks(linkID: link.id).map(\.id))
             }
@@ -267,7 +267,7 @@ struct WarpLinkResolveTests {
     @Test("bad input: garbled auth, bad slug characters, absurd params, unknown paths and header faults answer in WarpLink's envelope")
     func badInput() async throws {
         try await WarpLinkHarness.with { h in
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/b"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/b"))
             for header in ["Basic abc", "Bearer", "Bearer wl_test_tooshort", "Bearer wl_prod_" + String(repeating: "a", count: 32), "Bearer " + h.sdkKey + "x"] {
                 let response = try await h.server.client.send(
                     ClientRequest(

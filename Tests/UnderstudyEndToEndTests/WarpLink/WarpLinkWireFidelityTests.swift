@@ -63,7 +63,7 @@ struct WarpLinkWireFidelityTests {
             let testKey = Self.randomKey("wl_test_")
             #expect(try await h.admin.createKey(kind: "sdk", value: testKey).value == testKey)
             #expect(try await h.warpLink.validate(apiKey: testKey).value?.valid == true)
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/t"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/t"))
             #expect(try await h.warpLink.resolve(slug: link.slug, apiKey: testKey).value?.id == link.id)
         }
     }
@@ -105,9 +105,9 @@ struct WarpLinkWireFidelityTests {
             // The longest possible slug is still a slug.
             let longest = String(repeating: "a", count: 120) + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(8).lowercased()
             #expect(longest.count == 128)
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: longest, destinationURL: "https://e.com/long"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: longest, destinationURL: "https://example.com/long"))
             #expect(try await h.warpLink.resolve(slug: longest, apiKey: h.sdkKey).value?.id == link.id)
-            #expect(try await h.warpLink.tap(slug: longest).location == "https://e.com/long")
+            #expect(try await h.warpLink.tap(slug: longest).location == "https://example.com/long")
             // Bad params on a real slug are still the 400 they were.
             #expect(try await h.warpLink.resolve(slug: longest, tappedQuery: "a=%ZZ", apiKey: h.sdkKey).status == 400)
         }
@@ -159,7 +159,7 @@ struct WarpLinkWireFidelityTests {
                 ("/apps", #"{"id":"\#(app)","name":"Shop","handle":"\#(handle)"}"#),
                 ("/keys", #"{"value":"\#(key)","kind":"sdk","app_id":"\#(app)"}"#),
                 ("/domains", #"{"hostname":"\#(handle).example"}"#),
-                ("/links", #"{"id":"\#(link)","slug":"\#(slug)","destination_url":"https://e.com/x","app_id":"\#(app)"}"#),
+                ("/links", #"{"id":"\#(link)","slug":"\#(slug)","destination_url":"https://example.com/x","app_id":"\#(app)"}"#),
                 ("/installs", #"{"id":"\#(install)"}"#),
             ]
             for (path, body) in seeds { #expect(try await Self.admin(h, "POST", path, body).status == 201, "\(path)") }
@@ -169,8 +169,8 @@ struct WarpLinkWireFidelityTests {
                 ("POST", "/keys", #"{"value":"\#(key)"}"#),
                 ("POST", "/keys", #"{"value":"\#(h.sdkKey)"}"#),
                 ("POST", "/domains", #"{"hostname":"\#(handle).example"}"#),
-                ("POST", "/links", #"{"id":"\#(link)","slug":"\#(WarpLinkHarness.slug())","destination_url":"https://e.com/y"}"#),
-                ("POST", "/links", #"{"slug":"\#(slug)","destination_url":"https://e.com/z"}"#),
+                ("POST", "/links", #"{"id":"\#(link)","slug":"\#(WarpLinkHarness.slug())","destination_url":"https://example.com/y"}"#),
+                ("POST", "/links", #"{"slug":"\#(slug)","destination_url":"https://example.com/z"}"#),
                 ("POST", "/installs", #"{"id":"\#(install)"}"#),
                 ("DELETE", "/apps/\(app)", ""),
             ]
@@ -179,7 +179,7 @@ struct WarpLinkWireFidelityTests {
             }
             let invalid: [(String, String)] = [
                 ("/installs", #"{"id":"not-a-uuid"}"#), ("/installs", #"{"id":7}"#), ("/installs", "{"),
-                ("/keys", #"{"value":"wl_live_short"}"#), ("/links", #"{"slug":"has space","destination_url":"https://e.com"}"#),
+                ("/keys", #"{"value":"wl_live_short"}"#), ("/links", #"{"slug":"has space","destination_url":"https://example.com"}"#),
             ]
             for (path, body) in invalid { Self.expectCleanError(try await Self.admin(h, "POST", path, body), status: 400, "POST \(path) \(body)") }
 
@@ -198,7 +198,7 @@ struct WarpLinkWireFidelityTests {
     func offsetOnlyClient() async throws {
         try await Self.withHarness { h in
             try await h.freeze("2026-06-01T12:00:00.000Z") // Paris is UTC+2: JS offset -120
-            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://e.com/fr", iosURL: "shop://fr"))
+            let link = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/fr", iosURL: "shop://fr"))
             #expect(try await h.warpLink.tap(slug: link.slug, acceptLanguage: "fr-FR,fr;q=0.9", timeZone: "Europe/Paris").status == 302)
             _ = try await h.projectAdmin.advanceClock(by: 10 * 60)
 
