@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 
 /// An Asleep error: an HTTP status and the `{"detail": "…"}` body every Asleep error has.
-public struct AsleepError: ResponseError, Sendable, Equatable {
+public struct AsleepError: FixedResponseError, Sendable, Equatable {
     /// The status code.
     public let status: Int
     /// The `detail` text, as the real service words it where that is known.
@@ -114,7 +114,7 @@ public struct AsleepError: ResponseError, Sendable, Equatable {
 }
 
 /// A 422 answered in FastAPI's list form (the `validationErrorStyle: list` project setting).
-struct ListFormError: ResponseError {
+struct ListFormError: FixedResponseError {
     /// The error in its usual form.
     let error: AsleepError
     /// `{"detail": [{"loc", "msg", "type"}]}`.

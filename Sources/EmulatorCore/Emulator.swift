@@ -221,7 +221,7 @@ public final class Emulator: HTTPApplication {
         _ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],
         exchange: JournalRecorder.Exchange, platform: (any Platform)?
     ) async -> Response {
-        guard let target, case .matched(_, _, let template) = match else { return unrouted(match, platform: nil, requestID: exchange.requestID) }
+        guard let target, case .matched(_, _, let template) = match else { return answers(nil).unrouted(match, requestID: String(exchange.requestID)) }
         if let project = exchange.project, services.database.isShared, !projects.exists(project) {
             // Another instance may have made it moments ago, before its announcement arrived here.
             _ = try? await projects.learn(project)
@@ -235,8 +235,9 @@ public final class Emulator: HTTPApplication {
         }
         let context = EmulatorContext(
             requestID: String(exchange.requestID), platform: platform?.id, parameters: parameters, route: template,
-            projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services)
-        let response = await run(target, request, context, isControlPlane: true, platform: platform)
+            projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services,
+            errors: answers(nil))
+        let response = await run(target, request, context)
         // The credential index's one rule: a control-plane write to a project drops its cached
         // credentials — after the write committed, so an SDK request racing it cannot re-cache
         // the old record. Other instances on the same database follow within milliseconds.
@@ -253,9 +254,7 @@ public final class Emulator: HTTPApplication {
             identity = try await projectResolver.identify(request, platform: platform)
         } catch {
             services.logger.error("project identification failed", [("path", exchange.routedPath), ("error", String(describing: error))])
-            var response = failureResponse(.storageUnavailable, platform: platform, requestID: exchange.requestID)
-            response.headers.set("Retry-After", "1")
-            return response
+            return answers(platform).storageUnavailable(requestID: String(exchange.requestID))
         }
         exchange.project = identity.project
 
@@ -291,74 +290,30 @@ public final class Emulator: HTTPApplication {
         } else if let target, case .matched(_, _, let template) = match {
             let context = EmulatorContext(
                 requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
-                projectID: identity.project, credential: identity.credential,
-                now: services.clocks.now(for: identity.project), services: services)
-            response = await run(target, request, context, isControlPlane: false, platform: platform)
+                projectID: identity.project, credential: identity.credential, presentedCredentials: identity.presented,
+                now: services.clocks.now(for: identity.project), services: services, errors: answers(platform))
+            response = await run(target, request, context)
         } else {
-            response = unrouted(match, platform: platform, requestID: exchange.requestID)
+            response = answers(platform).unrouted(match, requestID: String(exchange.requestID))
         }
         if let fired { response = FaultStage.damage(response, with: fired.action) }
         return response
     }
 
-    /// The handler, with its errors turned into the owner's format.
-    private func run(_ target: RouteTarget, _ request: Request, _ context: EmulatorContext, isControlPlane: Bool, platform: (any Platform)?) async -> Response {
-        let requestID = Int(context.requestID) ?? 0
+    /// The handler; whatever it throws becomes the owner's answer through `context.errors`.
+    private func run(_ target: RouteTarget, _ request: Request, _ context: EmulatorContext) async -> Response {
         do {
             return try await target.handler(request, context)
-        } catch let error as ResponseError {
-            return error.response
-        } catch let error as BodyError {
-            return isControlPlane ? AdminError(error).response : failureResponse(.invalidBody(error), platform: platform, requestID: requestID)
-        } catch let error as RowDecodingError {
-            // A stored row this build cannot read (a doctored or foreign database): that project's
-            // answer says so; every other project, the project list and the process carry on.
-            let failure = CoreFailure.storedStateUnreadable(project: context.projectID ?? "(none)", detail: error.description)
-            services.logger.error("stored row unreadable", [("path", request.path), ("error", error.description)])
-            return isControlPlane
-                ? AdminError(status: 409, code: "stored_state_unreadable", message: failure.message).response
-                : failureResponse(failure, platform: platform, requestID: requestID)
-        } catch let error as StoreUnavailableError {
-            // A lost database connection is worth retrying (the store reconnects by itself): 503, not 500.
-            services.logger.error("store unavailable", [("path", request.path), ("error", error.reason)])
-            var response =
-                isControlPlane
-                ? AdminError(status: 503, code: "unavailable", message: CoreFailure.storageUnavailable.message).response
-                : failureResponse(.storageUnavailable, platform: platform, requestID: requestID)
-            response.headers.set("Retry-After", "1")
-            return response
         } catch {
-            services.logger.error("handler failed", [("path", request.path), ("error", String(describing: error))])
-            // Never a 500 that shows SQL or internals: the detail goes to the log only.
-            return isControlPlane
-                ? AdminError(status: 500, code: "internal_error", message: "The emulator failed; see its log.").response
-                : failureResponse(.internalError("see the emulator's log"), platform: platform, requestID: requestID)
+            return context.errors.response(for: error, to: request, in: context)
         }
     }
 
-    private func unrouted(_ match: Router<RouteTarget>.Match, platform: (any Platform)?, requestID: Int) -> Response {
-        if case .methodNotAllowed(let allowed) = match {
-            var response = failureResponse(.methodNotAllowed(allowed), platform: platform, requestID: requestID)
-            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            return response
-        }
-        return failureResponse(.routeNotFound, platform: platform, requestID: requestID)
-    }
+    /// How failures of `platform`'s SDK routes are answered (the control plane's when nil).
+    private func answers(_ platform: (any Platform)?) -> ErrorAnswers { ErrorAnswers(platform: platform, logger: services.logger) }
 
     private func failureResponse(_ failure: CoreFailure, platform: (any Platform)?, requestID: Int) -> Response {
-        guard let platform else {
-            switch failure {
-            case .routeNotFound: return AdminError(status: 404, code: "not_found", message: "No such route.").response
-            case .methodNotAllowed: return AdminError(status: 405, code: "method_not_allowed", message: failure.message).response
-            case .unreadableRequest(let error): return AdminError(status: error.status, code: error.code, message: error.message).response
-            case .invalidBody(let error): return AdminError(error).response
-            case .misdirectedRequest: return AdminError(status: 421, code: "misdirected_request", message: failure.message).response
-            default: return AdminError(status: failure.status, code: "error", message: failure.message).response
-            }
-        }
-        // The contract: the platform answers with failure.status (each platform's
-        // ErrorContractTests hold it), so its body and status always agree.
-        return platform.errorResponse(for: failure, requestID: String(requestID))
+        answers(platform).failure(failure, requestID: String(requestID))
     }
 }
 

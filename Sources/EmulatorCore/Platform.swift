@@ -178,15 +178,21 @@ public struct EmulatorContext: Sendable {
     /// The credential the request presented, as the credential index resolved it (nil when it
     /// presented none, or none that is known).
     public let credential: CredentialRecord?
+    /// Every credential the request presented, known or not, as `Platform.presentedCredentials`
+    /// read them: route groups authenticate from these instead of parsing the request again.
+    public let presentedCredentials: [PresentedCredential]
     /// The project's clock reading when the request arrived (real time when there is no project).
     public let now: Date
     /// Shared services: database, clocks, projects, outbox, logger, settings.
     public let services: EmulatorServices
+    /// How an error thrown while answering becomes the owner's response (the one place that does it).
+    public let errors: ErrorAnswers
 
     /// Creates a context (the core does this; tests of handlers may too).
     public init(
         requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
-        projectID: ProjectID?, credential: CredentialRecord? = nil, now: Date, services: EmulatorServices
+        projectID: ProjectID?, credential: CredentialRecord? = nil, presentedCredentials: [PresentedCredential] = [],
+        now: Date, services: EmulatorServices, errors: ErrorAnswers? = nil
     ) {
         self.requestID = requestID
         self.platform = platform
@@ -194,8 +200,10 @@ public struct EmulatorContext: Sendable {
         self.route = route
         self.projectID = projectID
         self.credential = credential
+        self.presentedCredentials = presentedCredentials
         self.now = now
         self.services = services
+        self.errors = errors ?? ErrorAnswers(platform: nil, logger: services.logger)
     }
 
     /// Path parameter `name` ("" when absent, which cannot happen for a parameter in the pattern).
@@ -203,4 +211,7 @@ public struct EmulatorContext: Sendable {
 
     /// The database.
     public var database: any Database { services.database }
+
+    /// The value of the first presented credential of `kind` (known or not).
+    public func presented(_ kind: String) -> String? { presentedCredentials.first { $0.kind == kind }?.value }
 }

@@ -2,14 +2,27 @@ import Foundation
 import HTTPServer
 
 /// An error that knows its HTTP answer. Each platform's `Errors.swift` conforms its error type,
-/// so handlers just throw and the answer has that platform's envelope.
+/// so handlers just throw and the answer has that platform's envelope; `ErrorAnswers` is the one
+/// place that asks for it.
 public protocol ResponseError: Error {
+    /// The response to send for this error when it ends `request` (a trace id or an echoed
+    /// request header comes from the context and the request, never from the thrower).
+    func response(to request: Request, in context: EmulatorContext) -> Response
+}
+
+/// A `ResponseError` whose answer is the same whatever the request.
+public protocol FixedResponseError: ResponseError {
     /// The response to send for this error.
     var response: Response { get }
 }
 
+extension FixedResponseError {
+    /// The fixed `response`.
+    public func response(to request: Request, in context: EmulatorContext) -> Response { response }
+}
+
 /// Control-plane errors: `{"error": {"code", "message", "details"?}}`, camelCase like all of `/__admin`.
-public struct AdminError: ResponseError, Sendable, CustomStringConvertible {
+public struct AdminError: FixedResponseError, Sendable, CustomStringConvertible {
     /// The status code.
     public let status: Int
     /// Machine-readable code, e.g. `not_found`.

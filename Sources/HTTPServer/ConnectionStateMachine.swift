@@ -100,7 +100,7 @@ struct ConnectionStateMachine {
         updateCharge()
         var response = response
         if let seconds = job.error?.retryAfterSeconds, !response.headers.contains("retry-after") {
-            response.headers.set("Retry-After", String(seconds))
+            response.headers.setRetryAfter(seconds)
         }
         if peer == .gone {
             close(.orderly)

@@ -97,6 +97,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         fields.append(Field(name: name, value: value))
     }
 
+    /// Sets `Retry-After` to a whole number of seconds: the one writer of the header, so every
+    /// answer that asks a client to wait (overload, injected 429/503, a spent rate window, a
+    /// store that is reconnecting) spells it the same way.
+    public mutating func setRetryAfter(_ seconds: Int) {
+        set("Retry-After", String(seconds))
+    }
+
     /// Gives the first field named `name` this value where it stands (dropping any others of
     /// that name), or appends one: keeps wire order for the journal.
     mutating func replaceFirst(_ name: String, with value: String) {

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 
 /// The Telematics error catalogue [D-TM-03]: `{code, message, status, traceId}`.
-public struct TelematicsError: Error, Sendable, Equatable {
+public struct TelematicsError: ResponseError, Sendable, Equatable {
     /// HTTP status.
     public let status: Int
     /// Stable UPPER_SNAKE code the SDK maps to its exceptions and invalidation reasons.
@@ -34,12 +34,17 @@ public struct TelematicsError: Error, Sendable, Equatable {
         self.init(failure.status, code, failure.message)
     }
 
+    /// The answer to `request`: `traceId` is its journal id and its `X-Request-Id` is echoed.
+    public func response(to request: Request, in context: EmulatorContext) -> Response {
+        response(traceID: context.requestID, requestIDHeader: request.headers["x-request-id"])
+    }
+
     /// The response body, with `traceId` set to the journal id.
     public func response(traceID: String, requestIDHeader: String? = nil) -> Response {
         var headers: HTTPHeaders = ["X-Understudy-Trace": traceID]
         if let requestIDHeader { headers.set("X-Request-Id", requestIDHeader) }
         if code == "ACCESS_TOKEN_REJECTED" { headers.set("WWW-Authenticate", "Bearer error=\"invalid_token\"") }
-        if code == "RATE_LIMITED" { headers.set("Retry-After", "1") }
+        if code == "RATE_LIMITED" { headers.setRetryAfter(1) }
         let body: JSONValue = ["code": .string(code), "message": .string(message), "status": .int(Int64(status)), "traceId": .string(traceID)]
         return .json(status: status, bytes: body.encoded(), headers: headers)
     }

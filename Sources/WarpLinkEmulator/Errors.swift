@@ -18,7 +18,7 @@ public struct WarpLinkFieldProblem: Sendable, Equatable {
 }
 
 /// WarpLink's error catalogue: `{"error":{"code","message","details"?}}` with the documented statuses.
-public struct WarpLinkError: ResponseError, Sendable, Equatable {
+public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
     /// HTTP status.
     public var status: Int
     /// `error.code`, e.g. `UNAUTHORIZED`.
@@ -28,7 +28,7 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
     /// `error.details.fields`, for validation errors.
     public var fields: [WarpLinkFieldProblem]
     /// Extra headers (`Retry-After` on 429).
-    public var headers: [(String, String)] = []
+    public var headers = HTTPHeaders()
 
     /// Creates an error.
     public init(status: Int, code: String, message: String, fields: [WarpLinkFieldProblem] = []) {
@@ -70,7 +70,7 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
     /// 429 when rate-limit enforcement is on.
     public static func rateLimited(retryAfter: Int) -> WarpLinkError {
         var error = WarpLinkError(status: 429, code: "RATE_LIMIT_EXCEEDED", message: "Rate limit exceeded: 60 requests per minute.")
-        error.headers = [("Retry-After", String(retryAfter))]
+        error.headers.setRetryAfter(retryAfter)
         return error
     }
 
@@ -129,7 +129,7 @@ public struct WarpLinkError: ResponseError, Sendable, Equatable {
     /// The response in WarpLink's envelope.
     public var response: Response {
         var response = Response.json(status: status, bytes: body.encoded())
-        for (name, value) in headers { response.headers.set(name, value) }
+        for field in headers { response.headers.set(field.name, field.value) }
         return response
     }
 }

@@ -15,23 +15,57 @@ struct WarpLinkRoutes {
 
     /// Every data-plane route, relative to `/warplink`; the SDK routes also answer without `/v1`.
     func routes() -> [Route] {
-        [
-            Route(.get, "/v1/sdk/validate") { await limited($0, $1, validate) },
-            Route(.get, "/v1/links/resolve/{slug}") { await limited($0, $1, resolve) },
-            Route(.post, "/v1/attribution/match") { await limited($0, $1, match) },
-            Route(.get, "/sdk/validate") { await limited($0, $1, validate) },
-            Route(.get, "/links/resolve/{slug}") { await limited($0, $1, resolve) },
-            Route(.post, "/attribution/match") { await limited($0, $1, match) },
-            Route(.get, "/r/{slug}") { await limited($0, $1, redirect) },
+        let group = RouteGroup<WarpLinkCaller>(
+            authenticate: { try await caller($0, $1) }, admit: { try Self.admit($1) },
+            finish: { response, _, _, caller in Self.addRateHeaders(&response, caller) })
+        return [
+            group.route(.get, "/v1/sdk/validate", validate),
+            group.route(.get, "/v1/links/resolve/{slug}", resolve),
+            group.route(.post, "/v1/attribution/match", match),
+            group.route(.get, "/sdk/validate", validate),
+            group.route(.get, "/links/resolve/{slug}", resolve),
+            group.route(.post, "/attribution/match", match),
+            group.route(.get, "/r/{slug}", redirect),
         ]
+    }
+
+    /// The group's one authentication step: the project's settings, the request counted in its
+    /// rate window (by key, or by address without one) and the presented key, checked but kept
+    /// as a result because `validate` may answer a bad key with `valid: false`.
+    private func caller(_ request: Request, _ context: EmulatorContext) async throws -> WarpLinkCaller {
+        let settings = try await settings(context)
+        let bearer = context.presented("key")
+        let window = rateWindows.consume(bearer ?? ("ip:" + ClientAddress.reduce(request.remoteAddress)), now: context.now)
+        let key = Result { () throws(WarpLinkError) in
+            try WarpLinkService.activeKey(authorization: request.headers["authorization"], bearer: bearer, credential: context.credential)
+        }
+        return WarpLinkCaller(settings: settings, window: window, key: key)
+    }
+
+    /// A spent window is refused (429 with `Retry-After`) when the project enforces the limit.
+    private static func admit(_ context: RequestContext<WarpLinkCaller>) throws(WarpLinkError) {
+        let window = context.caller.window
+        guard context.caller.settings.enforceRateLimit, !window.allowed else { return }
+        let nowSeconds = Int(context.now.timeIntervalSince1970) // checked: the clock is inside Timestamp.range
+        throw WarpLinkError.rateLimited(retryAfter: max(1, window.reset - nowSeconds))
+    }
+
+    /// The rate-limit headers every WarpLink answer carries ([W-E1]). No answer sets these
+    /// itself, so they are added rather than set (which looks for others first).
+    private static func addRateHeaders(_ response: inout Response, _ caller: WarpLinkCaller?) {
+        guard let window = caller?.window else { return }
+        response.headers.add("X-RateLimit-Limit", "60")
+        response.headers.add("X-RateLimit-Remaining", String(window.remaining))
+        response.headers.add("X-RateLimit-Reset", String(window.reset))
     }
 
     // MARK: GET /sdk/validate
 
-    private func validate(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
+    private func validate(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
+        let settings = context.caller.settings
         let key: KeyRecord
         do {
-            key = try activeKey(request, context)
+            key = try context.caller.key.get()
         } catch {
             switch settings.validateRejection {
             case "403": throw WarpLinkError.forbidden("Invalid API key")
@@ -46,14 +80,15 @@ struct WarpLinkRoutes {
         return .json(
             status: 200,
             bytes: try await context.services.derivedAnswers.answer(for: answerKey, asOf: asOf) {
-                WarpLinkWire.validate(valid: true, domains: try await read(context, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
+                WarpLinkWire.validate(valid: true, domains: try await read(context.core, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
             })
     }
 
     // MARK: GET /links/resolve/{slug}
 
-    private func resolve(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
-        let key = try activeKey(request, context)
+    private func resolve(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
+        let settings = context.caller.settings
+        let key = try context.caller.key.get()
         guard key.canReadLinks else { throw WarpLinkError.forbidden("Key lacks the links:read scope") }
         let slug = context.parameter("slug")
         let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query)
@@ -63,7 +98,7 @@ struct WarpLinkRoutes {
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
-        let body = try await write(context, project: project) { service in
+        let body = try await write(context.core, project: project) { service in
             let link = try service.servedLink(
                 domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             func answer() -> LinkLookups.UntappedAnswer {
@@ -82,8 +117,9 @@ struct WarpLinkRoutes {
 
     // MARK: POST /attribution/match
 
-    private func match(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
-        let key = try activeKey(request, context)
+    private func match(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
+        let settings = context.caller.settings
+        let key = try context.caller.key.get()
         guard key.kind == .sdk else {
             let message = "API keys cannot record installs; use an SDK key"
             throw settings.apiKeyAttributionStatus == 401 ? WarpLinkError.unauthorized(message) : WarpLinkError.forbidden(message)
@@ -94,7 +130,7 @@ struct WarpLinkRoutes {
         let matcher = AttributionMatcher(
             project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
             settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
-        let result = try await write(context, project: project) { try matcher.run($0.store) }
+        let result = try await write(context.core, project: project) { try matcher.run($0.store) }
         if result.outcome == "ambiguous_app" {
             context.services.logger.info("warplink attribution: ambiguous_app", [("project", project), ("install", installID)])
         }
@@ -103,7 +139,8 @@ struct WarpLinkRoutes {
 
     // MARK: GET /r/{slug} (and /{slug} on link hosts)
 
-    private func redirect(_ request: Request, _ context: EmulatorContext, _ settings: MatchingSettings) async throws -> Response {
+    private func redirect(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
+        let settings = context.caller.settings
         let slug = context.parameter("slug")
         let hostRouted = request.hostName.map { WarpLinkNames.isLinkHost($0, customDomains: domains) } ?? false
         let tap = try WarpLinkWire.redirectQuery(request.query, host: hostRouted ? request.hostName : nil)
@@ -114,7 +151,7 @@ struct WarpLinkRoutes {
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
-        let location = try await write(context, project: project) { service in
+        let location = try await write(context.core, project: project) { service in
             let link = try service.servedLink(
                 domain: tap.domain, slug: slug, appID: nil, lenient: false, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
@@ -131,36 +168,6 @@ struct WarpLinkRoutes {
     }
 
     // MARK: Shared steps
-
-    /// Counts the request in its rate window, reads the project's settings, runs `handler`
-    /// (unless the limit is enforced and spent), turns WarpLink errors into their envelope, and
-    /// adds the rate-limit headers every WarpLink response carries ([W-E1]).
-    private func limited(
-        _ request: Request, _ context: EmulatorContext,
-        _ handler: (Request, EmulatorContext, MatchingSettings) async throws -> Response
-    ) async -> Response {
-        let window = rateWindows.consume(request.bearerToken ?? ("ip:" + ClientAddress.reduce(request.remoteAddress)), now: context.now)
-        var response: Response
-        do {
-            let settings = try await settings(context)
-            if settings.enforceRateLimit && !window.allowed {
-                let nowSeconds = Int(context.now.timeIntervalSince1970) // checked: the clock is inside Timestamp.range
-                response = WarpLinkError.rateLimited(retryAfter: max(1, window.reset - nowSeconds)).response
-            } else {
-                response = try await handler(request, context, settings)
-            }
-        } catch let error as ResponseError {
-            response = error.response
-        } catch {
-            context.services.logger.error("warplink handler failed", [("route", context.route), ("error", String(describing: error))])
-            response = WarpLinkError(status: 500, code: "INTERNAL_ERROR", message: "Internal error").response
-        }
-        // No answer sets these itself, so they are added rather than set (which looks for others first).
-        response.headers.add("X-RateLimit-Limit", "60")
-        response.headers.add("X-RateLimit-Remaining", String(window.remaining))
-        response.headers.add("X-RateLimit-Reset", String(window.reset))
-        return response
-    }
 
     /// Runs `body` in a read transaction with `project`'s service at the request's instant.
     private func read<T: Sendable>(
@@ -192,11 +199,6 @@ struct WarpLinkRoutes {
             let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
             return try MatchingSettings.resolve(server: serverSettings, stored: stored)
         }
-    }
-
-    /// The active key the core resolved for this request, or the 401 the SDKs expect.
-    private func activeKey(_ request: Request, _ context: EmulatorContext) throws(WarpLinkError) -> KeyRecord {
-        try WarpLinkService.activeKey(authorization: request.headers["authorization"], bearer: request.bearerToken, credential: context.credential)
     }
 
     private func clientIP(_ request: Request, _ settings: MatchingSettings) -> String {

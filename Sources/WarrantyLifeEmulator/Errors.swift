@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 
 /// An error in WarrantyLife's envelope: `{"error", "errorMessage", "errorCode"}` (contract D-WL-05).
-public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
+public struct WarrantyLifeError: FixedResponseError, Sendable, Equatable {
     /// HTTP status.
     public let status: Int
     /// The snake_case category (`validation_failed`, `voucher_not_found`, …).
@@ -13,7 +13,7 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
     /// Understudy's stable numeric code.
     public let code: Int
     /// Extra headers (`Retry-After` on 429).
-    public var headers: [(String, String)] = []
+    public var headers = HTTPHeaders()
 
     /// Creates an error.
     public init(status: Int, error: String, message: String, code: Int) {
@@ -35,7 +35,7 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             bytes: JSONValue.object([
                 "error": .string(error), "errorMessage": .string(message), "errorCode": .int(Int64(code)),
             ]).encoded())
-        for (name, value) in headers { response.headers.set(name, value) }
+        for field in headers { response.headers.set(field.name, field.value) }
         return response
     }
 
@@ -141,7 +141,7 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
         case 408: return WarrantyLifeError(status: 408, error: "request_timeout", message: "The request timed out.", code: 1408)
         case 429:
             var error = WarrantyLifeError(status: 429, error: "rate_limited", message: "Too many requests.", code: 1429)
-            error.headers = [("Retry-After", "1")]
+            error.headers.setRetryAfter(1)
             return error
         case 500: return WarrantyLifeError(status: 500, error: "internal_error", message: "Internal server error.", code: 5000)
         case 502: return WarrantyLifeError(status: 502, error: "bad_gateway", message: "Bad gateway.", code: 5002)

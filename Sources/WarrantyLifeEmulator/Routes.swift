@@ -64,7 +64,7 @@ struct WarrantyLifeRoutes: Sendable {
     static func unrouted(_ match: Router<Bool>.Match) -> WarrantyLifeError {
         guard case .methodNotAllowed(let allowed) = match else { return .routeNotFound }
         var error = WarrantyLifeError.forCore(.methodNotAllowed(allowed))
-        error.headers = [("Allow", allowed.map(\.rawValue).joined(separator: ", "))]
+        error.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
         return error
     }
 

@@ -66,7 +66,7 @@ struct TestPlatform: Platform {
     func openAPIDocument() -> JSONValue { ["openapi": "3.1.0", "paths": [:]] }
 }
 
-struct TestError: ResponseError {
+struct TestError: FixedResponseError {
     let status: Int
     let message: String
     var response: Response { .json(JSONValue.object(["error": ["code": .string("E\(status)"), "message": .string(message)]]), status: status) }

@@ -57,14 +57,14 @@ struct FaultStage: Sendable {
         case .delay, .closeAfterHeaders, .truncate, .malformedJSON:
             return nil
         }
-        if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        if let retryAfter = action.retryAfter { response.headers.setRetryAfter(retryAfter) }
         return response
     }
 
     /// The handler's response as the fault lets the client see it.
     static func damage(_ original: Response, with action: FaultAction) -> Response {
         var response = original
-        if let retryAfter = action.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        if let retryAfter = action.retryAfter { response.headers.setRetryAfter(retryAfter) }
         switch action.kind {
         case .closeAfterHeaders:
             response.delivery = .closeAfterHeaders

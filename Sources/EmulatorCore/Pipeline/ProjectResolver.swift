@@ -9,6 +9,9 @@ struct ProjectResolver: Sendable {
         var project: ProjectID?
         /// The credential that tied it, when one did.
         var credential: CredentialRecord?
+        /// Every credential the request presented, as the platform read them: the one parse of
+        /// the request's credentials, handed on so no handler parses them again.
+        var presented: [PresentedCredential] = []
     }
 
     let services: EmulatorServices
@@ -16,12 +19,14 @@ struct ProjectResolver: Sendable {
     /// The first presented credential the index knows, else the platform's credential-less
     /// identification. Throws when the store fails: that is never the same as "no project".
     func identify(_ request: Request, platform: any Platform) async throws -> Identity {
-        for presented in platform.presentedCredentials(in: request) {
+        let all = platform.presentedCredentials(in: request)
+        for presented in all {
             let record = try await services.credentials.resolve(presented, platform: platform.id) { presented in
                 try await platform.lookUpCredential(presented, services: services)
             }
-            if let record { return Identity(project: record.project, credential: record) }
+            if let record { return Identity(project: record.project, credential: record, presented: all) }
         }
-        return Identity(project: try await platform.identifyProjectWithoutCredential(request, services: services), credential: nil)
+        let project = try await platform.identifyProjectWithoutCredential(request, services: services)
+        return Identity(project: project, credential: nil, presented: all)
     }
 }

@@ -212,7 +212,7 @@ struct ProxyStage: Sendable {
         switch error {
         case .tooManyTunnels:
             var response = Response.text("Understudy's proxy is busy: \(error.description); retry shortly.\n", status: 503)
-            response.headers.set("Retry-After", "1")
+            response.headers.setRetryAfter(1)
             return response
         case .privateAddress:
             return .text(
