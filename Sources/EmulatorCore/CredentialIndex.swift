@@ -5,13 +5,17 @@ import Synchronization
 public struct PresentedCredential: Sendable, Hashable {
     /// The platform's name for the kind (`sdkKey`, `apiKey`, `accessToken`, `developerKey`, …).
     public var kind: String
-    /// The credential's value as sent.
+    /// The value the credential is looked up by: as sent, or the part of it that names the
+    /// project (a tenant key inside a token).
     public var value: String
+    /// The credential as the request carried it (the whole token when `value` is a part of it).
+    public var sent: String
 
-    /// A presented credential of `kind`.
-    public init(kind: String, value: String) {
+    /// A presented credential of `kind`, looked up by `value` and sent as `sent` (default: `value`).
+    public init(kind: String, value: String, sent: String? = nil) {
         self.kind = kind
         self.value = value
+        self.sent = sent ?? value
     }
 }
 

@@ -10,18 +10,18 @@ extension TelematicsRoutes {
     /// periods wrote, it becomes the count after that write, so that what the route reuses next
     /// was made from data that includes it (an answer kept a moment earlier, under the old count,
     /// would miss the trip this request just closed).
-    private func settle(_ request: Request, _ context: EmulatorContext, asOf: inout Int?) async throws -> (user: UserRecord, project: ProjectID) {
+    private func settle(_ request: Request, _ context: TelematicsContext, asOf: inout Int?) async throws -> (user: UserRecord, project: ProjectID) {
         let readAsOf = asOf
         let (user, project, stale) = try await context.database.read { connection -> (UserRecord, ProjectID, Bool) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "TRIPS", readAsOf: readAsOf)
-            let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
+            let (user, project) = try authenticate(store, context, feature: "TRIPS", readAsOf: readAsOf)
+            let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context.core), now: context.now)
             return (user, project, try processor.hasIdle(userID: user.userID))
         }
         if stale {
             try await context.database.write { connection in
                 let store = TelematicsStore(connection: connection)
-                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
+                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context.core), now: context.now)
                 try processor.closeIdle(userID: user.userID)
             }
             asOf = context.database.localChangeCount // the write moved it before returning
@@ -32,7 +32,7 @@ extension TelematicsRoutes {
     /// The list is reused while the database has not changed (an SDK polling its trips gets the
     /// same bytes without the rows read and encoded again); the user is authenticated and their
     /// idle periods closed on every request, which is a write when due.
-    func trips(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func trips(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
@@ -46,7 +46,7 @@ extension TelematicsRoutes {
     }
 
     /// Reused like the list: a trip's detail with its samples is the largest read the SDK makes.
-    func trip(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func trip(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let includeSamples: Bool
         switch request.queryValue("includeSamples")?.lowercased() {
         case nil, "", "false", "0": includeSamples = false
@@ -68,7 +68,7 @@ extension TelematicsRoutes {
     /// The answer kept for `key` if the database has not changed since `asOf` was read, or
     /// `make`'s from a fresh read (see `DerivedAnswers`).
     private func reused(
-        _ key: String, asOf: Int?, _ context: EmulatorContext,
+        _ key: String, asOf: Int?, _ context: TelematicsContext,
         make: @escaping @Sendable (TelematicsStore) throws -> Data
     ) async throws -> Data {
         try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
@@ -106,7 +106,7 @@ extension TelematicsRoutes {
             ], to: Wire.tripResume(trip))
     }
 
-    func metricsSummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func metricsSummary(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
@@ -128,7 +128,7 @@ extension TelematicsRoutes {
         ])
     }
 
-    func activitySummary(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func activitySummary(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
@@ -152,7 +152,7 @@ extension TelematicsRoutes {
         return json(["from": Wire.iso(range.start?.timeIntervalSince1970), "to": Wire.iso(range.end?.timeIntervalSince1970), "activities": .array(activities)])
     }
 
-    func periods(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func periods(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         let processed: Bool?
         switch request.queryValue("isProcessed")?.lowercased() {
@@ -185,7 +185,7 @@ extension TelematicsRoutes {
         ])
     }
 
-    func period(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func period(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let parameter = context.parameter("periodId")

@@ -4,11 +4,11 @@ import HTTPServer
 
 /// Uploads: telemetry batches, attention events, manual events.
 extension TelematicsRoutes {
-    func uploadTelemetry(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func uploadTelemetry(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // Authenticate before reading the body, so a bad token is a 401 whatever the body.
         let limit = try await context.database.read { connection in
             let store = TelematicsStore(connection: connection)
-            return try effectiveSettings(store, authenticate(store, request, context, feature: "TRIPS").project, cachedFor: context).maxBatchBytes
+            return try effectiveSettings(store, authenticate(store, context, feature: "TRIPS").project, cachedFor: context.core).maxBatchBytes
         }
         var body = request.body
         // Gzip is recognised by its magic bytes too, for clients that forget Content-Encoding.
@@ -25,8 +25,8 @@ extension TelematicsRoutes {
         let now = context.now
         let (result, duplicate) = try await context.database.write { connection -> (JSONValue, Bool) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
-            let settings = try effectiveSettings(store, project, cachedFor: context)
+            let (user, project) = try authenticate(store, context, feature: "TRIPS")
+            let settings = try effectiveSettings(store, project, cachedFor: context.core)
             let serviceCode = batch.serviceCode ?? headerCode
             try TelematicsService.checkUpload(serviceCode: serviceCode, settings: settings)
             let batchID = batch.batchId ?? generated
@@ -49,25 +49,25 @@ extension TelematicsRoutes {
         return json(result, status: duplicate ? 200 : 202)
     }
 
-    func uploadAttentionEvents(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func uploadAttentionEvents(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // Any parse failure gets the same 400, so which one it was does not matter.
         guard let root = try? JSONValue.parse(request.body) else {
             throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.")
         }
-        _ = try await context.database.read { connection in try authenticate(TelematicsStore(connection: connection), request, context, feature: "ATTENTION") }
+        _ = try await context.database.read { connection in try authenticate(TelematicsStore(connection: connection), context, feature: "ATTENTION") }
         guard let list = root.arrayValue ?? root["events"]?.arrayValue else { throw TelematicsError.invalidRequest("`events` must be an array.") }
         var events: [AttentionEvent] = []
         for (index, raw) in list.enumerated() { events.append(try TelemetryParser.parseAttentionEvent(raw, index: index)) }
         let parsed = events
         let (accepted, duplicates) = try await context.database.write { connection -> (Int, Int) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "ATTENTION")
+            let (user, project) = try authenticate(store, context, feature: "ATTENTION")
             var accepted = 0, duplicates = 0
             for event in parsed {
                 if try store.insertAttentionEvent(project, userID: user.userID, event, now: context.now) { accepted += 1 } else { duplicates += 1 }
             }
             if let low = parsed.map(\.startTimestampMs).min(), let high = parsed.map(\.endTimestampMs).max() {
-                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context), now: context.now)
+                let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context.core), now: context.now)
                 try processor.refreshTrips(userID: user.userID, fromMs: low, toMs: high)
             }
             return (accepted, duplicates)
@@ -75,13 +75,13 @@ extension TelematicsRoutes {
         return json(["accepted": .int(Int64(accepted)), "duplicates": .int(Int64(duplicates))], status: 202)
     }
 
-    func insertManualEvent(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func insertManualEvent(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let input = try manualEventInput(objectBody(request), now: context.now)
         let (event, created) = try await context.database.write { connection -> (ManualEventRecord, Bool) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "TRIPS")
+            let (user, project) = try authenticate(store, context, feature: "TRIPS")
             if let clientID = input.clientID, let existing = try store.manualEvent(project, clientID: clientID) { return (existing, false) }
-            let settings = try effectiveSettings(store, project, cachedFor: context)
+            let settings = try effectiveSettings(store, project, cachedFor: context.core)
             var stored = input
             stored.vehicleID = input.vehicleID ?? user.currentVehicleID
             let event = try store.insertManualEvent(

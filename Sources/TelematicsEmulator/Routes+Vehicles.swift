@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Vehicles and kilometer reports.
 extension TelematicsRoutes {
-    func setVehicle(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func setVehicle(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let body = try objectBody(request)
         guard let plateValue = body["plate"], let plate = plateValue.stringValue else { throw TelematicsError.invalidRequest("`plate` is required and must be a string.") }
         guard !plate.trimmingCharacters(in: .whitespaces).isEmpty else { throw TelematicsError.invalidPlate }
@@ -26,8 +26,8 @@ extension TelematicsRoutes {
         }
         let (vehicle, created, settings) = try await context.database.write { connection -> (VehicleRecord, Bool, TelematicsSettings) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context)
-            let settings = try effectiveSettings(store, project, cachedFor: context)
+            let (user, project) = try authenticate(store, context)
+            let settings = try effectiveSettings(store, project, cachedFor: context.core)
             guard let fullForm else {
                 guard let vehicle = try store.vehicle(project, plateKey: TelematicsService.plateKey(plate)) else { throw TelematicsError.vehicleNotFound }
                 try store.setCurrentVehicle(project, userID: user.userID, vehicleID: vehicle.id)
@@ -43,20 +43,20 @@ extension TelematicsRoutes {
         return json(Wire.vehicle(vehicle, settings: settings), status: created ? 201 : 200)
     }
 
-    func currentVehicle(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func currentVehicle(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let (vehicle, settings) = try await context.database.read { connection -> (VehicleRecord, TelematicsSettings) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context)
+            let (user, project) = try authenticate(store, context)
             guard let id = user.currentVehicleID, let vehicle = try store.vehicle(project, id: id) else { throw TelematicsError.noCurrentVehicle }
-            return (vehicle, try effectiveSettings(store, project, cachedFor: context))
+            return (vehicle, try effectiveSettings(store, project, cachedFor: context.core))
         }
         return json(Wire.vehicle(vehicle, settings: settings))
     }
 
-    func clearVehicle(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func clearVehicle(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         try await context.database.write { connection in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context)
+            let (user, project) = try authenticate(store, context)
             try store.setCurrentVehicle(project, userID: user.userID, vehicleID: nil)
         }
         return .empty(204)
@@ -69,7 +69,7 @@ extension TelematicsRoutes {
         return kilometers
     }
 
-    func reportKilometers(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func reportKilometers(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let body = try objectBody(request)
         let kilometers = try kilometers(body)
         let observations = try optionalString(body, "observations")
@@ -81,7 +81,7 @@ extension TelematicsRoutes {
         let readAtSeconds = readAt
         let report = try await context.database.write { connection -> ReportRecord in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "KILOMETERS")
+            let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             if let last = try store.latestReports(project, vehicleID: vehicle.id, limit: 1).first, kilometers < last.kilometers {
                 throw TelematicsError.kilometersDecreasing(last.kilometers)
@@ -93,14 +93,14 @@ extension TelematicsRoutes {
         return json(Wire.report(report), status: 201)
     }
 
-    func correctKilometers(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func correctKilometers(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let body = try objectBody(request)
         let kilometers = try kilometers(body)
         guard let count = body["correctionCount"]?.intValue else { throw TelematicsError.invalidRequest("`correctionCount` is required and must be an integer.") }
         let observations = try optionalString(body, "observations")
         let (vehicleID, reports) = try await context.database.write { connection -> (Int, [ReportRecord]) in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "KILOMETERS")
+            let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             let available = try store.reportCount(project, vehicleID: vehicle.id)
             guard count >= 1, count <= available else { throw TelematicsError.invalidCorrectionCount(available) }
@@ -114,10 +114,10 @@ extension TelematicsRoutes {
         ])
     }
 
-    func estimatedMileage(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func estimatedMileage(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let body = try await context.database.read { connection -> JSONValue in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context, feature: "KILOMETERS")
+            let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             let estimatedAt = Wire.iso(context.now.timeIntervalSince1970)
             guard let last = try store.latestReports(project, vehicleID: vehicle.id, limit: 1).first else {

@@ -10,9 +10,22 @@ struct TelematicsRoutes: Sendable {
     /// The configuration file's settings layer (see `TelematicsSettings`).
     let configuredSettings: JSONValue
 
-    /// Every SDK route.
+    /// Every SDK route: one group under the API root, whose caller is the tokens the request
+    /// presented. The group checks nothing itself: each route admits the token inside its own
+    /// transaction, after the body checks the wire contract puts first.
     func routes() -> [Route] {
-        [
+        let group = RouteGroup<TelematicsCaller>(
+            prefix: apiRoot, authenticate: { _, context in TelematicsCaller(context) }, translate: Self.translate,
+            finish: { response, request, _, _ in
+                // Error answers already carry it in their place; the rest get it appended.
+                if let echoed = request.headers["x-request-id"], !response.headers.contains("x-request-id") {
+                    response.headers.set("X-Request-Id", echoed)
+                }
+            })
+        func route(_ method: HTTPMethod, _ path: String, _ handler: @escaping RouteGroup<TelematicsCaller>.Handler) -> Route {
+            group.route(method, path, handler)
+        }
+        return [
             route(.post, "/auth/refresh", refresh),
             route(.post, "/auth/logout", logout),
             route(.get, "/users/me", currentUser),
@@ -38,27 +51,16 @@ struct TelematicsRoutes: Sendable {
         ]
     }
 
-    /// A route under the API root whose Telematics and body errors answer in the platform's
-    /// format, with `traceId` = journal id and `X-Request-Id` echoed.
-    private func route(
-        _ method: HTTPMethod, _ path: String,
-        _ handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response
-    ) -> Route {
-        Route(method, apiRoot + path) { request, context in
-            let requestIDHeader = request.headers["x-request-id"]
-            do {
-                var response = try await handler(request, context)
-                if let requestIDHeader { response.headers.set("X-Request-Id", requestIDHeader) }
-                return response
-            } catch let error as TelematicsError {
-                return error.response(traceID: context.requestID, requestIDHeader: requestIDHeader)
-            } catch let error as BodyError {
-                return TelematicsError.invalidRequest(error.message).response(traceID: context.requestID, requestIDHeader: requestIDHeader)
-            } catch let error as TelematicsSettings.Unreadable {
-                // The operator fixes this on the control plane; the app only learns the service is unavailable.
-                context.services.logger.error("telematics settings unreadable", [("project", context.credential?.project ?? ""), ("reason", error.reason)])
-                return TelematicsError.settingsUnavailable.response(traceID: context.requestID, requestIDHeader: requestIDHeader)
-            }
+    /// The platform's error for what a handler threw that is not one: a body decoding error is
+    /// `INVALID_REQUEST`; unreadable stored settings are the operator's to fix on the control
+    /// plane, so the app only learns the service is unavailable.
+    @Sendable static func translate(_ error: any Error, _ context: EmulatorContext) -> any Error {
+        switch error {
+        case let error as BodyError: return TelematicsError.invalidRequest(error.message)
+        case let error as TelematicsSettings.Unreadable:
+            context.services.logger.error("telematics settings unreadable", [("project", context.credential?.project ?? ""), ("reason", error.reason)])
+            return TelematicsError.settingsUnavailable
+        default: return error
         }
     }
 
@@ -73,10 +75,10 @@ struct TelematicsRoutes: Sendable {
     /// request's clock every time. A write must not pass it: its own uncommitted changes have not
     /// moved the count.
     func authenticate(
-        _ store: TelematicsStore, _ request: Request, _ context: EmulatorContext,
+        _ store: TelematicsStore, _ context: TelematicsContext,
         feature: String? = nil, readAsOf: Int? = nil
     ) throws -> (user: UserRecord, project: ProjectID) {
-        let (token, project) = try TelematicsService.project(token: request.bearerToken, credential: context.credential)
+        let (token, project) = try TelematicsService.project(token: context.caller.accessToken, credential: context.credential)
         let answers = context.services.derivedAnswers, key = "telematics.token\u{1F}\(project)\u{1F}\(token)"
         let records: TokenRecords
         if let kept = answers.value(for: key, asOf: readAsOf, as: TokenRecords.self) {
@@ -148,8 +150,8 @@ struct TelematicsRoutes: Sendable {
 
     // MARK: Auth
 
-    func refresh(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        guard let presented = Self.refreshToken(in: request) else {
+    func refresh(_ request: Request, _ context: TelematicsContext) async throws -> Response {
+        guard let presented = context.caller.refreshToken else {
             throw TelematicsError.invalidRequest("`refreshToken` is required (JSON `{\"refreshToken\"}` or form `refresh_token`).")
         }
         guard presented.hasPrefix("tmr_"), let project = context.credential?.project else {
@@ -159,7 +161,7 @@ struct TelematicsRoutes: Sendable {
         let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
         let pair = try await context.database.write { connection -> PairRecord in
             let store = TelematicsStore(connection: connection)
-            let settings = try effectiveSettings(store, project, cachedFor: context)
+            let settings = try effectiveSettings(store, project, cachedFor: context.core)
             let stored = try store.pair(project, refresh: presented)
             let owner = try stored.flatMap { try store.user(project, id: $0.userID) }
             let state = stored.flatMap { pair in owner.map { TelematicsService.RefreshTokenState(pair: pair, user: $0) } }
@@ -183,14 +185,14 @@ struct TelematicsRoutes: Sendable {
         return json(Wire.tokenPair(pair, now: now, aliases: true))
     }
 
-    func logout(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func logout(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // The body is optional: a refresh token to revoke too; an unreadable one is just absent.
         let body = (try? JSONValue.parse(request.body))?.objectValue
         try await context.database.write { connection in
             let store = TelematicsStore(connection: connection)
-            let (user, project) = try authenticate(store, request, context)
+            let (user, project) = try authenticate(store, context)
             try store.revokePairs(
-                project, accessToken: request.bearerToken, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
+                project, accessToken: context.caller.accessToken, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
                 at: context.now.timeIntervalSince1970)
         }
         return .empty(204)
@@ -198,35 +200,35 @@ struct TelematicsRoutes: Sendable {
 
     // MARK: User, catalogues, service codes
 
-    func currentUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func currentUser(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let asOf = context.database.localChangeCount // before the read
         let user = try await context.database.read { connection in
-            try authenticate(TelematicsStore(connection: connection), request, context, readAsOf: asOf).user
+            try authenticate(TelematicsStore(connection: connection), context, readAsOf: asOf).user
         }
         return json(Wire.user(user))
     }
 
-    func vehicleTypes(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func vehicleTypes(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         json(Wire.catalogue(try await authenticatedSettings(request, context).vehicleTypes))
     }
 
-    func fuelTypes(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func fuelTypes(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         json(Wire.catalogue(try await authenticatedSettings(request, context).fuelTypes))
     }
 
-    func addReasons(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func addReasons(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         json(Wire.catalogue(try await authenticatedSettings(request, context).addReasons))
     }
 
-    private func authenticatedSettings(_ request: Request, _ context: EmulatorContext) async throws -> TelematicsSettings {
+    private func authenticatedSettings(_ request: Request, _ context: TelematicsContext) async throws -> TelematicsSettings {
         let asOf = context.database.localChangeCount // before the read
         return try await context.database.read { connection in
             let store = TelematicsStore(connection: connection)
-            return try effectiveSettings(store, authenticate(store, request, context, readAsOf: asOf).project, cachedFor: context)
+            return try effectiveSettings(store, authenticate(store, context, readAsOf: asOf).project, cachedFor: context.core)
         }
     }
 
-    func serviceCode(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func serviceCode(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let code = context.parameter("code")
         let settings = try await authenticatedSettings(request, context)
         let entry = try TelematicsService.serviceCode(code, settings: settings)

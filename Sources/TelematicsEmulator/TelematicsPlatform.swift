@@ -52,17 +52,22 @@ public struct TelematicsPlatform: Platform {
 
     /// The bearer access token, or — on the refresh route, or without a bearer token — the
     /// refresh token in the body; the project comes from the tenant key inside either.
+    /// One credential at most, of kind `accessToken` or `refreshToken` by where it came from,
+    /// kept as sent (`sent`) even when it carries no tenant: the route group reads the tokens
+    /// from here, so a malformed one still gets its own 401 message.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
-        var token = request.bearerToken
-        if token == nil || request.path.hasSuffix("/auth/refresh") {
-            token = TelematicsRoutes.refreshToken(in: request) ?? token
+        let bearer = request.bearerToken
+        var token = bearer.map { (kind: "accessToken", value: $0) }
+        if bearer == nil || request.path.hasSuffix("/auth/refresh"), let refresh = TelematicsRoutes.refreshToken(in: request) {
+            token = (kind: "refreshToken", value: refresh)
         }
-        guard let token, let tenant = Self.tenant(of: token) else { return [] }
-        return [PresentedCredential(kind: "tenantKey", value: tenant)]
+        guard let token else { return [] }
+        return [PresentedCredential(kind: token.kind, value: Self.tenant(of: token.value) ?? "", sent: token.value)]
     }
 
     /// The project whose tenant key a token carries.
     public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        guard !credential.value.isEmpty else { return nil } // a token without a tenant names no project
         guard let project = try await services.project(forIssuedCredential: credential.value, platform: .telematics) else { return nil }
         return CredentialRecord(project: project, kind: credential.kind, value: credential.value)
     }

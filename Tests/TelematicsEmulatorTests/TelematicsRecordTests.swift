@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 import SQLiteStore
 import Testing
 
@@ -46,6 +47,25 @@ struct TelematicsRecordTests {
         let reverted = TelematicsSettings.replacing(stored, with: ["vehicleTypes": .null])
         #expect(try TelematicsSettings.resolve([configured, reverted]).vehicleTypes == ["Car": 1, "Bus": 9])
         #expect(throws: (any Error).self) { try TelematicsSettings.resolve([["tripGapSeconds": "long"]]) }
+    }
+
+    @Test("the tokens a request presents are read once, by where they came from, and kept as sent when they name no tenant")
+    func presentedTokens() throws {
+        let platform = try TelematicsPlatform()
+        func presented(_ path: String, bearer: String?, body: String = "") -> [PresentedCredential] {
+            var headers = HTTPHeaders()
+            if let bearer { headers.add("Authorization", "Bearer " + bearer) }
+            return platform.presentedCredentials(in: Request(method: .post, target: path, headers: headers, body: Data(body.utf8)))
+        }
+        let access = presented("/telematics/api/v1/users/me", bearer: "tma_t1_s")
+        #expect(access == [PresentedCredential(kind: "accessToken", value: "t1", sent: "tma_t1_s")])
+        // A malformed bearer token still reaches the route, which answers "malformed or unknown", not "no token".
+        #expect(presented("/telematics/api/v1/users/me", bearer: "junk") == [PresentedCredential(kind: "accessToken", value: "", sent: "junk")])
+        let body = #"{"refreshToken":"tmr_t2_s"}"#
+        #expect(presented("/telematics/api/v1/auth/refresh", bearer: "tma_t1_s", body: body) == [PresentedCredential(kind: "refreshToken", value: "t2", sent: "tmr_t2_s")])
+        #expect(presented("/telematics/api/v1/auth/logout", bearer: nil, body: body).map(\.kind) == ["refreshToken"])
+        #expect(presented("/telematics/api/v1/auth/refresh", bearer: "tma_t1_s").map(\.kind) == ["accessToken"])
+        #expect(presented("/telematics/api/v1/users/me", bearer: nil).isEmpty)
     }
 
     @Test("a request whose token names no known tenant is the platform's 401, not a crash")
