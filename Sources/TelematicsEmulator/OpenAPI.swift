@@ -137,9 +137,9 @@ enum TelematicsOpenAPI {
         document.add(
             "post", api + "/attention-events",
             sdk(
-                "uploadAttentionEvents", "Attention-event upload (SDK keys); duplicates by id",
-                "Stores attention events. An id seen before is counted in `duplicates`, not stored again; a repeated batch still answers 202.",
-                [202: Schema.ref("AttentionUploadResult")],
+                "uploadAttentionEvents", "Attention-event upload (SDK keys); duplicates by id; 200 when every event is a repeat",
+                "Stores attention events. An id seen before is counted in `duplicates`, not stored again; an upload whose every event was stored before answers 200 (`accepted: 0`).",
+                [202: Schema.ref("AttentionUploadResult"), 200: Schema.ref("AttentionUploadResult")],
                 body: ["type": "object", "properties": ["events": Schema.array(Schema.ref("AttentionEvent"))]]))
         document.add(
             "post", api + "/manual-events",

@@ -72,7 +72,11 @@ extension TelematicsRoutes {
             }
             return (accepted, duplicates)
         }
-        return json(["accepted": .int(Int64(accepted)), "duplicates": .int(Int64(duplicates))], status: 202)
+        // Events carry client ids, so an upload whose every event was stored before is a repeat:
+        // 200, as a repeated telemetry batch or manual event is [D-TM idempotency]. An upload with
+        // anything new stays 202, counting the repeats among it.
+        let repeated = accepted == 0 && duplicates > 0
+        return json(["accepted": .int(Int64(accepted)), "duplicates": .int(Int64(duplicates))], status: repeated ? 200 : 202)
     }
 
     func insertManualEvent(_ request: Request, _ context: TelematicsContext) async throws -> Response {

@@ -199,7 +199,10 @@ public actor TelematicsSession {
     /// Uploads attention events as the SDK does automatically.
     @discardableResult
     public func uploadAttentionEvents(_ events: [TelematicsAttentionEvent]) async throws(UnderstudyClientError) -> TelematicsAttentionUploadResult {
-        try await call("POST", "/attention-events", json: ["events": events], expect: 202)
+        let response = try await send("POST", "/attention-events", body: try JSONEncoder.encodeOrThrow(["events": events]), expect: nil)
+        // 200 when every event was uploaded before (a retry), 202 otherwise.
+        guard response.status == 202 || response.status == 200 else { throw .unexpectedStatus(response.status, body: response.text) }
+        return try response.decode()
     }
 
     /// `insertManualEvent(eventType:)` with the time and last location the SDK would attach.

@@ -56,7 +56,7 @@ struct TelematicsWireFidelityTests {
         }
     }
 
-    @Test("a repeated attention-event batch answers 202 again, with every event counted as a duplicate")
+    @Test("a repeated attention-event batch answers 200 with every event counted as a duplicate; a partly new one stays 202")
     func repeatedAttentionBatch() async throws {
         try await TelematicsFixture.with { server, _, admin in
             let sdk = server.client.telematics.session(try await admin.mintTokens(userId: 7), deviceClock: { TelematicsFixture.epochDate })
@@ -64,13 +64,29 @@ struct TelematicsWireFidelityTests {
                 TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs, confidence: 0.8),
                 TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs + 5_000, confidence: 0.6),
             ]
-            let first = try await sdk.uploadAttentionEvents(events)
-            #expect(first.accepted == 2 && first.duplicates == 0)
-            // The client expects 202: a 200 (or any other status) would throw here.
-            let repeated = try await sdk.uploadAttentionEvents(events)
-            #expect(repeated.accepted == 0 && repeated.duplicates == 2)
+            let token = try await admin.mintTokens(userId: 7).token
+            func upload(_ events: [TelematicsAttentionEvent]) async throws -> (status: Int, body: JSONValue) {
+                var request = URLRequest(url: try #require(URL(string: server.client.telematics.baseURL + "/api/v1/attention-events")))
+                request.httpMethod = "POST"
+                request.httpBody = try JSONEncoder().encode(["events": events])
+                request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                let (data, response) = try await URLSession.shared.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, try JSONValue.parse(data))
+            }
+            let first = try await upload(events)
+            #expect(first.status == 202 && first.body == ["accepted": 2, "duplicates": 0])
+            let repeated = try await upload(events)
+            #expect(repeated.status == 200 && repeated.body == ["accepted": 0, "duplicates": 2])
+            // One new event among repeats is not a retry.
+            let mixed = try await upload(events + [TelematicsAttentionEvent(startTimestampMs: TelematicsFixture.epochMs + 10_000, confidence: 0.5)])
+            #expect(mixed.status == 202 && mixed.body == ["accepted": 1, "duplicates": 2])
+            // The client library takes both answers.
+            let again = try await sdk.uploadAttentionEvents(events)
+            #expect(again.accepted == 0 && again.duplicates == 2)
             let stored = try await admin.attentionEvents(userId: 7)["events"]?.array ?? []
-            #expect(stored.count == 2 && stored.allSatisfy { $0["duplicateCount"] == 1 })
+            // Stored once each; the two first events were repeated by the last three uploads.
+            #expect(stored.compactMap { $0["duplicateCount"]?.int }.sorted() == [0, 3, 3])
         }
     }
 
