@@ -74,11 +74,18 @@ struct TelematicsProcessingTests {
             let user = try await admin.createUser(userName: "live")
             let sdk = server.client.telematics.session(try await admin.mintTokens(userId: user.userId))
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: TelematicsFixture.drive(startMs: now - 298_000, count: 150)))
+            let samples = TelematicsFixture.drive(startMs: now - 298_000, count: 150)
+            try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: samples))
+            // The period falls due 4 s after its last sample, on the project's (real, running) clock.
+            let due = Date(timeIntervalSince1970: Double(samples.map(\.timestampMs).max() ?? now) / 1000 + 4)
             // Answered (and kept) while the period is open; nothing is written until it is due.
-            #expect(try await sdk.getTripsList().isEmpty)
-            #expect(try await sdk.getTripsList().isEmpty)
-            try await Task.sleep(for: .seconds(5))
+            let early = (try await sdk.getTripsList(), try await sdk.getTripsList())
+            // On a loaded machine the two lists may come after the period fell due; the claim
+            // holds only for lists answered before it, and the rest of the test still runs.
+            if Date() < due { #expect(early.0.isEmpty && early.1.isEmpty) }
+            // Wait for the due instant itself (no write happens meanwhile), not a fixed time.
+            let remaining = due.timeIntervalSinceNow + 0.05
+            if remaining > 0 { try await Task.sleep(for: .seconds(remaining)) }
             // This request closes the period itself: its answer must include the trip it just made.
             #expect(try await sdk.getTripsList().count == 1)
         }
