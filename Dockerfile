@@ -26,8 +26,10 @@ ENV UNDERSTUDY_HOST=0.0.0.0 \
     UNDERSTUDY_DATABASE=/var/lib/understudy/understudy.sqlite \
     UNDERSTUDY_MIGRATIONS=/opt/understudy/Migrations \
     UNDERSTUDY_FIXTURES=/opt/understudy/Config/fixtures \
-    UNDERSTUDY_CONFIG=/opt/understudy/Config/understudy.json
-# The CA lives beside the database on the volume, so devices keep trusting it across restarts.
+    UNDERSTUDY_CONFIG=/opt/understudy/Config/understudy.json \
+    UNDERSTUDY_CA_DIR=/var/lib/understudy
+# The CA lives beside the database on the volume (not in the user's data folder, which a new
+# container would not have), so devices keep trusting it across restarts.
 EXPOSE 8080 8443 8888
 VOLUME ["/var/lib/understudy"]
 HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["understudy", "healthcheck"]

@@ -15,8 +15,10 @@ public enum CertificateAuthorityCommand {
         Usage: understudy ca export [--format pem|der] [--output FILE]   the CA certificate (never its key)
                understudy ca path                                        the CA certificate's file
                understudy ca reset                                       a new CA; old certificates stop being trusted
-        Each also takes --ca-dir PATH, --database PATH and --config PATH as `serve` does
-        (the CA folder defaults to the database's folder).
+        Each also takes --ca-dir PATH, --database PATH and --config PATH as `serve` does.
+        Without --ca-dir the CA is the one per user (~/.local/share/understudy/ca; on macOS
+        ~/Library/Application Support/Understudy/ca), unless one exists beside the database.
+        `ca reset` refuses while a running server uses the CA.
         """
 
     /// Runs `understudy ca …` (`arguments` start after `ca`) and returns the exit code: 0, 1 when
@@ -49,13 +51,16 @@ public enum CertificateAuthorityCommand {
         } catch {
             return usageError(UnderstudyCommand.text(of: error))
         }
-        let directory = absolute(configuration.resolvedCADirectory)
+        let location = configuration.caLocation
+        let directory = absolute(location.path)
         do {
             switch verb {
             case "export": return try export(directory: directory, format: format, output: output, standardOutput: standardOutput)
             case "path":
                 let authority = try LocalCertificateAuthority(directory: directory)
                 standardOutput.write(Data((authority.certificatePath + "\n").utf8))
+                // Standard output stays the bare path for `$(understudy ca path)`; why goes to the terminal.
+                UnderstudyCommand.printError("(\(location.source.rawValue))")
                 return 0
             case "reset":
                 let path = try LocalCertificateAuthority.resetFiles(in: directory)
@@ -64,7 +69,7 @@ public enum CertificateAuthorityCommand {
                         """
                         Made a new local CA: \(path)
                         Certificates issued by the old CA are no longer trusted. Install the new certificate on \
-                        each device (`understudy ca export`), and restart a running server so it signs with the new CA.
+                        each device (`understudy ca export`). Servers started from now on sign with the new CA.
 
                         """.utf8))
                 return 0

@@ -61,8 +61,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The base URL devices and containers reach Understudy under (`http://192.168.1.50:8080`);
     /// nil derives it from the `Host` of each control-plane request, or the listen address.
     public var publicURL: String?
-    /// Folder holding the local certificate authority; nil is the database's folder.
+    /// Folder holding the local certificate authority; nil chooses one (`caLocation`).
     public var caDirectory: String?
+    /// Understudy's per-user data folder, from the environment (`HOME`, `XDG_DATA_HOME`); nil
+    /// keeps the CA beside the database (a configuration built in code, such as a test server's).
+    public var userDataDirectory: String?
     /// Which event loop serves connections.
     public var eventLoop = EventLoopKind.platformDefault
     /// Host names answered besides the built-in ones (`--allowed-host`, `allowedHosts`,
@@ -87,14 +90,51 @@ public enum ProxyMode: String, Sendable, Equatable, CaseIterable {
     case refuse
 }
 
+/// Why the local CA lives where it does.
+public enum CALocationSource: String, Sendable, Equatable {
+    /// `--ca-dir`, `UNDERSTUDY_CA_DIR` or the configuration file's `caDirectory`.
+    case configured = "set by --ca-dir"
+    /// A CA made by an earlier version beside the database, kept so devices that trust it still do.
+    case besideDatabase = "beside the database"
+    /// The per-user data folder: one CA for every checkout and project on this machine.
+    case perUser = "per-user default"
+}
+
 extension ServerConfiguration {
-    /// The folder the local certificate authority lives in: `caDirectory`, else beside the database
-    /// (`data/` for a PostgreSQL database, which has no folder; never a path made of its URL).
-    public var resolvedCADirectory: String {
-        if let caDirectory { return caDirectory }
-        if DatabaseLocation.namesPostgres(databasePath) { return "data" }
-        let folder = (databasePath as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
+    /// The folder the local certificate authority lives in, and why: `caDirectory` when set;
+    /// else a CA that already exists beside the database (`data/` for PostgreSQL); else the
+    /// per-user data folder, so one CA installed on a device serves every checkout, as
+    /// mitmproxy's `~/.mitmproxy` does; else (no home folder) beside the database.
+    public var caLocation: (path: String, source: CALocationSource) {
+        if let caDirectory { return (caDirectory, .configured) }
+        let beside: String
+        if DatabaseLocation.namesPostgres(databasePath) {
+            beside = "data"
+        } else {
+            let folder = (databasePath as NSString).deletingLastPathComponent
+            beside = folder.isEmpty ? "." : folder
+        }
+        let existing = LocalCertificateAuthority.certificatePath(in: beside)
+        if FileManager.default.fileExists(atPath: existing) { return (beside, .besideDatabase) }
+        if let userDataDirectory { return ((userDataDirectory as NSString).appendingPathComponent("ca"), .perUser) }
+        return (beside, .besideDatabase)
+    }
+
+    /// The folder the local certificate authority lives in (`caLocation`'s path).
+    public var resolvedCADirectory: String { caLocation.path }
+
+    /// Understudy's per-user data folder for `environment`: `$XDG_DATA_HOME/understudy` or
+    /// `~/.local/share/understudy` on Linux, `~/Library/Application Support/Understudy` on macOS;
+    /// nil without a home folder.
+    static func userDataDirectory(environment: [String: String]) -> String? {
+        #if os(macOS)
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/Library/Application Support/Understudy"
+        #else
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/understudy" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.local/share/understudy"
+        #endif
     }
 }
 
@@ -157,6 +197,7 @@ extension ServerConfiguration {
 
     /// Applies `UNDERSTUDY_*` environment variables.
     mutating func apply(environment: [String: String]) throws {
+        userDataDirectory = Self.userDataDirectory(environment: environment)
         for (key, value) in environment where key.hasPrefix("UNDERSTUDY_") {
             switch key {
             case "UNDERSTUDY_HOST": host = value
@@ -181,7 +222,7 @@ extension ServerConfiguration {
             case "UNDERSTUDY_PROXY_ALLOW_PRIVATE": proxyAllowPrivate = try parseBool(value, key)
             case "UNDERSTUDY_PROXY_PASSWORD": proxyPassword = value.isEmpty ? nil : value
             case "UNDERSTUDY_PUBLIC_URL": publicURL = value.isEmpty ? nil : value
-            case "UNDERSTUDY_CA_DIR": caDirectory = value
+            case "UNDERSTUDY_CA_DIR": caDirectory = value.isEmpty ? nil : value
             case "UNDERSTUDY_EVENT_LOOP": eventLoop = try eventLoopValue(value)
             case "UNDERSTUDY_ALLOWED_HOSTS": allowedHosts += Self.commaSeparated(value)
             case "UNDERSTUDY_JOURNAL": journal.enabled = try parseBool(value, key)

@@ -13,6 +13,8 @@ struct StartupBanner {
     let addresses: ServerAddresses
     /// This machine's network addresses, listed when the server listens on every interface.
     var lanAddresses: [String] = []
+    /// Why the local CA lives where it does (shown beside its path); nil when not known.
+    var caSource: CALocationSource?
 
     private var endpoints: AdvertisedEndpoints { addresses.advertised }
 
@@ -96,7 +98,7 @@ struct StartupBanner {
         lines.append("HTTP:          \(base)\(listening)")
         lines.append("HTTPS:         \(endpoints.httpsBaseURL ?? "off")")
         lines.append("Proxy:         \(endpoints.proxyAddress.map { "\($0)  (serves the platforms' real hosts)" } ?? "off")")
-        lines.append("CA:            \(endpoints.caCertificatePath ?? "none")")
+        lines.append("CA:            \(endpoints.caCertificatePath ?? "none")\(caSource.map { "  (\($0.rawValue))" } ?? "")")
         if let url = endpoints.caCertificateURL { lines.append("               download: \(url)") }
         lines.append("Control plane: \(base)/__admin/projects")
         lines.append("OpenAPI:       \(base)/__admin/openapi.json")

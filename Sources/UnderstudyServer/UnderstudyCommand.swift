@@ -58,7 +58,7 @@ public enum UnderstudyCommand {
                                    with any user and SECRET (or SECRET as user:password);
                                    off loopback, passthrough needs it
           --public-url URL         base URL devices reach Understudy under               UNDERSTUDY_PUBLIC_URL
-          --ca-dir PATH            local CA folder (default: the database's folder)      UNDERSTUDY_CA_DIR
+          --ca-dir PATH            local CA folder (default: one per user; see `ca`)     UNDERSTUDY_CA_DIR
           --event-loop NAME        epoll|dispatch (default epoll on Linux)               UNDERSTUDY_EVENT_LOOP
           --allowed-host NAME      also answer Host NAME besides IPs, localhost and the  UNDERSTUDY_ALLOWED_HOSTS
                                    emulated hosts (repeatable; .example.com: the domain  (comma-separated)
@@ -281,9 +281,10 @@ public enum UnderstudyCommand {
         // The banner is a convenience: a failed read leaves the projects out of it, never the addresses.
         let projects = (try? await server.emulator.projects.list()) ?? []
         let addresses = server.emulator.services.addresses
-        let banner = StartupBanner(
+        var banner = StartupBanner(
             projects: projects, platforms: server.emulator.platforms, addresses: addresses,
             lanAddresses: addresses.listensOnEveryInterface ? LANAddresses.ipv4() : [])
+        banner.caSource = server.caLocationSource
         if logger.format == .json {
             // JSON logs stay machine-readable: the banner is one object, not a text block.
             logger.log(.info, projects.contains(where: \.isDemo) ? "demo project ready" : "ready", values: banner.fields)

@@ -26,6 +26,10 @@ public final class UnderstudyServer: Sendable {
     /// The TLS settings (and handshake counters) of the HTTPS port and of tunnels the proxy
     /// intercepts; nil when `certificateAuthority` is.
     public let tls: TLSServerContext?
+    /// This server's claim on its CA folder, so `understudy ca reset` elsewhere refuses while it runs.
+    private let caClaim: CertificateAuthorityUse?
+    /// Why the CA lives where it does; nil when neither the HTTPS port nor the proxy is on.
+    public let caLocationSource: CALocationSource?
     /// What the seed directory imported at start; nil when no seed directory was configured.
     public var seedReport: SeedReport? { seeds.withLock { $0 } }
     private let seeds = Mutex<SeedReport?>(nil)
@@ -88,10 +92,16 @@ public final class UnderstudyServer: Sendable {
         if configuration.httpsPort != nil || configuration.proxyPort != nil {
             // The public URL's host is on the no-SNI certificate: a device that dials its address gets a name that matches.
             let publicHost = configuration.publicURL.flatMap { URL(string: $0)?.host }
-            let authority = try LocalCertificateAuthority(directory: configuration.resolvedCADirectory, defaultNames: publicHost.map { [$0] } ?? [])
+            let location = configuration.caLocation
+            caLocationSource = location.source
+            // Claimed before loading: a reset in progress finishes first, and none starts after.
+            caClaim = try CertificateAuthorityUse(directory: location.path)
+            let authority = try LocalCertificateAuthority(directory: location.path, defaultNames: publicHost.map { [$0] } ?? [])
             certificateAuthority = authority
             tls = try TLSServerContext(certificates: authority)
         } else {
+            caClaim = nil
+            caLocationSource = nil
             certificateAuthority = nil
             tls = nil
         }

@@ -36,15 +36,30 @@ struct CertificateAuthorityCommandTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("ca-cli-\(UUID().uuidString)").path
     }
 
-    @Test("`ca path` makes the CA beside the database when there is none and prints its certificate's path")
+    @Test("`ca path` makes one CA per user, whatever the checkout, and prints its certificate's path and why")
     func path() throws {
-        let data = folder()
-        let outcome = try understudy(["ca", "path", "--database", data + "/db.sqlite"])
+        let (data, home) = (folder(), folder())
+        #if os(macOS)
+        let perUser = home + "/Library/Application Support/Understudy/ca"
+        #else
+        let perUser = home + "/.local/share/understudy/ca"
+        #endif
+        let user = ["HOME": home, "XDG_DATA_HOME": ""]
+        let outcome = try understudy(["ca", "path", "--database", data + "/db.sqlite"], environment: user)
         #expect(outcome.status == 0, "\(outcome.errors)")
-        #expect(outcome.text == data + "/understudy-ca.pem\n")
-        #expect(FileManager.default.fileExists(atPath: data + "/understudy-ca.pem"))
-        #expect(FileManager.default.fileExists(atPath: data + "/understudy-ca.key"))
+        #expect(outcome.text == perUser + "/understudy-ca.pem\n")
+        #expect(outcome.errors.contains("per-user default"))
+        #expect(FileManager.default.fileExists(atPath: perUser + "/understudy-ca.key"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/understudy-ca.pem"), "nothing is made beside the database")
         #expect(!FileManager.default.fileExists(atPath: data + "/db.sqlite"), "the CA commands never touch the database")
+        // Another checkout, run from anywhere, gets the same CA: a device trusts it once.
+        let other = try understudy(["ca", "export", "--database", folder() + "/db.sqlite"], environment: user)
+        #expect(other.status == 0 && other.output == FileManager.default.contents(atPath: perUser + "/understudy-ca.pem"))
+        // A CA an earlier version made beside the database keeps being used, and says so.
+        let legacy = folder()
+        #expect(try understudy(["ca", "path", "--ca-dir", legacy]).status == 0)
+        let kept = try understudy(["ca", "path", "--database", legacy + "/db.sqlite"], environment: user)
+        #expect(kept.text == legacy + "/understudy-ca.pem\n" && kept.errors.contains("beside the database"))
         // --ca-dir beats the database's folder, as for `serve`; so does UNDERSTUDY_CA_DIR.
         let elsewhere = folder()
         let flagged = try understudy(["ca", "path", "--database", data + "/db.sqlite", "--ca-dir", elsewhere])
@@ -86,16 +101,37 @@ struct CertificateAuthorityCommandTests {
         #expect(FileManager.default.contents(atPath: pemFile) == pem)
     }
 
-    @Test("`ca reset` makes a new CA, says old certificates are untrusted and a running server must restart")
+    @Test("`ca reset` makes a new CA and says old certificates are untrusted")
     func reset() throws {
         let directory = folder()
         let before = try understudy(["ca", "export", "--ca-dir", directory]).output
         let outcome = try understudy(["ca", "reset", "--ca-dir", directory])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.text.contains(directory + "/understudy-ca.pem"))
-        #expect(outcome.text.contains("no longer trusted") && outcome.text.contains("restart"))
+        #expect(outcome.text.contains("no longer trusted") && outcome.text.contains("Servers started from now on sign with the new CA"))
         let after = try understudy(["ca", "export", "--ca-dir", directory]).output
         #expect(!after.isEmpty && after != before)
+    }
+
+    @Test("`ca reset` refuses while a running server uses the CA, so no server signs with a CA devices were told to drop")
+    func resetRefusedWhileServing() async throws {
+        let directory = folder()
+        let before = try understudy(["ca", "export", "--ca-dir", directory]).output
+        let port = try await SpawnedServer.freePort()
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        let server = try SpawnedProcess.start(
+            Self.binary.path,
+            ["serve", "--port", String(port), "--https-port", "0", "--ca-dir", directory, "--database", directory + "/db.sqlite"],
+            environment: environment, directory: LogFormatTests.repository.path)
+        #expect(try await SpawnedServer.waitUntilReady(port: port, process: server))
+        let refused = try understudy(["ca", "reset", "--ca-dir", directory])
+        #expect(refused.status == 1 && refused.errors.contains("a running Understudy server uses the CA"), "\(refused.errors)")
+        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output == before, "the CA was left alone")
+        server.send(SIGTERM)
+        #expect(server.collect().ending == .exited(0))
+        // Once it has stopped, the reset goes through.
+        #expect(try understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
+        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output != before)
     }
 
     @Test("`ca reset` replaces a damaged CA that `ca export` refuses with exit 1 and the file's name")

@@ -15,6 +15,8 @@ public enum CertificateAuthorityError: Error, Equatable, CustomStringConvertible
     case io(path: String, reason: String)
     /// OpenSSL refused an operation (allocation, signing, encoding).
     case openSSL(operation: String, reason: String)
+    /// A running server serves from this CA folder, so it cannot be replaced under it.
+    case inUse(directory: String)
 
     /// What a person reads: the file, the problem and the remedy.
     public var description: String {
@@ -26,6 +28,9 @@ public enum CertificateAuthorityError: Error, Equatable, CustomStringConvertible
         case .expired(let path): return "the CA certificate \(path) has expired; \(remedy)"
         case .io(let path, let reason): return "\(path): \(reason)"
         case .openSSL(let operation, let reason): return "OpenSSL could not \(operation): \(reason)"
+        case .inUse(let directory):
+            return "a running Understudy server uses the CA in \(directory) and would go on signing with it; "
+                + "stop that server, run `understudy ca reset` again, then start it"
         }
     }
 

@@ -126,10 +126,11 @@ public final class LocalCertificateAuthority: Sendable {
     }
 
     /// Writes a new CA into `directory` without reading what is there, so a damaged CA can be
-    /// replaced (`understudy ca reset`). Returns the new certificate's path.
+    /// replaced (`understudy ca reset`). Returns the new certificate's path. Refuses while a
+    /// running server claims the folder (`CertificateAuthorityUse`).
     @discardableResult
     public static func resetFiles(in directory: String) throws(CertificateAuthorityError) -> String {
-        _ = try replaceFiles(in: directory)
+        _ = try CertificateAuthorityUse.withoutClaims(directory) { () throws(CertificateAuthorityError) in try replaceFiles(in: directory) }
         return certificatePath(in: directory)
     }
 
