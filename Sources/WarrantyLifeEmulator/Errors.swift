@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 
 /// An error in WarrantyLife's envelope: `{"error", "errorMessage", "errorCode"}` (contract D-WL-05).
-public struct WarrantyLifeError: FixedResponseError, Sendable, Equatable {
+public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
     /// HTTP status.
     public let status: Int
     /// The snake_case category (`validation_failed`, `voucher_not_found`, …).
@@ -12,7 +12,7 @@ public struct WarrantyLifeError: FixedResponseError, Sendable, Equatable {
     public let message: String
     /// Understudy's stable numeric code.
     public let code: Int
-    /// Extra headers (`Retry-After` on 429).
+    /// Extra headers (`Retry-After` on 429, `Allow` on 405).
     public var headers = HTTPHeaders()
 
     /// Creates an error.
@@ -28,8 +28,13 @@ public struct WarrantyLifeError: FixedResponseError, Sendable, Equatable {
         lhs.status == rhs.status && lhs.error == rhs.error && lhs.message == rhs.message && lhs.code == rhs.code
     }
 
-    /// The JSON error body.
-    public var response: Response {
+    /// The answer to `request`, tagged with its journal id (see `response(trace:)`).
+    public func response(to request: Request, in context: EmulatorContext) -> Response {
+        response(trace: context.requestID)
+    }
+
+    /// The JSON error body and the error's own headers, before the trace header.
+    private var untracedResponse: Response {
         var response = Response.json(
             status: status,
             bytes: JSONValue.object([
@@ -41,7 +46,7 @@ public struct WarrantyLifeError: FixedResponseError, Sendable, Equatable {
 
     /// The response, tagged with the journal id so a developer can find the request.
     func response(trace: String) -> Response {
-        var response = self.response
+        var response = untracedResponse
         response.headers.set("X-Understudy-Trace", trace)
         return response
     }

@@ -7,9 +7,9 @@ import SQLiteStore // SHA256Digest
 // and insights (D-WL-19).
 extension WarrantyLifeRoutes {
     /// `GET /devices?deviceId=` (D-WL-16): public coverage, no personal data.
-    func publicDevice(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func publicDevice(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let deviceID = try WireQuery(request).requiredString("deviceId")
-        let coverage = try await read(context, caller.project) { service in try service.device(deviceID: deviceID) }
+        let coverage = try await read(context) { service in try service.device(deviceID: deviceID) }
         let shown = coverage.active ?? coverage.all.last
         func offered(_ key: String) -> JSONValue { .bool(shown?.document[key]?.boolValue ?? false) }
         return ok([
@@ -21,24 +21,24 @@ extension WarrantyLifeRoutes {
     }
 
     /// `GET /items?deviceId=`: 200 Item, 404 none yet, 401 (1302) another account's.
-    func itemByDevice(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func itemByDevice(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let deviceID = try WireQuery(request).requiredString("deviceId")
-        let user = try caller.requireUser()
-        let coverage = try await read(context, caller.project) { service in try service.item(deviceID: deviceID, user: user) }
+        let user = context.caller.user
+        let coverage = try await read(context) { service in try service.item(deviceID: deviceID, user: user) }
         return ok(coverage.wire)
     }
 
     /// `POST /items`: 201 new, 200 when the caller already owns the device's item, 401 (1302) otherwise.
-    func createItem(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func createItem(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         let deviceID = try body.requiredString("deviceId")
-        let user = try caller.requireUser(), nowText = nowText(context)
+        let user = context.caller.user, nowText = nowText(context)
         let item = ItemRecord(
-            id: newID(context, caller.project), deviceID: deviceID, userID: user.id, categoryID: try body.string("categoryId"),
+            id: newID(context), deviceID: deviceID, userID: user.id, categoryID: try body.string("categoryId"),
             manufacturerName: try body.string("manufacturerName"), model: try body.string("model"), mpn: try body.string("mpn"),
             imei: try body.string("imei"), notificationToken: try body.string("notificationToken"), ssr: false, ssd: false, tradeIn: false,
             createdAt: nowText, updatedAt: nowText)
-        let result = try await write(context, caller.project) { service in
+        let result = try await write(context) { service in
             var item = item
             item.id = try unusedID(item.id, in: .items, service, context)
             return try service.createItem(item, user: user)
@@ -47,7 +47,7 @@ extension WarrantyLifeRoutes {
     }
 
     /// `PUT /items/{itemId}`: a Sensor Event → 202 `{sensorEventId}`; a token-only update → 200 `{id}` (D-WL-17, D-WL-18).
-    func sensorEvent(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func sensorEvent(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         let eventAt = try body.string("eventAt")
         if let eventAt, !WarrantyLifeService.isLocalTimestamp(eventAt) {
@@ -61,8 +61,8 @@ extension WarrantyLifeRoutes {
         for name in ["sensorTestId", "dropJsVersion", "deviceId", "platformVersion", "appVersion"] { _ = try body.string(name) }
         let event = SensorEventInput(eventAt: eventAt, type: type, notificationToken: token, flags: WarrantyLifeService.smartSaverFlags(in: body.json), body: body.json)
         let itemID = context.parameter("itemId")
-        let user = try caller.requireUser(), eventID = newID(context, caller.project), dedupe = settings.sensorEventDedupe
-        let answeredID = try await write(context, caller.project) { service in
+        let user = context.caller.user, eventID = newID(context), dedupe = settings.sensorEventDedupe
+        let answeredID = try await write(context) { service in
             try service.recordSensorEvent(event, itemID: itemID, user: user, eventID: unusedID(eventID, in: .sensorEvents, service, context), dedupe: dedupe)
         }
         if event.isTokenUpdate { return ok(["id": .string(itemID)]) }
@@ -70,38 +70,38 @@ extension WarrantyLifeRoutes {
     }
 
     /// `PUT /items/{itemId}/notification-token` (D-WL-18).
-    func notificationToken(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func notificationToken(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         let token = try body.requiredString("notificationToken")
         _ = try body.string("deviceId"); _ = try body.string("platform")
-        let itemID = context.parameter("itemId"), user = try caller.requireUser()
-        try await write(context, caller.project) { service in try service.updateNotificationToken(token, itemID: itemID, user: user) }
+        let itemID = context.parameter("itemId"), user = context.caller.user
+        try await write(context) { service in try service.updateNotificationToken(token, itemID: itemID, user: user) }
         return ok(["itemId": .string(itemID), "notificationToken": .string(token), "updatedAt": .string(nowText(context))])
     }
 
     /// Optional `GET /items/{itemId}/smart-saver` (D-WL-23).
-    func smartSaver(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let itemID = context.parameter("itemId"), user = try caller.requireUser()
-        let programs = try await read(context, caller.project) { service in try service.smartSaver(itemID: itemID, user: user) }
+    func smartSaver(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let itemID = context.parameter("itemId"), user = context.caller.user
+        let programs = try await read(context) { service in try service.smartSaver(itemID: itemID, user: user) }
         return ok(SmartSaverStatus.wire(programs))
     }
 
     /// Optional `POST /items/{itemId}/smart-saver/opt-ins` `{program, optIn}`: 409 (1601) when not offered.
-    func optIn(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func optIn(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         guard let program = SmartSaverProgram(rawValue: try body.requiredString("program")) else {
             throw WarrantyLifeError.validation("Field `program` must be one of SSR, SSD, TRADE_IN.")
         }
         guard let optIn = try body.bool("optIn") else { throw WarrantyLifeError.validation("Field `optIn` is required.") }
-        let itemID = context.parameter("itemId"), user = try caller.requireUser()
-        let programs = try await write(context, caller.project) { service in try service.optIn(program, optIn, itemID: itemID, user: user) }
+        let itemID = context.parameter("itemId"), user = context.caller.user
+        let programs = try await write(context) { service in try service.optIn(program, optIn, itemID: itemID, user: user) }
         return ok(SmartSaverStatus.wire(programs))
     }
 
     // MARK: Uploads (D-WL-21)
 
     /// `POST …/events/{sensorEventId}/readings`: a gzip JSON array → 201 `{received}`.
-    func readings(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func readings(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let limit = settings.maxUploadBytes
         var body = request.body
         let wasGzip = request.headers["content-encoding"]?.lowercased().contains("gzip") ?? false
@@ -119,20 +119,20 @@ extension WarrantyLifeRoutes {
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The readings body is empty; a JSON array was expected.") }
         // One pass over the bytes for the common batch; the reference parse when the scanner is not sure.
         let count = try ReadingsScanner.count(body) ?? WarrantyLifeService.validateReadings(WireBody.json(body, what: "The readings body"))
-        let itemID = context.parameter("itemId"), eventID = context.parameter("sensorEventId"), user = try caller.requireUser()
+        let itemID = context.parameter("itemId"), eventID = context.parameter("sensorEventId"), user = context.caller.user
         let inflated = body != request.body
         // The stream that inflates to `body`: inflated here (magic bytes), or by the HTTP layer
         // (Content-Encoding; with both, its stream would inflate to the inner one).
         let stream = inflated ? request.body : request.gzipStream
         let stored: StoredReadings = stream.map { .gzip($0) } ?? .json(String(decoding: body, as: UTF8.self))
-        try await write(context, caller.project) { service in
+        try await write(context) { service in
             try service.storeReadings(itemID: itemID, eventID: eventID, user: user, count: count, gzipped: wasGzip || inflated, readings: stored)
         }
         return ok(["received": .int(Int64(count))], status: 201)
     }
 
     /// `POST …/clips/sound/{sensorEventId}?createdAt=`: raw bytes → 201 `{bytes}`.
-    func audioClip(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func audioClip(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let limit = settings.maxUploadBytes
         let body = request.body
         guard !body.isEmpty else { throw WarrantyLifeError.validation("The audio clip is empty.") }
@@ -148,16 +148,16 @@ extension WarrantyLifeRoutes {
         if let createdAt, !WarrantyLifeService.isLocalTimestamp(createdAt) {
             throw WarrantyLifeError.validation("Query parameter `createdAt` must be `yyyy-MM-dd HH:mm:ss.SSS`.")
         }
-        let itemID = context.parameter("itemId"), user = try caller.requireUser()
+        let itemID = context.parameter("itemId"), user = context.caller.user
         let sensorEventID = eventID, recordedAt = createdAt, contentType = request.headers["content-type"]
-        try await write(context, caller.project) { service in
+        try await write(context) { service in
             try service.storeAudio(itemID: itemID, eventID: sensorEventID, user: user, recordedAt: recordedAt, contentType: contentType, data: body)
         }
         return ok(["bytes": .int(Int64(body.count))], status: 201)
     }
 
     /// `POST /items/{itemId}/diagnostics`: 201 `{id}`; a repeat of the same sorted-JSON hash is kept and marked.
-    func diagnostic(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func diagnostic(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         for name in [
             "imei", "brand", "resultCode", "sim", "appVersion", "osVersion", "model", "mpn", "screenResolution", "sensorTestId",
@@ -165,16 +165,16 @@ extension WarrantyLifeRoutes {
         ] { _ = try body.string(name) }
         for name in ["storage", "storageUsed", "ram"] { _ = try body.double(name) }
         for name in ["caseBundlePurchased", "bundledCaseApplied"] { _ = try body.bool(name) }
-        let itemID = context.parameter("itemId"), user = try caller.requireUser()
-        let id = newID(context, caller.project), dedupe = settings.uploadDedupe, document = body.json
-        let answered = try await write(context, caller.project) { service in
+        let itemID = context.parameter("itemId"), user = context.caller.user
+        let id = newID(context), dedupe = settings.uploadDedupe, document = body.json
+        let answered = try await write(context) { service in
             try service.storeDiagnostic(document, itemID: itemID, user: user, id: unusedID(id, in: .diagnostics, service, context), dedupe: dedupe)
         }
         return ok(["id": .string(answered)], status: 201)
     }
 
     /// `POST …/diagnostics/{diagnosticId}/images/{kind}`: multipart `image` → 201 `{kind, bytes, contentType, sha256}`.
-    func image(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func image(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let kind = context.parameter("kind")
         guard !kind.isEmpty, kind.count <= 40, kind.unicodeScalars.allSatisfy({ ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "-" || $0 == "_" }) else {
             throw WarrantyLifeError.validation("Image kind `\(kind)` must be a slug such as reference, test, front, back, open-face or receipt.")
@@ -191,8 +191,8 @@ extension WarrantyLifeRoutes {
         let limit = settings.maxUploadBytes
         guard part.body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         let upload = ImageUpload(filename: part.filename, contentType: part.effectiveContentType, data: part.body, sha256: SHA256Digest.hex(part.body))
-        let itemID = context.parameter("itemId"), diagnosticID = context.parameter("diagnosticId"), user = try caller.requireUser()
-        try await write(context, caller.project) { service in
+        let itemID = context.parameter("itemId"), diagnosticID = context.parameter("diagnosticId"), user = context.caller.user
+        try await write(context) { service in
             try service.storeImage(upload, kind: kind, itemID: itemID, diagnosticID: diagnosticID, user: user)
         }
         return ok(
@@ -203,9 +203,9 @@ extension WarrantyLifeRoutes {
     // MARK: Insights
 
     /// The item's seeded `InsightData`, or `{data: null}`.
-    func insight(_ context: EmulatorContext, _ caller: Caller, deviceID: String?, itemID: String?) async throws -> Response {
-        let user = try caller.requireUser()
-        let insight = try await read(context, caller.project) { service in try service.insight(deviceID: deviceID, itemID: itemID, user: user) }
+    func insight(_ context: RequestContext<UserCaller>, deviceID: String?, itemID: String?) async throws -> Response {
+        let user = context.caller.user
+        let insight = try await read(context) { service in try service.insight(deviceID: deviceID, itemID: itemID, user: user) }
         return ok(insight.map(InsightModel.normalized) ?? .null)
     }
 }

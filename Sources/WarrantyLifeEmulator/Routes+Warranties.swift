@@ -35,37 +35,37 @@ extension WarrantyLifeRoutes {
     }
 
     /// `GET /warranties`: the caller's warranties.
-    func listWarranties(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let user = try caller.requireUser(), now = context.now
-        let warranties = try await read(context, caller.project) { service in try service.warranties(of: user) }
+    func listWarranties(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let user = context.caller.user, now = context.now
+        let warranties = try await read(context) { service in try service.warranties(of: user) }
         return ok(.array(warranties.map { $0.warranty.wire(now: now, item: $0.item) }))
     }
 
     /// `GET /warranties/{id}`.
-    func getWarranty(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let user = try caller.requireUser(), id = context.parameter("id")
-        let found = try await read(context, caller.project) { service in try service.warranty(id: id, user: user) }
+    func getWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let user = context.caller.user, id = context.parameter("id")
+        let found = try await read(context) { service in try service.warranty(id: id, user: user) }
         return ok(found.warranty.wire(now: context.now, item: found.item))
     }
 
     /// `POST /warranties`: 201; the voucher becomes claimed by the caller and bound to the device.
-    func createWarranty(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let input = try warrantyInput(request), user = try caller.requireUser()
-        let created = try await write(context, caller.project) { service in try service.createWarranty(input, user: user) }
+    func createWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let input = try warrantyInput(request), user = context.caller.user
+        let created = try await write(context) { service in try service.createWarranty(input, user: user) }
         return ok(created.warranty.wire(now: context.now, item: created.item), status: 201)
     }
 
     /// `PUT /warranties/{id}`: merge; a caller on another device who looked the voucher up takes the warranty over (transfer).
-    func updateWarranty(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let input = try warrantyInput(request), user = try caller.requireUser(), id = context.parameter("id")
-        let updated = try await write(context, caller.project) { service in try service.updateWarranty(id: id, input, user: user) }
+    func updateWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let input = try warrantyInput(request), user = context.caller.user, id = context.parameter("id")
+        let updated = try await write(context) { service in try service.updateWarranty(id: id, input, user: user) }
         return ok(updated.warranty.wire(now: context.now, item: updated.item))
     }
 
     /// `PATCH /warranties/{id}` (`updateWarrantyById`): merge, `rewardAmount` within 0…`rewardAmountMax`.
-    func patchWarranty(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let input = try warrantyInput(request), user = try caller.requireUser(), id = context.parameter("id")
-        let patched = try await write(context, caller.project) { service in try service.patchWarranty(id: id, input, user: user) }
+    func patchWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let input = try warrantyInput(request), user = context.caller.user, id = context.parameter("id")
+        let patched = try await write(context) { service in try service.patchWarranty(id: id, input, user: user) }
         return ok(patched.warranty.wire(now: context.now, item: patched.item))
     }
 
@@ -74,18 +74,18 @@ extension WarrantyLifeRoutes {
     /// Content served as is (`/app-config`, `/sensor-tests`): its encoded envelope is reused while
     /// the database has not changed (the document parsed and encoded again was most of the route,
     /// see `DerivedAnswers`).
-    func content(_ request: Request, _ context: EmulatorContext, _ caller: Caller, name: String) async throws -> Response {
+    func content<Account>(_ request: Request, _ context: RequestContext<WarrantyLifeCaller<Account>>, name: String) async throws -> Response {
         let asOf = context.database.localChangeCount // before the read
-        let key = "warrantylife.content\u{1F}\(caller.project)\u{1F}\(name)\u{1F}\(settings.bareEnvelope)"
+        let key = "warrantylife.content\u{1F}\(context.caller.project)\u{1F}\(name)\u{1F}\(settings.bareEnvelope)"
         return .json(
             status: 200,
             bytes: try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
-                ok(try await read(context, caller.project) { service in try service.content(name) }).body
+                ok(try await read(context) { service in try service.content(name) }).body
             })
     }
 
     /// `POST /surveys` (D-WL-13): `surveyVersion` and `answers` in either form → 201 `{id}`.
-    func postSurvey(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func postSurvey(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         guard try body.int("surveyVersion") != nil else { throw WarrantyLifeError.validation("Field `surveyVersion` is required.") }
         _ = try body.string("diagnosticId")
@@ -102,18 +102,18 @@ extension WarrantyLifeRoutes {
                 }
             }
         }
-        return try await submit(context, caller, kind: "survey", body: body.json)
+        return try await submit(context, kind: "survey", body: body.json)
     }
 
     /// `POST /feedback` (D-WL-24): any JSON object.
-    func feedback(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        try await submit(context, caller, kind: "feedback", body: try WireBody.object(request).json)
+    func feedback(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        try await submit(context, kind: "feedback", body: try WireBody.object(request).json)
     }
 
     /// Stores a submission → 201 `{id}`.
-    private func submit(_ context: EmulatorContext, _ caller: Caller, kind: String, body: JSONValue) async throws -> Response {
-        let drawn = newID(context, caller.project), userID = caller.user?.id
-        let id = try await write(context, caller.project) { service in
+    private func submit(_ context: RequestContext<UserCaller>, kind: String, body: JSONValue) async throws -> Response {
+        let drawn = newID(context), userID = context.caller.user.id
+        let id = try await write(context) { service in
             let id = try unusedID(drawn, in: .submissions, service, context)
             try service.submit(kind: kind, body: body, id: id, userID: userID)
             return id
@@ -122,14 +122,14 @@ extension WarrantyLifeRoutes {
     }
 
     /// `GET /surveys?surveyVersion=`: the questions of that version (default: the highest).
-    func survey(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func survey(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let version = try WireQuery(request).int("surveyVersion")
-        return ok(try await read(context, caller.project) { service in try service.survey(version: version) })
+        return ok(try await read(context) { service in try service.survey(version: version) })
     }
 
     /// Raw HTML, not enveloped (D-WL-14); `{{query}}` in the seeded page becomes the escaped query values.
-    func offersHTML(_ request: Request, _ context: EmulatorContext, _ caller: Caller, name: String) async throws -> Response {
-        let page = try await read(context, caller.project) { service in try service.content(name) }.stringValue ?? ""
+    func offersHTML(_ request: Request, _ context: RequestContext<UserCaller>, name: String) async throws -> Response {
+        let page = try await read(context) { service in try service.content(name) }.stringValue ?? ""
         let echoed = request.queryItems.filter { !$0.value.isEmpty }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         let escaped = echoed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -137,16 +137,16 @@ extension WarrantyLifeRoutes {
     }
 
     /// `GET /offers?country=&state=`: JSON offers, filtered by `country`/`state` when an offer names them.
-    func offers(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func offers(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let query = WireQuery(request)
         let country = query.string("country"), state = query.string("state")
-        return ok(.array(try await read(context, caller.project) { service in try service.offers(country: country, state: state) }))
+        return ok(.array(try await read(context) { service in try service.offers(country: country, state: state) }))
     }
 
     /// `GET /diagnostic-config?model=`: the model's requirements, else the `*` default, else 404.
-    func diagnosticConfig(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func diagnosticConfig(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let model = try WireQuery(request).requiredString("model")
-        let requirements = try await read(context, caller.project) { service in try service.diagnosticRequirements(model: model) }
+        let requirements = try await read(context) { service in try service.diagnosticRequirements(model: model) }
         return ok(["model": .string(model), "diagnosticRequirements": requirements])
     }
 }

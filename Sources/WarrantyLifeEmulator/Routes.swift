@@ -2,27 +2,6 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 
-/// Who may call a route (D-WL-02, D-WL-03): the developer key alone, the key with user
-/// credentials when present, or the key with user credentials required.
-enum Access { case key, optionalUser, user }
-
-/// The authenticated caller of an SDK route: the developer key (from `context.credential`) and,
-/// when the request carried valid user credentials, the account.
-struct Caller: Sendable {
-    /// The project that owns the key.
-    let project: ProjectID
-    /// The developer key as the credential index resolved it.
-    let key: DeveloperKeyRecord
-    /// The account, when the request carried its credentials.
-    let user: UserRecord?
-
-    /// The account of a K+U route (the route table guarantees one; 401 otherwise).
-    func requireUser() throws(WarrantyLifeError) -> UserRecord {
-        guard let user else { throw .unauthorized }
-        return user
-    }
-}
-
 /// The SDK-facing routes (wire doc §10.1), relative to the platform prefix: decode the request,
 /// call the service in one transaction, encode WarrantyLife's envelope.
 struct WarrantyLifeRoutes: Sendable {
@@ -49,13 +28,12 @@ struct WarrantyLifeRoutes: Sendable {
             try? known.add(route.method, route.path, true)
         }
         let matcher = known
+        // Outside the API base, so its own group; it authenticates like a `.key` route.
+        let fallback = RouteGroup<KeyCaller>(authenticate: { try await caller($0, $1) }, translate: Self.translate)
         return table
             + Self.fallbackMethods.map { method in
-                Route(method, "/{path...}") { request, context in
-                    try await answer(request, context) { request, context in
-                        _ = try await authenticate(request, context, .key)
-                        throw Self.unrouted(matcher.match(request.method, path: "/" + context.parameter("path")))
-                    }
+                fallback.route(method, "/{path...}") { request, context in
+                    throw Self.unrouted(matcher.match(request.method, path: "/" + context.parameter("path")))
                 }
             }
     }
@@ -68,96 +46,87 @@ struct WarrantyLifeRoutes: Sendable {
         return error
     }
 
-    /// The SDK route table.
+    /// The SDK route table: `keyed` routes need the developer key (D-WL-02; the voucher lookup
+    /// also uses the account when its credentials are valid), `signedIn` ones the key and an
+    /// account (D-WL-03).
     func sdkRoutes() -> [Route] {
-        [
-            route(.get, "/developer-keys/validate", .key, validateKey),
-            route(.get, "/auth/activated-account-check", .key, activatedAccountCheck),
-            route(.post, "/auth/recover", .key, recover),
-            route(.post, "/auth/token", .key, login),
-            route(.delete, "/auth/token", .user, logout),
-            route(.post, "/auth/user", .key, register),
-            route(.get, "/whoami", .user, whoami),
-            route(.get, "/app-config", .key) { try await content($0, $1, $2, name: "appConfig") },
-            route(.get, "/vouchers/{code}", .optionalUser, lookUpVoucher),
-            route(.get, "/devices", .key, publicDevice),
-            route(.get, "/items", .user, itemByDevice),
-            route(.post, "/items", .user, createItem),
-            route(.put, "/items/{itemId}", .user, sensorEvent),
-            route(.post, "/items/{itemId}/events", .user, sensorEvent),
-            route(.post, "/items/{itemId}/events/{sensorEventId}/readings", .user, readings),
-            route(.post, "/items/{itemId}/clips/sound/{sensorEventId}", .user, audioClip),
-            route(.post, "/items/{itemId}/diagnostics", .user, diagnostic),
-            route(.post, "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", .user, image),
-            route(.put, "/items/{itemId}/notification-token", .user, notificationToken),
-            route(.get, "/items/{itemId}/smart-saver", .user, smartSaver),
-            route(.post, "/items/{itemId}/smart-saver/opt-ins", .user, optIn),
-            route(.get, "/insights", .user) { request, context, caller in
-                try await insight(context, caller, deviceID: try WireQuery(request).requiredString("deviceId"), itemID: nil)
+        let keyed = RouteGroup<KeyCaller>(prefix: Self.base, authenticate: { try await caller($0, $1) }, translate: Self.translate)
+        let signedIn = RouteGroup<UserCaller>(prefix: Self.base, authenticate: { try await signedInCaller($0, $1) }, translate: Self.translate)
+        return [
+            keyed.route(.get, "/developer-keys/validate", validateKey),
+            keyed.route(.get, "/auth/activated-account-check", activatedAccountCheck),
+            keyed.route(.post, "/auth/recover", recover),
+            keyed.route(.post, "/auth/token", login),
+            signedIn.route(.delete, "/auth/token", logout),
+            keyed.route(.post, "/auth/user", register),
+            signedIn.route(.get, "/whoami", whoami),
+            keyed.route(.get, "/app-config") { try await content($0, $1, name: "appConfig") },
+            keyed.route(.get, "/vouchers/{code}", lookUpVoucher),
+            keyed.route(.get, "/devices", publicDevice),
+            signedIn.route(.get, "/items", itemByDevice),
+            signedIn.route(.post, "/items", createItem),
+            signedIn.route(.put, "/items/{itemId}", sensorEvent),
+            signedIn.route(.post, "/items/{itemId}/events", sensorEvent),
+            signedIn.route(.post, "/items/{itemId}/events/{sensorEventId}/readings", readings),
+            signedIn.route(.post, "/items/{itemId}/clips/sound/{sensorEventId}", audioClip),
+            signedIn.route(.post, "/items/{itemId}/diagnostics", diagnostic),
+            signedIn.route(.post, "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", image),
+            signedIn.route(.put, "/items/{itemId}/notification-token", notificationToken),
+            signedIn.route(.get, "/items/{itemId}/smart-saver", smartSaver),
+            signedIn.route(.post, "/items/{itemId}/smart-saver/opt-ins", optIn),
+            signedIn.route(.get, "/insights") { request, context in
+                try await insight(context, deviceID: try WireQuery(request).requiredString("deviceId"), itemID: nil)
             },
-            route(.get, "/items/{itemId}/insights", .user) { try await insight($1, $2, deviceID: nil, itemID: $1.parameter("itemId")) },
-            route(.get, "/devices/{deviceId}/insights", .user) { try await insight($1, $2, deviceID: $1.parameter("deviceId"), itemID: nil) },
-            route(.get, "/warranties", .user, listWarranties),
-            route(.post, "/warranties", .user, createWarranty),
-            route(.get, "/warranties/{id}", .user, getWarranty),
-            route(.put, "/warranties/{id}", .user, updateWarranty),
-            route(.patch, "/warranties/{id}", .user, patchWarranty),
-            route(.post, "/surveys", .user, postSurvey),
-            route(.get, "/surveys", .user, survey),
-            route(.get, "/offers/registration", .user) { try await offersHTML($0, $1, $2, name: "offersRegistrationHTML") },
-            route(.get, "/offers/reward-screen", .user) { try await offersHTML($0, $1, $2, name: "offersRewardScreenHTML") },
-            route(.get, "/offers", .user, offers),
-            route(.post, "/feedback", .user, feedback),
-            route(.get, "/sensor-tests", .user) { try await content($0, $1, $2, name: "sensorTests") },
-            route(.get, "/diagnostic-config", .user, diagnosticConfig),
+            signedIn.route(.get, "/items/{itemId}/insights") { try await insight($1, deviceID: nil, itemID: $1.parameter("itemId")) },
+            signedIn.route(.get, "/devices/{deviceId}/insights") { try await insight($1, deviceID: $1.parameter("deviceId"), itemID: nil) },
+            signedIn.route(.get, "/warranties", listWarranties),
+            signedIn.route(.post, "/warranties", createWarranty),
+            signedIn.route(.get, "/warranties/{id}", getWarranty),
+            signedIn.route(.put, "/warranties/{id}", updateWarranty),
+            signedIn.route(.patch, "/warranties/{id}", patchWarranty),
+            signedIn.route(.post, "/surveys", postSurvey),
+            signedIn.route(.get, "/surveys", survey),
+            signedIn.route(.get, "/offers/registration") { try await offersHTML($0, $1, name: "offersRegistrationHTML") },
+            signedIn.route(.get, "/offers/reward-screen") { try await offersHTML($0, $1, name: "offersRewardScreenHTML") },
+            signedIn.route(.get, "/offers", offers),
+            signedIn.route(.post, "/feedback", feedback),
+            signedIn.route(.get, "/sensor-tests") { try await content($0, $1, name: "sensorTests") },
+            signedIn.route(.get, "/diagnostic-config", diagnosticConfig),
         ]
     }
 
     // MARK: Route plumbing
 
-    typealias Handler = @Sendable (Request, EmulatorContext, Caller) async throws -> Response
-
-    /// A route that authenticates the caller for `access` and answers errors in WarrantyLife's envelope.
-    private func route(_ method: HTTPMethod, _ path: String, _ access: Access, _ handler: @escaping Handler) -> Route {
-        Route(method, Self.base + path) { request, context in
-            try await answer(request, context) { request, context in
-                let caller = try await authenticate(request, context, access)
-                return try await handler(request, context, caller)
-            }
-        }
+    /// A body the decoder refused is WarrantyLife's 400 naming the problem; anything else is
+    /// already WarrantyLife's or left to the core's answer in the same envelope.
+    @Sendable static func translate(_ error: any Error, _ context: EmulatorContext) -> any Error {
+        guard let error = error as? BodyError else { return error }
+        return WarrantyLifeError.validation(error.message)
     }
 
-    /// `body`'s response, its WarrantyLife and body errors in WarrantyLife's envelope (anything
-    /// else, a storage failure say, is left to the core's answer in the same envelope).
-    private func answer(
-        _ request: Request, _ context: EmulatorContext,
-        _ body: @Sendable (Request, EmulatorContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await body(request, context)
-        } catch let error as WarrantyLifeError {
-            return error.response(trace: context.requestID)
-        } catch let error as BodyError {
-            return WarrantyLifeError.validation(error.message).response(trace: context.requestID)
-        }
-    }
-
-    /// The developer key (as the core resolved it into `context.credential`) on every route; user
-    /// credentials where the route needs them.
-    private func authenticate(_ request: Request, _ context: EmulatorContext, _ access: Access) async throws -> Caller {
-        guard WarrantyLifePlatform.developerKey(in: request) != nil else { throw WarrantyLifeError.missingDeveloperKey }
+    /// The groups' one authentication step: the developer key the core resolved into
+    /// `context.credential` (revoked is invalid), and the account whose credentials the request
+    /// carried, when they are valid; a `.key` route simply does not look at it.
+    private func caller(_ request: Request, _ context: EmulatorContext) async throws -> KeyCaller {
+        guard context.presented(WarrantyLifePlatform.developerKeyKind) != nil else { throw WarrantyLifeError.missingDeveloperKey }
         guard let credential = context.credential, let key = credential.details(as: DeveloperKeyRecord.self), key.state != .revoked else {
             throw WarrantyLifeError.invalidDeveloperKey
         }
         let project = credential.project
         var user: UserRecord?
-        if let credentials = UserCredentials(request), let account = try await account(context, project, token: credentials.token),
+        if let credentials = UserCredentials(presentedIn: context), let account = try await account(context, project, token: credentials.token),
             credentials.names(account)
         {
             user = account
         }
-        if access == .user && user == nil { throw WarrantyLifeError.unauthorized }
-        return Caller(project: project, key: key, user: user)
+        return KeyCaller(project: project, key: key, user: user)
+    }
+
+    /// `caller`, with the 401 of a `.user` route that came without valid user credentials.
+    private func signedInCaller(_ request: Request, _ context: EmulatorContext) async throws -> UserCaller {
+        let caller = try await caller(request, context)
+        guard let user = caller.user else { throw WarrantyLifeError.unauthorized }
+        return UserCaller(project: caller.project, key: caller.key, user: user)
     }
 
     /// The account whose token this is, from the credential index: looking it up in its own read
@@ -186,9 +155,18 @@ struct WarrantyLifeRoutes: Sendable {
         }
     }
 
-    /// Runs `body` on the service in a write transaction (all or nothing).
-    func write<T: Sendable>(_ context: EmulatorContext, _ project: ProjectID, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T) async throws -> T {
-        let now = context.now
+    /// Runs `body` on the caller's project's service in a read transaction.
+    func read<Account, T: Sendable>(
+        _ context: RequestContext<WarrantyLifeCaller<Account>>, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T
+    ) async throws -> T {
+        try await read(context.core, context.caller.project, body)
+    }
+
+    /// Runs `body` on the caller's project's service in a write transaction (all or nothing).
+    func write<Account, T: Sendable>(
+        _ context: RequestContext<WarrantyLifeCaller<Account>>, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T
+    ) async throws -> T {
+        let now = context.now, project = context.caller.project
         return try await context.database.write { connection in
             try body(WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: now))
         }
@@ -202,8 +180,8 @@ struct WarrantyLifeRoutes: Sendable {
     /// A fresh numeric-string id: eight digits counting up (see `IDGenerator.ascendingNumber`);
     /// `restart` after a taken id starts the count over elsewhere. Seeded projects keep the random
     /// draws from 100000–99999999 that their tests were written against.
-    func newID(_ context: EmulatorContext, _ project: ProjectID, restart: Bool = false) -> String {
-        context.services.generateIDs(for: project) { generator in
+    func newID<Account>(_ context: RequestContext<WarrantyLifeCaller<Account>>, restart: Bool = false) -> String {
+        context.services.generateIDs(for: context.caller.project) { generator in
             generator.isSeeded
                 ? String(generator.int(in: 100_000...99_999_999))
                 : String(generator.ascendingNumber(in: 10_000_000...99_999_999, restart: restart))
@@ -211,68 +189,71 @@ struct WarrantyLifeRoutes: Sendable {
     }
 
     /// `candidate`, or a fresh id when `table` holds it already; call inside the write that stores it.
-    func unusedID(_ candidate: String, in table: WarrantyLifeStore.DrawnIDTable, _ service: WarrantyLifeService, _ context: EmulatorContext) throws -> String {
-        try service.store.unusedID(service.project, in: table, candidate: candidate) { newID(context, service.project, restart: true) }
+    func unusedID<Account>(
+        _ candidate: String, in table: WarrantyLifeStore.DrawnIDTable, _ service: WarrantyLifeService, _ context: RequestContext<WarrantyLifeCaller<Account>>
+    ) throws -> String {
+        try service.store.unusedID(service.project, in: table, candidate: candidate) { newID(context, restart: true) }
     }
 
     /// A fresh user token.
-    func newToken(_ context: EmulatorContext, _ project: ProjectID) -> String {
-        context.services.generateIDs(for: project) { $0.hex(40) }
+    func newToken<Account>(_ context: RequestContext<WarrantyLifeCaller<Account>>) -> String {
+        context.services.generateIDs(for: context.caller.project) { $0.hex(40) }
     }
 
     /// `context.now` as WarrantyLife shows times.
-    func nowText(_ context: EmulatorContext) -> String { Timestamp.format(context.now, fractionalSeconds: false) }
+    func nowText<Caller>(_ context: RequestContext<Caller>) -> String { Timestamp.format(context.now, fractionalSeconds: false) }
 
     // MARK: Key and accounts (§5.2)
 
     /// `GET /developer-keys/validate` (D-WL-09): 200 `{name, environment}`; an `unavailable` key answers 503 or hangs.
-    func validateKey(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        if caller.key.state == .unavailable {
-            if caller.key.unavailableMode == .hang { return Response(status: 0, delivery: .hang(seconds: 65)) }
+    func validateKey(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
+        let key = context.caller.key
+        if key.state == .unavailable {
+            if key.unavailableMode == .hang { return Response(status: 0, delivery: .hang(seconds: 65)) }
             throw WarrantyLifeError.serviceUnavailable
         }
-        return ok(["name": .string(caller.key.name), "environment": .string(caller.key.environment)])
+        return ok(["name": .string(key.name), "environment": .string(key.environment)])
     }
 
     /// `GET /auth/activated-account-check?email=`.
-    func activatedAccountCheck(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func activatedAccountCheck(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let email = try WireQuery(request).requiredString("email")
-        let user = try await read(context, caller.project) { service in try service.account(email: email) }
+        let user = try await read(context) { service in try service.account(email: email) }
         return ok(["email": .string(email), "exists": .bool(user != nil), "activated": .bool(user?.activated ?? false)])
     }
 
     /// `POST /auth/recover`: always 202; a known account gets a reset mail in the outbox.
-    func recover(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func recover(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let email = try WireBody.objectOrForm(request).requiredString("email")
-        let resetToken = newToken(context, caller.project)
-        try await write(context, caller.project) { service in try service.recover(email: email, resetToken: resetToken) }
+        let resetToken = newToken(context)
+        try await write(context) { service in try service.recover(email: email, resetToken: resetToken) }
         return ok(["sent": true], status: 202)
     }
 
     /// `POST /auth/token`: 202 `LoginResponse` (2022: exactly 202); mismatch 404 (or 401 by configuration); 403 before activation.
-    func login(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func login(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let body = try WireBody.objectOrForm(request)
         let username = try body.string("username") ?? body.string("email")
         guard let username, !username.isEmpty else { throw WarrantyLifeError.validation("Field `username` is required.") }
         let password = try body.requiredString("password")
         let failureStatus = settings.loginFailureStatus
-        let user = try await read(context, caller.project) { service in
+        let user = try await read(context) { service in
             try service.login(username: username, password: password, failureStatus: failureStatus)
         }
         return ok(user.login, status: settings.loginStatus)
     }
 
     /// `DELETE /auth/token` (optional, D-WL-11): revokes the token by issuing a new one.
-    func logout(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        let user = try caller.requireUser(), token = newToken(context, caller.project)
-        try await write(context, caller.project) { service in try service.logout(user, newToken: token) }
+    func logout(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        let user = context.caller.user, token = newToken(context)
+        try await write(context) { service in try service.logout(user, newToken: token) }
         // The old token is cached as this account's: it must stop working here and on every instance.
-        await context.services.projectChanged(caller.project)
+        await context.services.projectChanged(context.caller.project)
         return Response(status: 204)
     }
 
     /// `POST /auth/user` (D-WL-10): 201 `LoginResponse`; 409 existing e-mail; 422 locked e-mail.
-    func register(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func register(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let body = try WireBody.objectOrForm(request)
         let email = WireBody.trimmed(try body.requiredString("email"))
         // By code point, as the document's pattern reads it (a combining mark must not hide the `@`).
@@ -287,36 +268,36 @@ struct WarrantyLifeRoutes: Sendable {
         if let country { profile["country"] = .int(Int64(country)) }
         if let state { profile["state"] = .int(Int64(state)) }
         let registration = Registration(email: email, password: password, country: country, state: state, profile: profile)
-        let id = newID(context, caller.project), token = newToken(context, caller.project), requireActivation = settings.requireActivation
-        let user = try await write(context, caller.project) { service in
+        let id = newID(context), token = newToken(context), requireActivation = settings.requireActivation
+        let user = try await write(context) { service in
             try service.register(registration, id: unusedID(id, in: .users, service, context), token: token, requireActivation: requireActivation)
         }
         return ok(user.login, status: 201)
     }
 
     /// `GET /whoami`.
-    func whoami(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
-        ok(try caller.requireUser().whoami)
+    func whoami(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
+        ok(context.caller.user.whoami)
     }
 
     // MARK: Vouchers
 
     /// `GET /vouchers/{code}` (D-WL-15): the voucher and the action for this caller and device.
-    func lookUpVoucher(_ request: Request, _ context: EmulatorContext, _ caller: Caller) async throws -> Response {
+    func lookUpVoucher(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let code = context.parameter("code")
         let query = WireQuery(request)
         let isPlanTransfer = try query.bool("isPlanTransfer") ?? false
         let active = try query.int("activeWarrantiesInCurrentDevice") ?? 0
         let deviceID = query.string("deviceId") ?? request.headers["x-device-id"]
-        let userID = caller.user?.id
-        let lookup = try await write(context, caller.project) { service in
+        let userID = context.caller.user?.id
+        let lookup = try await write(context) { service in
             try service.lookUpVoucher(code: code, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: active, deviceID: deviceID, callerUserID: userID)
         }
         let input = VoucherAnswerInput(voucher: lookup.voucher, action: lookup.action, countOnDevice: lookup.countOnDevice)
         let bare = settings.bareEnvelope
         return .json(
             status: 200,
-            bytes: voucherAnswers.answer(for: caller.project + "\u{1F}" + lookup.voucher.code, input: input) { input in
+            bytes: voucherAnswers.answer(for: context.caller.project + "\u{1F}" + lookup.voucher.code, input: input) { input in
                 WireEnvelope.ok(input.voucher.wire(action: input.action, countOnDevice: input.countOnDevice), bare: bare).body
             })
     }

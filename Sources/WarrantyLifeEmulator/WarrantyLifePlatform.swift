@@ -42,11 +42,17 @@ public struct WarrantyLifePlatform: Platform {
         WarrantyLifeError.forCore(failure).response(trace: requestID)
     }
 
-    /// The developer key of `X-WL-Developer-Key`.
+    /// The developer key of `X-WL-Developer-Key`, then the user credentials of `Authorization`:
+    /// the one read of both, which the routes' authentication takes from the context.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
-        guard let key = Self.developerKey(in: request) else { return [] }
-        return [PresentedCredential(kind: "developerKey", value: key)]
+        var presented: [PresentedCredential] = []
+        if let key = Self.developerKey(in: request) { presented.append(PresentedCredential(kind: Self.developerKeyKind, value: key)) }
+        if let user = UserCredentials(request) { presented += user.presented }
+        return presented
     }
+
+    /// The credential kind of developer keys, the only kind that names a project.
+    static let developerKeyKind = "developerKey"
 
     /// The `X-WL-Developer-Key` value; nil when absent or blank.
     static func developerKey(in request: Request) -> String? {
@@ -59,6 +65,8 @@ public struct WarrantyLifePlatform: Platform {
     /// creation have a row too (see `provision`); one without a row still identifies its project,
     /// and the routes answer it as an invalid key, as they always did.
     public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
+        // User credentials are per project: the routes look them up once the key named it.
+        guard credential.kind == Self.developerKeyKind else { return nil }
         let value = credential.value
         if let key = try await services.database.read({ connection in try WarrantyLifeStore(connection: connection).key(value) }) {
             return CredentialRecord(project: key.projectID, kind: credential.kind, value: value, details: key)

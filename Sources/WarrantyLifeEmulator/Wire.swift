@@ -193,6 +193,21 @@ struct UserCredentials: Sendable, Equatable {
         if token.isEmpty { return nil }
     }
 
+    /// The credential kinds they are handed on as: the token, and the Basic identity when sent.
+    static let tokenKind = "userToken", identityKind = "userIdentity"
+
+    /// As `WarrantyLifePlatform.presentedCredentials` hands them to the core (never looked up there).
+    var presented: [PresentedCredential] {
+        [PresentedCredential(kind: Self.tokenKind, value: token)] + (identity.map { [PresentedCredential(kind: Self.identityKind, value: $0)] } ?? [])
+    }
+
+    /// The credentials the core read from the request (see `presented`); nil when it carried none.
+    init?(presentedIn context: EmulatorContext) {
+        guard let token = context.presented(Self.tokenKind) else { return nil }
+        self.token = token
+        self.identity = context.presented(Self.identityKind)
+    }
+
     /// Whether the Basic identity, when sent, is `account`'s e-mail (any case) or id.
     func names(_ account: UserRecord) -> Bool {
         identity.map { $0.equalsIgnoringCase(account.email) || $0 == account.id } ?? true

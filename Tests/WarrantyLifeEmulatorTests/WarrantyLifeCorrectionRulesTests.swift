@@ -1,6 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
+import SQLiteStore
 import Testing
 
 @testable import WarrantyLifeEmulator
@@ -68,6 +69,32 @@ struct WarrantyLifeCorrectionRulesTests {
         // The fallback comes after every real route, one per method it answers.
         #expect(routes.suffix(WarrantyLifeRoutes.fallbackMethods.count).allSatisfy { $0.path == "/{path...}" })
         #expect(routes.filter { $0.path == "/{path...}" }.map(\.method) == WarrantyLifeRoutes.fallbackMethods)
+    }
+
+    @Test("the platform reads the key and the user credentials once; routes take them from the context, the index looks up only the key")
+    func presentedCredentials() async throws {
+        let platform = WarrantyLifePlatform()
+        var headers: HTTPHeaders = ["X-WL-Developer-Key": " k1 "]
+        headers.set("Authorization", "Basic " + Data("jane@example.com:tok".utf8).base64EncodedString())
+        let presented = platform.presentedCredentials(in: Request(method: .get, target: "/x", headers: headers))
+        #expect(presented.map(\.kind) == ["developerKey", "userToken", "userIdentity"])
+        #expect(presented.map(\.value) == ["k1", "tok", "jane@example.com"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wl-presented-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let services = EmulatorServices(database: try SQLiteDatabase(path: path), settings: EmulatorSettings())
+        func context(_ presented: [PresentedCredential]) -> EmulatorContext {
+            EmulatorContext(
+                requestID: "1", platform: .warrantylife, parameters: [:], route: "/", projectID: nil, presentedCredentials: presented, now: now,
+                services: services)
+        }
+        let basic = UserCredentials(presentedIn: context(presented))
+        #expect(basic?.identity == "jane@example.com" && basic?.token == "tok")
+        let bearer = platform.presentedCredentials(in: Request(method: .get, target: "/x", headers: ["Authorization": "Bearer xyz"]))
+        let fromBearer = UserCredentials(presentedIn: context(bearer))
+        #expect(fromBearer != nil && fromBearer?.identity == nil && fromBearer?.token == "xyz")
+        #expect(UserCredentials(presentedIn: context([])) == nil)
+        // A user token never names a project, even one that equals a developer key.
+        #expect(try await platform.lookUpCredential(PresentedCredential(kind: "userToken", value: "k1"), services: services) == nil)
     }
 
     @Test("Smart Saver offers come from the active warranty; none offers nothing")
