@@ -37,7 +37,7 @@ class Server:
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", str(self.port), "--https-port", "0", "--proxy-port", "0",
-             "--database", self.database, "--no-request-log"],
+             "--database", self.database, "--ca-dir", self.work, "--no-request-log"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.work,
             env={**os.environ, **self.environment})
         deadline = time.monotonic() + 60

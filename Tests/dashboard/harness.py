@@ -29,7 +29,7 @@ class Server:
         self.port = free_port()
         self.directory = tempfile.mkdtemp(prefix="understudy-dashboard-")
         self.url = f"http://127.0.0.1:{self.port}"
-        arguments = [binary, "serve", "--port", str(self.port), "--https-port", "0", "--proxy-port", "0", "--database", os.path.join(self.directory, "db.sqlite"), "--no-request-log", *extra_args]
+        arguments = [binary, "serve", "--port", str(self.port), "--https-port", "0", "--proxy-port", "0", "--database", os.path.join(self.directory, "db.sqlite"), "--ca-dir", self.directory, "--no-request-log", *extra_args]
         self.log = open(os.path.join(self.directory, "server.log"), "w")
         self.process = subprocess.Popen(arguments, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         deadline = time.time() + 30

@@ -36,7 +36,7 @@ class Server:
         self.name = name
         self.directory = tempfile.mkdtemp(prefix=f"hostile-{name}-")
         self.log_path = os.path.join(self.directory, "server.log")
-        args = [binary, "serve", "--port", "0", "--database", os.path.join(self.directory, "db.sqlite"),
+        args = [binary, "serve", "--port", "0", "--database", os.path.join(self.directory, "db.sqlite"), "--ca-dir", self.directory,
                 "--fixtures", "", "--no-request-log", "--no-journal", "--log-format", "json",
                 "--header-timeout", str(header_timeout), "--idle-timeout", str(idle_timeout),
                 # Free ports for TLS and the proxy: servers run side by side and must not fight over 8443 and 8888.
