@@ -48,37 +48,75 @@ public struct AsleepPlatform: Platform {
         AsleepError(failure).response
     }
 
+    /// The credential kinds Asleep presents, as `presentedCredentials` names them.
+    enum CredentialKind {
+        /// `x-api-key`.
+        static let apiKey = "apiKey"
+        /// The bearer access token.
+        static let accessToken = "accessToken"
+        /// `app_id` in the token route's body.
+        static let appID = "appId"
+        /// `app_secret` in the token route's body: presented so the route need not parse the body
+        /// again, but never looked up (the app id names the app).
+        static let appSecret = "appSecret"
+        /// `refresh_token` in the refresh route's body.
+        static let refreshToken = "refreshToken"
+    }
+
     /// The API key (`x-api-key`), else the bearer access token, else — on the token routes —
-    /// the app id or refresh token in the body.
+    /// the app id (with its secret) or refresh token in the body.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
         var presented: [PresentedCredential] = []
-        if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: "apiKey", value: key)) }
-        if let token = request.bearerToken { presented.append(PresentedCredential(kind: "accessToken", value: token)) }
-        // The token routes carry their credential in the body. A body that does not parse presents
-        // none (so the error is irrelevant here): the handler parses it again and gives the answer.
-        if request.path.hasSuffix("/customer/v1/app/token"), let app = (try? JSONValue.parse(request.body))?["app_id"]?.stringValue {
-            presented.append(PresentedCredential(kind: "appId", value: app))
-        } else if request.path.hasSuffix("/customer/v1/app/refresh"),
-            let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue
-        {
-            presented.append(PresentedCredential(kind: "refreshToken", value: token))
+        if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: CredentialKind.apiKey, value: key)) }
+        if let token = request.bearerToken { presented.append(PresentedCredential(kind: CredentialKind.accessToken, value: token)) }
+        // The token routes carry their credential in the body: this is its one parse (the routes
+        // read the values back from the context). A body that does not parse presents none, which
+        // the routes answer with the same 401 as a wrong secret.
+        switch Self.tokenRoute(request.path) {
+        case "token":
+            let body = try? JSONValue.parse(request.body)
+            if let app = body?["app_id"]?.stringValue { presented.append(PresentedCredential(kind: CredentialKind.appID, value: app)) }
+            if let secret = body?["app_secret"]?.stringValue { presented.append(PresentedCredential(kind: CredentialKind.appSecret, value: secret)) }
+        case "refresh":
+            if let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
+                presented.append(PresentedCredential(kind: CredentialKind.refreshToken, value: token))
+            }
+        default:
+            break
         }
         return presented
+    }
+
+    /// `token` or `refresh` when `path` ends with a token route's path, spelled as the router
+    /// takes it (a trailing `/` and percent-escapes name the same route, and the route reads its
+    /// credential from what is presented here, so every spelling that reaches it must count).
+    static func tokenRoute(_ path: String) -> String? {
+        if path.hasSuffix("/customer/v1/app/token") { return "token" }
+        if path.hasSuffix("/customer/v1/app/refresh") { return "refresh" }
+        guard path.hasSuffix("/") || path.contains("%") else { return nil }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.last?.isEmpty == true { segments.removeLast() }
+        guard segments.count >= 5 else { return nil }
+        let tail = segments.suffix(4).map { URLQuery.percentDecode($0) ?? String($0) }
+        guard tail[0] == "customer", tail[1] == "v1", tail[2] == "app", ["token", "refresh"].contains(tail[3]) else { return nil }
+        return tail[3]
     }
 
     /// The project of an API key, token or app id, with its row for the handlers (a bearer token
     /// with its app).
     public func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord? {
         let value = credential.value
+        // An app secret names no app on its own: nothing to read.
+        if credential.kind == CredentialKind.appSecret { return nil }
         let found: (project: ProjectID, details: any Sendable)? = try await services.database.read { connection in
             let store = AsleepStore(connection: connection)
             switch credential.kind {
-            case "apiKey":
+            case CredentialKind.apiKey:
                 return try store.apiKey(value).map { ($0.project, $0) }
-            case "accessToken", "refreshToken":
+            case CredentialKind.accessToken, CredentialKind.refreshToken:
                 guard let token = try store.token(value) else { return nil }
                 return (token.project, BearerCredential(token: token, app: try store.app(token.appID)))
-            case "appId":
+            case CredentialKind.appID:
                 return try store.app(value).map { ($0.project, $0) }
             default:
                 return nil

@@ -5,24 +5,22 @@ import Foundation
 extension AsleepService {
     // MARK: Tokens
 
-    /// `POST /customer/v1/app/token`.
-    func issueToken(body: Data) throws -> JSONValue {
-        // An unreadable body is the same 401 as a wrong secret: the real service does not say which.
-        let document = try RequestBody.parse(body, unreadable: .unauthorized)
-        guard let appID = document["app_id"]?.stringValue,
-            let secret = document["app_secret"]?.stringValue,
-            let app = try store.app(appID), app.appSecret == secret, app.state != .revoked
-        else { throw AsleepError.unauthorized }
+    /// `POST /customer/v1/app/token`, with the body's `app_id` and `app_secret` (nil when the
+    /// body is unreadable or lacks them: the same 401 as a wrong secret, as the real service
+    /// does not say which).
+    func issueToken(appID: String?, secret: String?) throws -> JSONValue {
+        guard let appID, let secret, let app = try store.app(appID), app.appSecret == secret, app.state != .revoked else {
+            throw AsleepError.unauthorized
+        }
         return try tokens(project: app.project, appID: appID)
     }
 
-    /// `POST /customer/v1/app/refresh`: the refresh token is single-use.
-    func refreshToken(body: Data) throws -> JSONValue {
-        // As above: an unreadable body is a plain 401.
-        let document = try RequestBody.parse(body, unreadable: .unauthorized)
-        guard let token = document["refresh_token"]?.stringValue,
-            let record = try store.token(token), record.kind == .refresh, record.expiresAt > now
-        else { throw AsleepError.unauthorized }
+    /// `POST /customer/v1/app/refresh`, with the body's `refresh_token`: the refresh token is
+    /// single-use. As above, an unreadable body is a plain 401.
+    func refreshToken(_ token: String?) throws -> JSONValue {
+        guard let token, let record = try store.token(token), record.kind == .refresh, record.expiresAt > now else {
+            throw AsleepError.unauthorized
+        }
         try store.deleteToken(token)
         return try tokens(project: record.project, appID: record.appID)
     }

@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 
 /// The credentials and identity headers a request carries, as the service reads them.
 struct Presented: Sendable, Equatable {
@@ -19,4 +20,45 @@ struct Caller: Sendable, Equatable {
     var productBilling: Bool
     var productID: String?
     var settings: AsleepSettings
+}
+
+/// Who is calling an SDK route, as the route group's one reading of the request found: what it
+/// presented and the credential the core resolved. The store turns it into a `Caller` inside
+/// the request's one write transaction (`AsleepService.authenticate`), so that a revoked key or
+/// an expired plan is seen in the same transaction as the work it guards.
+struct AsleepCaller: Sendable {
+    /// The credentials and identity headers.
+    let presented: Presented
+    /// The credential the core's index resolved (nil when none was presented or known).
+    let credential: CredentialRecord?
+
+    /// Reads the request once: the API key and bearer token as `AsleepPlatform.presentedCredentials`
+    /// parsed them (it skips an empty `x-api-key`, which `authenticate` treats as absent too),
+    /// the other identity headers from the request.
+    init(_ request: Request, _ context: EmulatorContext) {
+        let headers = request.headers
+        presented = Presented(
+            apiKey: context.presented(AsleepPlatform.CredentialKind.apiKey), bearer: context.presented(AsleepPlatform.CredentialKind.accessToken),
+            productKey: headers["x-product-key"], userAgent: headers["user-agent"], userID: headers["x-user-id"], timezone: headers["timezone"])
+        credential = context.credential
+    }
+}
+
+/// Who is calling a token route: the app credentials or refresh token its JSON body carried, as
+/// `AsleepPlatform.presentedCredentials` read them (the one parse of the body). Nil for a body
+/// that is not JSON or lacks the field: the route answers both with the same 401.
+struct AppCaller: Sendable {
+    /// `app_id` (`POST /customer/v1/app/token`).
+    let appID: String?
+    /// `app_secret` (`POST /customer/v1/app/token`).
+    let appSecret: String?
+    /// `refresh_token` (`POST /customer/v1/app/refresh`).
+    let refreshToken: String?
+
+    /// The body's credentials, from the core's context.
+    init(_ context: EmulatorContext) {
+        appID = context.presented(AsleepPlatform.CredentialKind.appID)
+        appSecret = context.presented(AsleepPlatform.CredentialKind.appSecret)
+        refreshToken = context.presented(AsleepPlatform.CredentialKind.refreshToken)
+    }
 }

@@ -9,29 +9,32 @@ struct AsleepRoutes: Sendable {
     /// The configuration file's `asleep` section (the settings layer under each project's own).
     let configuration: JSONValue
 
-    /// Every SDK route.
+    /// Every SDK route: one group authenticated by the request's credentials and identity
+    /// headers, and one for the token routes, whose credential is in the body.
     func routes() -> [Route] {
-        [
+        let sdk = RouteGroup<AsleepCaller>(authenticate: { request, context in AsleepCaller(request, context) })
+        let tokens = RouteGroup<AppCaller>(authenticate: { _, context in AppCaller(context) })
+        return [
             // Users.
-            Route(.post, "/ai/v1/users", createUser),
-            Route(.get, "/ai/v1/users/{user_id}", getUser),
-            Route(.put, "/ai/v1/users/{user_id}", updateUser),
-            Route(.delete, "/ai/v1/users/{user_id}", deleteUser),
+            sdk.route(.post, "/ai/v1/users", createUser),
+            sdk.route(.get, "/ai/v1/users/{user_id}", getUser),
+            sdk.route(.put, "/ai/v1/users/{user_id}", updateUser),
+            sdk.route(.delete, "/ai/v1/users/{user_id}", deleteUser),
             // Products (3.3 setup with ProductInfo).
-            Route(.post, "/ai/v1/products", registerProduct),
+            sdk.route(.post, "/ai/v1/products", registerProduct),
             // Sessions.
-            Route(.post, "/ai/v1/sessions", createSession),
-            Route(.delete, "/ai/v1/sessions", deleteAllSessions),
-            Route(.delete, "/ai/v1/sessions/{session_id}", deleteSession),
-            Route(.post, "/ai/v1/sessions/{session_id}/upload", upload),
-            Route(.post, "/ai/v1/sessions/{session_id}/close", closeSession),
+            sdk.route(.post, "/ai/v1/sessions", createSession),
+            sdk.route(.delete, "/ai/v1/sessions", deleteAllSessions),
+            sdk.route(.delete, "/ai/v1/sessions/{session_id}", deleteSession),
+            sdk.route(.post, "/ai/v1/sessions/{session_id}/upload", upload),
+            sdk.route(.post, "/ai/v1/sessions/{session_id}/close", closeSession),
             // Data API.
-            Route(.get, "/data/v3/sessions/{session_id}", getReport),
-            Route(.get, "/data/v1/sessions", listSessions),
-            Route(.get, "/data/v1/users/{user_id}/average-stats", averageStats),
+            sdk.route(.get, "/data/v3/sessions/{session_id}", getReport),
+            sdk.route(.get, "/data/v1/sessions", listSessions),
+            sdk.route(.get, "/data/v1/users/{user_id}/average-stats", averageStats),
             // 3.3 appId/appSecret tokens.
-            Route(.post, "/customer/v1/app/token", issueToken),
-            Route(.post, "/customer/v1/app/refresh", refreshToken),
+            tokens.route(.post, "/customer/v1/app/token", issueToken),
+            tokens.route(.post, "/customer/v1/app/refresh", refreshToken),
         ]
     }
 
@@ -40,59 +43,62 @@ struct AsleepRoutes: Sendable {
     /// The largest `seq_num` accepted: 48 hours of 30-s chunks.
     static let maxSeqNum = 5_759
 
+    /// What an SDK-group handler gets: the core context and the `AsleepCaller`.
+    typealias Context = RequestContext<AsleepCaller>
+
     // MARK: Handlers
 
-    func createUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func createUser(_ request: Request, _ context: Context) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let body = request.body
-        let id = try await withCaller(request, context) { service, caller, _ in try service.createUser(caller, body: body) }
+        let id = try await write(context) { service, caller, _ in try service.createUser(caller, body: body) }
         return Self.envelope(["user_id": .string(id)], status: 201)
     }
 
-    func getUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func getUser(_ request: Request, _ context: Context) async throws -> Response {
         let id = context.parameter("user_id")
-        return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.getUser(caller, id: id) })
+        return Self.envelope(try await write(context) { service, caller, _ in try service.getUser(caller, id: id) })
     }
 
-    func updateUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func updateUser(_ request: Request, _ context: Context) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let id = context.parameter("user_id")
         let body = request.body
-        return Self.envelope(try await withCaller(request, context) { service, caller, _ in try service.updateUser(caller, id: id, body: body) })
+        return Self.envelope(try await write(context) { service, caller, _ in try service.updateUser(caller, id: id, body: body) })
     }
 
-    func deleteUser(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func deleteUser(_ request: Request, _ context: Context) async throws -> Response {
         let id = context.parameter("user_id")
-        try await withCaller(request, context) { service, caller, _ in try service.deleteUser(caller, id: id) }
+        try await write(context) { service, caller, _ in try service.deleteUser(caller, id: id) }
         return .empty(204)
     }
 
-    func registerProduct(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func registerProduct(_ request: Request, _ context: Context) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let body = request.body
-        let outcome = try await withCaller(request, context) { service, caller, _ in try service.registerProduct(caller, body: body) }
+        let outcome = try await write(context) { service, caller, _ in try service.registerProduct(caller, body: body) }
         return Self.envelope(outcome.result, status: outcome.created ? 201 : 200)
     }
 
-    func createSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func createSession(_ request: Request, _ context: Context) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let body = request.body
-        let id = try await withCaller(request, context) { service, caller, presented in try service.createSession(caller, presented: presented, body: body) }
+        let id = try await write(context) { service, caller, presented in try service.createSession(caller, presented: presented, body: body) }
         return Self.envelope(["session_id": .string(id)], status: 201)
     }
 
-    func deleteAllSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
-        try await withCaller(request, context) { service, caller, presented in try service.deleteAllSessions(caller, presented: presented) }
+    func deleteAllSessions(_ request: Request, _ context: Context) async throws -> Response {
+        try await write(context) { service, caller, presented in try service.deleteAllSessions(caller, presented: presented) }
         return .empty(204)
     }
 
-    func deleteSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func deleteSession(_ request: Request, _ context: Context) async throws -> Response {
         let id = context.parameter("session_id")
-        try await withCaller(request, context) { service, caller, presented in try service.deleteSession(caller, presented: presented, sessionID: id) }
+        try await write(context) { service, caller, presented in try service.deleteSession(caller, presented: presented, sessionID: id) }
         return .empty(204)
     }
 
-    func upload(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func upload(_ request: Request, _ context: Context) async throws -> Response {
         if request.body.count > Self.maxChunkBytes { throw AsleepError.chunkTooLarge }
         let id = context.parameter("session_id")
         // Parsed and hashed here, on the loop, not inside the write: multipart parsing and the
@@ -100,27 +106,27 @@ struct AsleepRoutes: Sendable {
         // parse error is still thrown only once the caller is known, as before.
         let parsed = Result { () throws(AsleepError) in try Self.readUpload(request) }
         return Self.envelope(
-            try await withCaller(request, context) { service, caller, presented in
+            try await write(context) { service, caller, presented in
                 try service.upload(caller, presented: presented, sessionID: id, upload: try parsed.get())
             })
     }
 
-    func closeSession(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func closeSession(_ request: Request, _ context: Context) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let id = context.parameter("session_id")
         let body = request.body
         return Self.envelope(
-            try await withCaller(request, context) { service, caller, presented in
+            try await write(context) { service, caller, presented in
                 try service.closeSession(caller, presented: presented, sessionID: id, body: body)
             })
     }
 
-    func getReport(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func getReport(_ request: Request, _ context: Context) async throws -> Response {
         let id = context.parameter("session_id")
-        if let report = await reportWithoutWriting(request, context, sessionID: id) {
+        if let report = await reportWithoutWriting(context, sessionID: id) {
             return .json(status: 200, bytes: report)
         }
-        let report = try await withCaller(request, context) { service, caller, presented in
+        let report = try await write(context) { service, caller, presented in
             try service.getReport(caller, presented: presented, sessionID: id)
         }
         return .json(status: 200, bytes: report.envelope(detail: "OK"))
@@ -133,9 +139,9 @@ struct AsleepRoutes: Sendable {
     /// is what an SDK polling a finished night sees: the checks (user, session, who may read it)
     /// together with the report's bytes (960 chunk numbers read, the analysis, the encoding),
     /// under a key that holds every input the checks read.
-    private func reportWithoutWriting(_ request: Request, _ context: EmulatorContext, sessionID: String) async -> Data? {
+    private func reportWithoutWriting(_ context: Context, sessionID: String) async -> Data? {
         let answers = context.services.derivedAnswers
-        return await withoutWriting(request, context) { service, caller, presented, asOf in
+        return await withoutWriting(context) { service, caller, presented, asOf in
             let key = "asleep.report\u{1F}\(caller.project)\u{1F}\(caller.customer)\u{1F}\(presented.userID ?? "")\u{1F}\(sessionID)\u{1F}\(presented.timezone ?? "")"
             return try answers.answer(for: key, asOf: asOf) {
                 let (session, zone) = try service.reportSession(caller, presented: presented, sessionID: sessionID)
@@ -147,18 +153,16 @@ struct AsleepRoutes: Sendable {
     /// `body` run inline on a reader when no session of the project is due a state change: the
     /// service's `advance` then only reads, so a read that would otherwise hold the writer (a
     /// session list reads and places every night of the user) leaves it to the writes. Nil when
-    /// something is due or on any error; the caller then goes through `withCaller`, which moves
-    /// due sessions along and answers errors in Asleep's format. `body` also gets the database's
-    /// change count from before the read, for answers kept in `DerivedAnswers`.
+    /// something is due or on any error; the route then goes through `write`, which moves due
+    /// sessions along, and its error is answered as every route's is. `body` also gets the
+    /// database's change count from before the read, for answers kept in `DerivedAnswers`.
     ///
     /// When the next state change falls due is itself kept while the database has not changed:
     /// only the clock moves a request closer to it.
     private func withoutWriting<T: Sendable>(
-        _ request: Request, _ context: EmulatorContext,
-        _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T
+        _ context: Context, _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T
     ) async -> T? {
-        let presented = Self.presented(in: request)
-        let credential = context.credential
+        let (presented, credential) = (context.caller.presented, context.caller.credential)
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
         return try? await context.database.read { connection -> T? in
@@ -178,47 +182,46 @@ struct AsleepRoutes: Sendable {
         }
     }
 
-    func listSessions(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func listSessions(_ request: Request, _ context: Context) async throws -> Response {
         let query = request.queryItems
         return Self.envelope(
-            try await readingWhenNothingDue(request, context) { service, caller, presented in
+            try await readingWhenNothingDue(context) { service, caller, presented in
                 try service.listSessions(caller, presented: presented, query: query)
             }, detail: "OK")
     }
 
-    func averageStats(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func averageStats(_ request: Request, _ context: Context) async throws -> Response {
         let id = context.parameter("user_id")
         let query = request.queryItems
         return Self.envelope(
-            try await readingWhenNothingDue(request, context) { service, caller, presented in
+            try await readingWhenNothingDue(context) { service, caller, presented in
                 try service.averageStats(caller, userID: id, query: query, timezoneHeader: presented.timezone)
             }, detail: "OK")
     }
 
-    /// `body` on a reader when nothing is due (`withoutWriting`), else through `withCaller`: the
+    /// `body` on a reader when nothing is due (`withoutWriting`), else through `write`: the
     /// writer then moves due sessions along first, and errors are answered as every route's are.
     private func readingWhenNothingDue<T: Sendable>(
-        _ request: Request, _ context: EmulatorContext,
-        _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
+        _ context: Context, _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
     ) async throws -> T {
-        if let read = await withoutWriting(request, context, { service, caller, presented, _ in try body(service, caller, presented) }) {
+        if let read = await withoutWriting(context, { service, caller, presented, _ in try body(service, caller, presented) }) {
             return read
         }
-        return try await withCaller(request, context, body)
+        return try await write(context, body)
     }
 
-    func issueToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func issueToken(_ request: Request, _ context: RequestContext<AppCaller>) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
-        let body = request.body
+        let (app, secret) = (context.caller.appID, context.caller.appSecret)
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        return Self.envelope(try await context.database.write { try make($0).issueToken(body: body) })
+        return Self.envelope(try await context.database.write { try make($0).issueToken(appID: app, secret: secret) })
     }
 
-    func refreshToken(_ request: Request, _ context: EmulatorContext) async throws -> Response {
+    func refreshToken(_ request: Request, _ context: RequestContext<AppCaller>) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
-        let body = request.body
+        let token = context.caller.refreshToken
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        let result = try await context.database.write { try make($0).refreshToken(body: body) }
+        let result = try await context.database.write { try make($0).refreshToken(token) }
         // The refresh token just used is gone: its cached credential must go too, on every instance.
         if let project = context.projectID { await context.services.projectChanged(project) }
         return Self.envelope(result)
@@ -226,32 +229,24 @@ struct AsleepRoutes: Sendable {
 
     // MARK: Wire mapping
 
-    /// Runs `body` with an authenticated caller inside one write transaction.
-    func withCaller<T: Sendable>(
-        _ request: Request, _ context: EmulatorContext,
-        _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
+    /// Runs `body` inside the request's one write transaction, with the caller the store
+    /// authenticates there. A 422 takes FastAPI's list form when the caller's project asks for
+    /// it (`validationErrorStyle`): the settings `authenticate` just read decide, so telling the
+    /// two forms apart costs no second transaction; `ErrorAnswers` answers either.
+    func write<T: Sendable>(
+        _ context: Context, _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
     ) async throws -> T {
-        let presented = Self.presented(in: request)
-        let credential = context.credential
+        let (presented, credential) = (context.caller.presented, context.caller.credential)
         let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        do {
-            return try await context.database.write { connection in
-                let service = make(connection)
-                return try body(service, try service.authenticate(presented, credential: credential), presented)
+        return try await context.database.write { connection in
+            let service = make(connection)
+            let caller = try service.authenticate(presented, credential: credential)
+            do {
+                return try body(service, caller, presented)
+            } catch let error as AsleepError where error.status == 422 && caller.settings.validationErrorStyle == "list" {
+                throw ListFormError(error: error)
             }
-        } catch let error as AsleepError where error.status == 422 {
-            guard let project = context.projectID else { throw error }
-            let style = try await context.database.read { try make($0).settings(project: project).validationErrorStyle }
-            if style == "list" { throw ListFormError(error: error) }
-            throw error
         }
-    }
-
-    /// The credentials and identity headers of `request` (header names are case-insensitive).
-    static func presented(in request: Request) -> Presented {
-        Presented(
-            apiKey: request.headers["x-api-key"], bearer: request.bearerToken, productKey: request.headers["x-product-key"],
-            userAgent: request.headers["user-agent"], userID: request.headers["x-user-id"], timezone: request.headers["timezone"])
     }
 
     /// Makes services bound to a project's clock and id generator, on a transaction's connection.

@@ -40,7 +40,7 @@ struct AsleepService {
         do {
             var caller: Caller
             if let key = presented.apiKey, !key.isEmpty {
-                guard let credential, credential.kind == "apiKey", credential.value == key,
+                guard let credential, credential.kind == AsleepPlatform.CredentialKind.apiKey, credential.value == key,
                     let record = credential.details(as: APIKeyRecord.self)
                 else { throw AsleepError.unauthorized }
                 try Self.check(state: record.state)
@@ -48,7 +48,7 @@ struct AsleepService {
                     project: record.project, customer: record.customer, apiKey: key, productBilling: record.productBilling,
                     productID: nil, settings: AsleepSettings())
             } else if let token = presented.bearer, !token.isEmpty {
-                guard let credential, credential.kind == "accessToken", credential.value == token,
+                guard let credential, credential.kind == AsleepPlatform.CredentialKind.accessToken, credential.value == token,
                     let bearer = credential.details(as: BearerCredential.self), bearer.token.kind == .access,
                     let app = bearer.app
                 else { throw AsleepError.unauthorized }
