@@ -140,23 +140,31 @@ struct CommandTests {
         }
     }
 
-    @Test("with a PostgreSQL database the local CA lives in data/, not in a folder named after the URL")
+    @Test("with a PostgreSQL database the local CA is the per-user one, or data/ when one is there; never a folder named after the URL")
     func certificateAuthorityFolder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
-        let run = try ChildProcess.run(
-            "/bin/sh",
-            [
-                "-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.binary, "ca", "path",
-                "--database", "postgres://someone:topsecret@127.0.0.1:1/shop",
-            ], environment: environment)
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
+        environment["HOME"] = folder.appendingPathComponent("home").path
+        environment["XDG_DATA_HOME"] = ""
+        func caPath() throws -> ChildProcess {
+            try ChildProcess.run(
+                "/bin/sh",
+                [
+                    "-c", "cd \"$0\" && exec \"$@\"", folder.path, Self.binary, "ca", "path",
+                    "--database", "postgres://someone:topsecret@127.0.0.1:1/shop",
+                ], environment: environment)
+        }
+        let run = try caPath()
         #expect(run.status == 0, "\(run.error)")
-        #expect(run.standard.contains("/data/"), "\(run.standard)")
+        #expect(run.standard.hasPrefix(folder.appendingPathComponent("home").path), "\(run.standard)")
         #expect(!run.standard.contains("topsecret") && !run.error.contains("topsecret"))
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data").path))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("postgres:").path))
+        // A CA an earlier version made in data/ (the PostgreSQL database has no folder) keeps being used.
+        _ = try ChildProcess.run(Self.binary, ["ca", "path", "--ca-dir", folder.appendingPathComponent("data").path], environment: environment)
+        let kept = try caPath()
+        #expect(kept.standard == folder.appendingPathComponent("data/understudy-ca.pem").path + "\n", "\(kept.standard)")
     }
 
     @Test("a malformed PostgreSQL URL is a usage error")
