@@ -17,7 +17,7 @@ struct APIKeyRecord: Sendable, Equatable, RowDecodable {
         customer = try row.decode("customer")
         state = try row.decode("state", as: CredentialState.self)
         productBilling = try row.decode("product_billing")
-        createdAt = try row.decodeDate("created_at")
+        createdAt = try row.epochSeconds("created_at")
     }
 }
 
@@ -38,7 +38,7 @@ struct AppRecord: Sendable, Equatable, RowDecodable {
         customer = try row.decode("customer")
         state = try row.decode("state", as: CredentialState.self)
         productBilling = try row.decode("product_billing")
-        createdAt = try row.decodeDate("created_at")
+        createdAt = try row.epochSeconds("created_at")
     }
 }
 
@@ -55,7 +55,7 @@ struct TokenRecord: Sendable, Equatable, RowDecodable {
         project = try row.decode("project_id")
         kind = try row.decode("kind", as: TokenKind.self)
         appID = try row.decode("app_id")
-        expiresAt = try row.decodeDate("expires_at")
+        expiresAt = try row.epochSeconds("expires_at")
     }
 }
 
@@ -87,7 +87,7 @@ struct ProductRecord: Sendable, Equatable, RowDecodable {
         identifierType = try row.decode("identifier_type")
         identifierValue = try row.decode("identifier_value")
         revoked = try row.decode("revoked")
-        createdAt = try row.decodeDate("created_at")
+        createdAt = try row.epochSeconds("created_at")
     }
 }
 
@@ -125,6 +125,6 @@ struct WebhookRecord: Sendable, Equatable, RowDecodable {
         maxAttempts = try row.decode("max_attempts")
         lastStatus = try row.decodeIfPresent("last_status")
         lastError = try row.decodeIfPresent("last_error")
-        createdAt = try row.decodeDate("created_at")
+        createdAt = try row.epochSeconds("created_at")
     }
 }

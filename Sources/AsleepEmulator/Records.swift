@@ -4,7 +4,7 @@ import SQLiteStore
 
 /// Where a session is in its life: OPEN while the SDK uploads, CLOSED once stopped, COMPLETE when
 /// the (emulated) analysis is done.
-enum SessionState: String, Sendable, Equatable, CaseIterable {
+enum SessionState: String, Sendable, Equatable, SQLColumnDecodable, CaseIterable {
     case open = "OPEN"
     case closed = "CLOSED"
     case complete = "COMPLETE"
@@ -12,7 +12,7 @@ enum SessionState: String, Sendable, Equatable, CaseIterable {
 
 /// The plan state of an API key or app: anything but `active` makes every call fail the way the
 /// real service does for that plan.
-enum CredentialState: String, Sendable, Equatable, CaseIterable {
+enum CredentialState: String, Sendable, Equatable, SQLColumnDecodable, CaseIterable {
     case active
     case planExpired = "plan_expired"
     case rateLimited = "rate_limited"
@@ -21,47 +21,18 @@ enum CredentialState: String, Sendable, Equatable, CaseIterable {
 }
 
 /// Which of an app's two tokens a token row is.
-enum TokenKind: String, Sendable, Equatable {
+enum TokenKind: String, Sendable, Equatable, SQLColumnDecodable {
     case access
     case refresh
 }
 
 /// Where a webhook is in its delivery.
-enum WebhookStatus: String, Sendable, Equatable {
+enum WebhookStatus: String, Sendable, Equatable, SQLColumnDecodable {
     case pending
     case delivered
     case failed
     /// Not sent: the target's address is not allowed (see `WebhookDelivery`).
     case refused
-}
-
-extension Row {
-    /// Column `name` as an enum of String raw values; an unknown value throws like a mistyped column.
-    func decode<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) throws -> T where T.RawValue == String {
-        let text: String = try decode(name)
-        guard let value = T(rawValue: text) else { throw RowDecodingError.wrongType(column: name, expected: String(describing: T.self), found: text) }
-        return value
-    }
-
-    /// Column `name` (REAL Unix seconds) as a date.
-    func decodeDate(_ name: String) throws -> Date {
-        Date(timeIntervalSince1970: try decode(name, as: Double.self))
-    }
-
-    /// Column `name` (REAL Unix seconds) as a date, or nil when NULL.
-    func decodeDateIfPresent(_ name: String) throws -> Date? {
-        try decodeIfPresent(name, as: Double.self).map(Date.init(timeIntervalSince1970:))
-    }
-
-    /// Column `name` (JSON text) parsed, or nil when NULL; text that is not JSON throws.
-    func decodeJSONIfPresent(_ name: String) throws -> JSONValue? {
-        guard let text = try decodeIfPresent(name, as: String.self) else { return nil }
-        do {
-            return try JSONValue.parse(Data(text.utf8))
-        } catch {
-            throw RowDecodingError.wrongType(column: name, expected: "JSON", found: "TEXT")
-        }
-    }
 }
 
 /// A session row (`asleep_sessions`).
@@ -121,11 +92,11 @@ struct SessionRecord: Sendable, Equatable, RowDecodable {
         customer = try row.decode("customer")
         userID = try row.decode("user_id")
         state = try row.decode("state", as: SessionState.self)
-        start = try row.decodeDate("start_time")
-        end = try row.decodeDateIfPresent("end_time")
-        unexpectedEnd = try row.decodeDateIfPresent("unexpected_end_time")
-        closedAt = try row.decodeDateIfPresent("closed_at")
-        completeTime = try row.decodeDateIfPresent("complete_time")
+        start = try row.epochSeconds("start_time")
+        end = try row.epochSecondsIfPresent("end_time")
+        unexpectedEnd = try row.epochSecondsIfPresent("unexpected_end_time")
+        closedAt = try row.epochSecondsIfPresent("closed_at")
+        completeTime = try row.epochSecondsIfPresent("complete_time")
         hold = try row.decode("hold")
         createdTimezone = try row.decode("created_timezone")
         inferenceType = try row.decode("inference_type")
@@ -134,9 +105,9 @@ struct SessionRecord: Sendable, Equatable, RowDecodable {
         apiKey = try row.decodeIfPresent("api_key")
         productID = try row.decodeIfPresent("product_id")
         lastSeqNum = try row.decodeIfPresent("last_seq_num")
-        guard let overrides = try row.decodeJSONIfPresent("overrides") else { throw RowDecodingError.unexpectedNull("overrides") }
+        guard let overrides = try row.jsonIfPresent("overrides") else { throw RowDecodingError.unexpectedNull("overrides") }
         self.overrides = overrides
-        createdAt = try row.decodeDate("created_at")
+        createdAt = try row.epochSeconds("created_at")
     }
 
     /// A fresh OPEN session.
@@ -161,8 +132,8 @@ struct UserRecord: Sendable, Equatable, RowDecodable {
         id = try row.decode("user_id")
         project = try row.decode("project_id")
         customer = try row.decode("customer")
-        metadata = try row.decodeJSONIfPresent("metadata") ?? .null
-        createdAt = try row.decodeDate("created_at")
+        metadata = try row.jsonIfPresent("metadata") ?? .null
+        createdAt = try row.epochSeconds("created_at")
     }
 }
 
@@ -184,6 +155,6 @@ struct ChunkRecord: Sendable, Equatable, RowDecodable {
         seqNum = try row.decode("seq_num")
         size = try row.decode("size")
         sha256 = try row.decode("sha256")
-        receivedAt = try row.decodeDate("received_at")
+        receivedAt = try row.epochSeconds("received_at")
     }
 }

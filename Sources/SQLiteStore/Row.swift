@@ -207,3 +207,20 @@ extension SQLValue {
         }
     }
 }
+
+/// A `String`-backed enum that declares `SQLColumnDecodable` reads from a text column holding one
+/// of its raw values; any other value or type is a decoding error, never a default. The one way
+/// every stored enum is read (after GRDB's `DatabaseValueConvertible` for `RawRepresentable`).
+extension SQLColumnDecodable where Self: RawRepresentable, RawValue == String {
+    /// Text holding one of the raw values.
+    @inlinable public init?(sqlValue: SQLValue) {
+        guard case .text(let text) = sqlValue else { return nil }
+        self.init(rawValue: text)
+    }
+}
+
+/// A `String`-backed enum that declares `SQLBindable` binds as its raw value.
+extension SQLBindable where Self: RawRepresentable, RawValue == String {
+    /// The raw value as text.
+    @inlinable public var sqlValue: SQLValue { .text(rawValue) }
+}

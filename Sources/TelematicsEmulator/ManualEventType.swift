@@ -17,12 +17,6 @@ enum ManualEventType: String, CaseIterable, Sendable, Codable, SQLColumnDecodabl
         return allCases.first { $0.rawValue.lowercased() == folded }
     }
 
-    /// A stored type: text holding a case name; anything else is a mistyped column.
-    init?(sqlValue: SQLValue) {
-        guard case .text(let text) = sqlValue else { return nil }
-        self.init(rawValue: text)
-    }
-
     /// Whether this is one of the driving types that trips count as events.
     var isDriving: Bool { DrivingEventKind(type: rawValue) != nil }
 }

@@ -11,11 +11,6 @@ enum UserState: String, Sendable, CaseIterable, SQLColumnDecodable {
     /// 403 `ACCESS_DENIED`.
     case denied = "DENIED"
 
-    /// Text holding one of the raw values; anything else is a mistyped column.
-    init?(sqlValue: SQLValue) {
-        guard case .text(let text) = sqlValue else { return nil }
-        self.init(rawValue: text)
-    }
 }
 
 /// A Telematics user as stored.

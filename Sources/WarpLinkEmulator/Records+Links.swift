@@ -93,8 +93,6 @@ public enum ClickSource: String, Sendable, Equatable, SQLColumnDecodable {
     /// The control plane seeded it.
     case seed
 
-    /// Text `redirect`, `resolve` or `seed` only.
-    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
 }
 
 /// A recorded or seeded click.

@@ -46,8 +46,6 @@ public enum KeyKind: String, Sendable, Equatable, SQLColumnDecodable {
     /// A server-side key with explicit scopes.
     case api
 
-    /// Text `sdk` or `api` only.
-    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
 }
 
 /// Whether a key is accepted.
@@ -57,8 +55,6 @@ public enum KeyState: String, Sendable, Equatable, SQLColumnDecodable {
     /// Refused with 401 until restored.
     case revoked
 
-    /// Text `active` or `revoked` only.
-    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
 }
 
 /// An SDK or API key.
@@ -128,8 +124,6 @@ public enum DomainState: String, Sendable, Equatable, SQLColumnDecodable {
     /// Its links answer 404 until it is verified again.
     case suspended
 
-    /// Text `verified` or `suspended` only.
-    public init?(sqlValue: SQLValue) { self.init(rawValue: sqlValue.string ?? "") }
 }
 
 /// A custom link domain.
@@ -156,35 +150,5 @@ public struct DomainRecord: Sendable, Equatable, RowDecodable {
         self.init(
             hostname: try row.decode("hostname"), state: try row.decode("state"), appID: try row.decodeIfPresent("app_id"),
             createdAt: try row.timestamp("created_at"))
-    }
-}
-
-/// Column reads for the shapes WarpLink stores besides plain values.
-extension Row {
-    /// A text column holding an ISO 8601 timestamp; throws when it is missing, NULL or unparsable.
-    func timestamp(_ name: String) throws -> Date {
-        let text: String = try decode(name)
-        guard let date = Timestamp.parse(text) else { throw RowDecodingError.wrongType(column: name, expected: "ISO 8601 timestamp", found: "TEXT") }
-        return date
-    }
-
-    /// A text timestamp column that may be NULL.
-    func timestampIfPresent(_ name: String) throws -> Date? {
-        guard let text: String = try decodeIfPresent(name) else { return nil }
-        guard let date = Timestamp.parse(text) else { throw RowDecodingError.wrongType(column: name, expected: "ISO 8601 timestamp", found: "TEXT") }
-        return date
-    }
-
-    /// A REAL column of epoch seconds.
-    func epochSeconds(_ name: String) throws -> Date { Date(timeIntervalSince1970: try decode(name, as: Double.self)) }
-
-    /// A text column holding JSON; throws when it is not JSON.
-    func json(_ name: String) throws -> JSONValue {
-        let text: String = try decode(name)
-        do {
-            return try JSONValue.parse(Data(text.utf8))
-        } catch {
-            throw RowDecodingError.wrongType(column: name, expected: "JSON text", found: "TEXT")
-        }
     }
 }

@@ -22,7 +22,7 @@ struct CountRecord: RowDecodable, Sendable {
 struct DocumentRecord: RowDecodable, Sendable {
     var document: JSONValue
 
-    init(row: Row) throws { document = try row.decodeJSON("document") }
+    init(row: Row) throws { document = try row.json("document") }
 }
 
 /// The control plane's read-only views of what the SDK uploaded.
@@ -81,7 +81,7 @@ struct InspectedRow: RowDecodable, Sendable {
             case .real(let value): members[key] = .double(value)
             case .text(let text) where column == "readings" && text.isEmpty:
                 continue // kept compressed in `readings_gzip`, read below
-            case .text(let text): members[key] = Self.jsonColumns.contains(column) ? try row.decodeJSON(column) : .string(text)
+            case .text(let text): members[key] = Self.jsonColumns.contains(column) ? try row.json(column) : .string(text)
             case .blob(let data) where column == "readings_gzip":
                 members["readings"] = try Self.inflatedJSON(data, column: column)
             case .blob(let data): members[key] = .int(Int64(data.count))

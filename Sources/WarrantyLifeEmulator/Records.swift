@@ -2,20 +2,11 @@ import EmulatorCore
 import Foundation
 import SQLiteStore
 
-/// A state stored as its raw text in a column: read with `row.decode`, bound as text, so an
-/// unknown value in the table is a decoding error rather than a silent default.
+/// A state stored as its raw text in a column (read and bound by the store's constrained
+/// extensions for `String`-backed enums), whose values validation messages list.
 protocol StoredState: RawRepresentable<String>, SQLColumnDecodable, SQLBindable, CaseIterable, Sendable {}
 
 extension StoredState {
-    /// Text columns holding one of the raw values.
-    init?(sqlValue: SQLValue) {
-        guard case .text(let text) = sqlValue else { return nil }
-        self.init(rawValue: text)
-    }
-
-    /// The raw value as text.
-    var sqlValue: SQLValue { .text(rawValue) }
-
     /// The raw values, for validation messages (`valid, revoked or unavailable`).
     static var allowedList: String {
         let values = allCases.map(\.rawValue)
@@ -36,34 +27,6 @@ enum UnavailableMode: String, StoredState, Codable {
 /// A voucher's redemption state.
 enum VoucherStatus: String, StoredState, Codable {
     case unredeemed, claimed, redeemed
-}
-
-extension Row {
-    /// A JSON text column parsed; text that is not JSON throws like a mistyped column.
-    func decodeJSON(_ name: String) throws -> JSONValue {
-        try Self.parsedJSON(column: name, text: decode(name))
-    }
-
-    private static func parsedJSON(column: String, text: String) throws -> JSONValue {
-        guard let value = try? JSONValue.parse(Data(text.utf8)) else {
-            throw RowDecodingError.wrongType(column: column, expected: "JSON", found: "TEXT")
-        }
-        return value
-    }
-
-    /// A JSON object text column parsed into its members; with `cache`, a text parsed before is
-    /// not parsed again (the same stored text always gives the same members).
-    func decodeJSONObject(_ name: String, cache: DecodedTextCache<[String: JSONValue]>? = nil) throws -> [String: JSONValue] {
-        func members(_ text: String) throws -> [String: JSONValue] {
-            guard case .object(let members) = try Self.parsedJSON(column: name, text: text) else {
-                throw RowDecodingError.wrongType(column: name, expected: "JSON object", found: "TEXT")
-            }
-            return members
-        }
-        let text: String = try decode(name)
-        guard let cache else { return try members(text) }
-        return try cache.value(for: text, decode: members)
-    }
 }
 
 /// A developer key as stored.
@@ -128,7 +91,7 @@ struct UserRecord: RowDecodable, Sendable, Equatable {
         password = try row.decodeIfPresent("password")
         token = try row.decode("token")
         activated = try row.decode("activated")
-        profile = try row.decodeJSONObject("profile")
+        profile = try row.jsonObject("profile")
         createdAt = try row.decode("created_at")
     }
 }
@@ -234,7 +197,7 @@ struct WarrantyRecord: RowDecodable, Sendable, Equatable {
         itemID = try row.decodeIfPresent("item_id")
         userID = try row.decodeIfPresent("user_id")
         voucherCode = try row.decodeIfPresent("voucher_code")
-        document = try row.decodeJSONObject("document", cache: Self.documents)
+        document = try row.jsonObject("document", cache: Self.documents)
     }
 
     /// The document's status; a document without one is `ACTIVE` (how seeded warranties start).
