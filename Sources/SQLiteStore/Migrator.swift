@@ -1,6 +1,8 @@
 import Foundation
 
-/// One SQL migration file, `NNNN_name.sql`.
+/// One SQL migration file, `NNNN_name.sql`, for either database: the SQLite files in
+/// `Migrations/` and the PostgreSQL ones in `Migrations/postgres/` share ids, numbering, checksum
+/// and errors; only applying them differs (`Migrator`, `PostgresMigrator`).
 public struct Migration: Sendable, Equatable {
     /// The file name without `.sql`, e.g. `0001_core`; recorded once applied.
     public let id: String
@@ -18,6 +20,46 @@ public struct Migration: Sendable, Equatable {
         self.sql = sql
         self.checksum = SHA256Digest.hex(Data(sql.utf8))
     }
+
+    /// A migration from its id (`NNNN_name`) and SQL; throws `.badFileName` when the id is not `NNNN_name`.
+    public init(id: String, sql: String) throws(MigrationError) {
+        guard let underscore = id.firstIndex(of: "_"), underscore > id.startIndex, id[..<underscore].allSatisfy(\.isASCII),
+            id[..<underscore].allSatisfy(\.isNumber), let number = Int(id[..<underscore])
+        else {
+            throw .badFileName(id + ".sql")
+        }
+        self.init(id: id, number: number, sql: sql)
+    }
+
+    /// The `.sql` files of `directory`, in order; sub-folders (another backend's files, the
+    /// journal's) are not read. Throws on a missing folder, a bad name or a shared number.
+    public static func files(in directory: URL) throws -> [Migration] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MigrationError.folderNotFound([directory.path])
+        }
+        var seen = Set<Int>()
+        var migrations: [Migration] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where name.hasSuffix(".sql") {
+            let url = directory.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            let migration = try Migration(id: String(name.dropLast(4)), sql: try String(contentsOf: url, encoding: .utf8))
+            guard seen.insert(migration.number).inserted else { throw MigrationError.duplicateNumber(migration.number) }
+            migrations.append(migration)
+        }
+        return migrations.sorted { $0.number < $1.number }
+    }
+
+    /// Throws `.unmatched` unless both folders hold exactly the same migration ids (every schema
+    /// change is written for both databases).
+    public static func checkParity(sqlite: URL, postgres: URL) throws {
+        let sqliteIDs = Set(try files(in: sqlite).map(\.id))
+        let postgresIDs = Set(try files(in: postgres).map(\.id))
+        guard sqliteIDs == postgresIDs else {
+            throw MigrationError.unmatched(
+                onlySQLite: sqliteIDs.subtracting(postgresIDs).sorted(), onlyPostgres: postgresIDs.subtracting(sqliteIDs).sorted())
+        }
+    }
 }
 
 /// Why migrating failed.
@@ -32,10 +74,13 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     case checksumMismatch(id: String, applied: String, file: String)
     /// A migration's SQL failed; nothing of it was applied.
     case failed(id: String, message: String)
+    /// The SQLite and PostgreSQL folders do not hold the same migration ids.
+    case unmatched(onlySQLite: [String], onlyPostgres: [String])
 
     /// A sentence for the operator.
     public var description: String {
         switch self {
+        case .folderNotFound(let tried) where tried.count == 1: return "no migrations folder at \(tried[0])"
         case .folderNotFound(let tried):
             return "no Migrations folder found (tried: \(tried.joined(separator: ", "))); pass --migrations PATH or set UNDERSTUDY_MIGRATIONS"
         case .badFileName(let name): return "migration file \(name) is not named NNNN_name.sql"
@@ -44,6 +89,11 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
             return "migration \(id) was changed after it was applied (applied checksum \(applied.prefix(12))…, file \(file.prefix(12))…); "
                 + "restore the file or start from a fresh database"
         case .failed(let id, let message): return "migration \(id) failed: \(message)"
+        case .unmatched(let onlySQLite, let onlyPostgres):
+            var parts: [String] = []
+            if !onlySQLite.isEmpty { parts.append("no PostgreSQL migration for \(onlySQLite.joined(separator: ", "))") }
+            if !onlyPostgres.isEmpty { parts.append("no SQLite migration for \(onlyPostgres.joined(separator: ", "))") }
+            return parts.joined(separator: "; ")
         }
     }
 }
@@ -61,24 +111,7 @@ public struct Migrator: Sendable {
 
     /// A migrator over the `.sql` files in `directory`.
     public init(directory: URL) throws {
-        // Sub-folders (`postgres/`, another backend's migrations) are not this backend's files.
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { name in
-            var isDirectory: ObjCBool = false
-            return name.hasSuffix(".sql") && FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue
-        }.sorted()
-        var seen = Set<Int>()
-        var migrations: [Migration] = []
-        for name in names {
-            let id = String(name.dropLast(4))
-            guard let underscore = id.firstIndex(of: "_"), let number = Int(id[..<underscore]),
-                id[..<underscore].allSatisfy(\.isNumber)
-            else { throw MigrationError.badFileName(name) }
-            guard seen.insert(number).inserted else { throw MigrationError.duplicateNumber(number) }
-            let sql = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            migrations.append(Migration(id: id, number: number, sql: sql))
-        }
-        self.init(migrations: migrations)
+        self.init(migrations: try Migration.files(in: directory))
     }
 
     /// The migrations of the request journal's own SQLite file, inside the main folder.

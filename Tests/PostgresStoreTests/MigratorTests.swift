@@ -23,6 +23,16 @@ struct MigratorTests {
         #expect(try PostgresMigration.files(in: Self.postgresFolder).count == (try Migrator(directory: Self.sqliteFolder)).migrations.count)
     }
 
+    @Test("a migration's checksum, computed once for both databases, is what PostgreSQL's sha256 recorded before")
+    func checksumsAgree() throws {
+        let migrations = try Migration.files(in: PostgresMigrator.directory(inside: Self.sqliteFolder))
+        #expect(!migrations.isEmpty)
+        let recorded = try TestPostgres.withConnection { connection throws -> [String] in
+            try migrations.map { try PostgresMigrator.checksum($0.sql, on: connection) }
+        }
+        #expect(recorded == migrations.map(\.checksum))
+    }
+
     @Test("a migration present for one backend only fails the parity check, either way round")
     func parityFailsOnAMissingFile() throws {
         let folder = try Self.temporaryFolder()
