@@ -11,10 +11,13 @@ final class ClientHTTP: Sendable {
     // One session per client keeps connections alive across calls. Its delegate is a separate
     // object: a session holds its delegate strongly, so `self` as delegate would never be freed.
     private let session: URLSession
+    /// Where requests go when not over HTTP (a test server's router mode).
+    private let inProcess: UnderstudyTransport.Handler?
 
-    init(baseURL: URL, timeout: TimeInterval) {
+    init(baseURL: URL, timeout: TimeInterval, transport: UnderstudyTransport = .http) {
         self.baseURL = baseURL
         self.timeout = timeout
+        self.inProcess = transport.handler
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 16
@@ -34,6 +37,10 @@ final class ClientHTTP: Sendable {
             components.percentEncodedQuery = request.query.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         }
         guard let url = components.url else { throw .encoding("bad path \(request.path)") }
+        // A redirect to follow may leave this server, so only HTTP can follow it.
+        if let inProcess, !request.followRedirects {
+            return try await inProcess(components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? ""), request)
+        }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout ?? timeout

@@ -9,11 +9,11 @@ public struct Understudy: Sendable {
     public let adminToken: String?
     let http: ClientHTTP
 
-    /// A client for the server at `baseURL`.
-    public init(baseURL: URL, adminToken: String? = nil, timeout: TimeInterval = 30) {
+    /// A client for the server at `baseURL`, reached over HTTP unless `transport` says otherwise.
+    public init(baseURL: URL, adminToken: String? = nil, timeout: TimeInterval = 30, transport: UnderstudyTransport = .http) {
         self.baseURL = baseURL
         self.adminToken = adminToken
-        self.http = ClientHTTP(baseURL: baseURL, timeout: timeout)
+        self.http = ClientHTTP(baseURL: baseURL, timeout: timeout, transport: transport)
     }
 
     /// The control plane: projects, clocks, faults, journal, snapshots, outbox.

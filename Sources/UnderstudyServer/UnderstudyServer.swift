@@ -18,6 +18,9 @@ public final class UnderstudyServer: Sendable {
     public let emulator: Emulator
     /// The HTTP server.
     public let http: HTTPServer
+    /// What the HTTP server runs for each request (the dashboard in front of the emulator): a
+    /// test's in-process client hands requests to it directly.
+    public let application: any HTTPApplication
     /// Migrations applied at start (empty when the database was current).
     public let appliedMigrations: [String]
     /// The local certificate authority whose leaves the TLS listeners present; nil when neither
@@ -87,7 +90,8 @@ public final class UnderstudyServer: Sendable {
             headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout,
             eventLoop: configuration.eventLoop)
         // The dashboard (`/__admin/ui`, and `/` when no platform claims the host) sits in front of the emulator.
-        http = HTTPServer(configuration: httpConfiguration, application: DashboardApplication(emulator: emulator))
+        application = DashboardApplication(emulator: emulator)
+        http = HTTPServer(configuration: httpConfiguration, application: application)
         emulator.metrics.observe(server: http, version: UnderstudyCommand.version)
         if configuration.httpsPort != nil || configuration.proxyPort != nil {
             // The public URL's host is on the no-SNI certificate: a device that dials its address gets a name that matches.

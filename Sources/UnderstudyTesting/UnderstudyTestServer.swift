@@ -41,17 +41,28 @@ public final class UnderstudyTestServer: Sendable {
         self.scratch = scratch
     }
 
+    /// How `client` reaches the server. The server listens either way, so a test may still
+    /// dial `url` with its own HTTP client.
+    public enum Transport: Sendable {
+        /// Over the server's socket, as an app does: framing, body limits, socket faults are real.
+        case live
+        /// Handed to the server's request pipeline in process: the same routing, handlers,
+        /// journal and faults, without a socket, for tests where the socket is not the point.
+        case router
+    }
+
     /// Starts a server as `start(demo:configure:)` does, runs `body` with it, and stops it before
     /// returning `body`'s result or rethrowing its error.
     public static func with<T>(
         demo: Bool = false,
+        transport: Transport = .live,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation,
         _ body: (UnderstudyTestServer) async throws -> T
     ) async throws -> T {
         let folder = try makeFolder()
         let (configuration, scratch) = try prepare(demo: demo, folder: folder, configure: configure)
-        let server = try await launch(configuration, folder: folder, scratch: scratch)
+        let server = try await launch(configuration, folder: folder, scratch: scratch, transport: transport)
         let result: T
         do {
             result = try await body(server)
@@ -66,10 +77,12 @@ public final class UnderstudyTestServer: Sendable {
     /// Starts a server on 127.0.0.1 with a fresh database. `configure` may change any setting
     /// (timeouts, journal bounds, demo fixtures…); by default no demo project is created and
     /// nothing is logged. The caller owns the server and must await `stop()`; prefer `with`.
-    public static func start(demo: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> UnderstudyTestServer {
+    public static func start(
+        demo: Bool = false, transport: Transport = .live, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> UnderstudyTestServer {
         let folder = try makeFolder()
         let (configuration, scratch) = try prepare(demo: demo, folder: folder, configure: configure)
-        return try await launch(configuration, folder: folder, scratch: scratch)
+        return try await launch(configuration, folder: folder, scratch: scratch, transport: transport)
     }
 
     private static func makeFolder() throws -> URL {
@@ -135,7 +148,9 @@ public final class UnderstudyTestServer: Sendable {
         return (configuration, scratch)
     }
 
-    private static func launch(_ configuration: ServerConfiguration, folder: URL, scratch ownScratch: ScratchDatabase?) async throws -> UnderstudyTestServer {
+    private static func launch(
+        _ configuration: ServerConfiguration, folder: URL, scratch ownScratch: ScratchDatabase?, transport: Transport
+    ) async throws -> UnderstudyTestServer {
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(configuration: configuration, logger: Logger(minimumLevel: .error, logsRequests: configuration.logRequests))
@@ -147,8 +162,13 @@ public final class UnderstudyTestServer: Sendable {
         do {
             try await server.start()
             guard let url = URL(string: server.url) else { throw UnderstudyTestServerError.unusableURL(server.url) }
+            let clientTransport: UnderstudyTransport
+            switch transport {
+            case .live: clientTransport = .http
+            case .router: clientTransport = .inProcess(InProcessExchange(server: server, url: url).send)
+            }
             return UnderstudyTestServer(
-                server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken), url: url,
+                server: server, client: Understudy(baseURL: url, adminToken: configuration.adminToken, transport: clientTransport), url: url,
                 folder: folder, scratch: ownScratch)
         } catch {
             // It may already be listening; nothing else will ever stop it or delete its folder.

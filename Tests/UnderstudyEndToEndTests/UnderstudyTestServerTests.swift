@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
@@ -46,6 +47,55 @@ struct UnderstudyTestServerTests {
             #expect(server.server.configuration.maxBodyBytes == 1234)
             let demo = try await server.client.admin.project("demo").get()
             #expect(demo.isDemo)
+        }
+    }
+}
+
+/// The router transport: the client's requests go through the server's own request reader and
+/// pipeline in process, so they are answered and journalled as over the socket.
+@Suite("Test server: router transport")
+struct RouterTransportTests {
+    @Test("a router request is answered and journalled as the same request over the socket is")
+    func sameAsLive() async throws {
+        func exchange(_ transport: UnderstudyTestServer.Transport) async throws -> (status: Int, body: AnyJSON?, journal: JournalEntry?) {
+            try await UnderstudyTestServer.with(transport: transport) { server in
+                let project = try await server.makeProject(name: "t")
+                let key = project.credential("warplink", "sdkKey")
+                let response = try await server.client.send(
+                    ClientRequest(method: "GET", path: "/warplink/v1/sdk/validate", query: [("x", "a b")], headers: ["Authorization": "Bearer " + key]))
+                let entry = try await server.client.admin.project(project.id).requests(JournalQuery(path: "/warplink/v1/sdk/validate")).requests.first
+                return (response.status, try? JSONDecoder().decode(AnyJSON.self, from: response.body), entry)
+            }
+        }
+        let live = try await exchange(.live), router = try await exchange(.router)
+        #expect(router.status == 200 && router.status == live.status)
+        #expect(router.body?["valid"] == true && router.body == live.body)
+        let (routed, dialled) = (try #require(router.journal), try #require(live.journal))
+        #expect(routed.query == "x=a%20b" && routed.query == dialled.query)
+        #expect(routed.requestHeaders["host"]?.hasPrefix("127.0.0.1:") == true)
+        // Each server made its own key: the same redaction, a different tail.
+        #expect(routed.requestHeaders["authorization"]?.hasPrefix("Bearer [redacted …") == true)
+        #expect(Set(routed.requestHeaders.keys).isSubset(of: Set(dialled.requestHeaders.keys)), "\(routed.requestHeaders.keys) \(dialled.requestHeaders.keys)")
+    }
+
+    @Test("the reader's rules still hold in process: a gzip body is decoded, an oversized one is a 413, a reset fault is a lost connection")
+    func readerRules() async throws {
+        try await UnderstudyTestServer.with(transport: .router, configure: { $0.maxBodyBytes = 1_000 }) { server in
+            let project = try await server.makeProject(name: "t")
+            let admin = server.client.admin.project(project.id)
+            let gzipped = Gzip.compress(Data(#"{"name":"zipped"}"#.utf8))
+            let created = try await server.client.send(
+                ClientRequest(
+                    method: "POST", path: "/__admin/projects", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                    body: gzipped))
+            #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
+            let large = try await server.client.send(
+                ClientRequest(method: "POST", path: "/__admin/projects", headers: ["Content-Type": "application/json"], body: Data(count: 2_000)))
+            #expect(large.status == 413)
+            _ = try await admin.addFault(FaultRule(match: .init(platform: "warplink"), action: .init(type: "reset")))
+            await #expect(throws: UnderstudyClientError.self) {
+                _ = try await server.client.warpLink.validate(apiKey: project.credential("warplink", "sdkKey"))
+            }
         }
     }
 }

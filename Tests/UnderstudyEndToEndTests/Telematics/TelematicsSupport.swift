@@ -11,8 +11,11 @@ enum TelematicsFixture {
 
     /// Runs `body` with a server, a project whose clock is frozen at `epoch`, and its Telematics admin
     /// client, and stops the server before returning, also when `body` throws.
-    static func with<T>(_ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T) async throws -> T {
-        try await UnderstudyTestServer.with { server in
+    /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    static func with<T>(
+        transport: UnderstudyTestServer.Transport = .router, _ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T
+    ) async throws -> T {
+        try await UnderstudyTestServer.with(transport: transport) { server in
             let project = try await server.makeProject(name: "telematics")
             _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
             return try await body(server, project, server.client.telematics.admin(project.id))

@@ -13,8 +13,9 @@ struct WarpLinkHarness {
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
     /// Runs `body` with a fresh harness and stops its server before returning, also when `body` throws.
-    static func with<T>(_ body: (WarpLinkHarness) async throws -> T) async throws -> T {
-        try await UnderstudyTestServer.with { server in
+    /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    static func with<T>(transport: UnderstudyTestServer.Transport = .router, _ body: (WarpLinkHarness) async throws -> T) async throws -> T {
+        try await UnderstudyTestServer.with(transport: transport) { server in
             let project = try await server.client.admin.createProject(name: "warplink")
             return try await body(WarpLinkHarness(server: server, project: project))
         }

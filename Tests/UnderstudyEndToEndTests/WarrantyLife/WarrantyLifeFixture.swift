@@ -15,8 +15,12 @@ struct WarrantyLifeFixture {
     var projectAdmin: ProjectAdmin { server.client.admin.project(project.id) }
 
     /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
-    static func with<T>(configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (WarrantyLifeFixture) async throws -> T) async throws -> T {
-        try await UnderstudyTestServer.with(configure: configure) { server in
+    /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    static func with<T>(
+        transport: UnderstudyTestServer.Transport = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (WarrantyLifeFixture) async throws -> T
+    ) async throws -> T {
+        try await UnderstudyTestServer.with(transport: transport, configure: configure) { server in
             let project = try await server.makeProject(name: "warrantylife")
             return try await body(WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey")))
         }
