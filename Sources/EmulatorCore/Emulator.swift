@@ -165,7 +165,7 @@ public final class Emulator: HTTPApplication {
         }
         let destination = platformResolver.resolve(request)
         exchange.routedPath = destination.routedPath
-        guard hostAllowList.admits(request) else {
+        guard hostAllowList.admits(request, hostEmulated: destination.byHost) else {
             // In the format of the platform the path names; no project is looked up or created.
             exchange.platform = destination.platform?.id
             let response = failureResponse(
@@ -180,7 +180,9 @@ public final class Emulator: HTTPApplication {
         var parameters: [String: String] = [:]
         if case .matched(let found, let foundParameters, let template) = match {
             (target, parameters, exchange.route) = (found, foundParameters, template)
-            platform = found.owner.platform.flatMap { id in platforms.first { $0.id == id } }
+            // SDK routes live under their platform's prefix, so the resolver's answer stands; a
+            // platform's control-plane route (`/__admin/projects/{id}/<platform>/…`) names its owner.
+            if case .platformAdmin(let id) = found.owner { platform = platforms.first { $0.id == id } }
         }
         let isControlPlane = target.map { !$0.owner.isSDK } ?? (platform == nil)
         exchange.platform = platform?.id

@@ -22,8 +22,10 @@ struct HostAllowList: Sendable {
     /// The public URL and listen address, which the server sets once it is bound.
     let addresses: @Sendable () -> ServerAddresses
 
-    /// Whether `request` may be answered.
-    func admits(_ request: Request) -> Bool {
+    /// Whether `request` may be answered; `hostEmulated` says the platform resolver already found
+    /// a platform serving its host (which is admitted without asking the platforms again).
+    func admits(_ request: Request, hostEmulated: Bool = false) -> Bool {
+        if hostEmulated { return true }
         guard let header = request.headers["host"], !header.isEmpty else { return true }
         let utf8 = header.utf8
         // The parser accepts only IPv6 or IPvFuture literals in brackets, never a name.

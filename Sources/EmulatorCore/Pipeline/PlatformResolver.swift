@@ -10,6 +10,9 @@ struct PlatformResolver: Sendable {
         var platform: (any Platform)?
         /// The path the router sees (with the platform prefix).
         var routedPath: String
+        /// Whether `platform` was chosen by the request's `Host` (a host it emulates), so later
+        /// stages need not ask the platforms about that host again.
+        var byHost = false
     }
 
     let platforms: [any Platform]
@@ -30,7 +33,7 @@ struct PlatformResolver: Sendable {
         if let host = request.hostName {
             for candidate in platforms {
                 if let prefix = candidate.pathPrefix(forHost: host) {
-                    return Destination(platform: candidate, routedPath: prefix + (path == "/" ? "" : Self.collapsingSlashes(path)))
+                    return Destination(platform: candidate, routedPath: prefix + (path == "/" ? "" : Self.collapsingSlashes(path)), byHost: true)
                 }
             }
         }
