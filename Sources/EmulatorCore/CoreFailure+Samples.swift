@@ -12,6 +12,7 @@ extension CoreFailure {
             .unreadableRequest(.bodyTooLarge(limit: 1_024)),
             .unreadableRequest(.headersTooLarge),
             .unreadableRequest(.unsupportedExpectation),
+            .unreadableRequest(.unsupportedContentEncoding("br")),
             .unreadableRequest(.corruptContentEncoding),
             .unreadableRequest(.headerTimeout),
             .unreadableRequest(.serverBusy),
@@ -22,11 +23,26 @@ extension CoreFailure {
             .misdirectedRequest(host: "attacker.example"),
         ] + [400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 500, 502, 503, 504].map { CoreFailure.injected(status: $0) }
 
+    /// The request id the samples are answered for: what an error body or header that carries the
+    /// journal id shows in a documented example.
+    public static let sampleRequestID = "42"
+
+    /// The bodies `platform` answers the samples with, by status: what a documented error example
+    /// may be besides the platform's own catalogue.
+    public static func contractBodies(of platform: any Platform) -> [Int: [JSONValue]] {
+        var bodies: [Int: [JSONValue]] = [:]
+        for failure in contractSamples {
+            let response = platform.errorResponse(for: failure, requestID: sampleRequestID)
+            if let body = try? JSONValue.parse(response.body) { bodies[response.status, default: []].append(body) }
+        }
+        return bodies
+    }
+
     /// How `platform` breaks that contract: each sample it answers with another status than the
     /// failure's, or with no body; empty when it keeps it.
     public static func contractViolations(of platform: any Platform) -> [String] {
         contractSamples.compactMap { failure in
-            let response = platform.errorResponse(for: failure, requestID: "42")
+            let response = platform.errorResponse(for: failure, requestID: sampleRequestID)
             if response.status != failure.status { return "\(failure) answered \(response.status)" }
             return response.body.isEmpty ? "\(failure) answered no body" : nil
         }

@@ -194,14 +194,18 @@ public struct OpenAPIDocument: Sendable {
         paths[path]?["servers"] = [["url": "/", "description": "The server root (control plane)."]]
     }
 
-    /// The document, with `serverURL` as its server when given.
+    /// The document, with `serverURL` as its server when given. Response headers and named
+    /// response examples used more than once are kept once under `components` and referred to.
     public func json(serverURL: String? = nil) -> JSONValue {
         var components: [String: JSONValue] = ["schemas": .object(schemas)]
         if !securitySchemes.isEmpty { components["securitySchemes"] = .object(securitySchemes) }
+        let shared = OpenAPISharedParts(paths: paths)
+        if !shared.headers.isEmpty { components["headers"] = .object(shared.headers) }
+        if !shared.examples.isEmpty { components["examples"] = .object(shared.examples) }
         var members: [String: JSONValue] = [
             "openapi": "3.1.0",
             "info": ["title": .string(title), "version": .string(version), "description": .string(description)],
-            "paths": .object(paths.mapValues(JSONValue.object)),
+            "paths": .object(shared.paths.mapValues(JSONValue.object)),
             "components": .object(components),
         ]
         if let serverURL { members["servers"] = [["url": .string(serverURL)]] }

@@ -14,16 +14,12 @@ public struct OpenAPIValidator: Sendable {
     /// Problems with `body` as the `status` response of `method` on `pathTemplate` (the document's
     /// path key, e.g. `/v1/links/resolve/{slug}`); empty when it conforms.
     public func problems(method: String, path pathTemplate: String, status: Int, body: Data) -> [String] {
-        guard let operation = document["paths"]?[pathTemplate]?[method.lowercased()] else {
-            return ["\(method) \(pathTemplate) is not in the document"]
+        let response: JSONValue
+        switch documentedResponse(method: method, path: pathTemplate, status: status) {
+        case .failure(let problem): return [problem.text]
+        case .success(let found): response = found
         }
-        guard let responses = operation["responses"],
-            let response = responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"]
-        else {
-            return ["\(method) \(pathTemplate): status \(status) is not documented"]
-        }
-        let resolved = resolve(response)
-        guard let schema = resolved["content"]?["application/json"]?["schema"] else {
+        guard let schema = response["content"]?["application/json"]?["schema"] else {
             return [] // no JSON body documented (redirects, 204, binary)
         }
         guard let value = try? JSONValue.parse(body) else {
@@ -32,6 +28,62 @@ public struct OpenAPIValidator: Sendable {
         var found: [String] = []
         check(value, against: schema, at: "$", problems: &found)
         return found.map { "\(method) \(pathTemplate) \(status): \($0)" }
+    }
+
+    /// Problems with `value` against `schema` (a schema of the document, `$ref`s resolved in it).
+    public func problems(of value: JSONValue, against schema: JSONValue) -> [String] {
+        var found: [String] = []
+        check(value, against: schema, at: "$", problems: &found)
+        return found
+    }
+
+    /// The headers a client relies on, which a document must mention wherever they are sent: the
+    /// trace and request ids, the rate-limit and retry hints, the bearer challenge.
+    public static let contractHeaders: Set<String> = [
+        "x-understudy-trace", "x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "www-authenticate",
+    ]
+
+    /// Problems with a whole answer: the body's (see `problems(method:path:status:body:)`), a
+    /// header the response documents as required that is missing or does not fit its schema, and
+    /// a header of `contractHeaders` that was sent but is not documented for that response.
+    /// `headers` are the answer's, names in any case.
+    public func problems(method: String, path pathTemplate: String, status: Int, headers: [String: String], body: Data) -> [String] {
+        var found = problems(method: method, path: pathTemplate, status: status, body: body)
+        guard case .success(let response) = documentedResponse(method: method, path: pathTemplate, status: status) else { return found }
+        let sent = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+        let documented = Dictionary((response["headers"]?.objectValue ?? [:]).map { ($0.key.lowercased(), resolve($0.value)) }) { first, _ in first }
+        let label = "\(method) \(pathTemplate) \(status)"
+        for (name, header) in documented.sorted(by: { $0.key < $1.key }) {
+            guard let value = sent[name] else {
+                if header["required"]?.boolValue == true { found.append("\(label): header \(name) is documented as required but missing") }
+                continue
+            }
+            // Header values are strings; what their schemas say is in their patterns.
+            if let pattern = header["schema"]?["pattern"]?.stringValue, value.range(of: pattern, options: .regularExpression) == nil {
+                found.append("\(label): header \(name) `\(value)` does not match \(pattern)")
+            }
+        }
+        for name in sent.keys.sorted() where Self.contractHeaders.contains(name) && documented[name] == nil {
+            found.append("\(label): header \(name) was sent but is not documented")
+        }
+        return found
+    }
+
+    /// A problem found while looking an answer up in the document.
+    struct Problem: Error { let text: String }
+
+    /// The response object the document gives for `status` of the operation (its own status, the
+    /// status class, or `default`), `$ref` resolved.
+    private func documentedResponse(method: String, path pathTemplate: String, status: Int) -> Result<JSONValue, Problem> {
+        guard let operation = document["paths"]?[pathTemplate]?[method.lowercased()] else {
+            return .failure(Problem(text: "\(method) \(pathTemplate) is not in the document"))
+        }
+        guard let responses = operation["responses"],
+            let response = responses[String(status)] ?? responses["\(status / 100)XX"] ?? responses["default"]
+        else {
+            return .failure(Problem(text: "\(method) \(pathTemplate): status \(status) is not documented"))
+        }
+        return .success(resolve(response))
     }
 
     /// Every path template with the methods documented for it.
