@@ -57,6 +57,28 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
     static func validation(_ message: String) -> WarrantyLifeError {
         WarrantyLifeError(status: 400, error: "validation_failed", message: message, code: 1400)
     }
+    /// 400 (1400) for a required body field that is absent or blank.
+    static func missingField(_ name: String) -> WarrantyLifeError { validation("Field `\(name)` is required.") }
+    /// 400 (1400) for a required query parameter that is absent or empty.
+    static func missingQuery(_ name: String) -> WarrantyLifeError { validation("Query parameter `\(name)` is required.") }
+    /// 400 (1400) for a query parameter of the wrong kind (`what`: "true or false", "a non-negative integer").
+    static func badQuery(_ name: String, _ what: String) -> WarrantyLifeError { validation("Query parameter `\(name)` must be \(what).") }
+    /// 400 (1400) for a JSON body that is not an object.
+    static let notAnObject = validation("The request body must be a JSON object.")
+    /// 400 (1400) for a readings batch that is not an array of readings.
+    static let readingsNotAnArray = validation("The readings body must be a JSON array of readings.")
+    /// 400 (1400) for a body with the gzip magic bytes that does not inflate.
+    static let readingsNotGzip = validation("The readings body is not a valid gzip stream.")
+    /// 400 (1400) for an audio clip without bytes.
+    static let emptyAudioClip = validation("The audio clip is empty.")
+    /// 400 (1400) for a multipart image upload without its `image` part.
+    static let noImagePart = validation("The multipart body has no `image` part.")
+    /// 400 (1400) for a Smart Saver program the SDK does not have.
+    static let unknownProgram = validation("Field `program` must be one of SSR, SSD, TRADE_IN.")
+    /// 400 (1400) for a warranty of a voucher that needs the purchase date, without it.
+    static let dateOfPurchaseRequired = validation("Field `dateOfPurchase` is required for this voucher.")
+    /// 400 (1400) for a reward outside what the plan allows.
+    static func rewardOutOfRange(max: Double) -> WarrantyLifeError { validation("Field `rewardAmount` must be between 0 and \(max).") }
     /// 401 (1001): no `X-WL-Developer-Key`.
     static let missingDeveloperKey = WarrantyLifeError(status: 401, error: "missing_developer_key", message: "Missing developer API key.", code: 1001)
     /// 401 (1002): unknown or revoked key.
@@ -112,6 +134,22 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
     }
     /// 503 (5003): a key seeded `unavailable`, or an injected fault.
     static let serviceUnavailable = WarrantyLifeError(status: 503, error: "service_unavailable", message: "The service is temporarily unavailable.", code: 5003)
+
+    /// One of each entry, the parameterised ones with values the routes use: the bodies the
+    /// OpenAPI document's error examples are drawn from, and what its test holds them to.
+    static let catalogue: [WarrantyLifeError] =
+        [
+            missingField("deviceId"), missingField("email"), missingField("username"), missingField("password"), missingField("optIn"),
+            missingField("surveyVersion"), missingQuery("email"), missingQuery("deviceId"), missingQuery("model"),
+            badQuery("surveyVersion", "a non-negative integer"), badQuery("isPlanTransfer", "true or false"),
+            badQuery("activeWarrantiesInCurrentDevice", "a non-negative integer"), notAnObject, readingsNotAnArray, readingsNotGzip, emptyAudioClip,
+            noImagePart, unknownProgram, dateOfPurchaseRequired, rewardOutOfRange(max: 50),
+            missingDeveloperKey, invalidDeveloperKey, unauthorized, invalidCredentials(status: 404), invalidCredentials(status: 401),
+            emailAlreadyRegistered, accountNotActivated, emailLocked, voucherNotFound, voucherRedeemed, voucherExpired, itemNotFound,
+            deviceRegisteredToOtherAccount(maskedEmail: "j***@example.com"), warrantyNotFound, warrantyConflict, notEligible("SSR"),
+            sensorEventNotFound, diagnosticNotFound, notFound("Survey version 7"), notFound("Diagnostic configuration for `iPhone99,9`"), routeNotFound,
+            payloadTooLarge(limit: 20_971_520), serviceUnavailable,
+        ] + [408, 429, 500, 502, 503, 504].map(injected)
 
     /// The body for a failure the core detected (unknown route, 405, unreadable body, injected status, bug).
     static func forCore(_ failure: CoreFailure) -> WarrantyLifeError {

@@ -7,9 +7,12 @@ extension WarrantyLifeOpenAPI {
     private typealias C = OpenAPIContent
 
     private static let itemID = segment("itemId", "The item id (from getItemByDeviceID or create item).", example: "100345")
-    private static let otherAccount = error("device_registered_to_other_account (1302): the item belongs to another account; the message names its masked e-mail.")
-    private static let noItem = error("item_not_found (1301).")
-    private static let badField = error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON.")
+    private static let otherAccount = error(
+        "device_registered_to_other_account (1302): the item belongs to another account; the message names its masked e-mail.",
+        .deviceRegisteredToOtherAccount(maskedEmail: "j***@example.com"))
+    private static let noItem = error("item_not_found (1301).", .itemNotFound)
+    private static let badField = error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON.", .notAnObject)
+    private static let noDeviceID = error("validation_failed (1400): `deviceId` is missing.", .missingQuery("deviceId"))
 
     /// Adds the item, device, sensor-event, FCM-token, Smart Saver and insights operations.
     static func addItemRoutes(to document: inout OpenAPIDocument) {
@@ -24,19 +27,20 @@ extension WarrantyLifeOpenAPI {
                         "deviceId": .string(device), "itemId": "100345", "hasActiveCoverage": true, "warrantyId": "500123", "warrantyStatus": "ACTIVE",
                         "ssrOffered": true, "ssdOffered": true, "tipOffered": false, "ssr": true, "ssd": false, "tradeIn": false,
                     ]),
-                "400": error("validation_failed (1400): `deviceId` is missing."), "404": noItem,
+                "400": noDeviceID, "404": noItem,
             ])
         sdk(
             &document, "get", "/items", "getItemByDeviceID", "The caller's item of a device.", "404 means no item yet (the SDK then creates one); 401 (1302) another account's.",
             access: .user, query: [deviceQuery],
-            ["200": ok("The item.", S.ref("Item"), example: item), "400": error("validation_failed (1400): `deviceId` is missing."), "401": otherAccount, "404": noItem])
+            ["200": ok("The item.", S.ref("Item"), example: item), "400": noDeviceID, "401": otherAccount, "404": noItem])
         sdk(
             &document, "post", "/items", "createItem", "Create the item of a device.", "201 when created; 200 with the item when the caller already owns the device's item.",
             access: .user,
             body: body("CreateItem", example: ["deviceId": .string(device), "categoryId": "95", "manufacturerName": "Apple", "model": "iPhone 13", "mpn": "iPhone14,5"]),
             [
                 "201": ok("Created.", S.ref("Item"), example: item), "200": ok("The caller's existing item.", S.ref("Item"), example: item),
-                "400": badField, "401": otherAccount,
+                "400": error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON.", .missingField("deviceId"), .notAnObject),
+                "401": otherAccount,
             ])
         let event: JSONValue = [
             "eventAt": "2026-11-30 10:15:00.250", "sensorEventType": 1111, "volumeSetting": 60, "sensorTestId": "3", "dropJsVersion": "2.0.22",
@@ -48,7 +52,7 @@ extension WarrantyLifeOpenAPI {
                 example: ["sensorEventId": "100456"]),
             "200": ok("A token-only item update.", S.object(["id": S.string]), example: ["id": "100345"]),
             "400": badField, "401": otherAccount, "404": noItem,
-            "409": error("not_eligible (1601): the body opts into a Smart Saver option the active warranty does not offer; nothing is stored."),
+            "409": error("not_eligible (1601): the body opts into a Smart Saver option the active warranty does not offer; nothing is stored.", .notEligible("SSR")),
         ]
         sdk(
             &document, "put", "/items/{itemId}", "createSensorEvent", "Record a sensor event (or update the item's FCM token).",
@@ -82,12 +86,13 @@ extension WarrantyLifeOpenAPI {
             "Opting into a program the active warranty does not offer is 409 (1601).", access: .user, pathParameters: [itemID],
             body: body("OptIn", example: ["program": "SSR", "optIn": true]),
             [
-                "200": ok("The programs after the change.", S.ref("SmartSaver"), example: programs), "400": badField, "401": otherAccount, "404": noItem,
-                "409": error("not_eligible (1601)."),
+                "200": ok("The programs after the change.", S.ref("SmartSaver"), example: programs),
+                "400": error("validation_failed (1400): an unknown program or a missing optIn.", .unknownProgram, .missingField("optIn")),
+                "401": otherAccount, "404": noItem, "409": error("not_eligible (1601).", .notEligible("SSR")),
             ])
         let insightResponses: [String: JSONValue] = [
             "200": ok("The item's InsightData, or null when none is seeded.", ["oneOf": [S.ref("InsightData"), ["type": "null"]]], example: insightExample),
-            "400": error("validation_failed (1400): `deviceId` is missing."), "401": otherAccount, "404": noItem,
+            "400": noDeviceID, "401": otherAccount, "404": noItem,
         ]
         sdk(
             &document, "get", "/insights", "getInsightData", "The device's insights.", "Drop and battery ranks, coaching, rewards and TIP in one answer.",
@@ -113,20 +118,25 @@ extension WarrantyLifeOpenAPI {
     /// Adds the registration uploads: readings, audio, diagnostics, images.
     static func addUploadRoutes(to document: inout OpenAPIDocument) {
         let eventID = segment("sensorEventId", "The sensor event's id.", example: "100456")
-        let noEvent = error("sensor_event_not_found (1701), or item_not_found (1301).")
-        let tooLarge = error("payload_too_large (1413): above maxUploadBytes (20 MiB uncompressed by default).")
+        let noEvent = error("sensor_event_not_found (1701), or item_not_found (1301).", .sensorEventNotFound, .itemNotFound)
+        let tooLarge = error("payload_too_large (1413): above maxUploadBytes (20 MiB uncompressed by default).", .payloadTooLarge(limit: 20_971_520))
         let reading: JSONValue = [
             "readingAt": "2026-11-30 10:15:00.300", "accelerationX": 0.1, "accelerationY": 0.0, "accelerationZ": -9.81, "pitch": 1.0,
             "roll": 2.0, "yaw": 3.0, "relativeAltitude": -1, "pressure": -1, "phase": 5000,
         ]
         sdk(
             &document, "post", "/items/{itemId}/events/{sensorEventId}/readings", "uploadSensorReadings", "Upload a sensor event's readings.",
-            "A JSON array of readings, usually gzip-compressed (Content-Encoding: gzip or the gzip magic bytes; no Content-Type needed).",
-            access: .user, pathParameters: [itemID, eventID],
+            "A JSON array of readings, usually gzip-compressed as the SDK sends it: the gzip stream of the array with `Content-Encoding: gzip` "
+                + "(the server inflates it, up to maxUploadBytes inflated), or the bare gzip stream without that header (recognised by its "
+                + "magic bytes 1f 8b). No Content-Type is needed. A batch that came compressed is stored as the stream sent (`gzipped: true`).",
+            access: .user, pathParameters: [itemID, eventID], query: [contentEncoding],
             body: ["required": true, "content": ["application/json": ["schema": S.array(S.ref("Reading")), "example": [reading]]]],
             [
                 "201": ok("Stored.", S.object(["received": S.integer]), example: ["received": 1]),
-                "400": error("validation_failed (1400): not a (gzip) JSON array of readings."), "401": otherAccount, "404": noEvent, "413": tooLarge,
+                "400": error(
+                    "validation_failed (1400): not a JSON array of readings, or a gzip stream that does not inflate.", .readingsNotAnArray,
+                    .readingsNotGzip, .forCore(.unreadableRequest(.corruptContentEncoding))),
+                "401": otherAccount, "404": noEvent, "413": tooLarge, "415": unsupportedEncoding,
             ])
         sdk(
             &document, "post", "/items/{itemId}/clips/sound/{sensorEventId}", "uploadSensorAudio", "Upload a sensor event's audio clip (raw bytes).",
@@ -140,7 +150,8 @@ extension WarrantyLifeOpenAPI {
             body: ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary", "minLength": 1], "example": "RIFF…"]]],
             [
                 "201": ok("Stored.", S.object(["bytes": S.integer]), example: ["bytes": 48_000]),
-                "400": error("validation_failed (1400): an empty clip or a bad createdAt."), "401": otherAccount, "404": noEvent, "413": tooLarge,
+                "400": error("validation_failed (1400): an empty clip or a bad createdAt.", .emptyAudioClip), "401": otherAccount, "404": noEvent,
+                "413": tooLarge,
             ])
         sdk(
             &document, "post", "/items/{itemId}/diagnostics", "createItemDiagnosticReport", "Upload the diagnostic report.",
@@ -174,8 +185,8 @@ extension WarrantyLifeOpenAPI {
                 "201": ok(
                     "Stored.", S.object(["kind": S.string, "bytes": S.integer, "contentType": S.string, "sha256": S.string]),
                     example: ["kind": "reference", "bytes": 20_480, "contentType": "image/jpg", "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"]),
-                "400": error("validation_failed (1400): not multipart, no `image` part, an empty image or a bad kind."), "401": otherAccount,
-                "404": error("diagnostic_not_found (1702), or item_not_found (1301)."), "413": tooLarge,
+                "400": error("validation_failed (1400): not multipart, no `image` part, an empty image or a bad kind.", .noImagePart), "401": otherAccount,
+                "404": error("diagnostic_not_found (1702), or item_not_found (1301).", .diagnosticNotFound, .itemNotFound), "413": tooLarge,
             ])
     }
 }

@@ -11,8 +11,8 @@ extension WarrantyLifeOpenAPI {
         let id = segment("id", "The warranty id (the voucher's warrantyId).", example: "500123")
         let badField = error(
             "validation_failed (1400): a mistyped field, a region that is not an /app-config id, a missing required dateOfPurchase, "
-                + "or a rewardAmount outside 0…rewardAmountMax.")
-        let missing = error("warranty_not_found (1501): unknown, or another account's.")
+                + "or a rewardAmount outside 0…rewardAmountMax.", .notAnObject, .dateOfPurchaseRequired, .rewardOutOfRange(max: 50))
+        let missing = error("warranty_not_found (1501): unknown, or another account's.", .warrantyNotFound)
         let fields: [String: JSONValue] = [
             "firstName": "Jane", "lastName": "Doe", "city": "Vancouver", "zip": "V5K 0A1", "state": 202, "country": 2, "phone": "555-0100",
             "dateOfPurchase": "2026-11-01", "acceptedMarketing": true, "isDeviceInsured": false,
@@ -29,8 +29,9 @@ extension WarrantyLifeOpenAPI {
             access: .user, body: body("CreateWarranty", example: create),
             [
                 "201": ok("The warranty.", S.ref("Warranty"), example: warranty), "400": badField,
-                "403": error("voucher_redeemed (1202)."), "404": error("voucher_not_found (1201) or item_not_found (1301)."),
-                "409": error("warranty_conflict (1502): the voucher is bound to another warranty or account."),
+                "403": error("voucher_redeemed (1202).", .voucherRedeemed),
+                "404": error("voucher_not_found (1201) or item_not_found (1301).", .voucherNotFound, .itemNotFound),
+                "409": error("warranty_conflict (1502): the voucher is bound to another warranty or account.", .warrantyConflict),
             ])
         sdk(
             &document, "get", "/warranties/{id}", "getWarrantyById", "One of the caller's warranties.", "404 for an unknown id or another account's.",
@@ -41,8 +42,8 @@ extension WarrantyLifeOpenAPI {
             access: .user, pathParameters: [id], body: body("WarrantyRequest", example: request),
             [
                 "200": ok("The warranty.", S.ref("Warranty"), example: warranty), "400": badField,
-                "401": error("Missing or invalid credentials, or another account's device (1302)."),
-                "404": error("warranty_not_found (1501) or item_not_found (1301)."),
+                "401": error("Another account's device (1302).", .deviceRegisteredToOtherAccount(maskedEmail: "j***@example.com")),
+                "404": error("warranty_not_found (1501) or item_not_found (1301).", .warrantyNotFound, .itemNotFound),
             ])
         sdk(
             &document, "patch", "/warranties/{id}", "updateWarrantyById", "Change a warranty's fields (rewardAmount).",
@@ -65,7 +66,7 @@ extension WarrantyLifeOpenAPI {
             body: body("SurveyAnswers", example: ["surveyVersion": 1, "answers": [["1": 11], ["questionId": 2, "optionId": 21]]]),
             [
                 "201": ok("Stored.", S.object(["id": S.string]), example: ["id": "100678"]),
-                "400": error("validation_failed (1400): no surveyVersion, answers not an array, or an answer of neither form."),
+                "400": error("validation_failed (1400): no surveyVersion, answers not an array, or an answer of neither form.", .missingField("surveyVersion")),
             ])
         sdk(
             &document, "get", "/surveys", "getSurvey", "A survey's questions.", "The highest version when none is asked for.", access: .user,
@@ -82,7 +83,8 @@ extension WarrantyLifeOpenAPI {
                             ]
                         ],
                     ]),
-                "400": error("validation_failed (1400): surveyVersion is not a number."), "404": error("not_found (1404): no such survey version."),
+                "400": error("validation_failed (1400): surveyVersion is not a number.", .badQuery("surveyVersion", "a non-negative integer")),
+                "404": error("not_found (1404): no such survey version.", .notFound("Survey version 7")),
             ])
         sdk(
             &document, "get", "/offers/registration", "fetchOffers", "The registration offers page (raw HTML, not enveloped).",
@@ -106,7 +108,7 @@ extension WarrantyLifeOpenAPI {
         sdk(
             &document, "post", "/feedback", "postFeedback", "Send feedback.", "Any JSON object, stored as sent.", access: .user,
             body: C.jsonBody(["type": "object"], example: ["rating": 5, "category": "registration", "message": "Smooth."]),
-            ["201": ok("Stored.", S.object(["id": S.string]), example: ["id": "100789"]), "400": error("validation_failed (1400): not a JSON object.")])
+            ["201": ok("Stored.", S.object(["id": S.string]), example: ["id": "100789"]), "400": error("validation_failed (1400): not a JSON object.", .notAnObject)])
         sdk(
             &document, "get", "/sensor-tests", "getSensorTests", "The sensor test configurations.", "Replaceable content.", access: .user,
             [
@@ -127,7 +129,8 @@ extension WarrantyLifeOpenAPI {
                 "200": ok(
                     "The requirements.", S.object(["model": S.string, "diagnosticRequirements": ["type": "object"]]),
                     example: ["model": "iPhone14,5", "diagnosticRequirements": ["sensorTest": ["id": "3", "name": "Sensor test", "description": "", "sensorTestPhases": []]]]),
-                "400": error("validation_failed (1400): `model` is missing."), "404": error("not_found (1404): no configuration for the model."),
+                "400": error("validation_failed (1400): `model` is missing.", .missingQuery("model")),
+                "404": error("not_found (1404): no configuration for the model.", .notFound("Diagnostic configuration for `iPhone99,9`")),
             ])
     }
 }

@@ -1,28 +1,27 @@
 import EmulatorCore
 import Foundation
 
-/// The OpenAPI 3.1 document of WarrantyLife, written with the shared builder: the SDK routes
-/// (`/warrantylife/mapi/wi/100/…`; `/mapi/wi/100/…` on Host `www.warrantylife.com`) and the
-/// control plane under `/__admin/projects/{id}/warrantylife`.
-///
-/// SDK paths keep their full prefix and each path item carries a server-root `servers` entry, like
-/// the control-plane paths: the core serves the document with `<server>/warrantylife` as its base
-/// server, which would otherwise double the prefix.
+/// The OpenAPI 3.1 document of WarrantyLife, written with the shared builder: the SDK routes,
+/// relative to the `<server>/warrantylife` server the core adds (`/mapi/wi/100/…`, as on Host
+/// `www.warrantylife.com`), and the control plane under `/__admin/projects/{id}/warrantylife`
+/// (path items with their own server-root `servers` entry), as the other platforms' documents.
 enum WarrantyLifeOpenAPI {
     private typealias S = OpenAPISchema
     private typealias P = OpenAPIParameter
     private typealias C = OpenAPIContent
 
-    /// The SDK base in prefix mode.
-    static let sdkBase = "/warrantylife/mapi/wi/100"
+    /// The SDK paths' base, relative to the document's server (`<server>/warrantylife`).
+    static let sdkBase = "/mapi/wi/100"
 
     /// The document.
     static func document() -> JSONValue {
         var document = OpenAPIDocument(
             title: "WarrantyLife (Understudy)",
             description: "The WarrantyLife mobile API as the WLSDKIOS SDK uses it, and Understudy's control plane for it. Success bodies are "
-                + "{data: …} (raw HTML for the offers pages); errors are {error, errorMessage, errorCode}. Every path below /warrantylife checks "
-                + "X-WL-Developer-Key first (401 1001/1002), then answers 404 route_not_found (1404) or 405 for paths and methods that do not exist.",
+                + "{data: …} (raw HTML for the offers pages); errors are {error, errorMessage, errorCode}, with the request's journal id in "
+                + "X-Understudy-Trace. SDK paths are relative to the server URL (…/warrantylife; on Host www.warrantylife.com the same paths "
+                + "are at the root); control-plane paths are absolute, with their own server entry. Every SDK path checks X-WL-Developer-Key "
+                + "first (401 1001/1002), then answers 404 route_not_found (1404) or 405 for paths and methods that do not exist.",
             schemas: schemas(),
             securitySchemes: [
                 "developerKey": ["type": "apiKey", "in": "header", "name": "X-WL-Developer-Key", "description": "The project's WarrantyLife developer key."],
@@ -35,27 +34,10 @@ enum WarrantyLifeOpenAPI {
         addWarrantyRoutes(to: &document)
         addContentRoutes(to: &document)
         addControlPlane(to: &document)
-        return servedFromRoot(document.json())
-    }
-
-    /// Gives every SDK path item the server root as its server (the path holds the whole prefix).
-    private static func servedFromRoot(_ document: JSONValue) -> JSONValue {
-        guard case .object(var members) = document, case .object(var paths)? = members["paths"] else { return document }
-        for (path, item) in paths where path.hasPrefix("/warrantylife/") {
-            guard case .object(var pathItem) = item else { continue }
-            pathItem["servers"] = [["url": "/", "description": "The server root: SDK paths carry the /warrantylife prefix (without it on Host www.warrantylife.com)."]]
-            paths[path] = .object(pathItem)
-        }
-        members["paths"] = .object(paths)
-        return .object(members)
+        return document.json()
     }
 
     // MARK: Building blocks
-
-    /// A WarrantyLife error response.
-    static func error(_ description: String) -> JSONValue {
-        C.json(description, S.ref("Error"), example: ["error": "validation_failed", "errorMessage": "Field `deviceId` is required.", "errorCode": 1400])
-    }
 
     /// A success response in the `{data: …}` envelope.
     static func ok(_ description: String, _ schema: JSONValue, example: JSONValue) -> JSONValue {
@@ -88,20 +70,14 @@ enum WarrantyLifeOpenAPI {
         return .object(members)
     }
 
-    /// Adds an SDK operation with the answers every SDK route can give: 401 for the developer
-    /// key (and user credentials where needed), 408/429/5xx by fault injection.
+    /// Adds an SDK operation with the answers every SDK route can give (`commonErrors`); an
+    /// operation's own 401 keeps its examples and gains the common ones.
     static func sdk(
         _ document: inout OpenAPIDocument, _ method: String, _ path: String, _ id: String, _ summary: String, _ description: String,
         access: Access, pathParameters: [JSONValue] = [], query: [JSONValue] = [], body: JSONValue? = nil, _ responses: [String: JSONValue]
     ) {
         var all = responses
-        let defaults: [String: JSONValue] = [
-            "401": error(access == .user ? "Missing or invalid developer key (1001/1002), or user credentials (1010)." : "Missing or invalid developer key (1001/1002)."),
-            "408": error("Injected fault: request_timeout (1408)."),
-            "429": error("Injected fault: rate_limited (1429), with Retry-After."),
-            "5XX": error("internal_error (5000) and other injected faults; 503 service_unavailable (5003)."),
-        ]
-        for (status, response) in defaults where all[status] == nil { all[status] = response }
+        for (status, response) in commonErrors(access) { all[status] = all[status].map { C.mergingExamples($0, response) } ?? response }
         let key: JSONValue = ["developerKey": []]
         let security: JSONValue
         switch access {
@@ -141,14 +117,16 @@ enum WarrantyLifeOpenAPI {
 
     /// Adds key validation, the account operations, app config and the voucher lookup.
     private static func addAccountRoutes(to document: inout OpenAPIDocument) {
-        let missingField = error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON (the message names the field).")
+        let missingField = error(
+            "validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON (the message names the field).", .missingField("email"),
+            .notAnObject)
         sdk(
             &document, "get", "/developer-keys/validate", "validateDeveloperKey", "Validate the developer key.",
             "The SDK calls this from build(...): 200 is .valid(name, environment), 401 .invalid; a key seeded `unavailable` answers 503 (or hangs), which the SDK reports as .unavailable.",
             access: .key,
             [
                 "200": ok("The key's name and environment.", S.object(["name": S.string, "environment": S.string]), example: ["name": "Understudy", "environment": "sandbox"]),
-                "503": error("service_unavailable (5003): the key is seeded `unavailable`."),
+                "503": error("service_unavailable (5003): the key is seeded `unavailable`.", .serviceUnavailable),
             ])
         sdk(
             &document, "get", "/auth/activated-account-check", "emailRegisteredCheck", "Whether an e-mail has an account.",
@@ -158,7 +136,7 @@ enum WarrantyLifeOpenAPI {
                 "200": ok(
                     "Existence and activation.", S.object(["email": S.string, "exists": S.boolean, "activated": S.boolean]),
                     example: ["email": "jane@example.com", "exists": true, "activated": true]),
-                "400": error("validation_failed (1400): `email` is missing."),
+                "400": error("validation_failed (1400): `email` is missing.", .missingQuery("email")),
             ])
         sdk(
             &document, "post", "/auth/recover", "recoverLostPassword", "Ask for a password reset.",
@@ -179,7 +157,10 @@ enum WarrantyLifeOpenAPI {
             ],
             [
                 "202": ok("Logged in.", S.ref("LoginResponse"), example: login), "200": ok("Logged in (loginStatus 200).", S.ref("LoginResponse"), example: login),
-                "400": missingField, "403": error("account_not_activated (1103)."), "404": error("invalid_credentials (1101): e-mail or password wrong."),
+                "400": error("validation_failed (1400): `username` or `password` is missing.", .missingField("username"), .missingField("password")),
+                "401": error("invalid_credentials (1101) when the project answers a mismatch with 401.", .invalidCredentials(status: 401)),
+                "403": error("account_not_activated (1103).", .accountNotActivated),
+                "404": error("invalid_credentials (1101): e-mail or password wrong.", .invalidCredentials(status: 404)),
             ])
         sdk(
             &document, "delete", "/auth/token", "revokeToken", "Revoke the token (optional logout route).",
@@ -191,8 +172,9 @@ enum WarrantyLifeOpenAPI {
             access: .key,
             body: body("RegisterNewUser", example: ["email": "new@example.com", "password": "secret-pass", "firstName": "Jane", "lastName": "Doe", "country": 2, "state": 202]),
             [
-                "201": ok("The new account, logged in.", S.ref("LoginResponse"), example: login), "400": missingField,
-                "409": error("email_already_registered (1102)."), "422": error("email_locked (1104)."),
+                "201": ok("The new account, logged in.", S.ref("LoginResponse"), example: login),
+                "400": error("validation_failed (1400): a missing or mistyped field (the message names it).", .missingField("email"), .missingField("password")),
+                "409": error("email_already_registered (1102).", .emailAlreadyRegistered), "422": error("email_locked (1104).", .emailLocked),
             ])
         sdk(
             &document, "get", "/whoami", "getMe", "The logged-in account.", "The WLRegisterNewUserModel fields plus ids; absent ones are null.", access: .user,
@@ -230,9 +212,12 @@ enum WarrantyLifeOpenAPI {
                 query("deviceId", S.string, "The calling device.", example: device),
             ],
             [
-                "200": ok("The voucher and its action.", S.ref("Voucher"), example: voucherExample), "400": error("validation_failed (1400): a query value of the wrong kind."),
-                "403": error("voucher_redeemed (1202): \"Voucher has already been redeemed.\""), "404": error("voucher_not_found (1201)."),
-                "410": error("voucher_expired (1203)."),
+                "200": ok("The voucher and its action.", S.ref("Voucher"), example: voucherExample),
+                "400": error(
+                    "validation_failed (1400): a query value of the wrong kind.", .badQuery("isPlanTransfer", "true or false"),
+                    .badQuery("activeWarrantiesInCurrentDevice", "a non-negative integer")),
+                "403": error("voucher_redeemed (1202): \"Voucher has already been redeemed.\"", .voucherRedeemed),
+                "404": error("voucher_not_found (1201).", .voucherNotFound), "410": error("voucher_expired (1203).", .voucherExpired),
             ])
     }
 

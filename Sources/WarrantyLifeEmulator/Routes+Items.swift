@@ -90,9 +90,9 @@ extension WarrantyLifeRoutes {
     func optIn(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let body = try WireBody.object(request)
         guard let program = SmartSaverProgram(rawValue: try body.requiredString("program")) else {
-            throw WarrantyLifeError.validation("Field `program` must be one of SSR, SSD, TRADE_IN.")
+            throw WarrantyLifeError.unknownProgram
         }
-        guard let optIn = try body.bool("optIn") else { throw WarrantyLifeError.validation("Field `optIn` is required.") }
+        guard let optIn = try body.bool("optIn") else { throw WarrantyLifeError.missingField("optIn") }
         let itemID = context.parameter("itemId"), user = context.caller.user
         let programs = try await write(context) { service in try service.optIn(program, optIn, itemID: itemID, user: user) }
         return ok(SmartSaverStatus.wire(programs))
@@ -112,7 +112,7 @@ extension WarrantyLifeRoutes {
             } catch .tooLarge {
                 throw WarrantyLifeError.payloadTooLarge(limit: limit)
             } catch {
-                throw WarrantyLifeError.validation("The readings body is not a valid gzip stream.")
+                throw WarrantyLifeError.readingsNotGzip
             }
         }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
@@ -135,7 +135,7 @@ extension WarrantyLifeRoutes {
     func audioClip(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let limit = settings.maxUploadBytes
         let body = request.body
-        guard !body.isEmpty else { throw WarrantyLifeError.validation("The audio clip is empty.") }
+        guard !body.isEmpty else { throw WarrantyLifeError.emptyAudioClip }
         guard body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         var createdAt = WireQuery(request).string("createdAt")
         var eventID = context.parameter("sensorEventId")
@@ -186,7 +186,7 @@ extension WarrantyLifeRoutes {
         do { parts = try MultipartFormData.parse(request.body, boundary: boundary) } catch {
             throw WarrantyLifeError.validation("The multipart body is malformed (\(error)).")
         }
-        guard let part = parts.first(where: { $0.name == "image" }) else { throw WarrantyLifeError.validation("The multipart body has no `image` part.") }
+        guard let part = parts.first(where: { $0.name == "image" }) else { throw WarrantyLifeError.noImagePart }
         guard !part.body.isEmpty else { throw WarrantyLifeError.validation("The `image` part is empty.") }
         let limit = settings.maxUploadBytes
         guard part.body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }

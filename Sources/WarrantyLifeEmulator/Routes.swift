@@ -234,7 +234,7 @@ struct WarrantyLifeRoutes: Sendable {
     func login(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let body = try WireBody.objectOrForm(request)
         let username = try body.string("username") ?? body.string("email")
-        guard let username, !username.isEmpty else { throw WarrantyLifeError.validation("Field `username` is required.") }
+        guard let username, !username.isEmpty else { throw WarrantyLifeError.missingField("username") }
         let password = try body.requiredString("password")
         let failureStatus = settings.loginFailureStatus
         let user = try await read(context) { service in

@@ -165,7 +165,7 @@ extension WarrantyLifeService {
     /// device-local timestamp and whose numeric fields are numbers. Returns the element count.
     static func validateReadings(_ value: JSONValue) throws(WarrantyLifeError) -> Int {
         guard let readings = value.arrayValue else {
-            throw .validation("The readings body must be a JSON array of readings.")
+            throw .readingsNotAnArray
         }
         for (index, reading) in readings.enumerated() {
             guard let fields = reading.objectValue else { throw .validation("Reading \(index) must be an object.") }

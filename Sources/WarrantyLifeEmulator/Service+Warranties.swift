@@ -60,7 +60,7 @@ extension WarrantyLifeService {
         ]
         try apply(input, to: &document)
         if voucher.seed.purchaseDateRequired == true, document["dateOfPurchase"] == nil {
-            throw WarrantyLifeError.validation("Field `dateOfPurchase` is required for this voucher.")
+            throw WarrantyLifeError.dateOfPurchaseRequired
         }
         var changed = false
         for (program, flag) in input.smartSaver {
@@ -141,7 +141,7 @@ extension WarrantyLifeService {
         for (name, value) in input.flags { document[name] = .bool(value) }
         if let reward = input.rewardAmount {
             let max = document["rewardAmountMax"]?.doubleValue ?? .infinity
-            guard reward >= 0, reward <= max else { throw WarrantyLifeError.validation("Field `rewardAmount` must be between 0 and \(max).") }
+            guard reward >= 0, reward <= max else { throw WarrantyLifeError.rewardOutOfRange(max: max) }
             document["rewardAmount"] = .double(reward)
         }
     }

@@ -136,7 +136,7 @@ struct WarrantyLifeService {
         let lookup = try store.latestLookup(project, userID: nil, deviceID: nil)
         let type = lookup.flatMap { RegistrationType(rawValue: $0.registrationType) }
         if (registration.password ?? "").isEmpty && type != .passwordlessRegistration {
-            throw WarrantyLifeError.validation("Field `password` is required.")
+            throw WarrantyLifeError.missingField("password")
         }
         if try store.user(project, email: registration.email) != nil { throw WarrantyLifeError.emailAlreadyRegistered }
         if type == .lockedEmailRegistration, let code = lookup?.code, let locked = try store.voucher(project, code: code)?.seed.lockedEmail,

@@ -12,7 +12,7 @@ struct WireBody: Sendable {
     static func object(_ request: Request) throws(WarrantyLifeError) -> WireBody {
         guard !request.body.isEmpty else { throw .validation("The request body is empty; a JSON object was expected.") }
         let value = try json(request.body, what: "The request body")
-        guard case .object(let fields) = value else { throw .validation("The request body must be a JSON object.") }
+        guard case .object(let fields) = value else { throw .notAnObject }
         return WireBody(fields: fields)
     }
 
@@ -47,7 +47,7 @@ struct WireBody: Sendable {
 
     /// A required string with something besides white space.
     func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
-        guard let value = try string(name), !Self.isBlank(value) else { throw .validation("Field `\(name)` is required.") }
+        guard let value = try string(name), !Self.isBlank(value) else { throw .missingField(name) }
         return value
     }
 
@@ -147,7 +147,7 @@ struct WireQuery: Sendable {
 
     /// A required parameter.
     func requiredString(_ name: String) throws(WarrantyLifeError) -> String {
-        guard let value = string(name) else { throw .validation("Query parameter `\(name)` is required.") }
+        guard let value = string(name) else { throw .missingQuery(name) }
         return value
     }
 
@@ -157,14 +157,14 @@ struct WireQuery: Sendable {
         switch value.lowercased() {
         case "true", "1", "yes": return true
         case "false", "0", "no": return false
-        default: throw .validation("Query parameter `\(name)` must be true or false.")
+        default: throw .badQuery(name, "true or false")
         }
     }
 
     /// A non-negative integer parameter.
     func int(_ name: String) throws(WarrantyLifeError) -> Int? {
         guard let value = string(name) else { return nil }
-        guard let number = Int(value), number >= 0 else { throw .validation("Query parameter `\(name)` must be a non-negative integer.") }
+        guard let number = Int(value), number >= 0 else { throw .badQuery(name, "a non-negative integer") }
         return number
     }
 }

@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import HTTPServer
 import Testing
 import UnderstudyClient
 import UnderstudyTesting
@@ -19,15 +20,17 @@ struct WarrantyLifeOpenAPITests {
             self.validator = OpenAPIValidator(document: document)
         }
 
-        /// `template` is the document's path key; `path` the concrete path.
+        /// `template` is the document's path key; `path` the concrete path below the document's
+        /// server (SDK paths are relative to `…/warrantylife`, control-plane ones absolute).
         @discardableResult
         func call(
             _ method: String, _ template: String, _ path: String? = nil, query: [(String, String)] = [], json: String? = nil, body: Data? = nil,
             headers: [String: String] = [:], expect: Int
         ) async throws -> AnyJSON {
             var all = headers
-            let concrete = path ?? template
-            if concrete.hasPrefix("/warrantylife") {
+            var concrete = path ?? template
+            if !concrete.hasPrefix("/__admin") {
+                concrete = "/warrantylife" + concrete
                 all["X-WL-Developer-Key"] = f.key
                 if let login { all["Authorization"] = "Basic " + Data("\(login.identity):\(login.token)".utf8).base64EncodedString() }
             }
@@ -36,7 +39,7 @@ struct WarrantyLifeOpenAPITests {
             let response = try await f.client.send(
                 ClientRequest(method: method, path: concrete.replacingOccurrences(of: "{id}", with: f.project.id), query: query, headers: all, body: payload))
             #expect(response.status == expect, "\(method) \(concrete): \(response.text.prefix(300))")
-            problems += validator.problems(method: method, path: template, status: response.status, body: response.body)
+            problems += validator.problems(method: method, path: template, status: response.status, headers: response.headers, body: response.body)
             covered.insert("\(method) \(template)")
             return (try? response.json()) ?? .null
         }
@@ -48,7 +51,7 @@ struct WarrantyLifeOpenAPITests {
             let document = try await f.client.admin.openAPI("warrantylife")
             let decoded = try JSONValue.parse(JSONEncoder().encode(document))
             let c = Checker(f, document: decoded)
-            let sdk = "/warrantylife/mapi/wi/100", admin = "/__admin/projects/{id}/warrantylife"
+            let sdk = "/mapi/wi/100", admin = "/__admin/projects/{id}/warrantylife"
 
             try await c.call("GET", sdk + "/developer-keys/validate", expect: 200)
             let key = try await c.call("POST", admin + "/developer-keys", json: #"{"key":"k2","state":"unavailable"}"#, expect: 201)
@@ -98,6 +101,22 @@ struct WarrantyLifeOpenAPITests {
                 expect: 201)
             try await c.call(
                 "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: Data("{}".utf8), expect: 400)
+            // The gzip form the document describes: the compressed array with Content-Encoding, then the bare stream.
+            let readings = Gzip.compress(Data(#"[{"phase":2},{"phase":3}]"#.utf8))
+            for encoding in [["Content-Encoding": "gzip"], [:]] {
+                let stored = try await c.call(
+                    "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings", body: readings,
+                    headers: encoding, expect: 201)
+                #expect(stored["data"]?["received"]?.int == 2)
+            }
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings",
+                body: Data(#"[{"phase":1}]"#.utf8), headers: ["Content-Encoding": "gzip"], expect: 400)
+            try await c.call(
+                "POST", sdk + "/items/{itemId}/events/{sensorEventId}/readings", sdk + "/items/\(itemID)/events/\(eventID)/readings",
+                body: readings, headers: ["Content-Encoding": "br"], expect: 415)
+            let readingsOperation = decoded["paths"]?[sdk + "/items/{itemId}/events/{sensorEventId}/readings"]?["post"]
+            #expect(readingsOperation?["parameters"]?.arrayValue?.contains { $0["name"] == "Content-Encoding" && $0["in"] == "header" } == true)
             try await c.call(
                 "POST", sdk + "/items/{itemId}/clips/sound/{sensorEventId}", sdk + "/items/\(itemID)/clips/sound/\(eventID)", query: [("createdAt", "2026-11-30 10:00:00.000")],
                 body: Data("aud".utf8), expect: 201)
