@@ -34,6 +34,21 @@ public struct TelematicsError: ResponseError, Sendable, Equatable {
         self.init(failure.status, code, failure.message)
     }
 
+    /// One of each entry, the parameterised ones with values the routes use: the bodies the
+    /// OpenAPI document's error examples are drawn from, and what its test holds them to.
+    static let catalogue: [TelematicsError] =
+        [
+            notAnObject, refreshTokenMissing, attentionEventsNotJSON, notAFlag("includeSamples", "maybe"), notAFlag("isProcessed", "maybe"),
+            notAPage("pageSize", "0"), invalidDate("startTs", "yesterday"), invalidDate("timestamp", "yesterday"), invalidDate("readAt", "yesterday"),
+            invalidRange, invalidPlate, invalidEventType("flying"), batchNotJSON, noAccessToken, malformedAccessToken, unknownAccessToken,
+            revokedAccessToken, expiredAccessToken, accessTokenWithoutUser, refreshTokenExpired, malformedRefreshToken, unknownRefreshToken,
+            revokedRefreshToken, reusedRefreshToken, accountInactive, userDenied, featureOff("TRIPS"), featureOff("KILOMETERS"),
+            featureOff("ATTENTION"), serviceCodeRefused("FLEET99"), serviceCodeWithoutTrips("FLEET02"), vehicleNotFound, noCurrentVehicle,
+            tripNotFound, periodNotFound, serviceCodeUnknown("NOPE"), settingsUnavailable, batchTooLarge(10_485_760),
+            unknownCode("UNKNOWN_VEHICLE_TYPE", "type", 9), unknownCode("UNKNOWN_FUEL_TYPE", "fuelType", 9), unknownCode("UNKNOWN_ADD_REASON", "addReason", 9),
+            kilometersDecreasing(15230), invalidCorrectionCount(1),
+        ] + [429, 500, 502, 504].map { TelematicsError(.injected(status: $0)) }
+
     /// The answer to `request`: `traceId` is its journal id and its `X-Request-Id` is echoed.
     public func response(to request: Request, in context: EmulatorContext) -> Response {
         response(traceID: context.requestID, requestIDHeader: request.headers["x-request-id"])
@@ -53,6 +68,16 @@ public struct TelematicsError: ResponseError, Sendable, Equatable {
 
     /// 400 for a malformed request.
     static func invalidRequest(_ message: String) -> TelematicsError { .init(400, "INVALID_REQUEST", message) }
+    /// 400 for a body that is not a JSON object.
+    static let notAnObject = invalidRequest("The body must be a JSON object.")
+    /// 400 for a refresh without a refresh token.
+    static let refreshTokenMissing = invalidRequest("`refreshToken` is required (JSON `{\"refreshToken\"}` or form `refresh_token`).")
+    /// 400 for an attention-event upload that is not JSON.
+    static let attentionEventsNotJSON = invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.")
+    /// 400 for a query flag that is neither true nor false.
+    static func notAFlag(_ name: String, _ value: String) -> TelematicsError { invalidRequest("`\(name)` must be true or false; got `\(value)`.") }
+    /// 400 for a page number or size out of range.
+    static func notAPage(_ name: String, _ value: String) -> TelematicsError { invalidRequest("`\(name)` must be an integer from 1 to 1000000; got `\(value)`.") }
     /// 400 for an unparsable date.
     static func invalidDate(_ name: String, _ value: String) -> TelematicsError {
         .init(400, "INVALID_DATE", "`\(name)` must be an ISO 8601 timestamp; got `\(value)`.")
@@ -67,8 +92,30 @@ public struct TelematicsError: ResponseError, Sendable, Equatable {
     }
     /// 400 for an unusable telemetry batch.
     static func invalidBatch(_ message: String) -> TelematicsError { .init(400, "INVALID_BATCH", message) }
+    /// 400 for a telemetry body that is not JSON.
+    static let batchNotJSON = invalidBatch("The telemetry body is not valid JSON.")
     /// 401 for an access token that is missing, malformed, unknown, expired or revoked.
     static func accessTokenRejected(_ why: String) -> TelematicsError { .init(401, "ACCESS_TOKEN_REJECTED", why) }
+    /// 401 without a bearer token.
+    static let noAccessToken = accessTokenRejected("The request carries no bearer access token.")
+    /// 401 for a token that is no access token of any project.
+    static let malformedAccessToken = accessTokenRejected("The access token is malformed or unknown.")
+    /// 401 for an access token the project does not have.
+    static let unknownAccessToken = accessTokenRejected("The access token is not known.")
+    /// 401 for a revoked access token.
+    static let revokedAccessToken = accessTokenRejected("The access token was revoked.")
+    /// 401 for an expired access token.
+    static let expiredAccessToken = accessTokenRejected("The access token has expired.")
+    /// 401 for a token whose user was deleted.
+    static let accessTokenWithoutUser = accessTokenRejected("The token's user no longer exists.")
+    /// 401 for a refresh token that is no refresh token of any project.
+    static let malformedRefreshToken = refreshTokenRejected("The refresh token is malformed or unknown.")
+    /// 401 for a refresh token the project does not have.
+    static let unknownRefreshToken = refreshTokenRejected("The refresh token is not known.")
+    /// 401 for a revoked refresh token.
+    static let revokedRefreshToken = refreshTokenRejected("The refresh token was revoked.")
+    /// 401 for a rotated refresh token used again after the grace period.
+    static let reusedRefreshToken = refreshTokenRejected("The refresh token was already used and its grace period is over.")
     /// 401 for an expired refresh token.
     static let refreshTokenExpired = TelematicsError(401, "REFRESH_TOKEN_EXPIRED", "The refresh token has expired.")
     /// 401 for a refresh token that is unknown, revoked or reused after the grace period.
@@ -77,6 +124,14 @@ public struct TelematicsError: ResponseError, Sendable, Equatable {
     static let accountInactive = TelematicsError(403, "ACCOUNT_INACTIVE", "The user account is inactive.")
     /// 403 for a refused user or service code.
     static func accessDenied(_ why: String) -> TelematicsError { .init(403, "ACCESS_DENIED", why) }
+    /// 403 for a user whose access the control plane denied.
+    static let userDenied = accessDenied("Access is denied for this user.")
+    /// 403 for a route of a feature switched off for the user.
+    static func featureOff(_ feature: String) -> TelematicsError { accessDenied("The \(feature) feature is switched off for this user.") }
+    /// 403 for an upload under a service code outside the allow-list.
+    static func serviceCodeRefused(_ code: String) -> TelematicsError { accessDenied("Service code `\(code)` is not allowed.") }
+    /// 403 for an upload under a service code without the TRIPS feature.
+    static func serviceCodeWithoutTrips(_ code: String) -> TelematicsError { accessDenied("Service code `\(code)` does not include the TRIPS feature.") }
     /// 404 for an unknown plate or vehicle id.
     static let vehicleNotFound = TelematicsError(404, "VEHICLE_NOT_FOUND", "No vehicle with that plate or id exists.")
     /// 404 when the user has no current vehicle.

@@ -51,7 +51,7 @@ extension TelematicsRoutes {
         switch request.queryValue("includeSamples")?.lowercased() {
         case nil, "", "false", "0": includeSamples = false
         case "true", "1": includeSamples = true
-        case let other?: throw TelematicsError.invalidRequest("`includeSamples` must be true or false; got `\(other)`.")
+        case let other?: throw TelematicsError.notAFlag("includeSamples", other)
         }
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
@@ -159,12 +159,12 @@ extension TelematicsRoutes {
         case nil, "": processed = nil
         case "true", "1": processed = true
         case "false", "0": processed = false
-        case let other?: throw TelematicsError.invalidRequest("`isProcessed` must be true or false; got `\(other)`.")
+        case let other?: throw TelematicsError.notAFlag("isProcessed", other)
         }
         func positive(_ name: String, _ fallback: Int) throws(TelematicsError) -> Int {
             guard let text = request.queryValue(name), !text.isEmpty else { return fallback }
             guard let value = Int(text), value >= 1, value <= 1_000_000 else {
-                throw .invalidRequest("`\(name)` must be an integer from 1 to 1000000; got `\(text)`.")
+                throw .notAPage(name, text)
             }
             return value
         }

@@ -52,7 +52,7 @@ extension TelematicsRoutes {
     func uploadAttentionEvents(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // Any parse failure gets the same 400, so which one it was does not matter.
         guard let root = try? JSONValue.parse(request.body) else {
-            throw TelematicsError.invalidRequest("The body must be JSON: `{\"events\": [...]}` or an array.")
+            throw TelematicsError.attentionEventsNotJSON
         }
         _ = try await context.database.read { connection in try authenticate(TelematicsStore(connection: connection), context, feature: "ATTENTION") }
         guard let list = root.arrayValue ?? root["events"]?.arrayValue else { throw TelematicsError.invalidRequest("`events` must be an array.") }

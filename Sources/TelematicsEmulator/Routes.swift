@@ -110,7 +110,7 @@ struct TelematicsRoutes: Sendable {
     func objectBody(_ request: Request) throws(TelematicsError) -> [String: JSONValue] {
         // Any parse failure gets the same 400, so which one it was does not matter.
         guard !request.body.isEmpty, let value = try? JSONValue.parse(request.body), let object = value.objectValue else {
-            throw .invalidRequest("The body must be a JSON object.")
+            throw .notAnObject
         }
         return object
     }
@@ -152,10 +152,10 @@ struct TelematicsRoutes: Sendable {
 
     func refresh(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         guard let presented = context.caller.refreshToken else {
-            throw TelematicsError.invalidRequest("`refreshToken` is required (JSON `{\"refreshToken\"}` or form `refresh_token`).")
+            throw TelematicsError.refreshTokenMissing
         }
         guard presented.hasPrefix("tmr_"), let project = context.credential?.project else {
-            throw TelematicsError.refreshTokenRejected("The refresh token is malformed or unknown.")
+            throw TelematicsError.malformedRefreshToken
         }
         let now = context.now
         let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
@@ -168,11 +168,11 @@ struct TelematicsRoutes: Sendable {
             switch TelematicsService.refresh(state, now: now.timeIntervalSince1970, grace: settings.rotationGraceSeconds) {
             case .fail(let error): throw error
             case .replay(let successor):
-                guard let next = try store.pair(project, id: successor) else { throw TelematicsError.refreshTokenRejected("The refresh token is not known.") }
+                guard let next = try store.pair(project, id: successor) else { throw TelematicsError.unknownRefreshToken }
                 return next
             case .rotate:
                 // `.rotate` is only decided for a known token, so `stored` is there.
-                guard let old = stored else { throw TelematicsError.refreshTokenRejected("The refresh token is not known.") }
+                guard let old = stored else { throw TelematicsError.unknownRefreshToken }
                 let ttl = old.refreshTtl ?? settings.defaultRefreshTtlSeconds
                 let next = try store.mintPair(
                     project, userID: old.userID, accessExpires: now.timeIntervalSince1970 + old.accessTtl,

@@ -41,15 +41,15 @@ enum TelematicsService {
     /// unknown, revoked or expired (or whose user is gone), 403 for refused accounts and
     /// switched-off features.
     static func admit(pair: PairRecord?, user: UserRecord?, now: Date, feature: String?) throws(TelematicsError) -> UserRecord {
-        guard let pair else { throw .accessTokenRejected("The access token is not known.") }
-        if pair.accessRevokedAt != nil { throw .accessTokenRejected("The access token was revoked.") }
-        if pair.accessExpires <= now.timeIntervalSince1970 { throw .accessTokenRejected("The access token has expired.") }
-        guard let user else { throw .accessTokenRejected("The token's user no longer exists.") }
+        guard let pair else { throw .unknownAccessToken }
+        if pair.accessRevokedAt != nil { throw .revokedAccessToken }
+        if pair.accessExpires <= now.timeIntervalSince1970 { throw .expiredAccessToken }
+        guard let user else { throw .accessTokenWithoutUser }
         switch user.state {
         case .inactive: throw .accountInactive
-        case .denied: throw .accessDenied("Access is denied for this user.")
+        case .denied: throw .userDenied
         case .active:
-            if let feature, user.disabledFeatures.contains(feature) { throw .accessDenied("The \(feature) feature is switched off for this user.") }
+            if let feature, user.disabledFeatures.contains(feature) { throw .featureOff(feature) }
             return user
         }
     }
@@ -57,8 +57,8 @@ enum TelematicsService {
     /// The project of an SDK request that must carry an access token: the tenant its credential
     /// resolved to, or the platform's 401 (no token, a malformed one, an unknown tenant).
     static func project(token: String?, credential: CredentialRecord?) throws(TelematicsError) -> (token: String, project: ProjectID) {
-        guard let token else { throw .accessTokenRejected("The request carries no bearer access token.") }
-        guard token.hasPrefix("tma_"), let project = credential?.project else { throw .accessTokenRejected("The access token is malformed or unknown.") }
+        guard let token else { throw .noAccessToken }
+        guard token.hasPrefix("tma_"), let project = credential?.project else { throw .malformedAccessToken }
         return (token, project)
     }
 
@@ -106,10 +106,10 @@ enum TelematicsService {
 
     /// Decides a refresh.
     static func refresh(_ token: RefreshTokenState?, now: Double, grace: Double) -> RefreshOutcome {
-        guard let token else { return .fail(.refreshTokenRejected("The refresh token is not known.")) }
-        if token.revokedAt != nil { return .fail(.refreshTokenRejected("The refresh token was revoked.")) }
+        guard let token else { return .fail(.unknownRefreshToken) }
+        if token.revokedAt != nil { return .fail(.revokedRefreshToken) }
         if let rotatedAt = token.rotatedAt, let successor = token.successorID {
-            if now - rotatedAt > grace { return .fail(.refreshTokenRejected("The refresh token was already used and its grace period is over.")) }
+            if now - rotatedAt > grace { return .fail(.reusedRefreshToken) }
             if token.userState == .inactive { return .fail(.accountInactive) }
             return .replay(successorID: successor)
         }
@@ -146,10 +146,10 @@ enum TelematicsService {
     static func checkUpload(serviceCode: String?, settings: TelematicsSettings) throws(TelematicsError) {
         guard let allowList = settings.serviceCodes, let serviceCode else { return }
         guard let entry = allowList.first(where: { $0.code == serviceCode }) else {
-            throw .accessDenied("Service code `\(serviceCode)` is not allowed.")
+            throw .serviceCodeRefused(serviceCode)
         }
         if let features = entry.features, !features.contains("TRIPS") {
-            throw .accessDenied("Service code `\(serviceCode)` does not include the TRIPS feature.")
+            throw .serviceCodeWithoutTrips(serviceCode)
         }
     }
 

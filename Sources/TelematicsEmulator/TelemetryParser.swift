@@ -44,7 +44,7 @@ enum TelemetryParser {
     /// The reference parse: a `JSONValue` tree, checked member by member; its errors are the route's 400s.
     static func parseBatchReference(_ data: Data) throws(TelematicsError) -> TelemetryBatch {
         let root: JSONValue
-        do { root = try parseJSON(data) } catch { throw .invalidBatch("The telemetry body is not valid JSON.") }
+        do { root = try parseJSON(data) } catch { throw .batchNotJSON }
         var object: [String: JSONValue]
         if let array = root.arrayValue {
             object = ["samples": .array(array)]

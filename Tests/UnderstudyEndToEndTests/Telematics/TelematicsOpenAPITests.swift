@@ -8,7 +8,7 @@ import UnderstudyTesting
 struct TelematicsOpenAPITests {
     /// Records real exchanges against their documented operation.
     final class Recorder: @unchecked Sendable { // used from one test task only
-        var seen: [(method: String, template: String, status: Int, body: Data)] = []
+        var seen: [(method: String, template: String, status: Int, headers: [String: String], body: Data)] = []
         let server: UnderstudyTestServer
         let projectID: String
         var token = ""
@@ -26,11 +26,15 @@ struct TelematicsOpenAPITests {
         ) async throws -> ClientResponse {
             var path = template.replacingOccurrences(of: "{id}", with: projectID)
             for (name, value) in values { path = path.replacingOccurrences(of: "{\(name)}", with: value) }
-            if path.hasPrefix("/api/") { path = "/telematics" + path }
             var headers: [String: String] = ["Authorization": "Bearer " + token]
+            if path.hasPrefix("/api/") {
+                path = "/telematics" + path
+                // Echoed on every SDK answer, which the document must say (the validator checks sent headers against it).
+                headers["X-Request-Id"] = "conformance-\(seen.count)"
+            }
             if json != nil { headers["Content-Type"] = "application/json" }
             let response = try await server.client.send(ClientRequest(method: method, path: path, query: query, headers: headers, body: json.map { Data($0.utf8) }))
-            seen.append((method, template, response.status, response.body))
+            seen.append((method, template, response.status, response.headers, response.body))
             return response
         }
     }
@@ -138,7 +142,7 @@ struct TelematicsOpenAPITests {
 
             var problems: [String] = []
             for exchange in r.seen {
-                problems += validator.problems(method: exchange.method, path: exchange.template, status: exchange.status, body: exchange.body)
+                problems += validator.problems(method: exchange.method, path: exchange.template, status: exchange.status, headers: exchange.headers, body: exchange.body)
             }
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
             let covered = Set(r.seen.map { "\($0.method) \($0.template)" })
