@@ -57,6 +57,15 @@ public struct AsleepError: FixedResponseError, Sendable, Equatable {
     // Products.
     static let productNotAllowed = AsleepError(403, "product registration not allowed for this plan")
 
+    /// Every entry, the parameterised ones with values the routes use: the bodies the OpenAPI
+    /// document's error examples are drawn from, and what its test holds them to.
+    static let catalogue: [AsleepError] = [
+        unauthorized, userAgentEmpty, planExpired, rateLimited, quotaExceeded, tokenInvalid, invalidProductKey, userIDHeaderInvalid,
+        userDoesNotExist, userNotExist, sessionDoesNotExistUpload, sessionDoesNotExist, sessionTerminated, sessionAlreadyClosed,
+        previousNotClosed, invalidStartTime, invalidEndTime, invalidCallbackURL, invalidParameter, notValidParameter, chunkTooLarge,
+        melspectrogramToAudio, audioToMelspectrogram, invalidTimezone, periodTooLong, invalidPeriod, productNotAllowed,
+    ]
+
     /// The same error as FastAPI's list-form 422 body: `{"detail": [{"loc", "msg", "type"}]}`.
     var listFormResponse: Response {
         var location: [JSONValue] = ["body"]

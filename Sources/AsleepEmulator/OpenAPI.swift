@@ -29,9 +29,16 @@ enum AsleepOpenAPI {
     static let errors: [String: JSONValue] = [
         "4XX": OpenAPIContent.json(
             "An Asleep error, `{\"detail\": \"…\"}` (or FastAPI's list form with `validationErrorStyle: list`).",
-            Schema.ref("Error"), example: ["detail": "Unauthorized"]),
-        "5XX": OpenAPIContent.json("An injected fault or a server error.", Schema.ref("Error"), example: ["detail": "Internal Server Error"]),
+            Schema.ref("Error"), examples: [("unauthorized", body(.unauthorized)), ("invalid_parameter", body(.invalidParameter))]),
+        "5XX": OpenAPIContent.withHeaders(
+            OpenAPIContent.json(
+                "An injected fault or a server error; 503 when the store is unavailable.", Schema.ref("Error"),
+                examples: [("internal_error", body(AsleepError(.injected(status: 500)))), ("service_unavailable", body(AsleepError(.storageUnavailable)))]),
+            ["Retry-After": OpenAPIHeader.retryAfterWhenUnavailable]),
     ]
+
+    /// The body the server sends for `error`.
+    static func body(_ error: AsleepError) -> JSONValue { (try? JSONValue.parse(error.response.body)) ?? .null }
 
     /// `{"detail": detail, "result": result}`.
     static func envelope(_ result: JSONValue, detail: String = "success") -> JSONValue {

@@ -36,10 +36,10 @@ public struct AttributionRequest: Sendable, Equatable {
     public static func parse(_ body: Data) throws(WarpLinkError) -> AttributionRequest {
         // Why the body is not JSON does not matter: the SDKs get one fixed message for any unreadable body.
         guard !body.isEmpty, let value = try? JSONValue.parse(body) else {
-            throw .validation([WarpLinkFieldProblem("body", "must be a JSON object")], message: "Request body is not valid JSON")
+            throw .bodyNotJSON
         }
         guard case .object(let members) = value else {
-            throw .validation([WarpLinkFieldProblem("body", "must be a JSON object")])
+            throw .bodyNotObject
         }
         var problems: [WarpLinkFieldProblem] = []
         func string(_ key: String, required: Bool = false) -> String? {

@@ -48,6 +48,28 @@ public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
         WarpLinkError(status: 401, code: "UNAUTHORIZED", message: message)
     }
 
+    /// 401 without an `Authorization` header.
+    static let missingKey = unauthorized("Missing API key")
+    /// 401 for an `Authorization` that is not a bearer token.
+    static let notBearer = unauthorized("Authorization must be `Bearer <key>`")
+    /// 401 for a bearer token that cannot be a WarpLink key.
+    static let malformedKey = unauthorized("Invalid API key format")
+    /// 403 for a key without `links:read` on resolve.
+    static let linksReadMissing = forbidden("Key lacks the links:read scope")
+    /// The 401 or 403 (by project setting) of an API key on attribution, which only SDK keys may use.
+    static func apiKeyOnAttribution(status: Int) -> WarpLinkError {
+        let message = "API keys cannot record installs; use an SDK key"
+        return status == 401 ? unauthorized(message) : forbidden(message)
+    }
+    /// 400 for an attribution body that is not JSON.
+    static let bodyNotJSON = validation([WarpLinkFieldProblem("body", "must be a JSON object")], message: "Request body is not valid JSON")
+    /// 400 for an attribution body that is JSON but no object.
+    static let bodyNotObject = validation([WarpLinkFieldProblem("body", "must be a JSON object")])
+    /// 400 for a `params` value that is no query string.
+    static let paramsNotQuery = validation([WarpLinkFieldProblem("params", "is not a valid percent-encoded query string")])
+    /// 400 for a short-link query that cannot be read.
+    static let queryNotQuery = validation([WarpLinkFieldProblem("query", "is not a valid percent-encoded query string")])
+
     /// 403 for a key without the scope a route needs.
     public static func forbidden(_ message: String) -> WarpLinkError {
         WarpLinkError(status: 403, code: "FORBIDDEN", message: message)
@@ -73,6 +95,15 @@ public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
         error.headers.setRetryAfter(retryAfter)
         return error
     }
+
+    /// One of each entry, the parameterised ones with values the routes use: the bodies the
+    /// OpenAPI document's error examples are drawn from, and what its test holds them to.
+    static let catalogue: [WarpLinkError] =
+        [
+            missingKey, notBearer, malformedKey, unauthorized(), forbidden("Invalid API key"), linksReadMissing, apiKeyOnAttribution(status: 401),
+            apiKeyOnAttribution(status: 403), passwordRequired, notFound, gone, bodyNotJSON, bodyNotObject, paramsNotQuery, queryNotQuery,
+            validation([WarpLinkFieldProblem("platform", "must be one of: ios, android")]), rateLimited(retryAfter: 1),
+        ] + [500, 502, 503, 504].map { WarpLinkError(failure: .injected(status: $0)) }
 
     /// WarpLink's envelope for a failure the core detects (unknown route, unreadable body,
     /// injected fault, store unavailable): unknown routes read like WarpLink's own `NOT_FOUND`,

@@ -41,7 +41,7 @@ public enum LinkReshaper {
             throw .validation([WarpLinkFieldProblem("params", "must be at most \(maxParamsBytes) bytes")])
         }
         guard let once = URLQuery.percentDecode(rawParamsValue, plusAsSpace: true), let items = parseQuery(once) else {
-            throw .validation([WarpLinkFieldProblem("params", "is not a valid percent-encoded query string")])
+            throw .paramsNotQuery
         }
         guard items.count <= maxParamCount else {
             throw .validation([WarpLinkFieldProblem("params", "must hold at most \(maxParamCount) parameters")])

@@ -28,29 +28,50 @@ enum WarpLinkOpenAPI {
     private static let tapIDHeader = P.header(
         "X-WarpLink-Tap-Id", S.string,
         "Lower-case UUID, one per tap or check, repeated on retries (A1.1). On resolve it is the click id.")
-    private static let rateLimitHeaders: JSONValue = [
-        "X-RateLimit-Limit": ["description": "Always 60.", "schema": S.string],
-        "X-RateLimit-Remaining": ["description": "Requests left in the sliding minute.", "schema": S.string],
-        "X-RateLimit-Reset": ["description": "Epoch seconds when the window frees a slot.", "schema": S.string],
-    ]
+    /// The rate-limit headers of [W-E1]: on every answer of a route (`required`), and the limit
+    /// alone on an answer the core gives before the route runs (a fault rule's, an unreadable request).
+    private static func rateLimitHeaders(required: Bool) -> [String: JSONValue] {
+        let routed = required ? "" : " Not on answers given before the route runs (injected faults, unreadable requests)."
+        return [
+            "X-RateLimit-Limit": OpenAPIHeader.header("Always 60.", ["type": "string", "const": "60"], required: required),
+            "X-RateLimit-Remaining": OpenAPIHeader.header("Requests left in the sliding minute." + routed, ["type": "string", "pattern": "^[0-9]+$"], required: required),
+            "X-RateLimit-Reset": OpenAPIHeader.header("Epoch seconds when the window frees a slot." + routed, ["type": "string", "pattern": "^[0-9]+$"], required: required),
+        ]
+    }
 
-    private static func error(_ description: String) -> JSONValue { C.json(description, S.ref("Error")) }
+    /// The body the server sends for `error`.
+    static func body(_ error: WarpLinkError) -> JSONValue { error.body }
+
+    /// A WarpLink error response: the bodies of `errors` as examples (named by code), the
+    /// rate-limit headers, and `Retry-After` on a 429.
+    private static func error(_ description: String, _ errors: WarpLinkError...) -> JSONValue {
+        let examples = errors.indices.map { index in
+            let error = errors[index], earlier = errors[..<index].filter { $0.code == error.code }.count
+            return (name: earlier == 0 ? error.code : "\(error.code)_\(earlier + 1)", value: body(error))
+        }
+        var headers = rateLimitHeaders(required: false)
+        if errors.contains(where: { $0.status == 429 }) {
+            headers["Retry-After"] = OpenAPIHeader.retryAfter(
+                "until the window frees a slot; on an injected 429, the fault rule's `retryAfter` when it sets one.", required: false)
+        } else if errors.contains(where: { $0.status >= 500 }) {
+            headers["Retry-After"] = OpenAPIHeader.retryAfterWhenUnavailable
+        }
+        return C.withHeaders(C.json(description, S.ref("Error"), examples: examples), headers)
+    }
 
     /// A 200 in WarpLink's envelope, with the rate-limit headers.
     private static func ok(_ description: String, _ schema: String) -> JSONValue {
-        let response = C.json(description, S.ref(schema), example: examples[schema])
-        guard case .object(var members) = response else { return response }
-        members["headers"] = rateLimitHeaders
-        return .object(members)
+        C.withHeaders(C.json(description, S.ref(schema), example: examples[schema]), rateLimitHeaders(required: true))
     }
 
     private static func addSDKRoutes(to document: inout OpenAPIDocument) {
+        let injected = { (status: Int) in WarpLinkError(failure: .injected(status: status)) }
         let sdkErrors: [String: JSONValue] = [
-            "401": error("Missing, malformed, unknown or revoked key (`UNAUTHORIZED`)."),
-            "403": error("`FORBIDDEN`: the key lacks the scope (or validate's 403 rejection style)."),
-            "429": error("`RATE_LIMIT_EXCEEDED` when enforcement is on (with `Retry-After`)."),
-            "500": error("`INTERNAL_ERROR` (only by fault injection)."),
-            "5XX": error("Injected 5xx faults, in WarpLink's envelope."),
+            "401": error("Missing, malformed, unknown or revoked key (`UNAUTHORIZED`).", .missingKey, .notBearer, .malformedKey, .unauthorized()),
+            "403": error("`FORBIDDEN`: validate's 403 rejection style (a project setting).", .forbidden("Invalid API key")),
+            "429": error("`RATE_LIMIT_EXCEEDED` when enforcement is on (with `Retry-After`), or injected.", .rateLimited(retryAfter: 1)),
+            "500": error("`INTERNAL_ERROR` (only by fault injection).", injected(500)),
+            "5XX": error("Injected 5xx faults, and 503 when the store is unavailable, in WarpLink's envelope.", injected(502), injected(503), injected(504)),
         ]
         for base in ["/v1", ""] {
             let suffix = base.isEmpty ? "" : "V1"
@@ -74,10 +95,11 @@ enum WarpLinkOpenAPI {
                     ],
                     responses: sdkErrors.merging([
                         "200": ok("The Link object, reshaped by `params`; a click is recorded.", "Link"),
-                        "400": error("`VALIDATION_ERROR`: bad domain or params."),
-                        "403": error("`PASSWORD_REQUIRED` for a protected link, or `FORBIDDEN` for a key without `links:read`."),
-                        "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link, or a slug no link can have."),
-                        "410": error("`GONE`: the link has expired."),
+                        "400": error("`VALIDATION_ERROR`: bad domain or params.", .paramsNotQuery),
+                        "403": error(
+                            "`PASSWORD_REQUIRED` for a protected link, or `FORBIDDEN` for a key without `links:read`.", .passwordRequired, .linksReadMissing),
+                        "404": error("`NOT_FOUND`: missing, inactive, deleted, other app's or suspended-domain link, or a slug no link can have.", .notFound),
+                        "410": error("`GONE`: the link has expired.", .gone),
                     ]) { $1 },
                     security: bearer))
             document.add(
@@ -88,8 +110,13 @@ enum WarpLinkOpenAPI {
                     parameters: [tapIDHeader], requestBody: C.jsonBody(S.ref("AttributionRequest"), example: examples["AttributionRequest"]),
                     responses: sdkErrors.merging([
                         "200": ok("A match, a routeless match, or a no-match.", "AttributionMatch"),
-                        "400": error("`VALIDATION_ERROR` with `details.fields`."),
-                        "403": error("`FORBIDDEN`: API keys cannot record installs."),
+                        "400": error(
+                            "`VALIDATION_ERROR` with `details.fields`.", .bodyNotJSON, .bodyNotObject,
+                            .validation([WarpLinkFieldProblem("platform", "must be one of: ios, android")])),
+                        "401": error(
+                            "Missing, malformed, unknown or revoked key (`UNAUTHORIZED`), or an API key when the project answers that with 401.",
+                            .missingKey, .notBearer, .malformedKey, .unauthorized(), .apiKeyOnAttribution(status: 401)),
+                        "403": error("`FORBIDDEN`: API keys cannot record installs.", .apiKeyOnAttribution(status: 403)),
                     ]) { $1 },
                     security: bearer))
         }
@@ -105,13 +132,14 @@ enum WarpLinkOpenAPI {
                     P.query("tz", S.string, "IANA zone of the browser; invalid values are ignored."),
                 ],
                 responses: [
-                    "302": C.empty("Redirect to the reshaped destination (`Location`, `Cache-Control: no-store`)."),
-                    "400": error("`VALIDATION_ERROR`: unreadable or too large query."),
-                    "403": error("`PASSWORD_REQUIRED`."),
-                    "404": error("`NOT_FOUND`: as on resolve, a slug no link can have included."),
-                    "410": error("`GONE`."),
-                    "429": error("`RATE_LIMIT_EXCEEDED`."),
-                    "5XX": error("Injected faults."),
+                    "302": C.withHeaders(
+                        C.empty("Redirect to the reshaped destination (`Location`, `Cache-Control: no-store`)."), rateLimitHeaders(required: true)),
+                    "400": error("`VALIDATION_ERROR`: unreadable or too large query.", .queryNotQuery),
+                    "403": error("`PASSWORD_REQUIRED`.", .passwordRequired),
+                    "404": error("`NOT_FOUND`: as on resolve, a slug no link can have included.", .notFound),
+                    "410": error("`GONE`.", .gone),
+                    "429": error("`RATE_LIMIT_EXCEEDED`.", .rateLimited(retryAfter: 1)),
+                    "5XX": error("Injected faults, and 503 when the store is unavailable.", injected(500), injected(502), injected(503), injected(504)),
                 ]))
     }
 }

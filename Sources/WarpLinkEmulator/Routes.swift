@@ -89,7 +89,7 @@ struct WarpLinkRoutes {
     private func resolve(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
         let settings = context.caller.settings
         let key = try context.caller.key.get()
-        guard key.canReadLinks else { throw WarpLinkError.forbidden("Key lacks the links:read scope") }
+        guard key.canReadLinks else { throw WarpLinkError.linksReadMissing }
         let slug = context.parameter("slug")
         let (domain, tapped) = try WarpLinkWire.resolveQuery(request.query)
         let tapID = request.headers["x-warplink-tap-id"].flatMap { $0.isEmpty || $0.utf8.count > 128 ? nil : $0 }
@@ -121,8 +121,7 @@ struct WarpLinkRoutes {
         let settings = context.caller.settings
         let key = try context.caller.key.get()
         guard key.kind == .sdk else {
-            let message = "API keys cannot record installs; use an SDK key"
-            throw settings.apiKeyAttributionStatus == 401 ? WarpLinkError.unauthorized(message) : WarpLinkError.forbidden(message)
+            throw WarpLinkError.apiKeyOnAttribution(status: settings.apiKeyAttributionStatus)
         }
         let body = try AttributionRequest.parse(request.body)
         let project = key.projectID

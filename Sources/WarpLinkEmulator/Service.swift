@@ -20,9 +20,9 @@ struct WarpLinkService {
     /// - Parameters:
     ///   - authorization: the raw header; `bearer`: its token; `credential`: the core's resolved record.
     static func activeKey(authorization: String?, bearer: String?, credential: CredentialRecord?) throws(WarpLinkError) -> KeyRecord {
-        guard authorization != nil else { throw .unauthorized("Missing API key") }
-        guard let bearer else { throw .unauthorized("Authorization must be `Bearer <key>`") }
-        guard WarpLinkNames.isWellFormedKey(bearer) else { throw .unauthorized("Invalid API key format") }
+        guard authorization != nil else { throw .missingKey }
+        guard let bearer else { throw .notBearer }
+        guard WarpLinkNames.isWellFormedKey(bearer) else { throw .malformedKey }
         guard let key = credential?.details(as: KeyRecord.self), key.value == bearer, key.state == .active else { throw .unauthorized() }
         return key
     }

@@ -116,7 +116,7 @@ public enum WarpLinkWire {
     /// cannot exist is the lookup's 404, as on resolve).
     static func redirectQuery(_ query: String, host: String?) throws(WarpLinkError) -> RedirectQuery {
         guard let items = LinkReshaper.parseQuery(query) else {
-            throw .validation([WarpLinkFieldProblem("query", "is not a valid percent-encoded query string")])
+            throw .queryNotQuery
         }
         guard items.count <= LinkReshaper.maxParamCount, query.utf8.count <= LinkReshaper.maxParamsBytes else {
             throw .validation([WarpLinkFieldProblem("query", "is too large")])

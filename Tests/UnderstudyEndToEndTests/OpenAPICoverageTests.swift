@@ -70,6 +70,35 @@ struct OpenAPICoverageTests {
                     }
                 }
                 #expect(!ids.isEmpty && ids.count == Set(ids).count, "\(name): operationIds repeat or are missing")
+                // Every example of every answer, named ones and errors included, fits the schema it illustrates.
+                for (path, item) in document["paths"]?.objectValue ?? [:] {
+                    for (method, operation) in item.objectValue ?? [:] where ["get", "put", "post", "delete", "patch"].contains(method) {
+                        for (status, response) in operation["responses"]?.objectValue ?? [:] {
+                            guard let schema = response["content"]?["application/json"]?["schema"] else { continue }
+                            for (example, value) in OpenAPIContent.examples(of: response, in: document) {
+                                let problems = validator.problems(of: value, against: schema)
+                                #expect(problems.isEmpty, "\(name) \(method.uppercased()) \(path) \(status) example \(example): \(problems)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the four platform documents are alike: SDK paths relative to the platform's server, only control-plane paths with their own")
+    func documentsAreAlike() async throws {
+        try await UnderstudyTestServer.with { server in
+            for platform in server.server.emulator.platforms {
+                let name = platform.id.rawValue
+                let response = try await server.client.send(ClientRequest(method: "GET", path: "/__admin/openapi/\(name).json"))
+                let document = try JSONValue.parse(response.body)
+                #expect(document["servers"]?[0]?["url"]?.stringValue == server.url.absoluteString + platform.id.pathPrefix, "\(name)")
+                for (path, item) in document["paths"]?.objectValue ?? [:] {
+                    let controlPlane = path.hasPrefix("/__admin/")
+                    #expect(!path.hasPrefix(platform.id.pathPrefix + "/"), "\(name): \(path) repeats the server's \(platform.id.pathPrefix)")
+                    #expect((item["servers"] != nil) == controlPlane, "\(name): \(path) \(controlPlane ? "lacks" : "has") its own servers")
+                }
             }
         }
     }

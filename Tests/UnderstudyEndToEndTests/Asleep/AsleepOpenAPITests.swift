@@ -18,7 +18,7 @@ struct AsleepOpenAPITests {
                 var covered: Set<String> = []
                 func check(_ method: String, _ template: String, _ response: ClientResponse) {
                     covered.insert("\(method) \(template)")
-                    let problems = validator.problems(method: method, path: template, status: response.status, body: response.body)
+                    let problems = validator.problems(method: method, path: template, status: response.status, headers: response.headers, body: response.body)
                     #expect(problems.isEmpty, "\(problems)")
                 }
                 let asleep = fixture.asleep

@@ -16,7 +16,7 @@ struct WarpLinkOpenAPITests {
 
         func check(_ method: String, _ template: String, _ response: ClientResponse) {
             covered.insert(method + " " + template)
-            problems += validator.problems(method: method, path: template, status: response.status, body: response.body)
+            problems += validator.problems(method: method, path: template, status: response.status, headers: response.headers, body: response.body)
         }
     }
 
