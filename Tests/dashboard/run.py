@@ -16,6 +16,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from harness import Admin, Browser  # noqa: E402
 import tests_core  # noqa: E402
+import tests_journal  # noqa: E402,F401  (registers its tests)
+import tests_pages  # noqa: E402,F401  (registers its tests)
 import tests_platforms  # noqa: E402,F401  (registers its tests)
 import tests_origin  # noqa: E402,F401  (registers its tests)
 

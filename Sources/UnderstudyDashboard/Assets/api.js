@@ -63,35 +63,47 @@ function askForToken(refused) {
 
 let memoryToken = null;
 
-/**
- * Calls the control plane. JSON in, JSON out; a non-2xx answer throws `APIError` with the
- * server's message. `signal` aborts (long polls are aborted when the page changes).
- */
-export async function api(method, path, body = undefined, {signal} = {}) {
+/** One request with the admin token; a 401 asks for the token (again) and retries. */
+async function send(method, path, body, signal) {
   for (;;) {
     const token = storedToken() ?? memoryToken;
     const headers = {Accept: 'application/json'};
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (token) headers['X-Understudy-Admin-Token'] = token;
     const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, cache: 'no-store'});
-    if (response.status === 401) {
-      forgetToken();
-      memoryToken = null;
-      await askForToken(Boolean(token));
-      continue;
-    }
-    const text = await response.text();
-    let json = null;
-    if (text) {
-      try { json = JSON.parse(text); } catch { json = null; }
-    }
-    if (!response.ok) {
-      const error = json && json.error ? json.error : {};
-      throw new APIError(response.status, error.code ?? `http_${response.status}`,
-        error.message ?? (text ? text.slice(0, 300) : `${response.status} ${response.statusText}`), error.details);
-    }
-    return json;
+    if (response.status !== 401) return response;
+    forgetToken();
+    memoryToken = null;
+    await askForToken(Boolean(token));
   }
+}
+
+/** `{text, json}` of an answer, or the server's refusal as `APIError`. */
+async function read(response) {
+  const text = await response.text();
+  let json = null;
+  if (text) {
+    try { json = JSON.parse(text); } catch { json = null; }
+  }
+  if (!response.ok) {
+    const error = json && json.error ? json.error : {};
+    throw new APIError(response.status, error.code ?? `http_${response.status}`,
+      error.message ?? (text ? text.slice(0, 300) : `${response.status} ${response.statusText}`), error.details);
+  }
+  return {text, json};
+}
+
+/**
+ * Calls the control plane. JSON in, JSON out; a non-2xx answer throws `APIError` with the
+ * server's message. `signal` aborts (long polls are aborted when the page changes).
+ */
+export async function api(method, path, body = undefined, {signal} = {}) {
+  return (await read(await send(method, path, body, signal))).json;
+}
+
+/** A GET's answer as text (a file to download, such as the journal's HAR), with the admin token. */
+export async function apiText(path, {signal} = {}) {
+  return (await read(await send('GET', path, undefined, signal))).text;
 }
 
 /** `?a=1&b=2` from an object, skipping empty values. */

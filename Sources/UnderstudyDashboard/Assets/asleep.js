@@ -2,7 +2,7 @@
 // with its stage mix and the report's numbers.
 
 import {api, errorBox, projectPath} from './api.js';
-import {empty, fmtDateTime, fmtDuration, h, replace, s, section, table} from './dom.js';
+import {empty, fmtDateTime, fmtDuration, h, replace, reveal, s, section, table} from './dom.js';
 import {hypnogram, STAGES} from './charts.js';
 
 const DURATIONS = ['time_in_bed', 'time_in_sleep', 'time_in_sleep_period', 'time_in_wake', 'time_in_light', 'time_in_deep', 'time_in_rem',
@@ -95,6 +95,7 @@ export async function renderAsleep({main, project, params, signal, setParams}) {
     } catch (error) {
       replace(reportBox, errorBox(error));
     }
+    reveal(reportBox);
   }
 
   replace(main, h('div', {class: 'page-head'}, h('h1', null, 'Asleep'),

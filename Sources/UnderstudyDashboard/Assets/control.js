@@ -2,7 +2,7 @@
 
 import {api, projectPath, query} from './api.js';
 import {confirmButton, empty, field, fmtDateTime, fmtDuration, fmtUTC, formMessage, h, platformBadge, prettyBody, replace,
-  section, table, toast} from './dom.js';
+  reveal, section, table, toast} from './dom.js';
 import {watchJournal} from './faults.js';
 
 const pad = (n) => String(n).padStart(2, '0');
@@ -129,24 +129,37 @@ export async function renderOutbox({main, project, params, signal, setParams}) {
   filters, h('section', {class: 'card flush'}, listBox), detailBox);
 
   let selected = params.get('message') ? Number(params.get('message')) : null;
-  const showDetail = (message) => {
+  // The detail is drawn under the list: brought into view when picked (or linked to), not when
+  // the list refreshes with new traffic.
+  const showDetail = (message, {scroll = false} = {}) => {
     if (!message) { replace(detailBox); return; }
     const payload = prettyBody(JSON.stringify(message.payload ?? null));
-    replace(detailBox, h('section', {class: 'card', 'data-role': 'outbox-detail'}, h('h2', null, `${message.kind} #${message.id}`),
+    const close = () => { selected = null; setParams({message: null}); draw(); };
+    const card = h('section', {class: 'card', 'data-role': 'outbox-detail'},
+      h('div', {class: 'card-head'}, h('h2', null, `${message.kind} #${message.id}`), h('span', {class: 'spacer'}),
+        h('button', {type: 'button', class: 'link-button', onclick: close}, 'Close')),
       h('p', null, platformBadge(message.platform), ' ', message.recipient ?? '', message.subject ? ` · ${message.subject}` : ''),
       message.lastError ? h('p', {class: 'error-text'}, message.lastError) : null,
-      h('pre', {class: 'body'}, payload.text)));
+      h('pre', {class: 'body'}, payload.text));
+    replace(detailBox, card);
+    if (scroll) reveal(card);
   };
-  const load = async () => {
-    const {messages} = await api('GET', projectPath(project, '/outbox') + query({platform: platform.value, kind: kind.value.trim()}), undefined, {signal});
+  let messages = [];
+  const draw = ({scroll = false} = {}) => {
     const newest = messages.slice().reverse();
     replace(listBox, newest.length ? table([
       ['Created', (m) => fmtDateTime(m.createdAt), 'nowrap'], ['Platform', (m) => platformBadge(m.platform)], ['Kind', (m) => m.kind],
       ['Recipient', (m) => m.recipient ?? '—', 'mono wrap'], ['Subject', (m) => m.subject ?? '—', 'wrap'],
       ['Status', (m) => h('span', {class: `badge outbox-${m.status}`}, m.status)], ['Attempts', (m) => String(m.attempts), 'num'],
-    ], newest, {onRowClick: (m) => { selected = m.id; setParams({message: m.id}); showDetail(m); }, selected: (m) => m.id === selected})
+    ], newest, {onRowClick: (m) => { selected = m.id; setParams({message: m.id}); draw({scroll: true}); }, selected: (m) => m.id === selected})
       : empty('Nothing sent yet.'));
-    showDetail(messages.find((m) => m.id === selected));
+    showDetail(messages.find((m) => m.id === selected), {scroll});
+  };
+  let first = true;
+  const load = async () => {
+    ({messages} = await api('GET', projectPath(project, '/outbox') + query({platform: platform.value, kind: kind.value.trim()}), undefined, {signal}));
+    draw({scroll: first});
+    first = false;
   };
   filters.addEventListener('change', () => { setParams({platform: platform.value, kind: kind.value.trim()}); load(); });
   filters.addEventListener('submit', (event) => { event.preventDefault(); load(); });

@@ -54,6 +54,22 @@ export function safeHref(url) {
   }
 }
 
+/** Whether `text` is a whole http(s) URL (a path or a file name is not, though `safeHref` would resolve it). */
+export function isHTTPURL(text) {
+  return typeof text === 'string' && /^https?:\/\//i.test(text) && safeHref(text) !== null;
+}
+
+/**
+ * Scrolls `el` into view unless it is already on screen: a detail drawn under a long list would
+ * otherwise open below the fold, and the click that opened it would look dead.
+ */
+export function reveal(el) {
+  const rect = el.getBoundingClientRect();
+  const top = document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0;
+  if (rect.top >= top && rect.top < innerHeight - 120) return;
+  el.scrollIntoView({block: 'start', behavior: 'smooth'});
+}
+
 /** A link that the router handles without a reload. */
 export function link(href, ...children) {
   return h('a', {href, 'data-link': true}, ...children);

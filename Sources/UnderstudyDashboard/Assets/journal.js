@@ -1,7 +1,9 @@
 // The live journal: a long poll on the journal listing (`after` + `waitMs`) adds new requests
 // as they are answered; `before` pages back; a click opens the exchange in full.
 
-import {api, errorBox, projectPath, query} from './api.js';
+import {api, apiText, errorBox, projectPath, query} from './api.js';
+import {bodyBytes, multipartBoundary, multipartView, parseMultipart} from './bodies.js';
+import {curlCommand} from './curl.js';
 import {confirmButton, copyButton, empty, fmtBytes, fmtDateTime, fmtMs, fmtTime, h, kvTable, platformBadge, prettyBody,
   replace, statusChip, toast} from './dom.js';
 
@@ -24,17 +26,23 @@ function select(name, label, options, value) {
 
 function utf8Length(text) { return new TextEncoder().encode(text).length; }
 
-function bodyBlock(title, body, size, role) {
+function bodyBlock(title, body, size, role, contentType) {
   const pretty = prettyBody(body);
   const shown = pretty.kind === 'base64' ? Math.floor(pretty.text.length * 3 / 4) : body ? utf8Length(body) : 0;
   const notes = [`${fmtBytes(size)}`];
-  if (pretty.kind === 'json') notes.push('JSON, pretty-printed');
-  if (pretty.kind === 'base64') notes.push('binary, shown as base64');
+  // An upload is read as its parts; the raw body (base64 when a part is binary) stays one click away.
+  const boundary = body ? multipartBoundary(contentType) : null;
+  const parts = boundary ? parseMultipart(bodyBytes(body), boundary) : null;
+  if (parts) notes.push(`multipart, ${parts.length} ${parts.length === 1 ? 'part' : 'parts'}`);
+  else if (pretty.kind === 'json') notes.push('JSON, pretty-printed');
+  else if (pretty.kind === 'base64') notes.push('binary, shown as base64');
   if (size > shown && body) notes.push(`only the first ${fmtBytes(shown)} were kept`);
+  const raw = body ? h('pre', {class: 'body', 'data-role': role}, pretty.text) : empty('No body.');
   return h('div', {class: 'body-block'},
     h('div', {class: 'block-head'}, h('h3', null, title), h('span', {class: 'muted'}, notes.join(' · ')),
       h('span', {class: 'spacer'}), body ? copyButton(pretty.text) : null),
-    body ? h('pre', {class: 'body', 'data-role': role}, pretty.text) : empty('No body.'));
+    parts ? [multipartView(parts, `${role}-parts`),
+      h('details', {class: 'raw-body'}, h('summary', null, pretty.kind === 'base64' ? 'Raw body (base64)' : 'Raw body'), raw)] : raw);
 }
 
 function headerTable(headers, role) {
@@ -42,11 +50,19 @@ function headerTable(headers, role) {
   return pairs.length ? h('div', {'data-role': role}, kvTable(pairs)) : empty('None.');
 }
 
-function detail(entry, onClose) {
+function curlBlock(entry, project) {
+  const command = curlCommand(entry, project);
+  return h('details', {class: 'curl', 'data-role': 'curl'},
+    h('summary', null, 'cURL command'), h('pre', {class: 'body', 'data-role': 'curl-command'}, command));
+}
+
+function detail(entry, onClose, project) {
   return h('article', {class: 'card detail', 'data-role': 'entry-detail', 'data-id': entry.id},
     h('div', {class: 'card-head'},
-      h('h2', {class: 'mono wrap'}, h('span', {class: 'method'}, entry.method), ' ', entry.path),
-      h('span', {class: 'spacer'}), h('button', {type: 'button', class: 'link-button', onclick: onClose}, 'Close')),
+      h('h2', {class: 'mono detail-title'}, h('span', {class: 'method'}, entry.method), h('span', {class: 'path', title: entry.path}, entry.path)),
+      h('span', {class: 'spacer'}),
+      h('span', {'data-role': 'copy-curl'}, copyButton(curlCommand(entry, project), 'Copy as cURL')),
+      h('button', {type: 'button', class: 'link-button', onclick: onClose}, 'Close')),
     h('div', {class: 'detail-status'}, statusChip(entry.status), ' ', platformBadge(entry.platform), ' ',
       h('span', {class: 'muted'}, `${fmtMs(entry.durationMs)} · #${entry.id} · ${fmtDateTime(entry.time)}`)),
     entry.fault ? h('div', {class: 'fault-callout', 'data-role': 'entry-fault'}, h('strong', null, 'Fault applied: '), entry.fault) : null,
@@ -54,10 +70,11 @@ function detail(entry, onClose) {
       ['Route', entry.route ?? '— (no route matched)'], ['Query', entry.query || '—'], ['Project', entry.projectID ?? '—'],
       ['Received', entry.time], ['Duration', fmtMs(entry.durationMs)], ['Status', entry.status === 0 ? '0 (no response sent)' : String(entry.status)],
     ]),
+    curlBlock(entry, project),
     h('h3', null, 'Request headers'), headerTable(entry.requestHeaders, 'request-headers'),
-    bodyBlock('Request body', entry.requestBody, entry.requestBodySize, 'request-body'),
+    bodyBlock('Request body', entry.requestBody, entry.requestBodySize, 'request-body', entry.requestHeaders?.['content-type']),
     h('h3', null, 'Response headers'), headerTable(entry.responseHeaders, 'response-headers'),
-    bodyBlock('Response body', entry.responseBody, entry.responseBodySize, 'response-body'));
+    bodyBlock('Response body', entry.responseBody, entry.responseBodySize, 'response-body', entry.responseHeaders?.['content-type']));
 }
 
 export async function renderJournal({main, project, params, signal, setParams}) {
@@ -88,6 +105,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
     h('label', {class: 'field compact check'}, h('input', {type: 'checkbox', name: 'admin', 'data-role': 'show-admin', checked: showAdmin}), ' control-plane calls'),
     h('label', {class: 'field compact grow'}, h('span', {class: 'field-label'}, 'Path'),
       h('input', {name: 'path', 'data-filter': 'path', value: filters.path, placeholder: 'contains… or a glob like /asleep/**/upload', autocomplete: 'off'})),
+    h('button', {type: 'button', class: 'secondary', 'data-role': 'download-har', title: 'The entries these filters select, as HAR 1.2 (at most 1000)',
+      onclick: (event) => downloadHAR(event.currentTarget)}, 'Download HAR'),
     confirmButton('Clear journal', 'Click again to clear', async () => {
       await api('DELETE', base);
       toast('Journal cleared.');
@@ -99,6 +118,30 @@ export async function renderJournal({main, project, params, signal, setParams}) 
 
   const filterQuery = () => ({platform: filters.platform, method: filters.method, status: filters.status, path: pathGlob(filters.path)});
 
+  // The archive of what the filters select, fetched with the admin token (a plain link could not
+  // send it) and saved from memory; control-plane calls stay out unless the page shows them.
+  async function downloadHAR(button) {
+    button.disabled = true;
+    try {
+      const archive = JSON.parse(await apiText(projectPath(project, '/requests.har') + query(filterQuery()), {signal}));
+      if (!showAdmin && filters.platform !== 'admin') archive.log.entries = archive.log.entries.filter((entry) => entry._understudy?.platform !== 'admin');
+      const url = URL.createObjectURL(new Blob([JSON.stringify(archive, null, 2)], {type: 'application/json'}));
+      const anchor = h('a', {href: url, download: `${project}-requests.har`, hidden: true});
+      document.body.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      toast(`Saved ${archive.log.entries.length} ${archive.log.entries.length === 1 ? 'entry' : 'entries'} as ${project}-requests.har.`);
+    } catch (error) {
+      if (!signal.aborted) toast(error.message, 'error');
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // The project answer says where the proxy and the HTTPS listener are, for the cURL commands.
+  const projectInfo = api('GET', projectPath(project), undefined, {signal}).catch(() => null);
+
   function rowFor(entry, fresh = false) {
     const classes = ['clickable', entry.fault ? 'has-fault' : '', fresh ? 'fresh' : '', entry.id === state.selected ? 'selected' : '',
       isControlPlane(entry) ? 'cp-row' : ''].filter(Boolean).join(' ');
@@ -106,7 +149,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
       h('td', {class: 'mono nowrap col-time', title: entry.time}, fmtTime(entry.time)),
       h('td', {class: 'col-platform', title: entry.platform}, platformBadge(entry.platform)),
       h('td', {class: 'mono col-method'}, entry.method),
-      h('td', {class: 'mono path-cell col-path'}, entry.path, entry.query ? h('span', {class: 'muted'}, `?${entry.query}`) : null),
+      h('td', {class: 'mono path-cell col-path', title: entry.path + (entry.query ? `?${entry.query}` : '')}, entry.path,
+        entry.query ? h('span', {class: 'muted'}, `?${entry.query}`) : null),
       h('td', {class: 'col-status'}, statusChip(entry.status)),
       h('td', {class: 'num nowrap col-duration'}, fmtMs(entry.durationMs)),
       h('td', {class: 'col-fault'}, entry.fault ? h('span', {class: 'fault-badge', title: entry.fault}, '⚡ ', entry.fault) : null));
@@ -159,8 +203,9 @@ export async function renderJournal({main, project, params, signal, setParams}) 
         return;
       }
     }
+    const info = await projectInfo;
     if (state.selected !== id) return;
-    replace(detailBox, entry ? detail(entry, () => choose(null))
+    replace(detailBox, entry ? detail(entry, () => choose(null), info)
       : h('div', {class: 'card'}, h('p', null, `Entry #${id} is no longer in the journal (evicted, cleared or never recorded).`)));
     // Side by side the detail is in view; stacked (narrow windows) it is below the list.
     if (matchMedia('(max-width: 1100px)').matches) detailBox.scrollIntoView({block: 'start', behavior: 'smooth'});

@@ -2,14 +2,16 @@
 // settings with copy buttons, device setup, latest requests).
 
 import {api, errorBox, projectPath, query} from './api.js';
-import {confirmButton, copyButton, empty, field, fmtDateTime, fmtTime, formMessage, h, kvTable, link, platformBadge,
-  replace, safeHref, section, statusChip, table, toast} from './dom.js';
+import {confirmButton, copyButton, empty, field, fmtDateTime, fmtTime, formMessage, h, isHTTPURL, kvTable, link, platformBadge,
+  replace, section, statusChip, table, toast} from './dom.js';
 
 const ROOT = '/__admin/ui';
 const PLATFORMS = ['warplink', 'asleep', 'warrantylife', 'telematics'];
 const PLATFORM_NAMES = {warplink: 'WarpLink', asleep: 'Asleep', warrantylife: 'WarrantyLife', telematics: 'Telematics'};
 // Fields every project answer has; anything else (HTTPS, proxy, CA…) is shown under "Device setup".
 const KNOWN_FIELDS = new Set(['id', 'name', 'seed', 'createdAt', 'isDemo', 'clock', 'credentials', 'baseURLs', 'sdkSettings']);
+// Headings for the device-setup fields the server reports today; others show under their own name.
+const FIELD_TITLES = {httpsBaseURLs: 'HTTPS base URLs', connections: 'How each SDK reaches Understudy', proxy: 'Proxy'};
 
 export const projectURL = (id, section = '') => `${ROOT}/projects/${encodeURIComponent(id)}${section ? '/' + section : ''}`;
 
@@ -82,26 +84,41 @@ function platformCard(project, platform) {
     Object.keys(settings).length ? kvTable(Object.entries(settings).sort(), {copy: true}) : empty('None.'),
     h('h3', null, 'Credentials'),
     Object.keys(credentials).length ? kvTable(Object.entries(credentials).sort(), {copy: true}) : empty('None.'),
-    h('h3', null, 'Base URL'), kvTable([['baseURL', project.baseURLs?.[platform] ?? '—']], {copy: true}));
+    h('h3', null, 'Base URL'), kvTable([['baseURL', project.baseURLs?.[platform] ?? '—'],
+      ...(project.httpsBaseURLs?.[platform] ? [['HTTPS', project.httpsBaseURLs[platform]]] : [])], {copy: true}));
 }
 
+/**
+ * One value of the device-setup fields as something to read: objects as nested name/value rows
+ * (platform keys by their product names), lists as one line each, scalars as text with a copy
+ * button, and the CA certificate's URL as a download. Never JSON text.
+ */
 function deviceValue(key, value) {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    return kvTable(Object.entries(value).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]), {copy: true});
+  if (Array.isArray(value)) {
+    if (!value.length) return h('span', {class: 'muted'}, 'none');
+    return h('ul', {class: 'values'}, value.map((item) => h('li', null, deviceValue(key, item))));
   }
-  if (Array.isArray(value)) return h('ul', {class: 'plain'}, value.map((item) => h('li', {class: 'mono'}, typeof item === 'object' ? JSON.stringify(item) : String(item))));
-  const href = typeof value === 'string' ? safeHref(value) : null;
-  if (href && (/cert|ca\b|pem|crt/i.test(key) || /\.(pem|crt|cer)(\?|$)/i.test(value))) {
-    return h('span', null, h('a', {href, download: '', class: 'button secondary'}, 'Download CA certificate'), ' ', h('span', {class: 'mono muted'}, value));
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (!entries.length) return h('span', {class: 'muted'}, 'none');
+    return h('table', {class: 'kv nested'}, h('tbody', null, entries.map(([name, inner]) => h('tr', {'data-key': name},
+      h('th', {scope: 'row'}, PLATFORM_NAMES[name] ?? name), h('td', null, deviceValue(name, inner))))));
   }
-  return h('span', {class: 'mono'}, String(value), ' ', copyButton(String(value)));
+  if (value === null || value === undefined) return h('span', {class: 'muted'}, '—');
+  const text = String(value);
+  if (isHTTPURL(text) && (/cert|\bca\b|pem|crt/i.test(key) || /\.(pem|crt|cer)(\?|$)/i.test(text))) {
+    return h('span', {class: 'value-line'}, h('a', {href: text, download: '', class: 'button secondary'}, 'Download CA certificate'),
+      h('span', {class: 'mono muted'}, text));
+  }
+  return h('span', {class: 'value-line'}, h('span', {class: 'mono'}, text), copyButton(text));
 }
 
 function deviceSetup(project) {
   const extra = Object.entries(project).filter(([key]) => !KNOWN_FIELDS.has(key));
   return h('section', {class: 'card', 'data-role': 'device-setup'}, h('h2', null, 'Device setup: HTTPS, proxy and CA certificate'),
     extra.length
-      ? h('div', null, extra.map(([key, value]) => h('div', {class: 'device-field'}, h('h3', null, key), deviceValue(key, value))))
+      ? h('div', null, extra.map(([key, value]) => h('div', {class: 'device-field', 'data-field': key},
+        h('h3', {title: key}, FIELD_TITLES[key] ?? key), deviceValue(key, value))))
       : h('p', {class: 'muted'}, 'This server does not report an HTTPS endpoint, proxy or CA certificate for devices. ',
         'Simulators reach the plain-HTTP base URLs above; when the server offers HTTPS or a proxy, its addresses and the CA certificate download appear here.'));
 }
@@ -124,8 +141,8 @@ export async function renderOverview({main, project: id, signal, navigate}) {
     const page = await api('GET', projectPath(id, '/requests') + query({limit: 200}), undefined, {signal});
     const sdk = page.requests.filter((entry) => !entry.path.startsWith('/__admin')).slice(0, 8);
     replace(latest, sdk.length ? table([
-      ['Time', (e) => fmtTime(e.time), 'mono'], ['Platform', (e) => platformBadge(e.platform)], ['Method', (e) => e.method, 'mono'],
-      ['Path', (e) => link(projectURL(id, 'journal') + `?entry=${e.id}`, e.path), 'mono wrap'], ['Status', (e) => statusChip(e.status)],
+      ['Time', (e) => fmtTime(e.time), 'mono'], ['Platform', (e) => platformBadge(e.platform)], ['Method', (e) => e.method, 'mono nowrap'],
+      ['Path', (e) => h('span', {title: e.path}, link(projectURL(id, 'journal') + `?entry=${e.id}`, e.path)), 'mono wrap'], ['Status', (e) => statusChip(e.status)],
     ], sdk) : empty('No SDK requests yet. Point an SDK at the base URLs above.'),
     link(projectURL(id, 'journal'), 'Open the live journal →'));
   } catch (error) {

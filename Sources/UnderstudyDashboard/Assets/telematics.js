@@ -2,8 +2,9 @@
 // (coloured by speed, harsh events marked), and periods on a time axis.
 
 import {api, errorBox, projectPath} from './api.js';
-import {empty, fmtDateTime, fmtDuration, fmtNumber, h, replace, s, section, table} from './dom.js';
+import {empty, fmtDateTime, fmtDuration, fmtNumber, h, replace, reveal, s, section, table} from './dom.js';
 import {lineChart, timeAxis} from './charts.js';
+import {tokenMinter} from './telematicsTokens.js';
 
 const EVENT_SHAPES = {
   hardBraking: ['brake', 'Hard braking', 'B'], abruptAcceleration: ['accel', 'Abrupt acceleration', 'A'], hardCornering: ['corner', 'Hard cornering', 'C'],
@@ -133,7 +134,8 @@ function periodsTimeline(periods) {
 export async function renderTelematics({main, project, params, signal, setParams}) {
   const base = projectPath(project, '/telematics');
   const get = (path) => api('GET', base + path, undefined, {signal});
-  const [{users}, {vehicles}, {trips}, {periods}] = await Promise.all([get('/users'), get('/vehicles'), get('/trips'), get('/periods')]);
+  const [userList, {vehicles}, {trips}, {periods}] = await Promise.all([get('/users'), get('/vehicles'), get('/trips'), get('/periods')]);
+  let users = userList.users;
   const tripBox = h('div', {'data-role': 'trip-box'});
   const kmBox = h('div', {'data-role': 'kilometres-box'});
   let selectedTrip = params.get('trip') ? Number(params.get('trip')) : null;
@@ -161,6 +163,7 @@ export async function renderTelematics({main, project, params, signal, setParams
     if (id === null) { replace(tripBox); return; }
     replace(tripBox, h('p', {class: 'muted'}, 'Loading trip…'));
     try { replace(tripBox, tripDetail(await get(`/trips/${id}`))); } catch (error) { replace(tripBox, errorBox(error)); }
+    reveal(tripBox);
   }
 
   async function showVehicle(id) {
@@ -178,8 +181,16 @@ export async function renderTelematics({main, project, params, signal, setParams
     } catch (error) { replace(kmBox, errorBox(error)); }
   }
 
+  const usersBox = h('div', {'data-role': 'telematics-users'});
+  const drawUsers = () => replace(usersBox, users.length ? table([
+    ['User', (u) => String(u.userId), 'mono'], ['Name', (u) => u.userName], ['State', (u) => h('span', {class: `badge ${u.state === 'ACTIVE' ? 'ok' : 'warn'}`}, u.state)],
+    ['Current vehicle', (u) => (u.currentVehicleId === null ? '—' : String(u.currentVehicleId))], ['Disabled features', (u) => u.disabledFeatures.join(', ') || '—'],
+    ['Created', (u) => fmtDateTime(u.createdAt)],
+  ], users) : empty('No users.'));
+
   replace(main, h('div', {class: 'page-head'}, h('h1', null, 'Telematics'),
     h('p', {class: 'muted'}, `${users.length} users · ${vehicles.length} vehicles · ${trips.length} trips · ${periods.length} periods`)),
+  section('Tokens for the SDK', tokenMinter(base, users, async () => { ({users} = await get('/users')); drawUsers(); })),
   section('Trips', tripTable, tripBox),
   section('Vehicles', vehicleTable, kmBox),
   section('Periods', periodsTimeline(periods), periods.length ? table([
@@ -187,11 +198,8 @@ export async function renderTelematics({main, project, params, signal, setParams
     ['State', (p) => h('span', {class: `badge ${p.isProcessed ? 'ok' : 'warn'}`}, p.isProcessed ? 'processed' : 'open')], ['Samples', (p) => String(p.sampleCount), 'num'],
     ['Trips', (p) => String(p.tripCount), 'num'], ['Distance', (p) => `${fmtNumber(p.distanceKm, 2)} km`, 'num'],
   ], periods) : empty('No periods.')),
-  section('Users', users.length ? table([
-    ['User', (u) => String(u.userId), 'mono'], ['Name', (u) => u.userName], ['State', (u) => h('span', {class: `badge ${u.state === 'ACTIVE' ? 'ok' : 'warn'}`}, u.state)],
-    ['Current vehicle', (u) => (u.currentVehicleId === null ? '—' : String(u.currentVehicleId))], ['Disabled features', (u) => u.disabledFeatures.join(', ') || '—'],
-    ['Created', (u) => fmtDateTime(u.createdAt)],
-  ], users) : empty('No users.')));
+  section('Users', usersBox));
+  drawUsers();
   drawTrips();
   drawVehicles();
   if (selectedTrip !== null) showTrip(selectedTrip);

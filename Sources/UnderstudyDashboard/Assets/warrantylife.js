@@ -3,7 +3,7 @@
 // with their coverage against the project clock, and users.
 
 import {api, errorBox, projectPath, query} from './api.js';
-import {empty, field, fmtDateTime, h, prettyBody, replace, section, table} from './dom.js';
+import {empty, field, fmtDateTime, h, prettyBody, replace, reveal, section, table} from './dom.js';
 import {lineChart, spanBar} from './charts.js';
 
 const AXES = [['accelerationX', 'acc X'], ['accelerationY', 'acc Y'], ['accelerationZ', 'acc Z']];
@@ -116,6 +116,7 @@ export async function renderWarrantyLife({main, project, params, signal, setPara
     if (!item) { replace(itemBox, empty(`No item ${id}.`)); return; }
     replace(itemBox, h('p', {class: 'muted'}, 'Loading uploads…'));
     try { replace(itemBox, await itemDetail(get, item)); } catch (error) { replace(itemBox, errorBox(error)); }
+    reveal(itemBox);
   }
 
   replace(main, h('div', {class: 'page-head'}, h('h1', null, 'WarrantyLife'),
