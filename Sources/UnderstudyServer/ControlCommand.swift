@@ -39,6 +39,11 @@ public enum ControlCommand {
 
     /// Runs the command in `arguments` (starting with its group, e.g. `["projects", "list"]`) and returns its exit code.
     public static func run(_ arguments: [String], environment: [String: String], output: ControlOutput = .process) async -> Int32 {
+        // Help is the group's own, whatever else the line says (an unknown verb included).
+        if arguments.contains("--help") || arguments.contains("-h"), let group = arguments.first, let help = CommandHelp.text(for: group) {
+            output.line(help)
+            return success
+        }
         let invocation: ControlInvocation
         do {
             invocation = try ControlCommandLine.parse(arguments, environment: environment)

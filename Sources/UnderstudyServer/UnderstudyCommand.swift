@@ -13,7 +13,8 @@ import Darwin
 #endif
 
 /// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
-/// commands (`projects`, `journal`, `faults`, `clock`), `--help`, `--version`.
+/// commands (`projects`, `journal`, `faults`, `clock`), `help [COMMAND]` (and each command's
+/// `--help`, `CommandHelp`), `--version`.
 public enum UnderstudyCommand {
     /// The version printed by `--version`.
     public static let version = "0.1.0"
@@ -21,48 +22,15 @@ public enum UnderstudyCommand {
     static let usage = """
         Usage: understudy [serve] [options]
                understudy migrate [--database PATH] [--migrations PATH]
-               understudy healthcheck [--host HOST] [--port PORT] [--admin-token TOKEN]
+               understudy healthcheck [--host HOST] [--port PORT]
                understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
-               understudy projects|journal|faults|clock …   a running server's control plane (`understudy projects --help`)
+               understudy projects|journal|faults|clock …   a running server's control plane
+               understudy help COMMAND | understudy COMMAND --help   one command's flags, with examples
                understudy --help | --version
 
         Serves local stand-ins for the WarpLink, Asleep, WarrantyLife and Sentilant Telematics backends.
 
-        Options (each also UNDERSTUDY_<NAME> in the environment; flags beat environment beat the config file):
-          --host HOST              listen address (default 127.0.0.1)                   UNDERSTUDY_HOST
-          --port PORT              listen port, 0 for any free port (default 8080)      UNDERSTUDY_PORT
-          --database PATH|URL      SQLite file (default data/understudy.sqlite), or     UNDERSTUDY_DATABASE
-                                   postgres://user:pass@host:port/db (shared by several instances)
-          --config PATH            JSON configuration (default Config/understudy.json)  UNDERSTUDY_CONFIG
-          --migrations PATH        migrations folder (default ./Migrations)             UNDERSTUDY_MIGRATIONS
-          --fixtures PATH          demo fixtures folder, "" for none                    UNDERSTUDY_FIXTURES
-          --seed-dir DIR           import every DIR/*.json project bundle at start      UNDERSTUDY_SEED_DIR
-          --seed-skip-invalid      log and skip bad seed bundles instead of exiting 1   UNDERSTUDY_SEED_SKIP_INVALID
-          --export-on-exit DIR     write each project's bundle to DIR/<id>.json at exit UNDERSTUDY_EXPORT_ON_EXIT
-          --ready-file PATH        write {pid, ports} to PATH once ready; removed at exit UNDERSTUDY_READY_FILE
-          --log-format text|json   log line format (default text)                       UNDERSTUDY_LOG_FORMAT
-          --no-request-log         no line per request                                  UNDERSTUDY_LOG_REQUESTS=false
-          --admin-token TOKEN      token for /__admin (required off loopback)           UNDERSTUDY_ADMIN_TOKEN
-          --header-timeout SECS    time allowed for a request head (default 10)         UNDERSTUDY_HEADER_TIMEOUT
-          --idle-timeout SECS      idle keep-alive time (default 75)                    UNDERSTUDY_IDLE_TIMEOUT
-          --max-body-bytes N       largest request body (default 33554432)              UNDERSTUDY_MAX_BODY_BYTES
-          --no-journal             do not record requests                               UNDERSTUDY_JOURNAL=false
-          --https-port PORT        TLS listener port, 0 for any free port (default 8443) UNDERSTUDY_HTTPS_PORT
-          --no-https               no TLS listener
-          --proxy-port PORT        intercepting proxy port (default 8888)                UNDERSTUDY_PROXY_PORT
-          --no-proxy               no proxy listener
-          --proxy-mode MODE        passthrough|refuse for hosts not emulated             UNDERSTUDY_PROXY_MODE
-          --proxy-allow-private    passthrough may reach loopback and private addresses  UNDERSTUDY_PROXY_ALLOW_PRIVATE
-                                   (default: public addresses only; never Understudy's own ports)
-          --proxy-password SECRET  every proxy request needs Proxy-Authorization: Basic   UNDERSTUDY_PROXY_PASSWORD
-                                   with any user and SECRET (or SECRET as user:password);
-                                   off loopback, passthrough needs it
-          --public-url URL         base URL devices reach Understudy under               UNDERSTUDY_PUBLIC_URL
-          --ca-dir PATH            local CA folder (default: one per user; see `ca`)     UNDERSTUDY_CA_DIR
-          --event-loop NAME        epoll|dispatch (default epoll on Linux)               UNDERSTUDY_EVENT_LOOP
-          --allowed-host NAME      also answer Host NAME besides IPs, localhost and the  UNDERSTUDY_ALLOWED_HOSTS
-                                   emulated hosts (repeatable; .example.com: the domain  (comma-separated)
-                                   and every name under it)
+        \(CommandHelp.serveOptions)
         """
 
     /// Runs the command line and returns the process exit code.
@@ -74,16 +42,24 @@ public enum UnderstudyCommand {
         OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil)
         var arguments = Array(arguments.dropFirst())
         var command = "serve"
+        var named = false
         if let first = arguments.first, !first.hasPrefix("-") {
             command = first
             arguments.removeFirst()
+            named = true
         }
-        // The control commands talk to a running server and have flags of their own, `--help` included.
-        if ControlCommandLine.groups.contains(command) { return await ControlCommand.run([command] + arguments, environment: environment) }
-        if arguments.contains("--help") || arguments.contains("-h") || command == "help" {
-            print(usage)
+        guard CommandHelp.commands.contains(command) else {
+            printError("understudy: unknown command `\(command)`\n\n\(usage)")
+            return 2
+        }
+        if command == "help" { return help(arguments) }
+        // Help is looked for before anything runs: `ca reset --help` explains reset and does not reset.
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(named ? CommandHelp.text(for: command) ?? usage : usage)
             return 0
         }
+        // The control commands talk to a running server and have flags of their own.
+        if ControlCommandLine.groups.contains(command) { return await ControlCommand.run([command] + arguments, environment: environment) }
         if arguments.contains("--version") || command == "version" {
             print("understudy \(version)")
             return 0
@@ -114,11 +90,24 @@ public enum UnderstudyCommand {
         switch command {
         case "serve": return await serve(configuration)
         case "migrate": return migrate(configuration)
-        case "healthcheck": return await healthcheck(configuration)
-        default:
-            printError("understudy: unknown command `\(command)`\n\n\(usage)")
+        default: return await healthcheck(configuration)
+        }
+    }
+
+    /// `understudy help [COMMAND]`: the overview, or one command's help.
+    private static func help(_ arguments: [String]) -> Int32 {
+        let named = arguments.filter { $0 != "--help" && $0 != "-h" }
+        guard let name = named.first else {
+            // `help --help` explains `help`; `help` alone is the overview.
+            print(arguments.isEmpty ? usage : CommandHelp.help)
+            return 0
+        }
+        guard named.count == 1, let text = CommandHelp.text(for: name) else {
+            printError("understudy: `help` takes one command name: \(CommandHelp.commands.joined(separator: ", ")); not `\(named.joined(separator: " "))`")
             return 2
         }
+        print(text)
+        return 0
     }
 
     /// Builds the configuration from defaults, the config file, the environment and the flags.
