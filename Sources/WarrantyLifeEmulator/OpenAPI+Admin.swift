@@ -267,9 +267,18 @@ extension WarrantyLifeOpenAPI {
                 "opt-ins", "optIns",
                 S.object([
                     "id": string, "itemId": string, "program": S.enumeration(["SSR", "SSD", "TRADE_IN"]), "optedIn": boolean,
-                    "sensorEventId": nullable(string), "createdAt": string,
+                    "sensorEventId": nullable(string),
+                    "notEffectiveReason": [
+                        "description":
+                            "Why an opt-in changed nothing: `not_offered` (the active warranty does not offer the program) or `no_active_warranty`; null when it took effect.",
+                        "type": ["string", "null"], "enum": ["not_offered", "no_active_warranty", nil],
+                    ],
+                    "createdAt": string,
                 ]),
-                ["id": "1", "itemId": "100345", "program": "SSR", "optedIn": true, "sensorEventId": "100458", "createdAt": "2026-11-30T10:20:00Z"]
+                [
+                    "id": "1", "itemId": "100345", "program": "SSR", "optedIn": true, "sensorEventId": "100458", "notEffectiveReason": nil,
+                    "createdAt": "2026-11-30T10:20:00Z",
+                ]
             ),
             (
                 "submissions", "submissions",

@@ -14,8 +14,8 @@ extension WarrantyLifeOpenAPI {
     private static let badField = error("validation_failed (1400): a missing or mistyped field, or a body that is not UTF-8 JSON.", .notAnObject)
     private static let noDeviceID = error("validation_failed (1400): `deviceId` is missing.", .missingQuery("deviceId"))
 
-    /// Adds the item, device, sensor-event, FCM-token, Smart Saver and insights operations.
-    static func addItemRoutes(to document: inout OpenAPIDocument) {
+    /// Adds the item, device, sensor-event, FCM-token, insights and (when served) Smart Saver operations.
+    static func addItemRoutes(to document: inout OpenAPIDocument, smartSaverRoutes: Bool) {
         let deviceQuery = query("deviceId", WireFieldSchema.requiredQuery, "The device's identifierForVendor.", required: true, example: device)
         sdk(
             &document, "get", "/devices", "getItemByDeviceIdPublic", "Public coverage of a device.", "No personal data; used by the logged-out foreground refresh.",
@@ -52,11 +52,12 @@ extension WarrantyLifeOpenAPI {
                 example: ["sensorEventId": "100456"]),
             "200": ok("A token-only item update.", S.object(["id": S.string]), example: ["id": "100345"]),
             "400": badField, "401": otherAccount, "404": noItem,
-            "409": error("not_eligible (1601): the body opts into a Smart Saver option the active warranty does not offer; nothing is stored.", .notEligible("SSR")),
         ]
         sdk(
             &document, "put", "/items/{itemId}", "createSensorEvent", "Record a sensor event (or update the item's FCM token).",
-            "Drop captures (1200), sensor tests (1111) and Smart Saver opt-ins all travel here; `ssr`/`ssd`/`tradeIn` update the item's opt-ins.",
+            "Drop captures (1200), sensor tests (1111) and Smart Saver opt-ins all travel here; `ssr`/`ssd`/`tradeIn` update the item's opt-ins. "
+                + "Every event is stored: an opt-in the active warranty does not offer (or with no active warranty) is recorded as not "
+                + "effective, with its reason, and changes no flag.",
             access: .user, pathParameters: [itemID], body: body("SensorEvent", example: event), eventResponses)
         sdk(
             &document, "post", "/items/{itemId}/events", "createSensorEventAlias", "Record a sensor event (alias of PUT /items/{itemId}).", "Same body and answers.",
@@ -71,25 +72,7 @@ extension WarrantyLifeOpenAPI {
                     example: ["itemId": "100345", "notificationToken": "fcm-token", "updatedAt": "2026-11-30T10:00:00Z"]),
                 "400": badField, "401": otherAccount, "404": noItem,
             ])
-        let programs: JSONValue = [
-            "programs": [
-                ["program": "SSR", "eligible": true, "optedIn": true, "optedInAt": "2026-11-30T10:00:00Z"],
-                ["program": "SSD", "eligible": true, "optedIn": false, "optedInAt": nil],
-                ["program": "TRADE_IN", "eligible": false, "optedIn": false, "optedInAt": nil],
-            ]
-        ]
-        sdk(
-            &document, "get", "/items/{itemId}/smart-saver", "getSmartSaver", "Smart Saver programs (optional route).", "Eligible when the active warranty offers the program.",
-            access: .user, pathParameters: [itemID], ["200": ok("The programs.", S.ref("SmartSaver"), example: programs), "401": otherAccount, "404": noItem])
-        sdk(
-            &document, "post", "/items/{itemId}/smart-saver/opt-ins", "optInSmartSaver", "Opt in or out of a program (optional route).",
-            "Opting into a program the active warranty does not offer is 409 (1601).", access: .user, pathParameters: [itemID],
-            body: body("OptIn", example: ["program": "SSR", "optIn": true]),
-            [
-                "200": ok("The programs after the change.", S.ref("SmartSaver"), example: programs),
-                "400": error("validation_failed (1400): an unknown program or a missing optIn.", .unknownProgram, .missingField("optIn")),
-                "401": otherAccount, "404": noItem, "409": error("not_eligible (1601).", .notEligible("SSR")),
-            ])
+        if smartSaverRoutes { addSmartSaverRoutes(to: &document) }
         let insightResponses: [String: JSONValue] = [
             "200": ok("The item's InsightData, or null when none is seeded.", ["oneOf": [S.ref("InsightData"), ["type": "null"]]], example: insightExample),
             "400": noDeviceID, "401": otherAccount, "404": noItem,
@@ -187,6 +170,30 @@ extension WarrantyLifeOpenAPI {
                     example: ["kind": "reference", "bytes": 20_480, "contentType": "image/jpg", "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"]),
                 "400": error("validation_failed (1400): not multipart, no `image` part, an empty image or a bad kind.", .noImagePart), "401": otherAccount,
                 "404": error("diagnostic_not_found (1702), or item_not_found (1301).", .diagnosticNotFound, .itemNotFound), "413": tooLarge,
+            ])
+    }
+
+    /// Adds the optional Smart Saver routes (served only with `smartSaverRoutes` on): the SDK sends
+    /// opt-ins in sensor events, so only these refuse an option the plan does not offer.
+    private static func addSmartSaverRoutes(to document: inout OpenAPIDocument) {
+        let programs: JSONValue = [
+            "programs": [
+                ["program": "SSR", "eligible": true, "optedIn": true, "optedInAt": "2026-11-30T10:00:00Z"],
+                ["program": "SSD", "eligible": true, "optedIn": false, "optedInAt": nil],
+                ["program": "TRADE_IN", "eligible": false, "optedIn": false, "optedInAt": nil],
+            ]
+        ]
+        sdk(
+            &document, "get", "/items/{itemId}/smart-saver", "getSmartSaver", "Smart Saver programs (optional route).", "Eligible when the active warranty offers the program.",
+            access: .user, pathParameters: [itemID], ["200": ok("The programs.", S.ref("SmartSaver"), example: programs), "401": otherAccount, "404": noItem])
+        sdk(
+            &document, "post", "/items/{itemId}/smart-saver/opt-ins", "optInSmartSaver", "Opt in or out of a program (optional route).",
+            "Opting into a program the active warranty does not offer (or with no active warranty) is 409 (1601), and nothing is recorded.", access: .user, pathParameters: [itemID],
+            body: body("OptIn", example: ["program": "SSR", "optIn": true]),
+            [
+                "200": ok("The programs after the change.", S.ref("SmartSaver"), example: programs),
+                "400": error("validation_failed (1400): an unknown program or a missing optIn.", .unknownProgram, .missingField("optIn")),
+                "401": otherAccount, "404": noItem, "409": error("not_eligible (1601).", .notEligible("SSR")),
             ])
     }
 }

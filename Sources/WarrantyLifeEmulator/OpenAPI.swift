@@ -13,8 +13,8 @@ enum WarrantyLifeOpenAPI {
     /// The SDK paths' base, relative to the document's server (`<server>/warrantylife`).
     static let sdkBase = "/mapi/wi/100"
 
-    /// The document.
-    static func document() -> JSONValue {
+    /// The document; the optional Smart Saver routes are in it only when `smartSaverRoutes` serves them.
+    static func document(smartSaverRoutes: Bool = false) -> JSONValue {
         var document = OpenAPIDocument(
             title: "WarrantyLife (Understudy)",
             description: "The WarrantyLife mobile API as the WLSDKIOS SDK uses it, and Understudy's control plane for it. Success bodies are "
@@ -29,7 +29,7 @@ enum WarrantyLifeOpenAPI {
                 "userBearer": ["type": "http", "scheme": "bearer", "description": "The token from login."],
             ])
         addAccountRoutes(to: &document)
-        addItemRoutes(to: &document)
+        addItemRoutes(to: &document, smartSaverRoutes: smartSaverRoutes)
         addUploadRoutes(to: &document)
         addWarrantyRoutes(to: &document)
         addContentRoutes(to: &document)

@@ -72,8 +72,6 @@ struct WarrantyLifeRoutes: Sendable {
             signedIn.route(.post, "/items/{itemId}/diagnostics", diagnostic),
             signedIn.route(.post, "/items/{itemId}/diagnostics/{diagnosticId}/images/{kind}", image),
             signedIn.route(.put, "/items/{itemId}/notification-token", notificationToken),
-            signedIn.route(.get, "/items/{itemId}/smart-saver", smartSaver),
-            signedIn.route(.post, "/items/{itemId}/smart-saver/opt-ins", optIn),
             signedIn.route(.get, "/insights") { request, context in
                 try await insight(context, deviceID: try WireQuery(request).requiredString("deviceId"), itemID: nil)
             },
@@ -93,6 +91,11 @@ struct WarrantyLifeRoutes: Sendable {
             signedIn.route(.get, "/sensor-tests") { try await content($0, $1, name: "sensorTests") },
             signedIn.route(.get, "/diagnostic-config", diagnosticConfig),
         ]
+            + (settings.smartSaverRoutes
+                ? [
+                    signedIn.route(.get, "/items/{itemId}/smart-saver", smartSaver),
+                    signedIn.route(.post, "/items/{itemId}/smart-saver/opt-ins", optIn),
+                ] : [])
     }
 
     // MARK: Route plumbing

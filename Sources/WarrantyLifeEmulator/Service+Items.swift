@@ -42,13 +42,13 @@ extension WarrantyLifeService {
 
     /// Stores a sensor event (or the token of a token-only update) and applies its Smart Saver
     /// flags; returns the id to answer: a repeat gets the first event's id when `dedupe` is on.
+    ///
+    /// The Sensor Event route never refuses an opt-in: the real service stores every event (202),
+    /// and the SDK sends opt-ins there without knowing what the plan offers. An opt-in the active
+    /// warranty does not offer, or with no active warranty, is recorded with the reason it took
+    /// no effect (the control plane's `opt-ins` list shows it) and leaves the item's flag alone.
     func recordSensorEvent(_ event: SensorEventInput, itemID: String, user: UserRecord, eventID: String, dedupe: Bool) throws -> String {
         var item = try ownedItem(id: itemID, user: user)
-        // An opt-in the warranty does not offer is refused as the opt-in route refuses it, before anything is stored.
-        if event.flags.contains(where: \.optedIn) {
-            let active = try coverage(of: item).active
-            if let refused = event.flags.first(where: { $0.optedIn && !Self.offers($0.program, active) }) { throw WarrantyLifeError.notEligible(refused.program.rawValue) }
-        }
         if let token = event.notificationToken {
             try store.recordToken(project, itemID: item.id, token: token, source: event.isTokenUpdate ? "itemUpdate" : "sensorEvent", now: nowText)
         }
@@ -59,9 +59,12 @@ extension WarrantyLifeService {
         guard !event.flags.isEmpty else { return answered }
         // Re-read: recording the token above changed the stored item.
         item = try store.item(project, id: item.id) ?? item
+        let active = try coverage(of: item).active
         for (program, optedIn) in event.flags {
-            item.setOptedIn(program, optedIn)
-            try store.recordOptIn(project, itemID: item.id, program: program, optedIn: optedIn, sensorEventID: eventID, now: nowText)
+            let reason = optedIn ? Self.notEffectiveReason(program, active) : nil
+            if reason == nil { item.setOptedIn(program, optedIn) }
+            try store.recordOptIn(
+                project, itemID: item.id, program: program, optedIn: optedIn, sensorEventID: eventID, now: nowText, notEffectiveReason: reason)
         }
         item.updatedAt = nowText
         try store.saveItem(project, item)
@@ -87,6 +90,12 @@ extension WarrantyLifeService {
                 program: program, eligible: Self.offers(program, active), optedIn: optedIn,
                 optedInAt: optedIn ? try store.latestOptIn(project, itemID: item.id, program: program) : nil)
         }
+    }
+
+    /// Why an opt-in into `program` takes no effect: `no_active_warranty`, `not_offered`, or nil when it does.
+    static func notEffectiveReason(_ program: SmartSaverProgram, _ active: WarrantyRecord?) -> String? {
+        guard let active else { return "no_active_warranty" }
+        return offers(program, active) ? nil : "not_offered"
     }
 
     /// Whether the active warranty (none: nothing is offered) offers `program`.

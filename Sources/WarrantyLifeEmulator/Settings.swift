@@ -22,6 +22,10 @@ struct WarrantyLifeSettings: Decodable, Sendable, Equatable {
     /// Opt-in: a repeated diagnostic report (same sorted-JSON hash on the item) is answered with
     /// the first report's id. Off by default, like `sensorEventDedupe`.
     var uploadDedupe = false
+    /// Opt-in: the dedicated Smart Saver routes (`GET /items/{itemId}/smart-saver`, `POST
+    /// …/smart-saver/opt-ins`), which the SDK does not call. Off by default, so they answer as
+    /// unknown routes; opt-ins travel in sensor events.
+    var smartSaverRoutes = false
 
     /// The defaults.
     init() {}
@@ -39,7 +43,7 @@ struct WarrantyLifeSettings: Decodable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case loginFailureStatus, loginStatus, requireActivation, maxUploadBytes, envelope, sensorEventDedupe, uploadDedupe
+        case loginFailureStatus, loginStatus, requireActivation, maxUploadBytes, envelope, sensorEventDedupe, uploadDedupe, smartSaverRoutes
     }
 
     /// Reads each member the contract allows; anything else keeps the default.
@@ -54,5 +58,6 @@ struct WarrantyLifeSettings: Decodable, Sendable, Equatable {
         bareEnvelope = (try? container.decodeIfPresent(String.self, forKey: .envelope)) == "bare"
         if let value = try? container.decodeIfPresent(Bool.self, forKey: .sensorEventDedupe) { sensorEventDedupe = value }
         if let value = try? container.decodeIfPresent(Bool.self, forKey: .uploadDedupe) { uploadDedupe = value }
+        if let value = try? container.decodeIfPresent(Bool.self, forKey: .smartSaverRoutes) { smartSaverRoutes = value }
     }
 }

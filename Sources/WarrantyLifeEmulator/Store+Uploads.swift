@@ -195,7 +195,7 @@ extension WarrantyLifeStore {
         case .fcmTokens:
             (select, order) = ("SELECT id, item_id, token, source, created_at FROM wl_fcm_tokens", "id")
         case .optIns:
-            (select, order) = ("SELECT id, item_id, program, opted_in, sensor_event_id, created_at FROM wl_opt_ins", "id")
+            (select, order) = ("SELECT id, item_id, program, opted_in, sensor_event_id, not_effective_reason, created_at FROM wl_opt_ins", "id")
         case .submissions:
             return try connection.fetchAll(
                 InspectedRow.self, "SELECT id, kind, user_id, body, created_at FROM wl_submissions WHERE project_id = ? ORDER BY created_at, rowid",

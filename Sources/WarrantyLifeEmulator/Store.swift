@@ -212,19 +212,24 @@ struct WarrantyLifeStore {
         try connection.run("UPDATE wl_items SET notification_token = ?, updated_at = ? WHERE project_id = ? AND id = ?", token, now, project, itemID)
     }
 
-    /// Records a Smart Saver opt-in or opt-out (from a sensor event when `sensorEventID` is set).
-    func recordOptIn(_ project: ProjectID, itemID: String, program: SmartSaverProgram, optedIn: Bool, sensorEventID: String?, now: String) throws {
+    /// Records a Smart Saver opt-in or opt-out (from a sensor event when `sensorEventID` is set);
+    /// `notEffectiveReason` says why an opt-in changed nothing (`not_offered`, `no_active_warranty`).
+    func recordOptIn(
+        _ project: ProjectID, itemID: String, program: SmartSaverProgram, optedIn: Bool, sensorEventID: String?, now: String,
+        notEffectiveReason: String? = nil
+    ) throws {
         try connection.run(
             """
-            INSERT INTO wl_opt_ins (project_id, item_id, program, opted_in, sensor_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, project, itemID, program.rawValue, optedIn, sensorEventID, now)
+            INSERT INTO wl_opt_ins (project_id, item_id, program, opted_in, sensor_event_id, created_at, not_effective_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, project, itemID, program.rawValue, optedIn, sensorEventID, now, notEffectiveReason)
     }
 
     /// When the item last opted into `program`.
     func latestOptIn(_ project: ProjectID, itemID: String, program: SmartSaverProgram) throws -> String? {
         try connection.scalar(
             """
-            SELECT created_at FROM wl_opt_ins WHERE project_id = ? AND item_id = ? AND program = ? AND opted_in = 1 ORDER BY id DESC LIMIT 1
+            SELECT created_at FROM wl_opt_ins WHERE project_id = ? AND item_id = ? AND program = ? AND opted_in = 1 AND not_effective_reason IS NULL ORDER BY id DESC LIMIT 1
             """, project, itemID, program.rawValue
         ).string
     }

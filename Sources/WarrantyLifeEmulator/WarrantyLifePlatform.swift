@@ -112,5 +112,5 @@ public struct WarrantyLifePlatform: Platform {
     }
 
     /// OpenAPI document of the SDK and control-plane routes.
-    public func openAPIDocument() -> JSONValue { WarrantyLifeOpenAPI.document() }
+    public func openAPIDocument() -> JSONValue { WarrantyLifeOpenAPI.document(smartSaverRoutes: settings.smartSaverRoutes) }
 }

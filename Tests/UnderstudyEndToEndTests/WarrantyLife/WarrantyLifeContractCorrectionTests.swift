@@ -95,29 +95,43 @@ struct WarrantyLifeContractCorrectionTests {
         }
     }
 
-    @Test("a Smart Saver option the plan does not offer is refused in a sensor event (409, 1601) and not recorded")
+    @Test("a Smart Saver option the plan does not offer travels in a stored sensor event (202) and is recorded as not effective")
     func smartSaverEventRefused() async throws {
         try await WarrantyLifeFixture.with { f in
             let (_, login, itemID) = try await Self.signedIn(f)
+            let json = ["Content-Type": "application/json"]
+            // No active warranty yet: stored, not effective.
+            let early = try await f.raw(
+                "PUT", "/items/\(itemID)", headers: json,
+                body: Data(#"{"eventAt":"2026-11-30 08:59:00.000","sensorEventType":3000,"ssr":true}"#.utf8), login: login)
+            #expect(early.status == 202)
             try await f.admin.createVoucher(["code": "SS", "ssrOffered": true, "ssdOffered": false])
             try await f.admin.createWarranty(["itemId": .string(itemID), "voucherCode": "SS"])
-            let json = ["Content-Type": "application/json"]
-            let refused = try await f.raw(
+            let notOffered = try await f.raw(
                 "PUT", "/items/\(itemID)", headers: json,
                 body: Data(#"{"eventAt":"2026-11-30 09:00:00.000","sensorEventType":3000,"smartSaver":{"ssd":true},"notificationToken":"fcm-x"}"#.utf8),
                 login: login)
-            #expect(try refused.status == 409 && wlError(refused).errorCode == 1601 && wlError(refused).error == "not_eligible")
-            #expect(try await f.admin.list("sensor-events", itemID: itemID).isEmpty)
-            #expect(try await f.admin.list("opt-ins", itemID: itemID).isEmpty)
-            #expect(try await f.admin.list("fcm-tokens", itemID: itemID).isEmpty)
-            #expect(try await f.admin.list("items").first?["ssd"]?.bool == false)
+            #expect(notOffered.status == 202, "\(String(decoding: notOffered.body, as: UTF8.self))")
+            #expect(try await f.admin.list("sensor-events", itemID: itemID).count == 2)
+            let recorded = try await f.admin.list("opt-ins", itemID: itemID)
+            #expect(recorded.map { $0["program"]?.string } == ["SSR", "SSD"])
+            #expect(recorded.map { $0["notEffectiveReason"]?.string } == ["no_active_warranty", "not_offered"])
+            #expect(try await f.admin.list("fcm-tokens", itemID: itemID).count == 1)
+            let item = try await f.admin.list("items").first
+            #expect(item?["ssd"]?.bool == false && item?["ssr"]?.bool == false, "not-effective opt-ins change no flag")
+            // The dedicated routes are off by default: an unknown route in WarrantyLife's format.
+            let dedicated = try await f.raw("GET", "/items/\(itemID)/smart-saver", login: login)
+            #expect(try dedicated.status == 404 && wlError(dedicated).errorCode == 1404)
 
             // An offered option, and opting out of one that is not offered, are recorded as before.
             let accepted = try await f.raw(
                 "PUT", "/items/\(itemID)", headers: json,
                 body: Data(#"{"eventAt":"2026-11-30 09:00:01.000","sensorEventType":3000,"ssr":true,"ssd":false}"#.utf8), login: login)
             #expect(accepted.status == 202)
-            #expect(try await f.admin.list("opt-ins", itemID: itemID).map { $0["program"]?.string } == ["SSR", "SSD"])
+            let all = try await f.admin.list("opt-ins", itemID: itemID)
+            #expect(all.map { $0["program"]?.string } == ["SSR", "SSD", "SSR", "SSD"])
+            #expect(all.suffix(2).allSatisfy { $0["notEffectiveReason"] == nil || $0["notEffectiveReason"]?.isNull == true })
+            #expect(try await f.admin.list("items").first?["ssr"]?.bool == true)
         }
     }
 

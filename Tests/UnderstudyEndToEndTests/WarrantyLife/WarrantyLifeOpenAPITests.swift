@@ -47,7 +47,8 @@ struct WarrantyLifeOpenAPITests {
 
     @Test("every documented operation is exercised and every real response fits the document")
     func conformance() async throws {
-        try await WarrantyLifeFixture.with { f in
+        // With the optional Smart Saver routes on, so they are documented and exercised too.
+        try await WarrantyLifeFixture.with(configure: { $0.platforms[.warrantylife] = ["smartSaverRoutes": true] }) { f in
             let document = try await f.client.admin.openAPI("warrantylife")
             let decoded = try JSONValue.parse(JSONEncoder().encode(document))
             let c = Checker(f, document: decoded)

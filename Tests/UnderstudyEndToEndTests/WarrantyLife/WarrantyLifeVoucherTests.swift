@@ -104,7 +104,8 @@ struct WarrantyLifeVoucherTests {
 
     @Test("Smart Saver: each OptInError, and a successful opt-in recorded from its Sensor Event")
     func smartSaver() async throws {
-        try await WarrantyLifeFixture.with { f in
+        // The dedicated routes at the end are optional: the project's server serves them on request.
+        try await WarrantyLifeFixture.with(configure: { $0.platforms[.warrantylife] = ["smartSaverRoutes": true] }) { f in
             let user = try await f.user("jane@example.com")
             let item = try await f.admin.createItem(["deviceId": "PHONE", "userId": .string(user)])
             let itemID = try #require(item["id"]?.string)
