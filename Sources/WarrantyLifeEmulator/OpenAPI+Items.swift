@@ -188,7 +188,8 @@ extension WarrantyLifeOpenAPI {
             access: .user, pathParameters: [itemID], ["200": ok("The programs.", S.ref("SmartSaver"), example: programs), "401": otherAccount, "404": noItem])
         sdk(
             &document, "post", "/items/{itemId}/smart-saver/opt-ins", "optInSmartSaver", "Opt in or out of a program (optional route).",
-            "Opting into a program the active warranty does not offer (or with no active warranty) is 409 (1601), and nothing is recorded.", access: .user, pathParameters: [itemID],
+            "Opting into a program the active warranty does not offer (or with no active warranty) is 409 (1601), and nothing is recorded.",
+            access: .user, pathParameters: [itemID],
             body: body("OptIn", example: ["program": "SSR", "optIn": true]),
             [
                 "200": ok("The programs after the change.", S.ref("SmartSaver"), example: programs),
