@@ -281,7 +281,11 @@ enum CoreAdminRoutes {
                 }
                 let timeout = Double(timeoutMs) / 1000
                 let platform = try body.platform.map { try journalPlatform($0, known: journalPlatformNames(platforms)) }
-                let filter = JournalFilter(platform: platform, method: body.method, path: body.path, status: body.status, since: body.since)
+                // Without a platform a wait counts what was sent to the emulated services, never the
+                // test's own control-plane calls (seeding, clock changes): `platform: admin` asks for those.
+                let filter = JournalFilter(
+                    platform: platform, method: body.method, path: body.path, status: body.status, since: body.since,
+                    excludedPlatform: platform == nil ? Journal.controlPlanePlatform : nil)
                 let result = try await journal.wait(project: context.parameter("id"), filter: filter, count: count, timeout: timeout)
                 if result.satisfied { return .json(JournalPage(requests: result.entries, evicted: result.evicted)) }
                 return AdminError(

@@ -279,7 +279,8 @@ enum CoreOpenAPI {
             "post", "/__admin/projects/{id}/requests/wait",
             operation(
                 "waitForRequests", "Wait until `count` matching requests exist",
-                "The body is optional (`count` 1, `timeoutMs` 5000). A 408 carries what was seen in `error.details`.",
+                "The body is optional (`count` 1, `timeoutMs` 5000). Without `platform` it counts no control-plane call (platform `admin`); "
+                    + "`platform: admin` waits for those. A 408 carries what was seen in `error.details`.",
                 body: body("WaitForRequests", example: ["platform": .string(sample), "path": "/v1/orders", "count": 1, "timeoutMs": 2000], required: false),
                 parameters: [projectID],
                 responses: [

@@ -191,6 +191,9 @@ public final class Emulator: HTTPApplication {
         if isControlPlane {
             exchange.project = parameters["id"]
             exchange.isControlPlane = true
+            if Self.isControlPlanePath(destination.routedPath) {
+                exchange.isControlPlaneRead = Self.onlyReads(request.method, route: exchange.route, writesOnGet: target?.writesOnGet ?? false)
+            }
             response = await answerControlPlane(request, match: match, target: target, parameters: parameters, exchange: exchange, platform: platform)
         } else if let platform {
             response = await answerSDK(request, platform: platform, match: match, target: target, parameters: parameters, exchange: &exchange)
@@ -218,6 +221,19 @@ public final class Emulator: HTTPApplication {
     }
 
     // MARK: - Stages
+
+    /// Whether `path` is the control plane's (`/__admin…`); other paths no platform serves are
+    /// answered by it too, but they were meant for a platform.
+    static func isControlPlanePath(_ path: String) -> Bool { path.hasPrefix("/__admin") }
+
+    /// Whether a control-plane call with `method` on `route` only reads, and so is not journalled:
+    /// `GET` and `HEAD`, whatever they answered, unless the route's `GET` may write (it lets due
+    /// transitions happen, which then show in the journal beside what caused them), and a wait for
+    /// journal entries, a `POST` only for its body. A CORS preflight (`OPTIONS`) is journalled: it
+    /// is a web page of another origin asking to write.
+    static func onlyReads(_ method: HTTPMethod, route: String?, writesOnGet: Bool) -> Bool {
+        ((method == .get || method == .head) && !writesOnGet) || (method == .post && route == "/__admin/projects/{id}/requests/wait")
+    }
 
     private func answerControlPlane(
         _ request: Request, match: Router<RouteTarget>.Match, target: RouteTarget?, parameters: [String: String],

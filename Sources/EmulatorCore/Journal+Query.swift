@@ -18,6 +18,7 @@ extension Journal {
             if let status = filter.status { sql += " AND status = ?"; bindings.append(status) }
             if let via = filter.via { sql += via == "direct" ? " AND via IS NULL" : " AND via = ?"; if via != "direct" { bindings.append(via) } }
             if let proxyHost = filter.proxyHost { sql += " AND proxy_host = ?"; bindings.append(proxyHost.lowercased()) }
+            if let excluded = filter.excludedPlatform { sql += " AND platform <> ?"; bindings.append(excluded) }
             if let since = filter.since { sql += " AND id > ?"; bindings.append(since) }
             if let before = filter.before { sql += " AND id < ?"; bindings.append(before) }
             if let statusClass = filter.statusClass {

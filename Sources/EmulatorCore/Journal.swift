@@ -128,7 +128,7 @@ public final class Journal: Sendable {
     /// the journal can write (a 43 KB trip list at full speed) slows to the journal's pace instead
     /// of piling exchanges up in memory (that backlog grew the process by 100 MB every 3 s).
     public func record(_ entry: Exchange) async {
-        guard limits.enabled, !Self.isJournalRead(entry) else { return }
+        guard limits.enabled else { return }
         let (schedule, overBound) = pending.withLock { state -> (Bool, Bool) in
             let footprint = Self.footprint(entry, counted: &state.countedBodies)
             state.entries.append(entry)
@@ -214,14 +214,6 @@ public final class Journal: Sendable {
             entries.append(Self.stored(exchange, cap: cap, bodies: bodies))
         }
         return (entries, footprint)
-    }
-
-    /// Reading the journal is not itself recorded: a live view long-polling it would otherwise
-    /// wake itself with its own previous poll, forever.
-    static func isJournalRead(_ exchange: Exchange) -> Bool {
-        exchange.request.method == .get
-            && (exchange.route == "/__admin/projects/{id}/requests" || exchange.route == "/__admin/requests"
-                || exchange.route == "/__admin/projects/{id}/requests.har")
     }
 
     /// Writes everything queued so far, and returns only once every entry recorded before the

@@ -22,11 +22,15 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public var via: String?
     /// Only requests that asked the proxy for this host (lower-case).
     public var proxyHost: String?
+    /// Never entries of this platform: a wait without a platform leaves out `admin`, so a test's
+    /// own control-plane calls do not answer it.
+    public var excludedPlatform: String?
 
     /// Creates a filter.
     public init(
         platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-        before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil
+        before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil,
+        excludedPlatform: String? = nil
     ) {
         self.platform = platform
         self.method = method
@@ -38,5 +42,6 @@ public struct JournalFilter: Sendable, Codable, Equatable {
         self.statusClass = statusClass
         self.via = via
         self.proxyHost = proxyHost
+        self.excludedPlatform = excludedPlatform
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPServer
 
-/// Last pipeline stage: the journal entry and the log line of an exchange. Probes are neither
-/// journalled (they would drown the journal) nor change anything.
+/// Last pipeline stage: the journal entry and the log line of an exchange. Probes are not
+/// journalled (they would drown the journal), nor are control-plane reads (`isControlPlaneRead`).
 struct JournalRecorder: Sendable {
     /// What the pipeline learnt about a request by the time it was answered.
     struct Exchange: Sendable {
@@ -17,6 +17,12 @@ struct JournalRecorder: Sendable {
         /// A control-plane call, a platform's own control routes included: journalled as platform
         /// `admin`, so a platform filter (and a wait for a platform's traffic) sees only what SDKs sent.
         var isControlPlane = false
+        /// A control-plane call that only reads (see `Emulator.onlyReads`): the dashboard's and the
+        /// CLI's polls, a test's waits. Not journalled: a journal that recorded its own readers
+        /// filled with them, and a live view woke itself with its previous poll. Writes (seeding,
+        /// clock changes, fault rules), CORS preflights and refusals before the control plane (a
+        /// Host it does not answer to) are journalled.
+        var isControlPlaneRead = false
     }
 
     let journal: Journal
@@ -31,7 +37,7 @@ struct JournalRecorder: Sendable {
             exchange.isProxyAnswer ? Journal.proxyPlatform : exchange.isControlPlane ? Journal.controlPlanePlatform : exchange.platform?.rawValue ?? Journal.controlPlanePlatform
         metrics.observe(platform: platformName, route: exchange.route, status: response.status, nanoseconds: elapsed)
         if let fault = exchange.fault { metrics.faultFired(note: fault, project: exchange.project) }
-        if journal.isEnabled && !AdminGuard.probes.contains(exchange.routedPath) {
+        if journal.isEnabled && !exchange.isControlPlaneRead && !AdminGuard.probes.contains(exchange.routedPath) {
             await journal.record(
                 Journal.Exchange(
                     id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,

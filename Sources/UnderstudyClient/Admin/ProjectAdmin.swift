@@ -103,6 +103,7 @@ public struct ProjectAdmin: Sendable {
     }
 
     /// Waits until `count` matching requests exist; throws `unexpectedStatus(408, …)` on timeout.
+    /// Without `query.platform` it counts no control-plane call (the test's own seeding); `admin` waits for those.
     public func waitForRequests(_ query: JournalQuery = JournalQuery(), count: Int = 1, timeoutMs: Int = 5_000) async throws(UnderstudyClientError) -> JournalPage {
         struct Body: Encodable {
             var platform: String?, method: String?, path: String?, status: Int?, since: Int?, count: Int, timeoutMs: Int

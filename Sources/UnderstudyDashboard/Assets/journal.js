@@ -81,7 +81,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
   const base = projectPath(project, '/requests');
   const state = {entries: [], evicted: 0, maxSeen: 0, reachedEnd: false, selected: params.get('entry') ? Number(params.get('entry')) : null};
   const filters = {platform: params.get('platform') ?? '', method: params.get('method') ?? '', status: params.get('status') ?? '', path: params.get('path') ?? ''};
-  // Control-plane calls (the dashboard's own among them) are recorded too; hidden unless asked for.
+  // Control-plane calls that changed something (seeding, clock changes) are recorded too, hidden
+  // unless asked for; reads (the dashboard's own polls among them) are not journalled at all.
   let showAdmin = params.get('admin') === 'show';
   const isControlPlane = (entry) => entry.path.startsWith('/__admin');
 
