@@ -67,19 +67,21 @@ public struct AsleepPlatform: Platform {
     /// the app id (with its secret) or refresh token in the body.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
         var presented: [PresentedCredential] = []
-        if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: CredentialKind.apiKey, value: key)) }
-        if let token = request.bearerToken { presented.append(PresentedCredential(kind: CredentialKind.accessToken, value: token)) }
+        if let key = request.headers["x-api-key"], !key.isEmpty { presented.append(PresentedCredential(kind: CredentialKind.apiKey, value: key, carrier: .header("x-api-key"))) }
+        if let token = request.bearerToken { presented.append(PresentedCredential(kind: CredentialKind.accessToken, value: token, carrier: .header("Authorization"))) }
         // The token routes carry their credential in the body: this is its one parse (the routes
         // read the values back from the context). A body that does not parse presents none, which
         // the routes answer with the same 401 as a wrong secret.
         switch Self.tokenRoute(request.path) {
         case "token":
             let body = try? JSONValue.parse(request.body)
-            if let app = body?["app_id"]?.stringValue { presented.append(PresentedCredential(kind: CredentialKind.appID, value: app)) }
-            if let secret = body?["app_secret"]?.stringValue { presented.append(PresentedCredential(kind: CredentialKind.appSecret, value: secret)) }
+            if let app = body?["app_id"]?.stringValue { presented.append(PresentedCredential(kind: CredentialKind.appID, value: app, carrier: .bodyField("app_id"))) }
+            if let secret = body?["app_secret"]?.stringValue {
+                presented.append(PresentedCredential(kind: CredentialKind.appSecret, value: secret, carrier: .bodyField("app_secret"), namesProject: false))
+            }
         case "refresh":
             if let token = (try? JSONValue.parse(request.body))?["refresh_token"]?.stringValue {
-                presented.append(PresentedCredential(kind: CredentialKind.refreshToken, value: token))
+                presented.append(PresentedCredential(kind: CredentialKind.refreshToken, value: token, carrier: .bodyField("refresh_token")))
             }
         default:
             break

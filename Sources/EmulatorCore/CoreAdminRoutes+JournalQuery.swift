@@ -25,7 +25,9 @@ extension CoreAdminRoutes {
         return name
     }
 
-    static func journalFilter(_ request: Request, platforms known: [String]) throws -> (filter: JournalFilter, waitMs: Int) {
+    /// The listing's filters and long-poll wait. `serverWide`: the listing across projects, the only
+    /// one `unmatched` means anything on (a request that matched no project is in no project's journal).
+    static func journalFilter(_ request: Request, platforms known: [String], serverWide: Bool = false) throws -> (filter: JournalFilter, waitMs: Int) {
         var filter = JournalFilter()
         var waitMs = 0
         for (name, value) in request.queryItems {
@@ -57,13 +59,21 @@ extension CoreAdminRoutes {
                 filter.via = value
             case "proxyHost":
                 filter.proxyHost = value.lowercased()
+            case "unmatched":
+                guard serverWide else {
+                    throw AdminError.badRequest("Requests that matched no project are in no project's journal; ask GET /__admin/requests?unmatched=true.")
+                }
+                guard value == "true" || value == "false" else { throw AdminError.badRequest("`unmatched` must be `true` or `false`.") }
+                filter.unmatched = value == "true"
             case "waitMs":
                 guard let wait = Int(value), (0...maxJournalWaitMs).contains(wait) else {
                     throw AdminError.badRequest("`waitMs` must be 0–\(maxJournalWaitMs).")
                 }
                 waitMs = wait
             default:
-                throw AdminError.badRequest("Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, after (or since), before, limit, waitMs.")
+                throw AdminError.badRequest(
+                    "Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, \(serverWide ? "unmatched, " : "")after (or since), before, limit, waitMs."
+                )
             }
         }
         if waitMs > 0, filter.since == nil { throw AdminError.badRequest("`waitMs` needs `after`: the newest journal id the caller has seen.") }

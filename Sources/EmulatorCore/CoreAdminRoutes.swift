@@ -239,7 +239,7 @@ enum CoreAdminRoutes {
         // MARK: Journal
 
         @Sendable func listJournal(_ request: Request, project: ProjectID?) async throws -> Response {
-            var (filter, waitMs) = try journalFilter(request, platforms: journalPlatformNames(platforms))
+            var (filter, waitMs) = try journalFilter(request, platforms: journalPlatformNames(platforms), serverWide: project == nil)
             if waitMs > 0 {
                 // Long poll: answers as soon as anything newer than `after` matches, else empty at the deadline.
                 filter.limit = filter.limit ?? 100
@@ -265,7 +265,8 @@ enum CoreAdminRoutes {
                 return response
             })
         // Every project's entries and those with none: what the proxy answered itself (CONNECTs,
-        // refusals, forwarded requests) belongs to no project.
+        // refusals, forwarded requests) belongs to no project, and so does every request meant
+        // for an emulated service that matched none (`unmatched=true` lists only those).
         routes.append(
             Route(.get, "/__admin/requests") { request, _ in
                 try await listJournal(request, project: nil)

@@ -187,6 +187,25 @@ extension CoreOpenAPI {
                         "description":
                             "The host the client asked the proxy for: the CONNECT target's host (for the CONNECT and every request inside its tunnel) or an absolute-form URL's host.",
                     ],
+                    "unmatched": S.ref("UnmatchedRequest"),
+                ],
+            ],
+            "UnmatchedRequest": [
+                "type": "object", "required": ["reason"],
+                "description": "Why a request meant for an emulated service matched no project; absent on every other entry.",
+                "properties": [
+                    "reason": [
+                        "enum": .array(UnmatchedRequest.Reason.allCases.map { .string($0.rawValue) }),
+                        "description": .string(
+                            "`no_credential`: none of the platform's credentials; `unknown_credential`: one no project has; "
+                                + "`no_platform`: a path no platform serves; `host_not_emulated`: a proxy request for a host no platform emulates; "
+                                + "`host_not_allowed`: a Host this server does not answer to (421); `proxy_unauthorized`: a proxy request without the proxy password (407)."),
+                    ],
+                    "credential": ["type": "string", "description": "`unknown_credential`: the platform's name for its kind."],
+                    "header": ["type": "string", "description": "`unknown_credential`: the header that carried it."],
+                    "field": ["type": "string", "description": "`unknown_credential`: the body field that carried it."],
+                    "value": ["type": "string", "description": "`unknown_credential`: the value, redacted to its last 4 characters."],
+                    "host": ["type": "string", "description": "The host asked for (`host_not_emulated`, `host_not_allowed`, `proxy_unauthorized`)."],
                 ],
             ],
             "JournalPage": [

@@ -264,12 +264,27 @@ enum CoreOpenAPI {
                         example: ["log": ["version": "1.2", "creator": ["name": "Understudy", "version": "0.1.0"], "entries": []]]),
                     "400": error, "404": error,
                 ], tag: "journal"))
+        let unmatched = P.query(
+            "unmatched", ["enum": ["true", "false"]],
+            "`true`: only requests meant for an emulated service that matched no project, each with `unmatched.reason`; `false`: only the others.")
+        let unmatchedExample: JSONValue = [
+            "id": 18, "time": "2026-06-01T12:00:01.020Z", "platform": .string(sample), "method": "GET", "path": .string("/\(sample)/v1/orders"),
+            "query": "", "status": 401, "durationMs": 0.6, "requestHeaders": ["authorization": "Bearer [redacted …9f3a]"], "requestBodySize": 0,
+            "responseHeaders": ["content-type": "application/json"], "responseBodySize": 58,
+            "unmatched": ["reason": "unknown_credential", "credential": "key", "header": "Authorization", "value": "[redacted …9f3a]"],
+        ]
         document.add(
             "get", "/__admin/requests",
             operation(
                 "listAllRequests", "Every project's journalled requests and those with no project, newest first",
-                "What the proxy answered itself (CONNECTs, refusals, forwarded requests) belongs to no project and is listed here. Same parameters as a project's listing.",
-                parameters: filters, responses: ["200": page, "400": error], tag: "journal"))
+                "What the proxy answered itself (CONNECTs, refusals, forwarded requests) belongs to no project and is listed here, and so is every request "
+                    + "meant for an emulated service that matched no project (`unmatched=true` lists only those, with the reason). "
+                    + "Same parameters as a project's listing, and `unmatched`.",
+                parameters: filters + [unmatched],
+                responses: [
+                    "200": C.json("Entries and the eviction count.", S.ref("JournalPage"), example: ["requests": [unmatchedExample], "evicted": 0]),
+                    "400": error,
+                ], tag: "journal"))
         document.add(
             "delete", "/__admin/projects/{id}/requests",
             operation(

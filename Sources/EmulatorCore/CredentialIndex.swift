@@ -10,12 +10,30 @@ public struct PresentedCredential: Sendable, Hashable {
     public var value: String
     /// The credential as the request carried it (the whole token when `value` is a part of it).
     public var sent: String
+    /// Where the request carried it, named in the journal when it names no project (`unknown_credential`).
+    public var carrier: Carrier?
+    /// Whether it can name a project by itself. A credential read only within the project another
+    /// one named (a user's token looked up under the project an app key named, an app secret
+    /// checked against its app) cannot: a request that presents only such credentials is
+    /// journalled as `no_credential`, not `unknown_credential`.
+    public var namesProject: Bool
 
-    /// A presented credential of `kind`, looked up by `value` and sent as `sent` (default: `value`).
-    public init(kind: String, value: String, sent: String? = nil) {
+    /// Where a request carries a credential.
+    public enum Carrier: Sendable, Hashable {
+        /// A header, by the name the platform documents (`Authorization`, `X-API-Key`).
+        case header(String)
+        /// A field of the request body (`app_id`).
+        case bodyField(String)
+    }
+
+    /// A presented credential of `kind`, looked up by `value` and sent as `sent` (default: `value`)
+    /// in `carrier`.
+    public init(kind: String, value: String, sent: String? = nil, carrier: Carrier? = nil, namesProject: Bool = true) {
         self.kind = kind
         self.value = value
         self.sent = sent ?? value
+        self.carrier = carrier
+        self.namesProject = namesProject
     }
 }
 

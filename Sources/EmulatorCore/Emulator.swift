@@ -160,6 +160,7 @@ public final class Emulator: HTTPApplication {
         if let proxied = await proxyStage.answer(request) {
             exchange.routedPath = proxied.journalPath
             exchange.isProxyAnswer = true
+            exchange.unmatched = proxied.unmatched
             await recorder.record(request, proxied.response, exchange)
             return proxied.response
         }
@@ -168,6 +169,9 @@ public final class Emulator: HTTPApplication {
         guard hostAllowList.admits(request, hostEmulated: destination.byHost) else {
             // In the format of the platform the path names; no project is looked up or created.
             exchange.platform = destination.platform?.id
+            if !Self.isControlPlanePath(destination.routedPath) {
+                exchange.unmatched = UnmatchedRequest(reason: .hostNotAllowed, host: request.hostName ?? request.headers["host"])
+            }
             let response = failureResponse(
                 .misdirectedRequest(host: request.headers["host"] ?? ""), platform: destination.platform,
                 requestID: exchange.requestID)
@@ -193,6 +197,8 @@ public final class Emulator: HTTPApplication {
             exchange.isControlPlane = true
             if Self.isControlPlanePath(destination.routedPath) {
                 exchange.isControlPlaneRead = Self.onlyReads(request.method, route: exchange.route, writesOnGet: target?.writesOnGet ?? false)
+            } else {
+                exchange.unmatched = UnmatchedRequest(reason: .noPlatform)
             }
             response = await answerControlPlane(request, match: match, target: target, parameters: parameters, exchange: exchange, platform: platform)
         } else if let platform {
@@ -212,7 +218,11 @@ public final class Emulator: HTTPApplication {
         var exchange = JournalRecorder.Exchange(requestID: requestID, platform: destination.platform?.id, routedPath: destination.routedPath)
         if let platform = destination.platform {
             // Best effort: an unreadable request's project only labels its journal entry.
-            exchange.project = (try? await projectResolver.identify(head, platform: platform))?.project
+            let identity = try? await projectResolver.identify(head, platform: platform)
+            exchange.project = identity?.project
+            exchange.unmatched = identity?.unmatched
+        } else if !Self.isControlPlanePath(destination.routedPath) {
+            exchange.unmatched = UnmatchedRequest(reason: .noPlatform)
         }
         if case .matched(_, _, let template) = router.match(head.method, path: destination.routedPath) { exchange.route = template }
         let response = failureResponse(.unreadableRequest(error), platform: destination.platform, requestID: requestID)
@@ -223,7 +233,7 @@ public final class Emulator: HTTPApplication {
     // MARK: - Stages
 
     /// Whether `path` is the control plane's (`/__admin…`); other paths no platform serves are
-    /// answered by it too, but they were meant for a platform.
+    /// answered by it too, but they were meant for a platform (`no_platform`).
     static func isControlPlanePath(_ path: String) -> Bool { path.hasPrefix("/__admin") }
 
     /// Whether a control-plane call with `method` on `route` only reads, and so is not journalled:
@@ -275,6 +285,7 @@ public final class Emulator: HTTPApplication {
             return answers(platform).storageUnavailable(requestID: String(exchange.requestID))
         }
         exchange.project = identity.project
+        exchange.unmatched = identity.unmatched
 
         var headerFault: FaultRule.Action?
         switch FaultStage.header(request) {

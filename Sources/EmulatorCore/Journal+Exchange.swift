@@ -30,11 +30,13 @@ extension Journal {
         public var durationMs: Double
         /// Fault applied, if any.
         public var fault: String?
+        /// Why the request matched no project, when it was meant for an emulated service.
+        public var unmatched: UnmatchedRequest?
 
         /// Creates an exchange record.
         public init(
             id: Int, time: Date, projectID: ProjectID?, platform: String, path: String, route: String?, request: Request,
-            status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?
+            status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?, unmatched: UnmatchedRequest? = nil
         ) {
             self.id = id
             self.time = time
@@ -48,6 +50,7 @@ extension Journal {
             self.responseBody = responseBody
             self.durationMs = durationMs
             self.fault = fault
+            self.unmatched = unmatched
         }
     }
 }

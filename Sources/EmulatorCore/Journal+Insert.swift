@@ -83,6 +83,8 @@ extension Journal {
         var fault: String?
         var via: String?
         var proxyHost: String?
+        /// `UnmatchedRequest` as JSON, for a request meant for an emulated service that matched no project.
+        var unmatched: String? = nil
         /// What the byte bound counts for the entry itself: the bodies it keeps in its own row,
         /// header names and values, and 256 for the rest. A shared body counts once, when it is
         /// stored (`JournalBodies.id(for:body:connection:)`).
@@ -101,6 +103,7 @@ extension Journal {
             return (body, body == nil ? nil : key)
         }
         let (requestBody, requestBodyKey) = body(exchange.request.body), (responseBody, responseBodyKey) = body(exchange.responseBody)
+        let unmatched = exchange.unmatched?.stored
         return StoredEntry(
             id: exchange.id, time: Timestamp.format(exchange.time), projectID: exchange.projectID, platform: exchange.platform,
             method: exchange.request.method.rawValue, path: exchange.path, route: exchange.route, query: exchange.request.query,
@@ -108,9 +111,9 @@ extension Journal {
             requestHeaders: requestHeaders.json, requestBody: requestBody, requestBodyKey: requestBodyKey, requestBodySize: exchange.request.body.count,
             responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodyKey: responseBodyKey,
             responseBodySize: exchange.responseBody.count,
-            fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost,
+            fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost, unmatched: unmatched,
             storedBytes: (requestBodyKey == nil ? requestBody?.storedCount ?? 0 : 0) + (responseBodyKey == nil ? responseBody?.storedCount ?? 0 : 0)
-                + 256 + requestHeaders.bytes + responseHeaders.bytes)
+                + 256 + requestHeaders.bytes + responseHeaders.bytes + (unmatched?.utf8.count ?? 0))
     }
 
     /// Stores the shared bodies `entry` names and appends its row's values (in `insertColumns`
@@ -137,6 +140,7 @@ extension Journal {
         values.append(response.inline?.sqlValue ?? .null); values.append(.integer(Int64(entry.responseBodySize)))
         values.append(text(entry.fault)); values.append(.integer(Int64(entry.storedBytes))); values.append(text(entry.via))
         values.append(text(entry.proxyHost)); values.append(integer(request.ref)); values.append(integer(response.ref))
+        values.append(text(entry.unmatched))
         return (request.ref, response.ref, added)
     }
 
@@ -144,7 +148,7 @@ extension Journal {
     static let insertColumns = [
         "id", "project_id", "time", "platform", "method", "path", "route", "query", "status", "duration_ms",
         "request_headers", "request_body", "request_body_size", "response_headers", "response_body", "response_body_size",
-        "fault", "stored_bytes", "via", "proxy_host", "request_body_ref", "response_body_ref",
+        "fault", "stored_bytes", "via", "proxy_host", "request_body_ref", "response_body_ref", "unmatched",
     ]
     static let columnsPerRow = insertColumns.count
 

@@ -44,6 +44,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The host the client asked the proxy for: the CONNECT target's host (also for every request
     /// inside that tunnel) or an absolute-form URL's host; nil otherwise.
     public var proxyHost: String? = nil
+    /// Why a request meant for an emulated service matched no project (a missing or unknown
+    /// credential, a path no platform serves, a host nobody emulates); nil for the rest.
+    public var unmatched: UnmatchedRequest? = nil
 }
 
 extension Request {

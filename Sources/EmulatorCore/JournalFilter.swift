@@ -22,6 +22,9 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public var via: String?
     /// Only requests that asked the proxy for this host (lower-case).
     public var proxyHost: String?
+    /// `true`: only requests that matched no project for a reason (`JournalEntry.unmatched`);
+    /// `false`: only the others.
+    public var unmatched: Bool?
     /// Never entries of this platform: a wait without a platform leaves out `admin`, so a test's
     /// own control-plane calls do not answer it.
     public var excludedPlatform: String?
@@ -29,7 +32,7 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     /// Creates a filter.
     public init(
         platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-        before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil,
+        before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil, unmatched: Bool? = nil,
         excludedPlatform: String? = nil
     ) {
         self.platform = platform
@@ -42,6 +45,7 @@ public struct JournalFilter: Sendable, Codable, Equatable {
         self.statusClass = statusClass
         self.via = via
         self.proxyHost = proxyHost
+        self.unmatched = unmatched
         self.excludedPlatform = excludedPlatform
     }
 }

@@ -57,12 +57,12 @@ public struct TelematicsPlatform: Platform {
     /// from here, so a malformed one still gets its own 401 message.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
         let bearer = request.bearerToken
-        var token = bearer.map { (kind: "accessToken", value: $0) }
+        var token = bearer.map { (kind: "accessToken", value: $0, carrier: PresentedCredential.Carrier.header("Authorization")) }
         if bearer == nil || request.path.hasSuffix("/auth/refresh"), let refresh = TelematicsRoutes.refreshToken(in: request) {
-            token = (kind: "refreshToken", value: refresh)
+            token = (kind: "refreshToken", value: refresh, carrier: .bodyField("refreshToken"))
         }
         guard let token else { return [] }
-        return [PresentedCredential(kind: token.kind, value: Self.tenant(of: token.value) ?? "", sent: token.value)]
+        return [PresentedCredential(kind: token.kind, value: Self.tenant(of: token.value) ?? "", sent: token.value, carrier: token.carrier)]
     }
 
     /// The project whose tenant key a token carries.

@@ -19,7 +19,7 @@ public enum ControlCommand {
     static let usage = """
         Usage: understudy projects list | show ID | create [--name N] [--id ID] [--seed S] | delete ID | reset ID
                understudy projects export ID [--output FILE] | import FILE|- [--id ID] [--replace ID]
-               understudy journal [--project P] [--follow] [--platform X] [--status 404|5xx] [--method M] [--path GLOB] [--limit N]
+               understudy journal [--project P | --unmatched] [--follow] [--platform X] [--status 404|5xx] [--method M] [--path GLOB] [--limit N]
                understudy faults list [--project P] | clear [--project P] [--rule ID]
                understudy faults add [--project P] ACTION [--platform X] [--method M] [--path GLOB] [--header NAME=VALUE]
                                      [--times N] [--after N] [--probability P --seed S] [--ttl SECS]
@@ -33,7 +33,8 @@ public enum ControlCommand {
           --port PORT          a local server's port (default 8080)           UNDERSTUDY_PORT
           --admin-token TOKEN  the control-plane token                        UNDERSTUDY_ADMIN_TOKEN
           --json               one JSON document (journal --follow: one JSON object per line)
-        Without --project, `journal` lists every project's requests and `faults` the global rules.
+        Without --project, `journal` lists every project's requests and `faults` the global rules;
+        `journal --unmatched` only the requests that matched no project, each with the reason.
         Exit codes: 0 done, 1 server unreachable or failed, 2 usage error, 3 not found, 4 admin token missing or refused.
         """
 

@@ -43,7 +43,7 @@ public enum ControlCommandLine {
         case ("projects", "create"): return (["--name", "--id", "--seed"], [])
         case ("projects", "export"): return (["--output"], [])
         case ("projects", "import"): return (["--id", "--replace"], [])
-        case ("journal", _): return (["--project", "--platform", "--status", "--limit", "--method", "--path"], ["--follow", "-f"])
+        case ("journal", _): return (["--project", "--platform", "--status", "--limit", "--method", "--path"], ["--follow", "-f", "--unmatched"])
         case ("faults", "list"): return (["--project"], [])
         case ("faults", "clear"): return (["--project", "--rule"], [])
         case ("faults", "add"):
@@ -127,6 +127,12 @@ public enum ControlCommandLine {
         if let limit = try parsed.number("--limit", Int.self) {
             guard (1...1000).contains(limit) else { throw ControlUsageError(description: "--limit must be 1–1000") }
             query.limit = limit
+        }
+        if parsed.has("--unmatched") {
+            guard parsed.value("--project") == nil else {
+                throw ControlUsageError(description: "--unmatched lists requests that matched no project; it takes no --project")
+            }
+            query.unmatched = true
         }
         return .journal(project: parsed.value("--project"), query: query, follow: parsed.has("--follow") || parsed.has("-f"))
     }

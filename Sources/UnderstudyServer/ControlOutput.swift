@@ -50,10 +50,17 @@ enum ControlText {
         var target = entry.path + (entry.query.isEmpty ? "" : "?" + entry.query)
         if let host = entry.proxyHost, entry.platform != "proxy" { target += "  via proxy \(host)" }
         if let fault = entry.fault { target += "  fault: \(fault)" }
+        if let unmatched = entry.unmatched { target += "  unmatched: " + unmatchedText(unmatched) }
         return [
             pad(String(entry.id), 6, right: true), entry.time, status, pad(duration, 9, right: true),
             pad(entry.projectID ?? "-", 12), pad(entry.platform, 12), pad(entry.method, 7), target,
         ].joined(separator: " ")
+    }
+
+    /// `unknown_credential Authorization [redacted …9f3a]`, `host_not_emulated example.com`: the reason and what it names.
+    static func unmatchedText(_ unmatched: UnmatchedRequest) -> String {
+        let carrier = unmatched.header ?? unmatched.field.map { "body field " + $0 } ?? unmatched.credential
+        return ([unmatched.reason] + [carrier, unmatched.value, unmatched.host].compactMap { $0 }).joined(separator: " ")
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

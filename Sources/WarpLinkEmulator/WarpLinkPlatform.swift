@@ -57,7 +57,7 @@ public struct WarpLinkPlatform: Platform {
     /// The key of `Authorization: Bearer <key>`.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
         guard let key = request.bearerToken else { return [] }
-        return [PresentedCredential(kind: "key", value: key)]
+        return [PresentedCredential(kind: "key", value: key, carrier: .header("Authorization"))]
     }
 
     /// The key row of a presented key (its `KeyRecord` is the record's details, revoked keys

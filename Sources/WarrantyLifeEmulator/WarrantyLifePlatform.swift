@@ -46,7 +46,7 @@ public struct WarrantyLifePlatform: Platform {
     /// the one read of both, which the routes' authentication takes from the context.
     public func presentedCredentials(in request: Request) -> [PresentedCredential] {
         var presented: [PresentedCredential] = []
-        if let key = Self.developerKey(in: request) { presented.append(PresentedCredential(kind: Self.developerKeyKind, value: key)) }
+        if let key = Self.developerKey(in: request) { presented.append(PresentedCredential(kind: Self.developerKeyKind, value: key, carrier: .header("X-WL-Developer-Key"))) }
         if let user = UserCredentials(request) { presented += user.presented }
         return presented
     }

@@ -196,9 +196,12 @@ struct UserCredentials: Sendable, Equatable {
     /// The credential kinds they are handed on as: the token, and the Basic identity when sent.
     static let tokenKind = "userToken", identityKind = "userIdentity"
 
-    /// As `WarrantyLifePlatform.presentedCredentials` hands them to the core (never looked up there).
+    /// As `WarrantyLifePlatform.presentedCredentials` hands them to the core (never looked up
+    /// there: they name no project by themselves, the developer key does).
     var presented: [PresentedCredential] {
-        [PresentedCredential(kind: Self.tokenKind, value: token)] + (identity.map { [PresentedCredential(kind: Self.identityKind, value: $0)] } ?? [])
+        let authorization = PresentedCredential.Carrier.header("Authorization")
+        return [PresentedCredential(kind: Self.tokenKind, value: token, carrier: authorization, namesProject: false)]
+            + (identity.map { [PresentedCredential(kind: Self.identityKind, value: $0, carrier: authorization, namesProject: false)] } ?? [])
     }
 
     /// The credentials the core read from the request (see `presented`); nil when it carried none.

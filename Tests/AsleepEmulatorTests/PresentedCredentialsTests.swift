@@ -18,16 +18,22 @@ struct PresentedCredentialsTests {
         let app = #"{"app_id":"app_1","app_secret":"sec_1"}"#
         #expect(
             presented("/asleep/customer/v1/app/token", body: app) == [
-                PresentedCredential(kind: "appId", value: "app_1"), PresentedCredential(kind: "appSecret", value: "sec_1"),
+                PresentedCredential(kind: "appId", value: "app_1", carrier: .bodyField("app_id")),
+                // A secret names no app by itself: a request with only a secret presented no credential that could match a project.
+                PresentedCredential(kind: "appSecret", value: "sec_1", carrier: .bodyField("app_secret"), namesProject: false),
             ])
-        #expect(presented("/asleep/customer/v1/app/refresh", body: #"{"refresh_token":"rt_1"}"#) == [PresentedCredential(kind: "refreshToken", value: "rt_1")])
+        #expect(
+            presented("/asleep/customer/v1/app/refresh", body: #"{"refresh_token":"rt_1"}"#) == [
+                PresentedCredential(kind: "refreshToken", value: "rt_1", carrier: .bodyField("refresh_token"))
+            ])
         #expect(presented("/asleep/customer/v1/app/token", body: "{not json").isEmpty)
         #expect(presented("/asleep/customer/v1/app/refresh", body: app).isEmpty)
         #expect(presented("/asleep/ai/v1/users", body: app).isEmpty)
         let headers: HTTPHeaders = ["x-api-key": "k", "Authorization": "Bearer at_1"]
         #expect(
             presented("/asleep/ai/v1/users", headers: headers, body: app) == [
-                PresentedCredential(kind: "apiKey", value: "k"), PresentedCredential(kind: "accessToken", value: "at_1"),
+                PresentedCredential(kind: "apiKey", value: "k", carrier: .header("x-api-key")),
+                PresentedCredential(kind: "accessToken", value: "at_1", carrier: .header("Authorization")),
             ])
     }
 

@@ -76,6 +76,15 @@ struct ControlPlaneOpenAPITests {
             "POST", "/__admin/projects/{id}/requests/wait", "/__admin/projects/\(id)/requests/wait", json: ["method": "PATCH", "count": 1, "timeoutMs": 10], expect: 408)
         _ = try await check("DELETE", "/__admin/projects/{id}/requests", "/__admin/projects/\(id)/requests", expect: 204)
         _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=direct&limit=5", expect: 200)
+        // Requests that matched no project, with each reason's details, fit the document.
+        _ = try await harness.call("GET", "/testing/items")
+        _ = try await harness.call("GET", "/testing/items", headers: ["x-test-key": "tk_nobody"])
+        _ = try await harness.call("GET", "/tesitng/items")
+        let unmatched = try await check("GET", "/__admin/requests", "/__admin/requests?unmatched=true&limit=5", expect: 200)
+        #expect(
+            unmatched.json?["requests"]?.arrayValue?.compactMap { $0["unmatched"]?["reason"]?.stringValue }
+                == ["no_platform", "unknown_credential", "no_credential"])
+        _ = try await check("GET", "/__admin/requests", "/__admin/requests?unmatched=maybe", expect: 400)
         _ = try await check("GET", "/__admin/requests", "/__admin/requests?via=elsewhere", expect: 400)
         _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "s1"], expect: 201)
         _ = try await check("POST", "/__admin/projects/{id}/snapshots", "/__admin/projects/\(id)/snapshots", json: ["name": "bad name!"], expect: 400)

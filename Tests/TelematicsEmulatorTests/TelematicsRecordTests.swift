@@ -58,11 +58,14 @@ struct TelematicsRecordTests {
             return platform.presentedCredentials(in: Request(method: .post, target: path, headers: headers, body: Data(body.utf8)))
         }
         let access = presented("/telematics/api/v1/users/me", bearer: "tma_t1_s")
-        #expect(access == [PresentedCredential(kind: "accessToken", value: "t1", sent: "tma_t1_s")])
+        #expect(access == [PresentedCredential(kind: "accessToken", value: "t1", sent: "tma_t1_s", carrier: .header("Authorization"))])
         // A malformed bearer token still reaches the route, which answers "malformed or unknown", not "no token".
-        #expect(presented("/telematics/api/v1/users/me", bearer: "junk") == [PresentedCredential(kind: "accessToken", value: "", sent: "junk")])
+        #expect(presented("/telematics/api/v1/users/me", bearer: "junk") == [PresentedCredential(kind: "accessToken", value: "", sent: "junk", carrier: .header("Authorization"))])
         let body = #"{"refreshToken":"tmr_t2_s"}"#
-        #expect(presented("/telematics/api/v1/auth/refresh", bearer: "tma_t1_s", body: body) == [PresentedCredential(kind: "refreshToken", value: "t2", sent: "tmr_t2_s")])
+        #expect(
+            presented("/telematics/api/v1/auth/refresh", bearer: "tma_t1_s", body: body) == [
+                PresentedCredential(kind: "refreshToken", value: "t2", sent: "tmr_t2_s", carrier: .bodyField("refreshToken"))
+            ])
         #expect(presented("/telematics/api/v1/auth/logout", bearer: nil, body: body).map(\.kind) == ["refreshToken"])
         #expect(presented("/telematics/api/v1/auth/refresh", bearer: "tma_t1_s").map(\.kind) == ["accessToken"])
         #expect(presented("/telematics/api/v1/users/me", bearer: nil).isEmpty)

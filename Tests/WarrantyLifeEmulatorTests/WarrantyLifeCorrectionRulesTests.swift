@@ -79,6 +79,9 @@ struct WarrantyLifeCorrectionRulesTests {
         let presented = platform.presentedCredentials(in: Request(method: .get, target: "/x", headers: headers))
         #expect(presented.map(\.kind) == ["developerKey", "userToken", "userIdentity"])
         #expect(presented.map(\.value) == ["k1", "tok", "jane@example.com"])
+        // Only the developer key names a project: a request with user credentials alone presented none that could.
+        #expect(presented.map(\.namesProject) == [true, false, false])
+        #expect(presented.map(\.carrier) == [.header("X-WL-Developer-Key"), .header("Authorization"), .header("Authorization")])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wl-presented-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let services = EmulatorServices(database: try SQLiteDatabase(path: path), settings: EmulatorSettings())

@@ -23,6 +23,9 @@ struct JournalRecorder: Sendable {
         /// clock changes, fault rules), CORS preflights and refusals before the control plane (a
         /// Host it does not answer to) are journalled.
         var isControlPlaneRead = false
+        /// Why a request meant for an emulated service matched no project; nil when it matched one,
+        /// and for control-plane calls, whose callers read the answer itself.
+        var unmatched: UnmatchedRequest? = nil
     }
 
     let journal: Journal
@@ -42,7 +45,7 @@ struct JournalRecorder: Sendable {
                 Journal.Exchange(
                     id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
                     route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
-                    responseBody: response.body, durationMs: durationMs, fault: exchange.fault))
+                    responseBody: response.body, durationMs: durationMs, fault: exchange.fault, unmatched: exchange.unmatched))
         }
         logger.request(
             method: request.method.rawValue, path: exchange.routedPath, status: response.status, durationMs: durationMs,

@@ -12,6 +12,14 @@ struct ProjectResolver: Sendable {
         /// Every credential the request presented, as the platform read them: the one parse of
         /// the request's credentials, handed on so no handler parses them again.
         var presented: [PresentedCredential] = []
+
+        /// Why the request matched no project: no credential that could name one, or the first
+        /// such credential, which no project has. Nil when it matched one.
+        var unmatched: UnmatchedRequest? {
+            guard project == nil else { return nil }
+            guard let naming = presented.first(where: \.namesProject) else { return UnmatchedRequest(reason: .noCredential) }
+            return .unknown(naming)
+        }
     }
 
     let services: EmulatorServices

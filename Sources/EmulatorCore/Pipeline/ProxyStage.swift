@@ -19,6 +19,10 @@ struct ProxyStage: Sendable {
         var response: Response
         /// The path the journal shows: the `host:port` of a CONNECT, the path of a forwarded request.
         var journalPath: String
+        /// Why the request matched no project, for the journal: a host nobody emulates, a missing
+        /// proxy password. Nil for the tunnels the proxy opens to emulated hosts and to this
+        /// server, whose requests are journalled on their own, and for malformed proxy requests.
+        var unmatched: UnmatchedRequest? = nil
     }
 
     let platforms: [any Platform]
@@ -63,7 +67,8 @@ struct ProxyStage: Sendable {
         guard claims(request) else { return nil }
         if lacksPassword(request) {
             let path = request.method == .connect ? request.target : request.path
-            return Answer(response: ProxyPassword.challenge(), journalPath: path)
+            let host = request.method == .connect ? request.connectAuthority?.host : request.hostName
+            return Answer(response: ProxyPassword.challenge(), journalPath: path, unmatched: UnmatchedRequest(reason: .proxyUnauthorized, host: host))
         }
         if request.method == .connect { return await answerConnect(request) }
         return await forward(request)
@@ -129,16 +134,17 @@ struct ProxyStage: Sendable {
             }
         }
         if let listener = ownListener(literally: authority) { return Answer(response: ownTunnel(listener, authority), journalPath: path) }
-        if let refusal = passthroughRefusal(authority) { return Answer(response: refusal, journalPath: path) }
+        let notEmulated = UnmatchedRequest(reason: .hostNotEmulated, host: authority.host)
+        if let refusal = passthroughRefusal(authority) { return Answer(response: refusal, journalPath: path, unmatched: notEmulated) }
         do {
             let upstream = try await connector.connect(to: authority, policy: policy)
-            return Answer(response: tunnelEstablished(.passthrough(upstream)), journalPath: path)
+            return Answer(response: tunnelEstablished(.passthrough(upstream)), journalPath: path, unmatched: notEmulated)
         } catch .ownListener {
             // A name that resolved to this machine: served here like a literal address.
             let listener = Self.listener(on: authority.port, addresses()) ?? .proxy
             return Answer(response: ownTunnel(listener, authority), journalPath: path)
         } catch {
-            return Answer(response: upstreamFailure(error, authority: authority), journalPath: path)
+            return Answer(response: upstreamFailure(error, authority: authority), journalPath: path, unmatched: notEmulated)
         }
     }
 
@@ -167,21 +173,24 @@ struct ProxyStage: Sendable {
         guard let authority = ProxyAuthority(urlAuthority: hostHeader, defaultPort: defaultPort) else {
             return Answer(response: .text("The request URL's host `\(hostHeader)` is not a valid host[:port].\n", status: 400), journalPath: path)
         }
-        if let refusal = passthroughRefusal(authority) { return Answer(response: refusal, journalPath: path) }
+        let notEmulated = UnmatchedRequest(reason: .hostNotEmulated, host: authority.host)
+        if let refusal = passthroughRefusal(authority) { return Answer(response: refusal, journalPath: path, unmatched: notEmulated) }
         guard request.absoluteFormScheme == "http" else {
             return Answer(
                 response: .text(
                     """
                     Understudy's proxy forwards plain http:// URLs only; for https://\(authority.hostForURL) send CONNECT \(authority).\n
-                    """, status: 400), journalPath: path)
+                    """, status: 400), journalPath: path, unmatched: notEmulated)
         }
         do {
             let (upstream, head) = try await connector.forward(ForwardedRequest.bytes(for: request), to: authority, policy: policy)
-            return Answer(response: Response(status: head.status, headers: head.headers, delivery: .tunnel(.relay(upstream))), journalPath: path)
+            return Answer(
+                response: Response(status: head.status, headers: head.headers, delivery: .tunnel(.relay(upstream))), journalPath: path,
+                unmatched: notEmulated)
         } catch .ownListener {
             return nil // a name for this machine: the ordinary pipeline serves it, as it would a literal address
         } catch {
-            return Answer(response: upstreamFailure(error, authority: authority), journalPath: path)
+            return Answer(response: upstreamFailure(error, authority: authority), journalPath: path, unmatched: notEmulated)
         }
     }
 

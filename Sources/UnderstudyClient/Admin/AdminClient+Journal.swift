@@ -7,6 +7,15 @@ extension AdminClient {
         try await journalPage(path: "/__admin/requests", query: query, waitMs: waitMs)
     }
 
+    /// The requests meant for an emulated service that matched no project (a missing or unknown
+    /// key, a path no platform serves, a host nobody emulates), newest first, each with
+    /// `unmatched.reason`: `requests(_:waitMs:)` with `query.unmatched` set to true.
+    public func unmatchedRequests(_ query: JournalQuery = JournalQuery(), waitMs: Int? = nil) async throws(UnderstudyClientError) -> JournalPage {
+        var query = query
+        query.unmatched = true
+        return try await requests(query, waitMs: waitMs)
+    }
+
     /// The local CA's certificate (PEM), which devices trust to reach Understudy over TLS.
     public func caCertificate() async throws(UnderstudyClientError) -> Data {
         let response = try await raw(ClientRequest(method: "GET", path: "/__admin/ca.pem"))

@@ -40,14 +40,43 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var via: String?
     /// The host the client asked the proxy for (a CONNECT target's or an absolute-form URL's host), if any.
     public var proxyHost: String?
+    /// Why a request meant for an emulated service matched no project; nil on every other entry.
+    public var unmatched: UnmatchedRequest?
 
     /// The request body parsed as JSON; nil when there is none or it is not JSON (a form, an upload, a capped body).
     public var requestJSON: AnyJSON? { requestBody.flatMap(Self.parse) }
     /// The response body parsed as JSON; nil when there is none or it is not JSON.
     public var responseJSON: AnyJSON? { responseBody.flatMap(Self.parse) }
 
-    private static func parse(_ text: String) -> AnyJSON? {
+    fileprivate static func parse(_ text: String) -> AnyJSON? {
         // Journalled bodies are often not JSON at all; "not JSON" is the answer, not an error.
         try? JSONDecoder().decode(AnyJSON.self, from: Data(text.utf8))
+    }
+}
+
+/// Why a journalled request matched no project (`JournalEntry.unmatched`).
+public struct UnmatchedRequest: Sendable, Codable, Equatable {
+    /// `no_credential`, `unknown_credential`, `no_platform`, `host_not_emulated`, `host_not_allowed`
+    /// or `proxy_unauthorized` (a string, so a reason a newer server adds still decodes).
+    public var reason: String
+    /// `unknown_credential`: the platform's name for the credential's kind (`key`, `apiKey`, `developerKey`, …).
+    public var credential: String?
+    /// `unknown_credential`: the header that carried it, e.g. `Authorization`.
+    public var header: String?
+    /// `unknown_credential`: the body field that carried it, e.g. `app_id`.
+    public var field: String?
+    /// `unknown_credential`: the value, redacted to its last 4 characters.
+    public var value: String?
+    /// The host asked for (`host_not_emulated`, `host_not_allowed`, `proxy_unauthorized`).
+    public var host: String?
+
+    /// An account of `reason` with the details that reason has (for comparisons in tests).
+    public init(reason: String, credential: String? = nil, header: String? = nil, field: String? = nil, value: String? = nil, host: String? = nil) {
+        self.reason = reason
+        self.credential = credential
+        self.header = header
+        self.field = field
+        self.value = value
+        self.host = host
     }
 }

@@ -18,11 +18,14 @@ public struct JournalQuery: Sendable, Codable, Equatable {
     public var statusClass: Int?
     /// Only entries older than this id: the cursor for the next page back (listings only).
     public var before: Int?
+    /// `true`: only requests meant for an emulated service that matched no project; `false`: only
+    /// the others. The journal across projects only (`AdminClient.requests`): such requests are in no project's.
+    public var unmatched: Bool?
 
     /// A query; nil members match anything.
     public init(
         platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-        statusClass: Int? = nil, before: Int? = nil
+        statusClass: Int? = nil, before: Int? = nil, unmatched: Bool? = nil
     ) {
         self.platform = platform
         self.method = method
@@ -32,6 +35,7 @@ public struct JournalQuery: Sendable, Codable, Equatable {
         self.limit = limit
         self.statusClass = statusClass
         self.before = before
+        self.unmatched = unmatched
     }
 
     /// The listing's query string items, with the long poll's `waitMs` when it is given.
@@ -44,6 +48,7 @@ public struct JournalQuery: Sendable, Codable, Equatable {
         if let statusClass { items.append(("status", "\(statusClass)xx")) }
         if let since { items.append(("after", String(since))) }
         if let before { items.append(("before", String(before))) }
+        if let unmatched { items.append(("unmatched", String(unmatched))) }
         if let limit { items.append(("limit", String(limit))) }
         if let waitMs { items.append(("waitMs", String(waitMs))) }
         return items
