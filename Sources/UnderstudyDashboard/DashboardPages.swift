@@ -10,6 +10,8 @@ public struct DashboardPages: Sendable {
     public static let sections: Set<String> = [
         "journal", "faults", "clock", "snapshots", "outbox", "warplink", "asleep", "warrantylife", "telematics",
     ]
+    /// The server-wide pages besides the project list (`/__admin/ui/<page>`).
+    public static let serverPages: Set<String> = ["unmatched"]
 
     /// Content-Security-Policy of every dashboard response: only this origin's files, no inline
     /// script or style, no frames, no plugins; with text-only rendering it stops injected markup.
@@ -71,6 +73,7 @@ public struct DashboardPages: Sendable {
     static func isPage(_ segments: [String]) -> Bool {
         switch segments.count {
         case 0: return true
+        case 1: return serverPages.contains(segments[0])
         case 2: return segments[0] == "projects"
         case 3: return segments[0] == "projects" && sections.contains(segments[2])
         default: return false

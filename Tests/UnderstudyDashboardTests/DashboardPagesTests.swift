@@ -34,7 +34,7 @@ struct DashboardPagesTests {
     @Test("every page URL is the shell, with a strict CSP; unknown ones are the shell with a 404")
     func pageURLs() throws {
         let shell = try #require(DashboardAssets.compiled["index.html"])
-        var urls = ["/__admin/ui", "/__admin/ui/", "/__admin/ui/projects/demo"]
+        var urls = ["/__admin/ui", "/__admin/ui/", "/__admin/ui/projects/demo", "/__admin/ui/unmatched"]
         urls += DashboardPages.sections.sorted().map { "/__admin/ui/projects/p1/\($0)" }
         for url in urls {
             let response = try #require(get(url))
@@ -44,7 +44,7 @@ struct DashboardPagesTests {
             let policy = response.headers["content-security-policy"] ?? ""
             #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && !policy.contains("unsafe"))
         }
-        for url in ["/__admin/ui/projects", "/__admin/ui/projects/p1/nope", "/__admin/ui/x/y/z/w"] {
+        for url in ["/__admin/ui/projects", "/__admin/ui/projects/p1/nope", "/__admin/ui/x/y/z/w", "/__admin/ui/unmatchd"] {
             #expect(get(url)?.status == 404, "\(url)")
         }
     }

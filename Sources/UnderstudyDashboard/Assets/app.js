@@ -11,6 +11,7 @@ import {renderWarpLink} from './warplink.js';
 import {renderAsleep} from './asleep.js';
 import {renderWarrantyLife} from './warrantylife.js';
 import {renderTelematics} from './telematics.js';
+import {renderUnmatched} from './unmatched.js';
 
 const ROOT = '/__admin/ui';
 
@@ -49,6 +50,7 @@ function parse(pathname) {
   if (rest === null) return null;
   const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) return {page: 'projects'};
+  if (parts.length === 1 && parts[0] === 'unmatched') return {page: 'unmatched'};
   if (parts[0] !== 'projects' || parts.length > 3 || parts.length < 2) return null;
   const section = parts[2] ?? '';
   const entry = SECTIONS.find(([key]) => key === section);
@@ -82,12 +84,24 @@ async function renderSidebar(projectID, activeKey, signal) {
 
 function renderCrumbs(target) {
   const crumbs = document.getElementById('crumbs');
+  // The server-wide Unmatched page has no place under Projects; the top bar marks it.
+  if (target && target.page === 'unmatched') { replace(crumbs); return; }
   const parts = [link(ROOT, 'Projects')];
   if (target && target.project) {
     parts.push(h('span', {class: 'sep'}, '/'), link(`${ROOT}/projects/${encodeURIComponent(target.project)}`, target.project));
     if (target.section[0]) parts.push(h('span', {class: 'sep'}, '/'), h('span', null, target.section[1]));
   }
   replace(crumbs, parts);
+}
+
+/** Marks the top bar's link to the page on screen (a project's pages belong to Projects). */
+function renderTopNav(target) {
+  const active = target ? (target.page === 'unmatched' ? 'unmatched' : 'projects') : null;
+  for (const anchor of document.querySelectorAll('#topnav a[data-nav]')) {
+    const current = anchor.dataset.nav === active;
+    anchor.classList.toggle('active', current);
+    if (current) anchor.setAttribute('aria-current', 'page'); else anchor.removeAttribute('aria-current');
+  }
 }
 
 function renderTokenState() {
@@ -104,6 +118,7 @@ async function route() {
   const main = document.getElementById('main');
   const target = parse(location.pathname);
   renderCrumbs(target);
+  renderTopNav(target);
   renderTokenState();
   replace(main);
   const params = new URLSearchParams(location.search);
@@ -120,6 +135,12 @@ async function route() {
       document.getElementById('sidebar').hidden = true;
       document.title = 'Projects · Understudy';
       await renderProjects(context);
+      return;
+    }
+    if (target.page === 'unmatched') {
+      document.getElementById('sidebar').hidden = true;
+      document.title = 'Unmatched requests · Understudy';
+      await renderUnmatched(context);
       return;
     }
     context.project = target.project;
