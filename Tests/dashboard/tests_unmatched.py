@@ -41,8 +41,9 @@ def unmatched_page_shows_each_reason_with_its_fix_live(t):
     assert http(t.server.url, "GET", "/warplink/v1/sdk/validate?probe=wrong-key", headers={"Authorization": f"Bearer {secret}"}).status == 401
     assert http(t.server.url, "GET", "/warplnk/v1/sdk/validate?probe=typo").status == 404
     http(t.server.url, "GET", "/warrantylife/api/v1/items?probe=user-only", headers={"Authorization": "Bearer user-token"})
+    http(t.server.url, "GET", "/warplink/r/nobodys-link?probe=short-link")
     assert warplink_validate(t, project).status == 200  # matched: never listed
-    b.wait(lambda: b.count(ROWS) == before + 4, message="four new rows without a reload")
+    b.wait(lambda: b.count(ROWS) == before + 5, message="five new rows without a reload")
     assert b.js("return window.__sameDocument") == "yes", "the page was not reloaded"
 
     no_key = cell(b, "probe=no-key", "reason")
@@ -55,6 +56,7 @@ def unmatched_page_shows_each_reason_with_its_fix_live(t):
     assert "No platform for the path" in cell(b, "probe=typo", "reason")
     assert "Did you mean /warplink?" in cell(b, "probe=typo", "hint")
     assert "X-WL-Developer-Key" in cell(b, "probe=user-only", "hint")
+    assert "No project owns this short link" in cell(b, "probe=short-link", "hint")
     assert secret not in b.text("main"), "the key is shown redacted only"
     assert project["credentials"]["warplink"]["sdkKey"] not in b.text("main"), "a matched request is not listed"
     summary = b.text("[data-role=unmatched-summary]")

@@ -64,6 +64,10 @@ export function hint(entry) {
   const name = PLATFORMS[entry.platform] ?? entry.platform;
   switch (unmatched.reason) {
     case 'no_credential':
+      // A short link is opened without a key: its domain or slug names the project.
+      if (entry.platform === 'warplink' && (entry.path.startsWith('/warplink/r/') || (entry.route ?? '').endsWith('{slug}'))) {
+        return ['No project owns this short link\'s domain and slug: create the link in the project (its WarpLink page), or open it under a domain the project has. See the ', projectsLink(), '.'];
+      }
       return [`${name} requests name their project with ${KEY_PLACES[entry.platform] ?? 'the project\'s key'}; this one carried none. `,
         'Copy the SDK settings from the ', projectsLink(), '.'];
     case 'unknown_credential': {
