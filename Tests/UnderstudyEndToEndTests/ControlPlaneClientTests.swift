@@ -56,7 +56,10 @@ struct ControlPlaneClientTests {
             let project = server.client.admin.project(try await server.makeProject().id)
             let outcome = await Result(catching: { try await project.waitForRequests(JournalQuery(method: "PATCH"), count: 1, timeoutMs: 50) })
             #expect(Self.status(of: outcome) == 408)
-            #expect(try await project.requests().requests.isEmpty == false) // the wait itself is journalled
+            // A wait only reads, so it is not journalled; a control-plane write is.
+            #expect(try await project.requests().requests.isEmpty)
+            _ = try await project.freezeClock(at: "2026-01-01T00:00:00Z")
+            #expect(try await project.requests().requests.isEmpty == false)
             try await project.clearRequests()
             let after = try await project.requests(JournalQuery(method: "PATCH"))
             #expect(after.requests.isEmpty && after.evicted == 0)

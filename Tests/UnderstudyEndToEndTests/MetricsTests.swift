@@ -36,7 +36,8 @@ struct MetricsTests {
 
     @Test("SDK requests move their route's 2xx and 4xx counters by exactly the requests sent, and the platform's histogram by as many")
     func sdkCounters() async throws {
-        try await WarpLinkHarness.with { h in
+        // Over the socket: the open-connections gauge counts the scrape's own connection.
+        try await WarpLinkHarness.with(transport: .live) { h in
             let before = try await Self.scrape(h.server)
             #expect(before.contentType == "text/plain; version=0.0.4; charset=utf-8")
             for _ in 0..<3 { #expect(try await h.warpLink.validate(apiKey: h.sdkKey).status == 200) }
