@@ -90,6 +90,53 @@ struct ArchitectureTests {
         #expect(offenders.isEmpty, "SQL outside Store files:\n\(offenders.joined(separator: "\n"))")
     }
 
+    /// The files every platform module has, by role (`<Platform>Platform.swift` is checked apart).
+    static let templateFiles = [
+        "Caller.swift", "Routes.swift", "Wire.swift", "Service.swift", "Store.swift", "Records.swift", "Settings.swift", "Errors.swift",
+        "Admin.swift", "OpenAPI.swift",
+    ]
+    /// The roles whose aspects live in `Role+Aspect.swift` files.
+    static let aspectRoles = ["Routes", "Wire", "Service", "Store", "Records", "Admin", "OpenAPI"]
+
+    /// What keeps `module` (a platform module with `files`) from the template: a missing role
+    /// file, or a role's aspect file named with a type prefix (`AsleepService+Users.swift`).
+    static func templateProblems(module: String, files: [String]) -> [String] {
+        let platform = String(module.dropLast("Emulator".count))
+        var problems: [String] = []
+        for required in templateFiles + ["\(platform)Platform.swift"] where !files.contains(required) {
+            problems.append("\(module): no \(required)")
+        }
+        for file in files {
+            guard let plus = file.firstIndex(of: "+") else { continue }
+            let type = String(file[..<plus])
+            for role in aspectRoles where type != role && type.hasSuffix(role) && type.dropLast(role.count) == platform {
+                problems.append("\(module)/\(file): name it \(role)+\(file[file.index(after: plus)...])")
+            }
+        }
+        return problems
+    }
+
+    @Test("every platform module follows the template: one file per role, aspects as Role+Aspect.swift")
+    func platformTemplate() throws {
+        let sources = Self.repository.appendingPathComponent("Sources")
+        var problems: [String] = []
+        var platforms = 0
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() where module.hasSuffix("Emulator") && module != "EmulatorCore" {
+            platforms += 1
+            let files = Self.swiftFiles(under: sources.appendingPathComponent(module)).map { URL(fileURLWithPath: $0).lastPathComponent }
+            problems += Self.templateProblems(module: module, files: files)
+        }
+        #expect(platforms == 4)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("the template check names a missing role file and a type-prefixed aspect file")
+    func templateScanner() {
+        let problems = Self.templateProblems(
+            module: "DemoEmulator", files: Self.templateFiles.filter { $0 != "Caller.swift" } + ["DemoPlatform.swift", "DemoService+Users.swift", "Service+Users.swift"])
+        #expect(problems == ["DemoEmulator: no Caller.swift", "DemoEmulator/DemoService+Users.swift: name it Service+Users.swift"])
+    }
+
     @Test("no file under Sources is longer than 400 lines")
     func fileLength() throws {
         var long: [String] = []
