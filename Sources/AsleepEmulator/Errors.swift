@@ -101,7 +101,7 @@ public struct AsleepError: FixedResponseError, Sendable, Equatable {
         case .internalError: detail = "Internal Server Error"
         case .storageUnavailable: detail = "Service Unavailable"
         case .storedStateUnreadable: detail = failure.message
-        case .misdirectedRequest: detail = failure.message
+        case .misdirectedRequest, .constraintViolation: detail = failure.message
         }
         self.init(failure.status, detail)
     }

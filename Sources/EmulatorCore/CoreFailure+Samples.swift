@@ -21,6 +21,8 @@ extension CoreFailure {
             .storageUnavailable,
             .storedStateUnreadable(project: "sample", detail: "a clock beyond its range"),
             .misdirectedRequest(host: "attacker.example"),
+            .constraintViolation(unique: true),
+            .constraintViolation(unique: false),
         ] + [400, 401, 403, 404, 408, 409, 410, 418, 422, 429, 500, 502, 503, 504].map { CoreFailure.injected(status: $0) }
 
     /// The request id the samples are answered for: what an error body or header that carries the

@@ -99,6 +99,9 @@ public enum CoreFailure: Sendable, Equatable {
     case storedStateUnreadable(project: String, detail: String)
     /// The `Host` names no host this server answers to (`HostAllowList`): 421, naming `--allowed-host`.
     case misdirectedRequest(host: String)
+    /// A write broke a database constraint the rules did not check first: a unique clash is a 409,
+    /// any other constraint a 400 — never a 500 showing the statement.
+    case constraintViolation(unique: Bool)
 
     /// The status to answer with.
     public var status: Int {
@@ -112,6 +115,7 @@ public enum CoreFailure: Sendable, Equatable {
         case .storageUnavailable: return 503
         case .storedStateUnreadable: return 409
         case .misdirectedRequest: return 421
+        case .constraintViolation(let unique): return unique ? 409 : 400
         }
     }
 
@@ -129,6 +133,8 @@ public enum CoreFailure: Sendable, Equatable {
             return "Project `\(project)` holds state this server cannot read (\(detail)); "
                 + "set its clock again (PUT /__admin/projects/\(project)/clock) or reset it (POST /__admin/projects/\(project)/reset)."
         case .misdirectedRequest(let host): return HostAllowList.refusalMessage(host: host)
+        case .constraintViolation(let unique):
+            return unique ? "The request conflicts with stored data." : "The request does not fit the stored data."
         }
     }
 }

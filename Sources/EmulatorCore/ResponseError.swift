@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import SQLiteStore
 
 /// An error that knows its HTTP answer. Each platform's `Errors.swift` conforms its error type,
 /// so handlers just throw and the answer has that platform's envelope; `ErrorAnswers` is the one
@@ -48,6 +49,16 @@ public struct AdminError: FixedResponseError, Sendable, CustomStringConvertible 
     /// 400 for a bad body or parameter.
     public static func badRequest(_ message: String, code: String = "bad_request") -> AdminError {
         AdminError(status: 400, code: code, message: message)
+    }
+
+    /// A write that broke a database constraint, without the statement or the database's text:
+    /// a unique clash is a 409 `conflict`, any other constraint a 400 `invalid_value`.
+    public init(constraint: SQLiteError) {
+        if constraint.isUniqueViolation {
+            self.init(status: 409, code: "conflict", message: "This conflicts with an existing record of the project.")
+        } else {
+            self.init(status: 400, code: "invalid_value", message: "The body does not fit the stored records.")
+        }
     }
 
     /// From a body decoding failure.

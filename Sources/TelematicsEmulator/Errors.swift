@@ -28,7 +28,7 @@ public struct TelematicsError: ResponseError, Sendable, Equatable {
         case .injected(401): code = "ACCESS_TOKEN_REJECTED"
         case .injected(403): code = "ACCESS_DENIED"
         case .unreadableRequest(let error) where error.status == 413: code = "BATCH_TOO_LARGE"
-        case .storedStateUnreadable: code = "CONFLICT"
+        case .storedStateUnreadable, .constraintViolation(unique: true): code = "CONFLICT"
         default: code = failure.status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST"
         }
         self.init(failure.status, code, failure.message)

@@ -163,22 +163,11 @@ struct WarpLinkAdmin {
     // MARK: Transactions
 
     /// Runs `body` in a write transaction with the project's service. The rules check every
-    /// clash first; a constraint failure that still reaches the store becomes the control plane's
-    /// 409 or 400, never a 500 showing SQL.
+    /// clash first; a constraint failure that still reaches the store is answered by
+    /// `ErrorAnswers` as the control plane's 409 or 400, never a 500 showing SQL.
     func write<T: Sendable>(_ context: AdminContext, _ body: @escaping @Sendable (WarpLinkService) throws -> T) async throws -> T {
         let (project, now) = (context.projectID, context.now)
-        do {
-            return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
-        } catch let error as SQLiteError where error.isConstraintViolation {
-            throw Self.adminError(constraint: error)
-        }
-    }
-
-    /// A constraint failure in the admin format, without the statement or SQLite's message.
-    static func adminError(constraint: SQLiteError) -> AdminError {
-        constraint.isUniqueViolation
-            ? AdminError(status: 409, code: "conflict", message: "This conflicts with an existing record of the project.")
-            : AdminError.badRequest("The body does not fit the stored records.", code: "invalid_value")
+        return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
     }
 
     /// Runs `body` in a read transaction with the project's service.

@@ -117,6 +117,8 @@ public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
         case .internalError: self.init(status: status, code: "INTERNAL_ERROR", message: "Internal error")
         case .storageUnavailable: self.init(status: status, code: "INTERNAL_ERROR", message: failure.message)
         case .storedStateUnreadable: self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
+        case .constraintViolation(let unique):
+            self.init(status: status, code: unique ? "CONFLICT" : "VALIDATION_ERROR", message: failure.message)
         case .unreadableRequest, .invalidBody, .injected, .misdirectedRequest:
             self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
         }
@@ -126,11 +128,7 @@ public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
     /// statement or SQLite's message: a unique-index clash is a 409 `CONFLICT`, any other
     /// constraint a 400 `VALIDATION_ERROR`.
     public init(constraint: SQLiteError) {
-        if constraint.isUniqueViolation {
-            self.init(status: 409, code: "CONFLICT", message: "The request conflicts with stored data.")
-        } else {
-            self.init(status: 400, code: "VALIDATION_ERROR", message: "The request does not fit the stored data.")
-        }
+        self.init(failure: .constraintViolation(unique: constraint.isUniqueViolation))
     }
 
     /// The documented code for a status the core reports (unknown route, bad body, injected fault).

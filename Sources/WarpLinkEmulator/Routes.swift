@@ -178,17 +178,13 @@ struct WarpLinkRoutes {
     }
 
     /// Runs `body` in a write transaction with `project`'s service at the request's instant; a
-    /// constraint failure becomes WarpLink's 409 or 400 instead of a 500.
+    /// constraint failure reaches `ErrorAnswers`, which answers WarpLink's 409 or 400.
     private func write<T: Sendable>(
         _ context: EmulatorContext, project: ProjectID,
         _ body: @escaping @Sendable (WarpLinkService) throws -> T
     ) async throws -> T {
         let now = context.now
-        do {
-            return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
-        } catch let error as SQLiteError where error.isConstraintViolation {
-            throw WarpLinkError(constraint: error)
-        }
+        return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
     }
 
     /// The project's effective settings (the server's when the request has no project).

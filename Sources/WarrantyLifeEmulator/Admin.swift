@@ -110,10 +110,10 @@ enum WarrantyLifeAdmin {
             name: body.name ?? "Understudy", environment: body.environment ?? "sandbox",
             state: try keyState(body.state ?? "valid"), unavailableMode: try mode(body.unavailableMode ?? "status"),
             createdAt: Timestamp.format(context.now))
-        do {
-            try await write(context) { store in try store.insertKey(record) }
-        } catch let error as SQLiteError where error.isConstraintViolation {
-            throw AdminError(status: 409, code: "conflict", message: "Developer key already exists.")
+        try await write(context) { store in
+            // Checked first, to name the clash; any other constraint is answered by ErrorAnswers.
+            if try store.key(record.key) != nil { throw AdminError(status: 409, code: "conflict", message: "Developer key already exists.") }
+            try store.insertKey(record)
         }
         return .json(status: 201, bytes: record.json.encoded())
     }

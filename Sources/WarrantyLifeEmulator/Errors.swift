@@ -175,6 +175,8 @@ public struct WarrantyLifeError: ResponseError, Sendable, Equatable {
             return WarrantyLifeError(status: 409, error: "stored_state_unreadable", message: failure.message, code: 1409)
         case .misdirectedRequest:
             return WarrantyLifeError(status: 421, error: "misdirected_request", message: failure.message, code: 1421)
+        case .constraintViolation(let unique):
+            return unique ? WarrantyLifeError(status: 409, error: "conflict", message: failure.message, code: 1409) : .validation(failure.message)
         }
     }
 

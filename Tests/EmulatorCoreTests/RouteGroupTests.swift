@@ -94,6 +94,22 @@ struct RouteGroupTests {
         #expect(response.headers["x-finished"] == "k2")
     }
 
+    @Test("a broken database constraint is answered in one place: 409 for a unique clash, 400 for another, never the statement")
+    func constraintViolations() async throws {
+        let log = Log()
+        let group = Self.group(log)
+        for (code, status) in [(2067, 409), (275, 400)] {
+            let route = group.route(.post, "/c") { _, _ in
+                throw SQLiteError(code: Int32(code), message: "UNIQUE constraint failed: t.id", sql: "INSERT INTO t (id) VALUES (?)")
+            }
+            let response = try await route.handler(Self.request(), try Self.context(credential: "k"))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(response.status == status, "\(text)")
+            #expect(!text.contains("INSERT") && !text.contains("constraint failed"))
+        }
+        #expect(CoreFailure.constraintViolation(unique: true).status == 409 && CoreFailure.constraintViolation(unique: false).status == 400)
+    }
+
     @Test("a foreign error is translated into the platform's; one left untranslated takes the owner's envelope, never its detail")
     func translatesForeignErrors() async throws {
         let log = Log()

@@ -23,8 +23,12 @@ enum SpawnedServer {
         let deadline = Date().addingTimeInterval(60)
         var probe = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__admin/ready")!)
         probe.timeoutInterval = 2
+        // A session of its own: URLSession.shared limits connections per host, and other tests'
+        // long polls and held connections to 127.0.0.1 once queued every probe for the whole minute.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
         while process.isRunning && Date() < deadline {
-            if let (_, response) = try? await URLSession.shared.data(for: probe), (response as? HTTPURLResponse)?.statusCode == 200 { return true }
+            if let (_, response) = try? await session.data(for: probe), (response as? HTTPURLResponse)?.statusCode == 200 { return true }
             try await Task.sleep(nanoseconds: 50_000_000) // waiting for another process to start; no clock to drive
         }
         return false

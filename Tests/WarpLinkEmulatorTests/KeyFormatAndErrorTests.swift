@@ -74,10 +74,10 @@ struct KeyFormatAndErrorTests {
         let sdkInvalid = WarpLinkError(constraint: check).response
         #expect(sdkInvalid.status == 400 && !Self.showsSQL(sdkInvalid.body))
         #expect(try JSONValue.parse(sdkInvalid.body)["error"]?["code"]?.stringValue == "VALIDATION_ERROR")
-        let adminConflict = WarpLinkAdmin.adminError(constraint: unique).response
+        let adminConflict = AdminError(constraint: unique).response
         #expect(adminConflict.status == 409 && !Self.showsSQL(adminConflict.body))
         #expect(try JSONValue.parse(adminConflict.body)["error"]?["code"]?.stringValue == "conflict")
-        let adminInvalid = WarpLinkAdmin.adminError(constraint: check).response
+        let adminInvalid = AdminError(constraint: check).response
         #expect(adminInvalid.status == 400 && !Self.showsSQL(adminInvalid.body))
     }
 }

@@ -23,8 +23,9 @@ public struct ErrorAnswers: Sendable {
     private var isControlPlane: Bool { platform == nil }
 
     /// The answer to `request` for `error`: a `ResponseError` answers itself; a body error is the
-    /// owner's 400; an unreadable stored row is a 409 naming the project; a lost store is a 503
-    /// worth retrying; anything else is a 500 whose detail goes to the log only (never SQL).
+    /// owner's 400; a broken database constraint is a 409 (unique) or 400, the one place that maps
+    /// it; an unreadable stored row is a 409 naming the project; a lost store is a 503 worth
+    /// retrying; anything else is a 500 whose detail goes to the log only (never SQL).
     public func response(for error: any Error, to request: Request, in context: EmulatorContext) -> Response {
         let requestID = context.requestID
         switch error {
@@ -32,6 +33,9 @@ public struct ErrorAnswers: Sendable {
             return error.response(to: request, in: context)
         case let error as BodyError:
             return isControlPlane ? AdminError(error).response : failure(.invalidBody(error), requestID: requestID)
+        case let error as SQLiteError where error.isConstraintViolation:
+            guard isControlPlane else { return failure(.constraintViolation(unique: error.isUniqueViolation), requestID: requestID) }
+            return AdminError(constraint: error).response
         case let error as RowDecodingError:
             // A stored row this build cannot read (a doctored or foreign database): that project's
             // answer says so; every other project, the project list and the process carry on.

@@ -180,3 +180,23 @@ struct WarrantyLifeContractCorrectionTests {
         }
     }
 }
+
+/// Database constraints reach the client as the platform's or the control plane's 409, never SQL.
+@Suite("WarrantyLife: stored-data clashes")
+struct WarrantyLifeClashTests {
+    @Test("a developer key another project (or this one) holds is a 409 naming the key, without SQL")
+    func developerKeyClash() async throws {
+        try await WarrantyLifeFixture.with { f in
+            let path = "/__admin/projects/\(f.project.id)/warrantylife/developer-keys"
+            func create() async throws -> ClientResponse {
+                try await f.client.admin.raw(
+                    ClientRequest(method: "POST", path: path, headers: ["Content-Type": "application/json"], body: Data(#"{"key":"k-clash"}"#.utf8)))
+            }
+            #expect(try await create().status == 201)
+            let again = try await create()
+            let text = String(decoding: again.body, as: UTF8.self)
+            #expect(again.status == 409 && text.contains("Developer key already exists."), "\(text)")
+            #expect(!text.contains("INSERT") && !text.lowercased().contains("constraint"))
+        }
+    }
+}
