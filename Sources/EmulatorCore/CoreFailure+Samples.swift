@@ -27,7 +27,10 @@ extension CoreFailure {
 
     /// The request id the samples are answered for: what an error body or header that carries the
     /// journal id shows in a documented example.
-    public static let sampleRequestID = "42"
+    /// It is `0`, which no request is given (journal ids start at 1): a real id in an example would
+    /// read as that request's, and the replay harness, which numbers journal ids by first
+    /// appearance, would pair it with whichever request happened to get it in a run.
+    public static let sampleRequestID = "0"
 
     /// The bodies `platform` answers the samples with, by status: what a documented error example
     /// may be besides the platform's own catalogue.

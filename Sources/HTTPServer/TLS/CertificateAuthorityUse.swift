@@ -21,7 +21,7 @@ public final class CertificateAuthorityUse: Sendable {
     public init(directory: String) throws(CertificateAuthorityError) {
         try CertificateAuthorityFiles.createFolder(directory)
         let path = Self.path(directory)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         while flock(descriptor, LOCK_SH) != 0 {
             guard errno == EINTR else {
@@ -39,7 +39,7 @@ public final class CertificateAuthorityUse: Sendable {
     static func withoutClaims<T>(_ directory: String, _ body: () throws(CertificateAuthorityError) -> T) throws(CertificateAuthorityError) -> T {
         try CertificateAuthorityFiles.createFolder(directory)
         let path = Self.path(directory)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) } // closing releases the lock
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
