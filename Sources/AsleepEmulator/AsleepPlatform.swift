@@ -40,6 +40,9 @@ public struct AsleepPlatform: Platform {
     /// SDK routes.
     public func routes() -> [Route] { AsleepRoutes(configuration: settingsLayer).routes() }
 
+    /// The checks taken from the 3.3 product-registration guide (`AsleepRules`).
+    public var checkRules: [any CheckRule] { AsleepRules.all }
+
     /// Control-plane routes.
     public func adminRoutes() -> [AdminRoute] { AsleepAdmin(configuration: settingsLayer).routes() }
 

@@ -12,7 +12,7 @@ struct AsleepRoutes: Sendable {
     /// Every SDK route: one group authenticated by the request's credentials and identity
     /// headers, and one for the token routes, whose credential is in the body.
     func routes() -> [Route] {
-        let sdk = RouteGroup<AsleepCaller>(authenticate: { request, context in AsleepCaller(request, context) })
+        let sdk = RouteGroup<AsleepCaller>(authenticate: { request, context in AsleepCaller(request, context) }, observe: AsleepChecks.observe)
         let tokens = RouteGroup<AppCaller>(authenticate: { _, context in AppCaller(context) })
         return [
             // Users.

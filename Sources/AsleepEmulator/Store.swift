@@ -192,6 +192,11 @@ struct AsleepStore {
             productKey, project, customer)
     }
 
+    /// The product of `project` whose credential is `productKey`, revoked or not.
+    func product(productKey: String, project: ProjectID) throws -> ProductRecord? {
+        try connection.fetchOne(ProductRecord.self, "SELECT * FROM asleep_products WHERE product_key = ? AND project_id = ?", productKey, project)
+    }
+
     /// Whether any product has the credential `productKey`.
     func productKeyExists(_ productKey: String) throws -> Bool {
         try connection.scalar("SELECT count(*) FROM asleep_products WHERE product_key = ?", productKey).int ?? 0 > 0

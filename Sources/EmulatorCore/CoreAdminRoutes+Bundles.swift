@@ -3,7 +3,7 @@ import HTTPServer
 
 extension CoreAdminRoutes {
     /// `GET /__admin/projects/{id}/export` and `POST /__admin/projects/import`.
-    static func bundleRoutes(_ bundles: ProjectBundleStore, platforms: [any Platform]) -> [Route] {
+    static func bundleRoutes(_ bundles: ProjectBundleStore, platforms: [any Platform], checks: CheckEngine) -> [Route] {
         [
             Route(.get, "/__admin/projects/{id}/export") { _, context in
                 let id = context.parameter("id")
@@ -24,7 +24,9 @@ extension CoreAdminRoutes {
                     }
                 }
                 guard !request.body.isEmpty else { throw ProjectBundle.invalid("The body must be a bundle (a JSON document from `GET /__admin/projects/{id}/export`).") }
+                if replacing != nil { await checks.flush() } // a finding still being written would land in the new project
                 let record = try await bundles.importBundle(request.body, id: id, replacing: replacing)
+                if let replacing { checks.forget(project: replacing) }
                 return .json(status: 201, bytes: ProjectAnswer.render(record, for: request, services: context.services, platforms: platforms).encoded())
             },
         ]

@@ -42,7 +42,7 @@ enum CoreAdminRoutes {
 
     static func routes(
         readiness: ReadinessFlag, projects: ProjectStore, faults: FaultEngine, journal: Journal, snapshots: SnapshotStore, platforms: [any Platform],
-        metrics: EmulatorMetrics
+        metrics: EmulatorMetrics, checks: CheckEngine
     ) -> [Route] {
         var routes: [Route] = []
 
@@ -134,7 +134,9 @@ enum CoreAdminRoutes {
         routes.append(
             Route(.delete, "/__admin/projects/{id}") { _, context in
                 let id = context.parameter("id")
+                await checks.flush() // a finding still being written would outlive the project's rows
                 guard try await projects.delete(id) else { throw AdminError.notFound("Project `\(id)`") }
+                checks.forget(project: id)
                 faults.forget(project: id)
                 context.services.credentials.invalidate(project: id)
                 try await journal.clear(project: id)
@@ -144,7 +146,9 @@ enum CoreAdminRoutes {
         routes.append(
             Route(.post, "/__admin/projects/{id}/reset") { request, context in
                 let id = context.parameter("id")
+                await checks.flush() // a finding still being written would come back after the reset
                 try await projects.reset(id)
+                checks.forget(project: id)
                 try await faults.removeAll(project: id)
                 try await journal.clear(project: id)
                 for platform in platforms { await platform.projectStateDidChange(id) }
@@ -154,7 +158,8 @@ enum CoreAdminRoutes {
 
         routes += bundleRoutes(
             ProjectBundleStore(services: projects.services, projects: projects, faults: faults, journal: journal, platforms: platforms),
-            platforms: platforms)
+            platforms: platforms, checks: checks)
+        routes += findingRoutes(checks: checks, platforms: platforms)
 
         // MARK: Clock
 
@@ -315,9 +320,11 @@ enum CoreAdminRoutes {
             })
         routes.append(
             Route(.post, "/__admin/projects/{id}/snapshots/{name}/restore") { _, context in
+                await checks.flush()
                 guard try await snapshots.restore(project: context.parameter("id"), name: context.parameter("name")) else {
                     throw AdminError.notFound("Snapshot `\(context.parameter("name"))`")
                 }
+                checks.forget(project: context.parameter("id"))
                 return .json(JSONValue.object(["restored": .string(context.parameter("name"))]))
             })
         routes.append(

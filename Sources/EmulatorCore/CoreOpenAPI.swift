@@ -10,12 +10,12 @@ enum CoreOpenAPI {
     static func document(servers: JSONValue, platforms: [PlatformID]) -> JSONValue {
         var document = OpenAPIDocument(
             title: "Understudy control plane",
-            description: "Projects, virtual clocks, fault injection, the request journal, snapshots and the outbox. All JSON is camelCase; "
+            description: "Projects, virtual clocks, fault injection, the request journal, snapshots, the outbox and integration-check findings. All JSON is camelCase; "
                 + "bodies are strict (an unknown key is a 400 `unknown_field`, even with a null value); errors are "
                 + "`{\"error\": {\"code\", \"message\", \"details\"}}`. Every route answers 421 `misdirected_request` to a `Host` "
                 + "the server does not answer to (see `--allowed-host`), and every POST, PUT, PATCH and DELETE answers 403 "
                 + "`cross_origin_refused` when `Origin` or `Sec-Fetch-Site` says a web page of another origin sent it.",
-            schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first })
+            schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first }.merging(findingSchemas(platforms)) { first, _ in first })
         // Examples name the first platform: the core knows no platform by name.
         let sample = platforms.first?.rawValue ?? "platform"
         addServerRoutes(to: &document, platforms: platforms)
@@ -24,6 +24,7 @@ enum CoreOpenAPI {
         addJournalRoutes(to: &document, sample: sample)
         addSnapshotAndOutboxRoutes(to: &document, sample: sample)
         addBundleRoutes(to: &document, sample: sample)
+        addFindingRoutes(to: &document, sample: sample)
         guard case .object(var members) = document.json() else { return document.json() }
         members["servers"] = servers
         return .object(members)

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// proxy decisions (CONNECT, other hosts) → platform resolution → host allow-list → routing →
 /// project resolution (SDK) or admin guard (control plane) →
-/// fault stage (SDK only) → handler → journal recorder.
+/// fault stage (SDK only) → handler → integration checks (SDK only) → journal recorder.
 ///
 /// `respond(to:)` is also the in-process test seam: hand it a `Request`, get the `Response`.
 public final class Emulator: HTTPApplication {
@@ -28,6 +28,8 @@ public final class Emulator: HTTPApplication {
     public let metrics: EmulatorMetrics
     /// Opens the proxy's connections to hosts no platform emulates.
     public let upstreams: UpstreamConnector
+    /// The integration checks and their findings.
+    public let checks: CheckEngine
 
     private let router: Router<RouteTarget>
     private let readiness: ReadinessFlag
@@ -54,18 +56,21 @@ public final class Emulator: HTTPApplication {
 
         let metrics = EmulatorMetrics(platforms: platforms.map(\.id))
         self.metrics = metrics
+        let checks = try CheckEngine(services: services, platforms: platforms, metrics: metrics)
+        self.checks = checks
         let readiness = ReadinessFlag()
         self.readiness = readiness
         var router = Router<RouteTarget>()
         let coreRoutes = CoreAdminRoutes.routes(
             readiness: readiness, projects: projects, faults: faults, journal: journal,
-            snapshots: snapshots, platforms: platforms, metrics: metrics)
+            snapshots: snapshots, platforms: platforms, metrics: metrics, checks: checks)
         for route in coreRoutes + additionalRoutes {
             try router.add(route.method, route.path, RouteTarget(owner: .core, handler: route.handler, writesOnGet: route.writesOnGet))
         }
         for platform in platforms {
             for route in platform.routes() {
-                try router.add(route.method, platform.id.pathPrefix + route.path, RouteTarget(owner: .platform(platform.id), handler: route.handler))
+                try router.add(
+                    route.method, platform.id.pathPrefix + route.path, RouteTarget(owner: .platform(platform.id), handler: route.handler, observe: route.observe))
             }
             for route in platform.adminRoutes() {
                 try router.add(route.method, "/__admin/projects/{id}/" + platform.id.rawValue + route.path, RouteTarget(admin: route, platform: platform.id))
@@ -286,16 +291,39 @@ public final class Emulator: HTTPApplication {
         }
         exchange.project = identity.project
         exchange.unmatched = identity.unmatched
+        // Made after the faults (a delay moves a running clock on), or for the checks when a fault
+        // answered instead of the handler.
+        let makeContext = { [services, checks, requestID = exchange.requestID] () -> EmulatorContext? in
+            guard target != nil, case .matched(_, _, let template) = match else { return nil }
+            return EmulatorContext(
+                requestID: String(requestID), platform: platform.id, parameters: parameters, route: template,
+                projectID: identity.project, credential: identity.credential, presentedCredentials: identity.presented,
+                now: services.clocks.now(for: identity.project), services: services, errors: self.answers(platform),
+                notes: checks.isEnabled && identity.project != nil ? ObservationNotes() : nil)
+        }
+        let (response, context) = await answerSDK(request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)
+        // The checks see the answer the app got, fault or not; they cannot change it.
+        if checks.isEnabled, let observer = target?.observe, let context = context ?? makeContext() {
+            await checks.observe(request, response, observer: observer, context: context, journalID: exchange.requestID, routedPath: exchange.routedPath)
+        }
+        return response
+    }
 
+    /// Faults, the clock check and the handler of an identified SDK request; also the handler's
+    /// context, when the handler ran.
+    private func answerSDK(
+        _ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,
+        makeContext: () -> EmulatorContext?, exchange: inout JournalRecorder.Exchange
+    ) async -> (Response, EmulatorContext?) {
         var headerFault: FaultRule.Action?
         switch FaultStage.header(request) {
         case .failure(let problem)?:
             let refusal = BodyError(code: "invalid_fault_header", field: "X-Understudy-Fault", message: problem.message)
-            return failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID)
+            return (failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID), nil)
         case .success(let action)?: headerFault = action
         case nil: break
         }
-        let fired = await faultStage.fire(request, header: headerFault, platform: platform.id, project: identity.project, routedPath: exchange.routedPath)
+        let fired = await faultStage.fire(request, header: headerFault, platform: platform.id, project: exchange.project, routedPath: exchange.routedPath)
         exchange.fault = fired?.note
         do {
             try await faults.persistCounters()
@@ -309,24 +337,22 @@ public final class Emulator: HTTPApplication {
             }
             let requestID = exchange.requestID
             if let replaced = FaultStage.replacement(for: fired.action, platformError: { platform.errorResponse(for: .injected(status: $0), requestID: String(requestID)) }) {
-                return replaced
+                return (replaced, nil)
             }
         }
 
         var response: Response
-        if target != nil, let project = identity.project, let problem = services.clocks.rangeProblem(for: project) {
+        var context: EmulatorContext?
+        if target != nil, let project = exchange.project, let problem = services.clocks.rangeProblem(for: project) {
             response = failureResponse(.storedStateUnreadable(project: project, detail: problem), platform: platform, requestID: exchange.requestID)
-        } else if let target, case .matched(_, _, let template) = match {
-            let context = EmulatorContext(
-                requestID: String(exchange.requestID), platform: platform.id, parameters: parameters, route: template,
-                projectID: identity.project, credential: identity.credential, presentedCredentials: identity.presented,
-                now: services.clocks.now(for: identity.project), services: services, errors: answers(platform))
-            response = await run(target, request, context)
+        } else if let target, let made = makeContext() {
+            context = made
+            response = await run(target, request, made)
         } else {
             response = answers(platform).unrouted(match, requestID: String(exchange.requestID))
         }
         if let fired { response = FaultStage.damage(response, with: fired.action) }
-        return response
+        return (response, context)
     }
 
     /// The handler; whatever it throws becomes the owner's answer through `context.errors`.

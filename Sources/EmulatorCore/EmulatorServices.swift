@@ -21,6 +21,8 @@ public struct EmulatorSettings: Sendable {
     public var listensBeyondLoopback: Bool
     /// Host names answered besides the built-in ones (`--allowed-host`; see `HostAllowList`).
     public var allowedHosts: [AllowedHostName] = []
+    /// Whether the integration checks run (`--checks off` turns them off; see `CheckEngine`).
+    public var checksEnabled = true
 
     /// Creates settings with defaults.
     public init(

@@ -19,6 +19,7 @@ public final class EmulatorMetrics: Sendable {
     private let requestCounters = AtomicLazyReference<RequestMetrics>()
     private let link = Mutex(Link())
     private let startedAt = MonotonicClock.nanoseconds()
+    private let findingCounts = Mutex<[String: Int]>([:])
 
     /// Metrics for an emulator serving `platforms`; `installRequestCounters` runs once its router is built.
     @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
@@ -41,6 +42,17 @@ public final class EmulatorMetrics: Sendable {
             $0.server = server; $0.version = version
         }
     }
+
+    /// Starts a zero count of findings for each rule, so every rule has a series from the start.
+    public func registerFindingRules(_ ids: [String]) {
+        findingCounts.withLock { counts in for id in ids where counts[id] == nil { counts[id] = 0 } }
+    }
+
+    /// Counts one finding of `rule` (each breach, not each distinct finding).
+    public func countFinding(rule: String) { findingCounts.withLock { $0[rule, default: 0] += 1 } }
+
+    /// Findings raised since the server started, by rule.
+    public var findingsByRule: [String: Int] { findingCounts.withLock { $0 } }
 
     /// The server's version as `observe(server:version:)` reported it (`unknown` before).
     var serverVersion: String { link.withLock { $0.version } }
@@ -191,6 +203,12 @@ public final class EmulatorMetrics: Sendable {
             help: "Faults that fired, by rule id (header: the X-Understudy-Fault header) and the project of the request.")
         for fault in requests?.faultCounts() ?? [] {
             out.sample("understudy_faults_fired_total", ["rule": fault.rule, "project": fault.project], fault.value)
+        }
+        out.family(
+            "understudy_findings_total", .counter,
+            help: "Integration-check breaches found since the server started, by rule (each occurrence, all projects together).")
+        for (rule, count) in findingsByRule.sorted(by: { $0.key < $1.key }) {
+            out.sample("understudy_findings_total", ["rule": rule], count)
         }
     }
 

@@ -67,6 +67,10 @@ public protocol Platform: Sendable {
     /// Called after a project's state was replaced behind the platform's back (reset, snapshot
     /// restore, deletion), so in-memory caches of that project can be dropped.
     func projectStateDidChange(_ project: ProjectID) async
+
+    /// The integration checks taken from this platform's SDK documentation (see `CheckRule`);
+    /// the generic ones (retry timing) are the core's and apply to every platform.
+    var checkRules: [any CheckRule] { get }
 }
 
 extension Platform {
@@ -76,6 +80,8 @@ extension Platform {
     public func projectStateDidChange(_ project: ProjectID) async {}
     /// No credential-less identification by default.
     public func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID? { nil }
+    /// No platform rules by default.
+    public var checkRules: [any CheckRule] { [] }
 }
 
 /// A failure the core detects before or around a platform's handler.
@@ -150,6 +156,9 @@ public struct RouteDefinition<Context: Sendable>: Sendable {
     /// Whether a `GET` of this control-plane route may write (transitions that fell due, say), so
     /// web pages of other origins are refused it as they are every `POST`, `PUT`, `PATCH` and `DELETE`.
     public var writesOnGet = false
+    /// What the integration checks learn from an answered request (its route group's `observe`
+    /// step); nil leaves the request out of the checks.
+    public var observe: (@Sendable (Request, Context, Response) async -> Observation?)?
 
     /// Creates a route.
     public init(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
@@ -193,12 +202,14 @@ public struct EmulatorContext: Sendable {
     public let services: EmulatorServices
     /// How an error thrown while answering becomes the owner's response (the one place that does it).
     public let errors: ErrorAnswers
+    /// Where handlers note facts for the integration checks (`note(_:_:)`); nil when they are off.
+    public let notes: ObservationNotes?
 
     /// Creates a context (the core does this; tests of handlers may too).
     public init(
         requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
         projectID: ProjectID?, credential: CredentialRecord? = nil, presentedCredentials: [PresentedCredential] = [],
-        now: Date, services: EmulatorServices, errors: ErrorAnswers? = nil
+        now: Date, services: EmulatorServices, errors: ErrorAnswers? = nil, notes: ObservationNotes? = nil
     ) {
         self.requestID = requestID
         self.platform = platform
@@ -210,6 +221,7 @@ public struct EmulatorContext: Sendable {
         self.now = now
         self.services = services
         self.errors = errors ?? ErrorAnswers(platform: nil, logger: services.logger)
+        self.notes = notes
     }
 
     /// Path parameter `name` ("" when absent, which cannot happen for a parameter in the pattern).

@@ -34,7 +34,7 @@ public final class ProjectStore: Sendable {
     }
 
     /// Tables the core keeps per project that reset and snapshots cover besides the platforms'.
-    static let coreProjectTables = ["outbox"]
+    static let coreProjectTables = ["outbox", "findings", "check_settings"]
 
     /// Fills the in-memory caches (known ids, clocks, seeded generators) from the database.
     public func loadAll() async throws {

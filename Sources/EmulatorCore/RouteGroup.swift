@@ -31,6 +31,8 @@ public struct RequestContext<Caller: Sendable>: Sendable {
 /// check that needs the caller but must not lose it, such as a spent rate window whose refusal
 /// still carries the window's headers), the handler with `RequestContext<Caller>`, then — for a thrown error — `translate` and the owner's
 /// `ErrorAnswers` (the one place errors become responses), and last `finish`, on every answer.
+/// Once the answer is final (faults included, which may replace it before `authenticate` runs),
+/// `observe` tells the integration checks which installation the request concerns.
 /// Modelled on Hummingbird's `RouterGroup` and `RequestContext`.
 public struct RouteGroup<Caller: Sendable>: Sendable {
     /// A handler of the group.
@@ -44,6 +46,9 @@ public struct RouteGroup<Caller: Sendable>: Sendable {
     /// Adjusts every answer of the group, error answers included; gets the caller when
     /// authentication succeeded.
     public typealias Finish = @Sendable (inout Response, Request, EmulatorContext, Caller?) -> Void
+    /// What the integration checks learn from a request and its final answer: runs only while
+    /// they are on, reads the facts handlers noted (`context.noted`), and must not fail.
+    public typealias Observe = @Sendable (Request, EmulatorContext, Response) async -> Observation?
 
     /// Put in front of every route path of the group (`/api/v1`, say).
     public let prefix: String
@@ -51,23 +56,25 @@ public struct RouteGroup<Caller: Sendable>: Sendable {
     private let admit: Admit?
     private let translate: Translate?
     private let finish: Finish?
+    private let observe: Observe?
 
     /// Creates a group whose routes authenticate with `authenticate`.
     public init(
         prefix: String = "", authenticate: @escaping Authenticate, admit: Admit? = nil,
-        translate: Translate? = nil, finish: Finish? = nil
+        translate: Translate? = nil, finish: Finish? = nil, observe: Observe? = nil
     ) {
         self.prefix = prefix
         self.authenticate = authenticate
         self.admit = admit
         self.translate = translate
         self.finish = finish
+        self.observe = observe
     }
 
     /// A route of the group: `prefix + path`, answered by `handler` after authentication.
     public func route(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) -> Route {
         let (authenticate, admit, translate, finish) = (self.authenticate, self.admit, self.translate, self.finish)
-        return Route(method, prefix + path) { request, context in
+        var route = Route(method, prefix + path) { request, context in
             var caller: Caller?
             var response: Response
             do {
@@ -82,13 +89,15 @@ public struct RouteGroup<Caller: Sendable>: Sendable {
             finish?(&response, request, context, caller)
             return response
         }
+        route.observe = observe
+        return route
     }
 }
 
 extension RouteGroup where Caller == Void {
     /// A group of routes that need no caller (public lookups, token exchanges that check their
     /// own body), sharing the translation and finishing steps.
-    public init(prefix: String = "", translate: Translate? = nil, finish: Finish? = nil) {
-        self.init(prefix: prefix, authenticate: { _, _ in }, translate: translate, finish: finish)
+    public init(prefix: String = "", translate: Translate? = nil, finish: Finish? = nil, observe: Observe? = nil) {
+        self.init(prefix: prefix, authenticate: { _, _ in }, translate: translate, finish: finish, observe: observe)
     }
 }

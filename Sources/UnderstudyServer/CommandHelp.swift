@@ -42,6 +42,7 @@ public enum CommandHelp {
           --idle-timeout SECS      idle keep-alive time (default 75)                    UNDERSTUDY_IDLE_TIMEOUT
           --max-body-bytes N       largest request body (default 33554432)              UNDERSTUDY_MAX_BODY_BYTES
           --no-journal             do not record requests                               UNDERSTUDY_JOURNAL=false
+          --no-checks              do not run the integration checks (no findings)      UNDERSTUDY_CHECKS=false
           --https-port PORT        TLS listener port, 0 for any free port (default 8443) UNDERSTUDY_HTTPS_PORT
           --no-https               no TLS listener
           --proxy-port PORT        intercepting proxy port (default 8888)                UNDERSTUDY_PROXY_PORT

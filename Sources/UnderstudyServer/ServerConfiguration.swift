@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `UNDERSTUDY_ALLOWED_HOSTS`; the three add up): `name`, or `.domain` / `*.domain` for a
     /// domain and every name under it. See `AllowedHostName`.
     public var allowedHosts: [String] = []
+    /// Whether the integration checks run (`--no-checks`, `checks`, `UNDERSTUDY_CHECKS`).
+    public var checks = true
 
     /// The defaults.
     public init() {}
@@ -173,6 +175,7 @@ extension ServerConfiguration {
             case "caDirectory": caDirectory = try string(value, key)
             case "eventLoop": eventLoop = try eventLoopValue(try string(value, key))
             case "allowedHosts": allowedHosts += try allowedHostList(value, key)
+            case "checks": checks = try bool(value, key)
             case "admin":
                 if let token = value["token"], token != .null { adminToken = try string(token, "admin.token") }
             case "journal":
@@ -226,6 +229,7 @@ extension ServerConfiguration {
             case "UNDERSTUDY_EVENT_LOOP": eventLoop = try eventLoopValue(value)
             case "UNDERSTUDY_ALLOWED_HOSTS": allowedHosts += Self.commaSeparated(value)
             case "UNDERSTUDY_JOURNAL": journal.enabled = try parseBool(value, key)
+            case "UNDERSTUDY_CHECKS": checks = try parseBool(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_ENTRIES": journal.maxEntries = try parseInt(value, key)
             case "UNDERSTUDY_JOURNAL_MAX_BYTES": journal.maxBytes = try parseInt(value, key)
             default: break // other tools may share the prefix; unknown names are not fatal here

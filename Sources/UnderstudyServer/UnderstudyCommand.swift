@@ -157,6 +157,7 @@ public enum UnderstudyCommand {
             case "--idle-timeout": configuration.idleTimeout = try configuration.parseDouble(try value(flag), flag)
             case "--max-body-bytes": configuration.maxBodyBytes = try configuration.parseInt(try value(flag), flag)
             case "--no-journal": configuration.journal.enabled = false
+            case "--no-checks": configuration.checks = false
             case "--https-port": configuration.httpsPort = try configuration.parseInt(try value(flag), flag)
             case "--no-https": configuration.httpsPort = nil
             case "--proxy-port": configuration.proxyPort = try configuration.parseInt(try value(flag), flag)

@@ -79,6 +79,7 @@ public final class UnderstudyServer: Sendable {
                 allowsPrivateTargets: configuration.proxyAllowPrivate, password: configuration.proxyPassword),
             listensBeyondLoopback: !configuration.isLoopback)
         settings.allowedHosts = try configuration.allowedHostNames()
+        settings.checksEnabled = configuration.checks
         let services = EmulatorServices(
             database: database, journalDatabase: journalDatabase, journalBodyDirectory: journalBodyDirectory,
             logger: logger, settings: settings)

@@ -60,6 +60,10 @@ extension WarrantyLifeRoutes {
         for name in ["latitude", "longitude"] { _ = try body.double(name) }
         for name in ["sensorTestId", "dropJsVersion", "deviceId", "platformVersion", "appVersion"] { _ = try body.string(name) }
         let event = SensorEventInput(eventAt: eventAt, type: type, notificationToken: token, flags: WarrantyLifeService.smartSaverFlags(in: body.json), body: body.json)
+        if let eventAt, let type {
+            context.core.note(WarrantyLifeChecks.eventAtFact, eventAt)
+            context.core.note(WarrantyLifeChecks.eventTypeFact, String(type))
+        }
         let itemID = context.parameter("itemId")
         let user = context.caller.user, eventID = newID(context), dedupe = settings.sensorEventDedupe
         let answeredID = try await write(context) { service in
@@ -170,7 +174,8 @@ extension WarrantyLifeRoutes {
         let answered = try await write(context) { service in
             try service.storeDiagnostic(document, itemID: itemID, user: user, id: unusedID(id, in: .diagnostics, service, context), dedupe: dedupe)
         }
-        return ok(["id": .string(answered)], status: 201)
+        context.core.note(WarrantyLifeChecks.fingerprintFact, answered.hash)
+        return ok(["id": .string(answered.id)], status: 201)
     }
 
     /// `POST …/diagnostics/{diagnosticId}/images/{kind}`: multipart `image` → 201 `{kind, bytes, contentType, sha256}`.
@@ -195,6 +200,7 @@ extension WarrantyLifeRoutes {
         try await write(context) { service in
             try service.storeImage(upload, kind: kind, itemID: itemID, diagnosticID: diagnosticID, user: user)
         }
+        context.core.note(WarrantyLifeChecks.fingerprintFact, upload.sha256)
         return ok(
             ["kind": .string(kind), "bytes": .int(Int64(upload.data.count)), "contentType": .string(upload.contentType), "sha256": .string(upload.sha256)],
             status: 201)

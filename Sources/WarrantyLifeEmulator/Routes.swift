@@ -29,7 +29,7 @@ struct WarrantyLifeRoutes: Sendable {
         }
         let matcher = known
         // Outside the API base, so its own group; it authenticates like a `.key` route.
-        let fallback = RouteGroup<KeyCaller>(authenticate: { try await caller($0, $1) }, translate: Self.translate)
+        let fallback = RouteGroup<KeyCaller>(authenticate: { try await caller($0, $1) }, translate: Self.translate, observe: WarrantyLifeChecks.observe)
         return table
             + Self.fallbackMethods.map { method in
                 fallback.route(method, "/{path...}") { request, context in
@@ -50,8 +50,9 @@ struct WarrantyLifeRoutes: Sendable {
     /// also uses the account when its credentials are valid), `signedIn` ones the key and an
     /// account (D-WL-03).
     func sdkRoutes() -> [Route] {
-        let keyed = RouteGroup<KeyCaller>(prefix: Self.base, authenticate: { try await caller($0, $1) }, translate: Self.translate)
-        let signedIn = RouteGroup<UserCaller>(prefix: Self.base, authenticate: { try await signedInCaller($0, $1) }, translate: Self.translate)
+        let keyed = RouteGroup<KeyCaller>(prefix: Self.base, authenticate: { try await caller($0, $1) }, translate: Self.translate, observe: WarrantyLifeChecks.observe)
+        let signedIn = RouteGroup<UserCaller>(
+            prefix: Self.base, authenticate: { try await signedInCaller($0, $1) }, translate: Self.translate, observe: WarrantyLifeChecks.observe)
         return [
             keyed.route(.get, "/developer-keys/validate", validateKey),
             keyed.route(.get, "/auth/activated-account-check", activatedAccountCheck),

@@ -139,13 +139,13 @@ extension WarrantyLifeService {
     }
 
     /// Stores a diagnostic report; a repeat of the same fingerprint is kept, marked, and (with
-    /// `dedupe`) answered with the first report's id.
-    func storeDiagnostic(_ body: JSONValue, itemID: String, user: UserRecord, id: String, dedupe: Bool) throws -> String {
+    /// `dedupe`) answered with the first report's id. Returns that id and the fingerprint.
+    func storeDiagnostic(_ body: JSONValue, itemID: String, user: UserRecord, id: String, dedupe: Bool) throws -> (id: String, hash: String) {
         let item = try ownedItem(id: itemID, user: user)
         let hash = Self.sortedHash(body)
         let same = try store.firstDiagnostic(project, itemID: item.id, requestHash: hash)
         try store.insertDiagnostic(project, id: id, itemID: item.id, body: body, requestHash: hash, sameHashAs: same, now: nowText)
-        return dedupe ? same ?? id : id
+        return (dedupe ? same ?? id : id, hash)
     }
 
     /// Stores an image of a diagnostic report, marked `duplicate` when the report has these bytes already.

@@ -32,6 +32,9 @@ public struct WarrantyLifePlatform: Platform {
     /// SDK routes under `/mapi/{clientCode}/100`.
     public func routes() -> [Route] { WarrantyLifeRoutes(settings: settings).routes() }
 
+    /// The checks taken from the iOS integration guide's registration upload (`WarrantyLifeRules`).
+    public var checkRules: [any CheckRule] { WarrantyLifeRules.all }
+
     /// Control-plane routes.
     public func adminRoutes() -> [AdminRoute] {
         WarrantyLifeAdmin.routes()

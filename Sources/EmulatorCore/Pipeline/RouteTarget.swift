@@ -27,12 +27,18 @@ struct RouteTarget: Sendable {
     let handler: @Sendable (Request, EmulatorContext) async throws -> Response
     /// The route's `writesOnGet`: its GET is refused to other origins like a write.
     var writesOnGet = false
+    /// The route's `observe` step for the integration checks (SDK routes of a route group).
+    var observe: (@Sendable (Request, EmulatorContext, Response) async -> Observation?)?
 
     /// A core or SDK route.
-    init(owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response, writesOnGet: Bool = false) {
+    init(
+        owner: Owner, handler: @escaping @Sendable (Request, EmulatorContext) async throws -> Response, writesOnGet: Bool = false,
+        observe: (@Sendable (Request, EmulatorContext, Response) async -> Observation?)? = nil
+    ) {
         self.owner = owner
         self.handler = handler
         self.writesOnGet = writesOnGet
+        self.observe = observe
     }
 
     /// A platform control-plane route: its handler gets an `AdminContext`. The admin guard has

@@ -1,0 +1,209 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The integration checks: runs every rule over each observed SDK request as it is answered,
+/// keeps what each rule remembers per project in memory, and turns breaches into findings,
+/// stored with the project (`FindingStore`). Nothing here can fail a request: a store error is
+/// logged, and the SDK's answer was made before the checks saw it.
+///
+/// Cost per request while the checks are on: the route group's `observe` step, a cached read of
+/// the project's settings, one lock, and the rules of the request's platform, each a dictionary
+/// lookup or two; a finding's write is queued off the request path (`pending`), and a reading of
+/// the findings waits for the queue first, so a finding is never missing for want of a write.
+public final class CheckEngine: Sendable {
+    /// Whether the checks run at all (`--checks off` turns them off for the whole server).
+    public let isEnabled: Bool
+    /// Every rule the server knows: the generic ones, then each platform's.
+    public let definitions: [RuleDefinition]
+
+    private let rulesByPlatform: [PlatformID: [any CheckRule]]
+    private let services: EmulatorServices
+    private let metrics: EmulatorMetrics
+    private let store: FindingStore
+    private let memory = Mutex<[ProjectID: ProjectMemory]>([:])
+    private let pending = PendingWrites()
+
+    /// The checks of `platforms` (their `checkRules` and the generic rules); throws on two rules with one id.
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
+    public init(services: EmulatorServices, platforms: [any Platform], metrics: EmulatorMetrics) throws {
+        isEnabled = services.settings.checksEnabled
+        self.services = services
+        self.metrics = metrics
+        store = FindingStore(database: services.database)
+        var byPlatform: [PlatformID: [any CheckRule]] = [:]
+        var definitions = GenericRules.all.map(\.definition)
+        for platform in platforms {
+            let own = platform.checkRules
+            byPlatform[platform.id] = GenericRules.all + own
+            definitions += own.map(\.definition)
+        }
+        var seen = Set<String>()
+        for definition in definitions where !seen.insert(definition.id).inserted {
+            throw AdminError(status: 500, code: "duplicate_rule", message: "Two integration checks are named `\(definition.id)`.")
+        }
+        rulesByPlatform = byPlatform
+        self.definitions = definitions
+        metrics.registerFindingRules(definitions.map(\.id))
+    }
+
+    /// The rule named `id`.
+    public func definition(_ id: String) -> RuleDefinition? { definitions.first { $0.id == id } }
+
+    // MARK: Observing requests
+
+    /// Checks one answered SDK request: asks its route's `observe` step what it concerns, then
+    /// runs the platform's rules. Called by the pipeline after faults, before the journal.
+    func observe(
+        _ request: Request, _ response: Response, observer: @Sendable (Request, EmulatorContext, Response) async -> Observation?,
+        context: EmulatorContext, journalID: Int, routedPath: String
+    ) async {
+        guard isEnabled, let project = context.projectID, let platform = context.platform,
+            let observation = await observer(request, context, response)
+        else { return }
+        let checked = CheckedRequest(
+            journalID: journalID, project: project, platform: platform, request: request, path: routedPath, route: context.route,
+            parameters: context.parameters, response: response, time: services.clocks.now(for: project).timeIntervalSince1970,
+            duration: Double(MonotonicClock.nanoseconds() &- request.receivedAt) / 1e9, observation: observation,
+            credentials: context.presentedCredentials.map(\.value))
+        await evaluate(checked)
+    }
+
+    /// Runs the rules over `request` and queues the write of each finding they raise.
+    public func evaluate(_ request: CheckedRequest) async {
+        guard let rules = rulesByPlatform[request.platform], !rules.isEmpty else { return }
+        let settings = await settings(for: request.project)
+        let raised = memory.withLock { all -> [(rule: any CheckRule, violation: Violation)] in
+            var raised: [(rule: any CheckRule, violation: Violation)] = []
+            for rule in rules where settings.isEnabled(rule.definition.id) {
+                if let violation = all[request.project, default: ProjectMemory()].run(rule, request) { raised.append((rule, violation)) }
+            }
+            all[request.project, default: ProjectMemory()].trim(now: request.time)
+            return raised
+        }
+        guard !raised.isEmpty else { return }
+        let replaced = Set(raised.flatMap { $0.rule.supersedes })
+        for (rule, violation) in raised where !replaced.contains(rule.definition.id) {
+            metrics.countFinding(rule: rule.definition.id)
+            let time = Date(timeIntervalSince1970: request.time)
+            let finding = Finding(
+                rule: rule.definition.id, platform: request.platform, device: violation.device, firstSeen: time, lastSeen: time, count: 1,
+                requests: violation.evidence, whatTheAppDid: violation.whatTheAppDid)
+            let (store, logger, project) = (store, services.logger, request.project)
+            pending.run {
+                do {
+                    try await store.record(finding, project: project)
+                } catch {
+                    logger.error("a finding could not be saved", [("rule", finding.rule), ("project", project), ("error", ErrorText.of(error))])
+                }
+            }
+        }
+    }
+
+    /// The project's settings, from the credential index's cache (dropped whenever the project
+    /// changes): one dictionary lookup per request. Unreadable settings are logged and the
+    /// defaults used, so a broken document never stops the checks or a request.
+    private func settings(for project: ProjectID) async -> CheckSettings {
+        do {
+            return try await services.credentials.derived("checks.settings", project: project) { try await store.settings(project: project) }
+        } catch {
+            services.logger.error("the check settings could not be read", [("project", project), ("error", ErrorText.of(error))])
+            return CheckSettings()
+        }
+    }
+
+    // MARK: Reading and clearing
+
+    /// Waits until every finding raised so far is stored.
+    public func flush() async { await pending.flush() }
+
+    /// Forgets what the rules remember of `project` (after a reset, a restore, a replacement, a
+    /// deletion or clearing its findings), so nothing it did before counts afterwards.
+    public func forget(project: ProjectID) {
+        memory.withLock { _ = $0.removeValue(forKey: project) }
+    }
+
+    /// The project's findings, most recently seen first, after every pending write.
+    public func findings(project: ProjectID) async throws -> [Finding] {
+        await flush()
+        return try await store.list(project: project)
+    }
+
+    /// Deletes the project's findings and forgets what its rules remember.
+    public func clear(project: ProjectID) async throws {
+        await flush()
+        try await store.clear(project: project)
+        forget(project: project)
+    }
+
+    /// The project's stored check settings, read fresh.
+    public func storedSettings(project: ProjectID) async throws -> CheckSettings { try await store.settings(project: project) }
+
+    /// Merges `patch` (RFC 7396) into the project's settings, checks the result and stores it.
+    public func updateSettings(project: ProjectID, patch: JSONValue) async throws -> CheckSettings {
+        guard case .object = patch else { throw AdminError.badRequest("The check settings must be a JSON object.", code: "invalid_settings") }
+        let current = try await store.settings(project: project)
+        let known = Set(definitions.map(\.id)).union(current.rules.keys)
+        let settings = try CheckSettings.parse(SettingsDocument.merge(current.document, patch), known: known)
+        try await store.save(settings, project: project)
+        return settings
+    }
+}
+
+/// What the rules remember of one project: each rule's traces by key, and how many there are.
+private struct ProjectMemory {
+    /// Traces a project may keep before old ones are dropped.
+    static let maxTraces = 4_096
+    /// Traces older than this (seconds) go first.
+    static let maxAge = 3_600.0
+
+    var traces: [String: [String: Trace]] = [:]
+    var count = 0
+
+    /// Runs `rule` over `request` with its own traces, keeping the count.
+    mutating func run(_ rule: any CheckRule, _ request: CheckedRequest) -> Violation? {
+        let id = rule.definition.id
+        let before = traces[id]?.count ?? 0
+        let violation = rule.evaluate(request, memory: &traces[id, default: [:]])
+        count += (traces[id]?.count ?? 0) - before
+        return violation
+    }
+
+    /// Past the bound, drops traces older than `maxAge`, then everything if that was not enough:
+    /// forgetting only ever costs a finding, never raises one.
+    mutating func trim(now: Double) {
+        guard count > Self.maxTraces else { return }
+        for id in Array(traces.keys) { traces[id] = traces[id]?.filter { now - $0.value.time < Self.maxAge } }
+        count = traces.values.reduce(0) { $0 + $1.count }
+        if count > Self.maxTraces { (traces, count) = ([:], 0) }
+    }
+}
+
+/// Writes queued off the request path, so a reader can wait for them.
+private final class PendingWrites: Sendable {
+    private let state = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
+
+    @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
+    init() {}
+
+    /// Starts `body` now, remembered until it finishes.
+    func run(_ body: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            let id = state.next
+            state.next += 1
+            // Started under the lock: its `finished` cannot run before it is stored.
+            state.tasks[id] = Task { [weak self] in
+                await body()
+                self?.finished(id)
+            }
+        }
+    }
+
+    /// Waits for every write started so far.
+    func flush() async {
+        let tasks = state.withLock { Array($0.tasks.values) }
+        for task in tasks { await task.value }
+    }
+
+    private func finished(_ id: Int) { state.withLock { _ = $0.tasks.removeValue(forKey: id) } }
+}
