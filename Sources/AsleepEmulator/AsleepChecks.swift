@@ -18,6 +18,8 @@ enum AsleepChecks {
 
     /// The fact that says the device is a registered product (not a user standing in for one).
     static let productFact = "product"
+    /// The credential a successful registration answered with.
+    static let credentialFact = "credential"
 
     /// The credential index's kind for a product key's device (cached like the SDK's credentials).
     private static let productKeyKind = "productKeyDevice"
@@ -25,7 +27,11 @@ enum AsleepChecks {
     /// The `sdk` route group's `observe` step.
     @Sendable static func observe(_ request: Request, _ context: EmulatorContext, _ response: Response) async -> Observation? {
         if context.route == registration, request.method == .post {
-            return Observation(device: registeredDevice(request.body), facts: [productFact: "1"], retriedBySDK: true)
+            var facts = [productFact: "1"]
+            if (200..<300).contains(response.status), let key = try? JSONValue.parse(response.body)["result"]?["product_key"]?.stringValue {
+                facts[credentialFact] = key // not JSON: no credential to compare, which only skips a rule
+            }
+            return Observation(device: registeredDevice(request.body), facts: facts, retriedBySDK: true)
         }
         if let key = request.headers["x-product-key"], !key.isEmpty, let project = context.projectID, let device = await device(productKey: key, project: project, context) {
             return Observation(device: device, facts: [productFact: "1"])

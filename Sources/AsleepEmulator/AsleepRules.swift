@@ -23,8 +23,10 @@ enum AsleepRules {
 }
 
 /// `asleep.setup-repeated`: the same product registered successfully again less than `window`
-/// seconds after its last successful registration. A registration whose answer took `slow`
-/// seconds or more is left out, since the SDK may have timed out and retried it.
+/// seconds after its last successful registration, and answered with the same credential. A
+/// registration whose answer took `slow` seconds or more is left out, since the SDK may have
+/// timed out and retried it; so is one answered with a new credential (the stored one was
+/// revoked, and registering again is how a device recovers).
 struct SetupRepeated: CheckRule {
     static let window = 60.0
     static let slow = 10.0
@@ -38,8 +40,15 @@ struct SetupRepeated: CheckRule {
 
     func evaluate(_ request: CheckedRequest, memory: inout [String: Trace]) -> Violation? {
         guard AsleepRules.isRegistration(request), request.succeeded, let device = AsleepRules.product(request) else { return nil }
-        defer { memory[device] = Trace(request) }
-        guard let trace = memory[device], request.time - trace.time < Self.window, trace.duration < Self.slow else { return nil }
+        var hasher = Hasher()
+        hasher.combine(request.fact(AsleepChecks.credentialFact))
+        let credential = hasher.finalize()
+        defer {
+            var trace = Trace(request)
+            trace.fingerprint = credential
+            memory[device] = trace
+        }
+        guard let trace = memory[device], request.time - trace.time < Self.window, trace.duration < Self.slow, trace.fingerprint == credential else { return nil }
         return Violation(
             device: device,
             whatTheAppDid: "Registered product \(device) again \(CheckedRequest.seconds(request.time - trace.time)) after it was registered successfully.",
@@ -48,7 +57,9 @@ struct SetupRepeated: CheckRule {
 }
 
 /// `asleep.setup-retried-after-rejection`: a registration sent again, unchanged (same body and
-/// credentials), less than `window` seconds after the server rejected it with a 4xx.
+/// credentials), less than `window` seconds after the server rejected it with a 4xx, and rejected
+/// the same way again (a different answer means the server's state changed in between, such as
+/// product billing turned on for the plan).
 struct SetupRetriedAfterRejection: CheckRule {
     static let window = 60.0
 
@@ -64,7 +75,7 @@ struct SetupRetriedAfterRejection: CheckRule {
         guard AsleepRules.isRegistration(request), let device = request.device else { return nil }
         let rejected = (400..<500).contains(request.status) && request.status != 408 && request.status != 429
         guard rejected || memory[device] != nil else { return nil }
-        let fingerprint = request.fingerprint()
+        let fingerprint = request.exchangeFingerprint()
         var violation: Violation?
         if let trace = memory[device], trace.fingerprint == fingerprint, request.time - trace.time < Self.window {
             violation = Violation(

@@ -7,6 +7,7 @@ extension CoreAdminRoutes {
         [
             Route(.get, "/__admin/projects/{id}/export") { _, context in
                 let id = context.parameter("id")
+                await checks.flush() // the bundle holds every finding raised so far
                 guard let bundle = try await bundles.export(id) else { throw AdminError.notFound("Project `\(id)`") }
                 var headers = HTTPHeaders()
                 headers.set("Content-Type", "application/json")

@@ -46,9 +46,11 @@ extension CoreAdminRoutes {
                 let filter = try FindingFilter(request, platforms: platforms, checks: checks)
                 let id = context.parameter("id")
                 let settings = try await checks.storedSettings(project: id)
-                let shown = try await checks.findings(project: id).compactMap { finding -> JSONValue? in
-                    let severity = checks.definition(finding.rule).map(settings.severity) ?? .warning
-                    return filter.keeps(finding, severity: severity) ? render(finding, severity: severity, definition: checks.definition(finding.rule)) : nil
+                var shown: [JSONValue] = []
+                for finding in try await checks.findings(project: id) {
+                    let definition = checks.definition(finding.rule)
+                    let severity = definition.map(settings.severity) ?? .warning
+                    if filter.keeps(finding, severity: severity) { shown.append(render(finding, severity: severity, definition: definition)) }
                 }
                 return .json(JSONValue.object(["findings": .array(shown)]))
             },

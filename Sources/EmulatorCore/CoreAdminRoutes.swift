@@ -311,6 +311,7 @@ enum CoreAdminRoutes {
         routes.append(
             Route(.post, "/__admin/projects/{id}/snapshots") { request, context in
                 let body = try decodeAdmin(SnapshotBody.self, request)
+                await checks.flush() // the snapshot holds every finding raised so far
                 guard ProjectStore.isValidID(body.name) else { throw AdminError.badRequest("Snapshot names are 1–64 characters of a–z, A–Z, 0–9, `_` and `-`.") }
                 return .json(try await snapshots.save(project: context.parameter("id"), name: body.name), status: 201)
             })

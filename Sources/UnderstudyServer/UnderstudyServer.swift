@@ -217,6 +217,7 @@ public final class UnderstudyServer: Sendable {
         } catch {
             emulator.services.logger.error("journal entries could not be written at shutdown", [("error", ErrorText.of(error))])
         }
+        await emulator.checks.flush() // findings raised by the last requests are kept, and exported below
         if let directory = configuration.exportOnExitDirectory { await exportBundles(to: directory) }
         // How well writes were grouped into transactions: the group commit's one figure of merit.
         let services = emulator.services

@@ -100,6 +100,17 @@ struct ControlPlaneOpenAPITests {
         _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?id=copy", json: exported.json, expect: 409)
         _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import", json: ["format": "understudy-bundle", "version": 9], expect: 400)
         _ = try await check("POST", "/__admin/projects/import", "/__admin/projects/import?replace=missing", json: ["format": "understudy-bundle", "version": 1], expect: 404)
+        let key = created.json?["credentials"]?["testing"]?["key"]?.stringValue ?? ""
+        for _ in 0..<3 { _ = await harness.respond("POST", "/testing/echo", json: ["n": 1], headers: ["x-test-key": key, "x-test-device": "d", "x-test-status": "400"]) }
+        let findings = try await check("GET", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings?platform=testing", expect: 200)
+        #expect(findings.json?["findings"]?.arrayValue?.count == 1)
+        _ = try await check("GET", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings?severity=fatal", expect: 400)
+        _ = try await check("DELETE", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings", expect: 204)
+        _ = try await check("GET", "/__admin/projects/{id}/checks", "/__admin/projects/\(id)/checks", expect: 200)
+        _ = try await check(
+            "PATCH", "/__admin/projects/{id}/checks", "/__admin/projects/\(id)/checks", json: ["rules": ["repeat-after-4xx": ["severity": "error"]]], expect: 200)
+        _ = try await check("PATCH", "/__admin/projects/{id}/checks", "/__admin/projects/\(id)/checks", json: ["rules": ["nope": [:]]], expect: 400)
+        _ = try await check("GET", "/__admin/projects/{id}/checks", "/__admin/projects/missing/checks", expect: 404)
         _ = try await check("POST", "/__admin/projects/{id}/reset", "/__admin/projects/\(id)/reset", expect: 200)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 204)
         _ = try await check("DELETE", "/__admin/projects/{id}", "/__admin/projects/\(id)", expect: 404)
@@ -131,7 +142,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 36) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics, the HAR archive
+        #expect(ids.count == 40) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics, the HAR archive, findings and checks
     }
 
     @Test("the validator catches a response that does not fit")

@@ -19,7 +19,23 @@ struct TestPlatform: Platform {
     func pathPrefix(forHost host: String) -> String? { host == "api.test.example" ? "/testing" : nil }
 
     func routes() -> [Route] {
-        [
+        // The integration checks' installation: the `x-test-device` header, when sent.
+        let observe: @Sendable (Request, EmulatorContext, Response) async -> Observation? = { request, context, _ in
+            Observation(device: request.headers["x-test-device"], facts: context.noted)
+        }
+        var echo = Route(.post, "/echo") { request, context in
+            context.note("echoed", "yes")
+            let status = request.headers["x-test-status"].flatMap { Int($0) } ?? 200
+            return .json(JSONValue.object(["status": .int(Int64(status))]), status: status)
+        }
+        echo.observe = observe
+        var lookup = Route(.get, "/echo") { request, _ in
+            let status = request.headers["x-test-status"].flatMap { Int($0) } ?? 200
+            return .json(JSONValue.object(["status": .int(Int64(status))]), status: status)
+        }
+        lookup.observe = observe
+        return [
+            echo, lookup,
             Route(.post, "/items") { request, context in
                 guard let project = context.projectID else { throw TestError(status: 401, message: "unknown key") }
                 struct Body: Codable { var name: String }

@@ -110,7 +110,7 @@ public protocol CheckRule: Sendable {
     /// The rule as findings show it.
     var definition: RuleDefinition { get }
     /// Rules whose finding on the same request this one replaces, because it says the same thing
-    /// with the SDK's own words (Asleep's "registration retried after a rejection" over the
+    /// with the SDK's own words (a platform's "registration retried after a rejection" over the
     /// generic "repeated after a 4xx").
     var supersedes: [String] { get }
     /// Looks at one answered request with the rule's memory of earlier ones in this project.
@@ -151,6 +151,7 @@ public struct CheckedRequest: Sendable {
     /// The credentials it presented, as its platform read them.
     let credentials: [String]
     let request: Request
+    let responseBody: Data
 
     /// Describes an answered request (the check stage does this; tests of rules may too).
     public init(
@@ -163,6 +164,7 @@ public struct CheckedRequest: Sendable {
         self.platform = platform
         self.method = request.method
         self.request = request
+        self.responseBody = response.body
         self.path = path
         self.route = route
         self.parameters = parameters
@@ -197,15 +199,41 @@ public struct CheckedRequest: Sendable {
     public var failedOnServer: Bool { status == 0 || status >= 500 }
 
     /// A hash of everything that makes two requests the same request: method, path, query, body
-    /// and the credentials presented (not volatile headers such as request ids). Computed on
-    /// demand, since only rules that compare repeats need it.
+    /// (a JSON body as its value, since encoders order keys as they like) and the credentials
+    /// presented (not volatile headers such as request ids). Computed on demand, since only rules
+    /// that compare repeats need it.
     public func fingerprint() -> Int {
         var hasher = Hasher()
         hasher.combine(request.method.rawValue)
         hasher.combine(request.target)
-        request.body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        Self.combine(request.body, into: &hasher)
         hasher.combine(credentials)
         return hasher.finalize()
+    }
+
+    /// A hash of the answer: its status and body, so a repeat that got a different refusal (the
+    /// server's state changed in between) is told apart from one that got the same.
+    public func answerFingerprint() -> Int {
+        var hasher = Hasher()
+        hasher.combine(status)
+        Self.combine(responseBody, into: &hasher)
+        return hasher.finalize()
+    }
+
+    /// `fingerprint()` and `answerFingerprint()` together: the same request answered the same way.
+    public func exchangeFingerprint() -> Int {
+        var hasher = Hasher()
+        hasher.combine(fingerprint())
+        hasher.combine(answerFingerprint())
+        return hasher.finalize()
+    }
+
+    private static func combine(_ body: Data, into hasher: inout Hasher) {
+        if let first = body.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONValue.parse(body) {
+            value.encoded().withUnsafeBytes { hasher.combine(bytes: $0) } // sorted keys: the value, not its spelling
+        } else {
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// Seconds as a short phrase ("0.4 s", "12 s").

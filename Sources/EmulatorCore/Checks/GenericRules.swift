@@ -95,7 +95,8 @@ public struct RetryBurstAfterServerError: CheckRule {
 
 /// `repeat-after-4xx`: the very same request (method, path, query, body, credentials) sent twice
 /// more, each within `window` seconds of the previous one, after an answer that no retry can
-/// change. A lookup's 404 (GET or HEAD) is an answer, not a failure, so it is left out.
+/// change, and answered the same way each time (a different refusal means the server's state
+/// changed in between). A lookup's 404 (GET or HEAD) is an answer, not a failure, so it is left out.
 public struct RepeatAfterClientError: CheckRule {
     /// The rule's id.
     public static let id = "repeat-after-4xx"
@@ -122,7 +123,7 @@ public struct RepeatAfterClientError: CheckRule {
         let refused = Self.statuses.contains(request.status) && !isLookup
         // The fingerprint hashes the body: computed only when a refusal is remembered or made.
         guard refused || memory[key] != nil else { return nil }
-        let fingerprint = request.fingerprint()
+        let fingerprint = request.exchangeFingerprint() // a repeat must match the request and the answer it got
         guard var trace = memory[key], trace.fingerprint == fingerprint, request.time - trace.time <= Self.window else {
             if refused {
                 var trace = Trace(request)

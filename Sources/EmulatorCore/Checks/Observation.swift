@@ -12,8 +12,8 @@ public struct Observation: Sendable, Equatable {
     public var device: String?
     /// Facts for the platform's rules (a hash the handler computed, an id it found), by name.
     public var facts: [String: String]
-    /// Whether the SDK retries this request itself on a documented schedule of its own (Asleep's
-    /// registration, WarrantyLife's uploads): such retries follow that schedule, not `Retry-After`.
+    /// Whether the SDK retries this request itself on a documented schedule of its own (a device
+    /// registration, an upload): such retries follow that schedule, not `Retry-After`.
     public var retriedBySDK: Bool
 
     /// Creates an observation.

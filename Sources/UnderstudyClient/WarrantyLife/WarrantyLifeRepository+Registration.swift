@@ -188,8 +188,10 @@ extension WarrantyLifeRepository {
                 let delay = attempt < retryDelays.count ? retryDelays[attempt] : 0
                 if delay > 0 {
                     let failure = error
-                    // Cancelled while backing off: give up with the failure at hand rather than retry at once.
-                    do { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) } catch { throw failure }
+                    // Cancelled while backing off, or a wait that failed: give up with the failure at hand rather than retry at once.
+                    do {
+                        if let wait { try await wait(delay) } else { try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000)) }
+                    } catch { throw failure }
                 }
                 attempt += 1
             }

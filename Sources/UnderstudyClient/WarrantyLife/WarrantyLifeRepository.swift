@@ -11,6 +11,7 @@ public final class WarrantyLifeRepository: Sendable {
     public let deviceID: String
     let base: String
     let retryDelays: [Double]
+    let wait: (@Sendable (Double) async throws -> Void)?
 
     struct State: Sendable {
         var login: WarrantyLifeLoginResponse?
@@ -29,12 +30,13 @@ public final class WarrantyLifeRepository: Sendable {
     }
     let state = Mutex(State())
 
-    init(http: ClientHTTP, apiKey: String?, deviceID: String, base: String, retryDelays: [Double]) {
+    init(http: ClientHTTP, apiKey: String?, deviceID: String, base: String, retryDelays: [Double], wait: (@Sendable (Double) async throws -> Void)? = nil) {
         self.http = http
         self.apiKey = apiKey
         self.deviceID = deviceID
         self.base = base
         self.retryDelays = retryDelays
+        self.wait = wait
     }
 
     /// Whether a user is logged in (`isUserLoggedIn()`).

@@ -17,13 +17,17 @@ struct AsleepFixture {
 
     /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
     /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    /// Unless `expectingFindings`, the test then fails on any integration-check finding of the
+    /// project: every flow these tests drive uses the SDK as its documentation says.
     static func with<T>(
         transport: UnderstudyTestServer.Transport = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: (AsleepFixture) async throws -> T
+        expectingFindings: Bool = false, _ body: (AsleepFixture) async throws -> T
     ) async throws -> T {
         try await UnderstudyTestServer.with(transport: transport, configure: configure) { server in
             let project = try await server.makeProject(name: "asleep")
-            return try await body(AsleepFixture(server: server, project: project))
+            let result = try await body(AsleepFixture(server: server, project: project))
+            if !expectingFindings { try await server.expectNoFindings(project: project.id) }
+            return result
         }
     }
 

@@ -78,6 +78,7 @@ struct AsleepTrackingFlowTests {
         try await AsleepFixture.with { fixture in
             let info = AsleepProductInfo(model: "bedside-1", identifierType: "MAC_ADDRESS", identifierValue: "AA:BB:CC:DD:EE:FF")
             let first = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: info)
+            _ = try await fixture.projectAdmin.advanceClock(by: 300) // deleted, reinstalled and launched again
             let again = try await fixture.asleep.setup(
                 apiKey: fixture.apiKey, productInfo: AsleepProductInfo(model: "bedside-1", identifierType: "macAddress", identifierValue: "AA:BB:CC:DD:EE:FF"))
             #expect(first.created && !again.created)
@@ -134,10 +135,11 @@ struct AsleepTrackingFlowTests {
                     match: .init(platform: "asleep", method: "POST", path: "/ai/v1/products"),
                     action: .init(type: "status", status: 503), times: 4))
             let info = AsleepProductInfo(model: "m", identifierValue: "SN-RETRY")
-            for _ in 0..<4 {
+            for wait in [2.0, 4, 8, 60] { // the SDK's retries after 2, 4 and 8 s; then setup again after a while
                 let failure = await rejection(info)
                 #expect(failure.0 == 503)
                 #expect(failure.1 != nil)
+                _ = try await fixture.projectAdmin.advanceClock(by: wait)
             }
             #expect(try await asleep.setup(apiKey: fixture.apiKey, productInfo: info).created)
 

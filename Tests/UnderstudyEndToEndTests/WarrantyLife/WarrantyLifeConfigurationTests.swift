@@ -9,7 +9,7 @@ struct WarrantyLifeConfigurationTests {
     func alternatives() async throws {
         try await WarrantyLifeFixture.with(configure: {
             $0.platforms[.warrantylife] = ["requireActivation": true, "loginFailureStatus": 401, "envelope": "bare", "sensorEventDedupe": false, "uploadDedupe": false]
-        }) { f in
+        }, expectingFindings: true) { f in
             let register = try await f.raw("POST", "/auth/user", headers: ["Content-Type": "application/json"], body: Data(#"{"email":"new@example.com","password":"pw"}"#.utf8))
             let created = try register.json()
             #expect(register.status == 201 && created["token"]?.string != nil && created["data"] == Optional<AnyJSON>.none)
@@ -47,6 +47,8 @@ struct WarrantyLifeConfigurationTests {
             let made = [itemID, first, second, reportA, reportB].map { $0.flatMap { Int($0) } ?? 0 }
             #expect(made == Array(made[0]...made[0] + 4) && made.allSatisfy { String($0).count == 8 }, "\(made)")
             #expect(try await f.admin.list("diagnostics").last?["sameHashAs"]?.string == reportA)
+            // The repeats sent on purpose are what the checks report.
+            #expect(try await f.projectAdmin.findings().map(\.rule).sorted() == ["warrantylife.diagnostic-recreated", "warrantylife.sensor-event-recreated"])
         }
     }
 

@@ -19,7 +19,8 @@ struct WarrantyLifeContractCorrectionTests {
 
     @Test("repeated sensor events and diagnostics get new ids by default and stay marked as repeats")
     func repeatsAreNotDeduplicated() async throws {
-        try await WarrantyLifeFixture.with { f in
+        // The repeats are the mistake the checks report: an app that re-creates stages the SDK reuses.
+        try await WarrantyLifeFixture.with(expectingFindings: true) { f in
             let (repo, _, itemID) = try await Self.signedIn(f)
             let event: [String: AnyJSON] = ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1111]
             let first = try await repo.createSensorEvent(itemId: itemID, body: event)
@@ -32,12 +33,13 @@ struct WarrantyLifeContractCorrectionTests {
             let reportB = try await repo.createItemDiagnosticReport(itemId: itemID, body: ["ram": 4, "brand": "Apple"])
             #expect(reportA != reportB)
             #expect(try await f.admin.list("diagnostics", itemID: itemID).map { $0["sameHashAs"]?.string } == [nil, reportA])
+            #expect(try await f.projectAdmin.findings().map(\.rule).sorted() == ["warrantylife.diagnostic-recreated", "warrantylife.sensor-event-recreated"])
         }
     }
 
     @Test("sensorEventDedupe and uploadDedupe opt into answering a repeat with the first id")
     func dedupeIsOptIn() async throws {
-        try await WarrantyLifeFixture.with(configure: { $0.platforms[.warrantylife] = ["sensorEventDedupe": true, "uploadDedupe": true] }) { f in
+        try await WarrantyLifeFixture.with(configure: { $0.platforms[.warrantylife] = ["sensorEventDedupe": true, "uploadDedupe": true] }, expectingFindings: true) { f in
             let (repo, _, itemID) = try await Self.signedIn(f)
             let event: [String: AnyJSON] = ["eventAt": "2026-11-30 09:00:00.000", "sensorEventType": 1111]
             let first = try await repo.createSensorEvent(itemId: itemID, body: event)
@@ -45,6 +47,8 @@ struct WarrantyLifeContractCorrectionTests {
             let report = try await repo.createItemDiagnosticReport(itemId: itemID, body: ["brand": "Apple"])
             #expect(try await repo.createItemDiagnosticReport(itemId: itemID, body: ["brand": "Apple"]) == report)
             #expect(try await f.admin.list("sensor-events", itemID: itemID).count == 2)
+            // Answered with the first ids, the repeats were still sent: the checks report them.
+            #expect(try await f.projectAdmin.findings().map(\.rule).sorted() == ["warrantylife.diagnostic-recreated", "warrantylife.sensor-event-recreated"])
         }
     }
 

@@ -93,7 +93,8 @@ struct WarrantyLifeDeviceTests {
 
     @Test("items: public 404, create 201 then 200, FCM token update and capture, silent push into the outbox")
     func itemsAndTokens() async throws {
-        try await WarrantyLifeFixture.with { f in
+        // The repeated diagnostic report is sent on purpose; the checks report it (the repeated drop capture they leave alone).
+        try await WarrantyLifeFixture.with(expectingFindings: true) { f in
             try await f.user("jane@example.com")
             let repo = f.repository(device: "PHONE")
             #expect(await wlError { _ = try await repo.getItemByDeviceIdPublic() }?.errorCode == 1301)
@@ -136,6 +137,7 @@ struct WarrantyLifeDeviceTests {
             try await f.admin.silentPush(itemID: itemID)
             let pushes = try await f.projectAdmin.outbox(platform: "warrantylife", kind: "push")
             #expect(pushes.count == 1 && pushes.first?.recipient == "fcm-3")
+            #expect(try await f.projectAdmin.findings().map(\.rule) == ["warrantylife.diagnostic-recreated"])
         }
     }
 
@@ -172,7 +174,8 @@ struct WarrantyLifeDeviceTests {
 
     @Test("a gzip readings batch is kept as the stream sent, an uncompressed one as its text; both inspect alike and survive a snapshot")
     func readingsStoredAsReceived() async throws {
-        try await WarrantyLifeFixture.with { f in
+        // The same readings go up three times in three encodings: the repeat the checks report.
+        try await WarrantyLifeFixture.with(expectingFindings: true) { f in
             try await f.user("jane@example.com")
             let repo = f.repository()
             let login = try await repo.getTokenViaUserPassword(username: "jane@example.com", password: "secret-pass")
@@ -207,6 +210,8 @@ struct WarrantyLifeDeviceTests {
             #expect(try await f.raw("POST", path, body: gzip, login: login).status == 201)
             try await f.projectAdmin.restoreSnapshot("three-batches")
             try await expectBatches()
+            let found = try await f.projectAdmin.findings()
+            #expect(found.map(\.rule) == ["warrantylife.readings-reuploaded"] && found.first?.count == 2) // as the snapshot had it
         }
     }
 

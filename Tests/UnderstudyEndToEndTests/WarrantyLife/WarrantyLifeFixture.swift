@@ -16,19 +16,25 @@ struct WarrantyLifeFixture {
 
     /// Runs `body` with a fresh fixture and stops its server before returning, also when `body` throws.
     /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    /// Unless `expectingFindings`, the test then fails on any integration-check finding of the
+    /// project: every flow these tests drive uses the SDK as its documentation says.
     static func with<T>(
         transport: UnderstudyTestServer.Transport = .router, configure: (inout ServerConfiguration) -> Void = { _ in },
-        _ body: (WarrantyLifeFixture) async throws -> T
+        expectingFindings: Bool = false, _ body: (WarrantyLifeFixture) async throws -> T
     ) async throws -> T {
         try await UnderstudyTestServer.with(transport: transport, configure: configure) { server in
             let project = try await server.makeProject(name: "warrantylife")
-            return try await body(WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey")))
+            let result = try await body(WarrantyLifeFixture(server: server, project: project, key: project.credential("warrantylife", "developerKey")))
+            if !expectingFindings { try await server.expectNoFindings(project: project.id) }
+            return result
         }
     }
 
-    /// An SDK repository for `device` (no upload backoff, so retries need no waiting).
+    /// An SDK repository for `device`, whose upload back-off (1, 2, 4 s) moves the project's
+    /// clock on instead of sleeping.
     func repository(device: String = "6F1C2A9E-0B2D-4C5E-9F00-1234567890AB", key: String? = nil) -> WarrantyLifeRepository {
-        client.warrantyLife.repository(apiKey: key ?? self.key, deviceID: device, retryDelays: [0, 0, 0])
+        let project = projectAdmin
+        return client.warrantyLife.repository(apiKey: key ?? self.key, deviceID: device) { seconds in _ = try await project.advanceClock(by: seconds) }
     }
 
     /// Creates a user and returns its id.
