@@ -4,7 +4,12 @@ import HTTPServer
 /// How serious a finding is: `error` for what breaks the integration, `warning` for what wastes
 /// requests or works only by luck, `info` for what is worth knowing.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
-    case error, warning, info
+    /// Breaks the integration.
+    case error
+    /// Wastes requests or works only by luck.
+    case warning
+    /// Worth knowing.
+    case info
 
     /// Errors first.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }

@@ -7,9 +7,11 @@ import UnderstudyTesting
 struct WarrantyLifeConfigurationTests {
     @Test("requireActivation, loginFailureStatus 401, bare envelope; Bearer tokens; drop-data sync")
     func alternatives() async throws {
-        try await WarrantyLifeFixture.with(configure: {
-            $0.platforms[.warrantylife] = ["requireActivation": true, "loginFailureStatus": 401, "envelope": "bare", "sensorEventDedupe": false, "uploadDedupe": false]
-        }, expectingFindings: true) { f in
+        try await WarrantyLifeFixture.with(
+            configure: {
+                $0.platforms[.warrantylife] = ["requireActivation": true, "loginFailureStatus": 401, "envelope": "bare", "sensorEventDedupe": false, "uploadDedupe": false]
+            }, expectingFindings: true
+        ) { f in
             let register = try await f.raw("POST", "/auth/user", headers: ["Content-Type": "application/json"], body: Data(#"{"email":"new@example.com","password":"pw"}"#.utf8))
             let created = try register.json()
             #expect(register.status == 201 && created["token"]?.string != nil && created["data"] == Optional<AnyJSON>.none)
