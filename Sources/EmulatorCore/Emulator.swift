@@ -299,7 +299,7 @@ public final class Emulator: HTTPApplication {
                 requestID: String(requestID), platform: platform.id, parameters: parameters, route: template,
                 projectID: identity.project, credential: identity.credential, presentedCredentials: identity.presented,
                 now: services.clocks.now(for: identity.project), services: services, errors: self.answers(platform),
-                notes: checks.isEnabled && identity.project != nil ? ObservationNotes() : nil)
+                notes: checks.isEnabled && identity.project != nil && target?.observe != nil ? ObservationNotes() : nil)
         }
         let (response, context) = await answerSDK(request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)
         // The checks see the answer the app got, fault or not; they cannot change it.

@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// Cost per request while the checks are on: the route group's `observe` step, a cached read of
 /// the project's settings, one lock, and the rules of the request's platform, each a dictionary
-/// lookup or two; a finding's write is queued off the request path (`pending`), and a reading of
-/// the findings waits for the queue first, so a finding is never missing for want of a write.
+/// lookup or two; a finding's write is queued off the request path (`PendingFindings`, merged
+/// with others of the same row), and a reading of the findings waits for the queue first, so a
+/// finding is never missing for want of a write.
 public final class CheckEngine: Sendable {
     /// Whether the checks run at all (`--checks off` turns them off for the whole server).
     public let isEnabled: Bool
@@ -22,7 +23,7 @@ public final class CheckEngine: Sendable {
     private let metrics: EmulatorMetrics
     private let store: FindingStore
     private let memory = Mutex<[ProjectID: ProjectMemory]>([:])
-    private let pending = PendingWrites()
+    private let pending: PendingFindings
 
     /// The checks of `platforms` (their `checkRules` and the generic rules); throws on two rules with one id.
     @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
@@ -31,6 +32,7 @@ public final class CheckEngine: Sendable {
         self.services = services
         self.metrics = metrics
         store = FindingStore(database: services.database)
+        pending = PendingFindings(store: store, logger: services.logger)
         var byPlatform: [PlatformID: [any CheckRule]] = [:]
         var definitions = GenericRules.all.map(\.definition)
         for platform in platforms {
@@ -89,14 +91,7 @@ public final class CheckEngine: Sendable {
             let finding = Finding(
                 rule: rule.definition.id, platform: request.platform, device: violation.device, firstSeen: time, lastSeen: time, count: 1,
                 requests: violation.evidence, whatTheAppDid: violation.whatTheAppDid)
-            let (store, logger, project) = (store, services.logger, request.project)
-            pending.run {
-                do {
-                    try await store.record(finding, project: project)
-                } catch {
-                    logger.error("a finding could not be saved", [("rule", finding.rule), ("project", project), ("error", ErrorText.of(error))])
-                }
-            }
+            pending.add(finding, project: request.project)
         }
     }
 
@@ -179,31 +174,103 @@ private struct ProjectMemory {
     }
 }
 
-/// Writes queued off the request path, so a reader can wait for them.
-private final class PendingWrites: Sendable {
-    private let state = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
+/// Findings waiting to be written, off the request path: one entry per project, rule and
+/// device, so an app that breaks a rule on every request (a load test) costs a merge in memory
+/// per request and one write per batch, not a write per request. One task drains the queue at a
+/// time, each batch in one transaction; readers wait for it (`flush`).
+private final class PendingFindings: Sendable {
+    private struct Key: Hashable {
+        var project: ProjectID
+        var rule: String
+        var device: String
+    }
+
+    private struct State {
+        var queued: [Key: Finding] = [:]
+        var order: [Key] = []
+        var draining = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+    private let store: FindingStore
+    private let logger: Logger
 
     @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
-    init() {}
+    init(store: FindingStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
 
-    /// Starts `body` now, remembered until it finishes.
-    func run(_ body: @escaping @Sendable () async -> Void) {
-        state.withLock { state in
-            let id = state.next
-            state.next += 1
-            // Started under the lock: its `finished` cannot run before it is stored.
-            state.tasks[id] = Task { [weak self] in
-                await body()
-                self?.finished(id)
+    /// Queues one occurrence of `finding`, merged into one already waiting for the same row.
+    func add(_ finding: Finding, project: ProjectID) {
+        let key = Key(project: project, rule: finding.rule, device: finding.device)
+        let start = state.withLock { state -> Bool in
+            if var waiting = state.queued[key] {
+                waiting.merge(finding)
+                state.queued[key] = waiting
+            } else {
+                state.queued[key] = finding
+                state.order.append(key)
             }
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if start { Task { await self.drain() } }
+    }
+
+    /// Waits until everything queued so far is written.
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                guard state.draining || !state.queued.isEmpty else { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
-    /// Waits for every write started so far.
-    func flush() async {
-        let tasks = state.withLock { Array($0.tasks.values) }
-        for task in tasks { await task.value }
+    private func drain() async {
+        while true {
+            let (batch, idle) = state.withLock { state -> ([(project: ProjectID, finding: Finding)], [CheckedContinuation<Void, Never>]) in
+                guard !state.queued.isEmpty else {
+                    // Nothing left: this task stops, and whoever waited for the queue goes on.
+                    state.draining = false
+                    defer { state.waiters.removeAll() }
+                    return ([], state.waiters)
+                }
+                let batch = state.order.compactMap { key in state.queued[key].map { (key.project, $0) } }
+                state.queued.removeAll()
+                state.order.removeAll()
+                return (batch, [])
+            }
+            guard !batch.isEmpty else {
+                for waiter in idle { waiter.resume() }
+                return
+            }
+            do {
+                try await store.record(batch)
+            } catch {
+                // The batch as a whole failed (a project deleted meanwhile, the store gone): row by row, so one bad row loses only itself.
+                for (project, finding) in batch {
+                    do { try await store.record([(project, finding)]) } catch {
+                        logger.error("a finding could not be saved", [("rule", finding.rule), ("project", project), ("error", ErrorText.of(error))])
+                    }
+                }
+            }
+        }
     }
+}
 
-    private func finished(_ id: Int) { state.withLock { _ = $0.tasks.removeValue(forKey: id) } }
+extension Finding {
+    /// `other`, a later occurrence of the same rule on the same device, added to this one.
+    mutating func merge(_ other: Finding) {
+        count += other.count
+        firstSeen = min(firstSeen, other.firstSeen)
+        if other.lastSeen >= lastSeen { whatTheAppDid = other.whatTheAppDid }
+        lastSeen = max(lastSeen, other.lastSeen)
+        requests = FindingStore.merged(requests, other.requests)
+    }
 }

@@ -30,33 +30,40 @@ struct FindingStore: Sendable {
 
     let database: any Database
 
-    /// Adds one occurrence of `finding` (count 1) to its row, creating the row the first time.
-    /// Occurrences may arrive out of order (each is its own write), so times take min and max.
-    func record(_ finding: Finding, project: ProjectID) async throws {
+    /// Adds each finding's occurrences to its row, creating the row the first time, in one
+    /// transaction. Batches may arrive out of order, so times take min and max.
+    func record(_ batch: [(project: ProjectID, finding: Finding)]) async throws {
         try await database.write { connection in
-            let existing = try connection.queryOne(
-                "SELECT first_seen_at, last_seen_at, count, requests, what_the_app_did FROM findings WHERE project_id = ? AND rule = ? AND device = ?",
-                project, finding.rule, finding.device)
-            let time = finding.lastSeen.timeIntervalSince1970
-            guard let existing else {
-                try connection.run(
-                    """
-                    INSERT INTO findings (project_id, rule, device, platform, first_seen_at, last_seen_at, count, requests, what_the_app_did)
-                    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
-                    """, project, finding.rule, finding.device, finding.platform.rawValue, time, time, Self.text(finding.requests),
-                    finding.whatTheAppDid)
-                return
-            }
-            let first: Double = try existing.decode("first_seen_at"), last: Double = try existing.decode("last_seen_at")
-            let count: Int64 = try existing.decode("count")
-            let requests = Self.merged(Self.ids(try existing.decode("requests")), finding.requests)
-            let what: String = time >= last ? finding.whatTheAppDid : try existing.decode("what_the_app_did")
+            for (project, finding) in batch { try Self.record(finding, project: project, connection: connection) }
+        }
+    }
+
+    private static func record(_ finding: Finding, project: ProjectID, connection: any StoreConnection) throws {
+        let existing = try connection.queryOne(
+            "SELECT first_seen_at, last_seen_at, count, requests, what_the_app_did FROM findings WHERE project_id = ? AND rule = ? AND device = ?",
+            project, finding.rule, finding.device)
+        let (first, last) = (finding.firstSeen.timeIntervalSince1970, finding.lastSeen.timeIntervalSince1970)
+        guard let existing else {
             try connection.run(
                 """
-                UPDATE findings SET first_seen_at = ?, last_seen_at = ?, count = ?, requests = ?, what_the_app_did = ?
-                WHERE project_id = ? AND rule = ? AND device = ?
-                """, min(first, time), max(last, time), count &+ 1, Self.text(requests), what, project, finding.rule, finding.device)
+                INSERT INTO findings (project_id, rule, device, platform, first_seen_at, last_seen_at, count, requests, what_the_app_did)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, project, finding.rule, finding.device, finding.platform.rawValue, first, last, Int64(finding.count), text(finding.requests),
+                finding.whatTheAppDid)
+            return
         }
+        let storedFirst: Double = try existing.decode("first_seen_at"), storedLast: Double = try existing.decode("last_seen_at")
+        let stored: Int64 = try existing.decode("count")
+        let sum = stored.addingReportingOverflow(Int64(finding.count))
+        let count = sum.overflow ? Int64.max : sum.partialValue
+        let requests = merged(ids(try existing.decode("requests")), finding.requests)
+        let what: String = last >= storedLast ? finding.whatTheAppDid : try existing.decode("what_the_app_did")
+        try connection.run(
+            """
+            UPDATE findings SET first_seen_at = ?, last_seen_at = ?, count = ?, requests = ?, what_the_app_did = ?
+            WHERE project_id = ? AND rule = ? AND device = ?
+            """, min(storedFirst, first), max(storedLast, last), count, text(requests), what,
+            project, finding.rule, finding.device)
     }
 
     /// The project's findings, most recently seen first.
