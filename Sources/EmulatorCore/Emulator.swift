@@ -142,6 +142,8 @@ public final class Emulator: HTTPApplication {
         do {
             let appearedOrGone = try await projects.refresh()
             if let project { services.credentials.invalidate(project: project) } else { services.credentials.invalidateAll() }
+            // Another instance reset, restored or replaced it, or cleared its findings: start over here too.
+            for id in project.map({ [$0] }) ?? [] { checks.forget(project: id) }
             try await faults.load()
             for id in Set(appearedOrGone + (project.map { [$0] } ?? [])) {
                 for platform in platforms { await platform.projectStateDidChange(id) }

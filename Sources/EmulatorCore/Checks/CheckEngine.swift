@@ -177,7 +177,8 @@ private struct ProjectMemory {
 /// Findings waiting to be written, off the request path: one entry per project, rule and
 /// device, so an app that breaks a rule on every request (a load test) costs a merge in memory
 /// per request and one write per batch, not a write per request. One task drains the queue at a
-/// time, each batch in one transaction; readers wait for it (`flush`).
+/// time, each batch in one transaction after `gather` seconds in which more occurrences merge;
+/// a reader waiting for the queue (`flush`) cuts that wait short.
 private final class PendingFindings: Sendable {
     private struct Key: Hashable {
         var project: ProjectID
@@ -190,7 +191,11 @@ private final class PendingFindings: Sendable {
         var order: [Key] = []
         var draining = false
         var waiters: [CheckedContinuation<Void, Never>] = []
+        var gathering: Task<Void, Never>?
     }
+
+    /// How long a batch gathers before it is written.
+    static let gather: UInt64 = 20_000_000
 
     private let state = Mutex(State())
     private let store: FindingStore
@@ -226,6 +231,7 @@ private final class PendingFindings: Sendable {
             let idle = state.withLock { state -> Bool in
                 guard state.draining || !state.queued.isEmpty else { return true }
                 state.waiters.append(continuation)
+                state.gathering?.cancel() // someone is reading: write now
                 return false
             }
             if idle { continuation.resume() }
@@ -234,21 +240,30 @@ private final class PendingFindings: Sendable {
 
     private func drain() async {
         while true {
-            let (batch, idle) = state.withLock { state -> ([(project: ProjectID, finding: Finding)], [CheckedContinuation<Void, Never>]) in
+            let gathering = Task<Void, Never> { _ = try? await Task.sleep(nanoseconds: Self.gather) } // cancelled: only cut short
+            let (go, idle) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                 guard !state.queued.isEmpty else {
                     // Nothing left: this task stops, and whoever waited for the queue goes on.
                     state.draining = false
                     defer { state.waiters.removeAll() }
-                    return ([], state.waiters)
+                    return (false, state.waiters)
                 }
+                state.gathering = gathering
+                return (true, [])
+            }
+            guard go else {
+                gathering.cancel()
+                for waiter in idle { waiter.resume() }
+                return
+            }
+            if state.withLock({ !$0.waiters.isEmpty }) { gathering.cancel() } // a reader came first
+            await gathering.value
+            let batch = state.withLock { state -> [(project: ProjectID, finding: Finding)] in
+                state.gathering = nil
                 let batch = state.order.compactMap { key in state.queued[key].map { (key.project, $0) } }
                 state.queued.removeAll()
                 state.order.removeAll()
-                return (batch, [])
-            }
-            guard !batch.isEmpty else {
-                for waiter in idle { waiter.resume() }
-                return
+                return batch
             }
             do {
                 try await store.record(batch)

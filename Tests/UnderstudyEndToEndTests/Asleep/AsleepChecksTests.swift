@@ -136,7 +136,10 @@ struct AsleepChecksTests {
     @Test("a project that turns a rule off gets no finding from it, and expectNoFindings passes")
     func ruleOff() async throws {
         try await Self.with { (fixture: AsleepFixture) async throws in
-            try await fixture.projectAdmin.configureCheck("asleep.setup-repeated", enabled: false)
+            let rules = try await fixture.projectAdmin.configureCheck("asleep.setup-repeated", enabled: false, severity: "error")
+            let rule = try #require(rules.first { $0.id == "asleep.setup-repeated" })
+            #expect(!rule.enabled && rule.severity == "error" && rule.defaultSeverity == "warning")
+            #expect(try await fixture.projectAdmin.checks().filter { $0.platform == nil }.map(\.id).sorted() == ["repeat-after-4xx", "retry-before-retry-after", "retry-burst-after-5xx"])
             for _ in 0..<2 { _ = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: Self.product) }
             try await fixture.server.expectNoFindings(project: fixture.project.id)
 
@@ -148,6 +151,9 @@ struct AsleepChecksTests {
             await withKnownIssue("expectNoFindings fails the test with the finding's text") {
                 try await fixture.server.expectNoFindings(project: fixture.project.id)
             }
+            #expect(try await fixture.projectAdmin.findings(FindingQuery(severity: "error")).count == 1) // raised to an error above
+            try await fixture.projectAdmin.clearFindings()
+            try await fixture.server.expectNoFindings(project: fixture.project.id)
         }
     }
 }
