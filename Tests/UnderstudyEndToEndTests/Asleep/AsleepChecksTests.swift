@@ -139,7 +139,10 @@ struct AsleepChecksTests {
             let rules = try await fixture.projectAdmin.configureCheck("asleep.setup-repeated", enabled: false, severity: "error")
             let rule = try #require(rules.first { $0.id == "asleep.setup-repeated" })
             #expect(!rule.enabled && rule.severity == "error" && rule.defaultSeverity == "warning")
-            #expect(try await fixture.projectAdmin.checks().filter { $0.platform == nil }.map(\.id).sorted() == ["repeat-after-4xx", "retry-before-retry-after", "retry-burst-after-5xx"])
+            #expect(
+                try await fixture.projectAdmin.checks().filter { $0.platform == nil }.map(\.id).sorted() == [
+                    "repeat-after-4xx", "retry-before-retry-after", "retry-burst-after-5xx",
+                ])
             for _ in 0..<2 { _ = try await fixture.asleep.setup(apiKey: fixture.apiKey, productInfo: Self.product) }
             try await fixture.server.expectNoFindings(project: fixture.project.id)
 
