@@ -20,8 +20,8 @@ struct ReusedStageSentAgain: CheckRule {
     static let slow = 10.0
 
     let definition: RuleDefinition
-    /// The routes (templates) of the stage.
-    let routes: Set<String>
+    /// The routes (templates) of the stage (one or two: compared in turn, cheaper than hashing).
+    let routes: [String]
     /// What makes two uploads the same stage (nil: the request is not one, or lacks its facts).
     let key: @Sendable (CheckedRequest) -> String?
     /// The stage, in "Sent … again" sentences.

@@ -18,7 +18,7 @@ public final class CheckEngine: Sendable {
     /// Every rule the server knows: the generic ones, then each platform's.
     public let definitions: [RuleDefinition]
 
-    private let rulesByPlatform: [PlatformID: [any CheckRule]]
+    private let rulesByPlatform: [PlatformID: [RuleEntry]]
     private let services: EmulatorServices
     private let metrics: EmulatorMetrics
     private let store: FindingStore
@@ -33,12 +33,15 @@ public final class CheckEngine: Sendable {
         self.metrics = metrics
         store = FindingStore(database: services.database)
         pending = PendingFindings(store: store, logger: services.logger)
-        var byPlatform: [PlatformID: [any CheckRule]] = [:]
+        let generic = GenericRules.all.enumerated().map { RuleEntry(index: $0.offset, id: $0.element.definition.id, rule: $0.element) }
         var definitions = GenericRules.all.map(\.definition)
+        var byPlatform: [PlatformID: [RuleEntry]] = [:]
         for platform in platforms {
-            let own = platform.checkRules
-            byPlatform[platform.id] = GenericRules.all + own
-            definitions += own.map(\.definition)
+            let own = platform.checkRules.map { rule -> RuleEntry in
+                defer { definitions.append(rule.definition) }
+                return RuleEntry(index: definitions.count, id: rule.definition.id, rule: rule)
+            }
+            byPlatform[platform.id] = generic + own
         }
         var seen = Set<String>()
         for definition in definitions where !seen.insert(definition.id).inserted {
@@ -75,21 +78,17 @@ public final class CheckEngine: Sendable {
     public func evaluate(_ request: CheckedRequest) async {
         guard let rules = rulesByPlatform[request.platform], !rules.isEmpty else { return }
         let settings = await settings(for: request.project)
-        let raised = memory.withLock { all -> [(rule: any CheckRule, violation: Violation)] in
-            var raised: [(rule: any CheckRule, violation: Violation)] = []
-            for rule in rules where settings.isEnabled(rule.definition.id) {
-                if let violation = all[request.project, default: ProjectMemory()].run(rule, request) { raised.append((rule, violation)) }
-            }
-            all[request.project, default: ProjectMemory()].trim(now: request.time)
-            return raised
+        let count = definitions.count
+        let raised = memory.withLock { all in
+            all[request.project, default: ProjectMemory(rules: count)].run(rules, request, settings: settings)
         }
         guard !raised.isEmpty else { return }
-        let replaced = Set(raised.flatMap { $0.rule.supersedes })
-        for (rule, violation) in raised where !replaced.contains(rule.definition.id) {
-            metrics.countFinding(rule: rule.definition.id)
+        let replaced = Set(raised.flatMap { $0.rule.rule.supersedes })
+        for (entry, violation) in raised where !replaced.contains(entry.id) {
+            metrics.countFinding(rule: entry.id)
             let time = Date(timeIntervalSince1970: request.time)
             let finding = Finding(
-                rule: rule.definition.id, platform: request.platform, device: violation.device, firstSeen: time, lastSeen: time, count: 1,
+                rule: entry.id, platform: request.platform, device: violation.device, firstSeen: time, lastSeen: time, count: 1,
                 requests: violation.evidence, whatTheAppDid: violation.whatTheAppDid)
             pending.add(finding, project: request.project)
         }
@@ -145,32 +144,46 @@ public final class CheckEngine: Sendable {
     }
 }
 
-/// What the rules remember of one project: each rule's traces by key, and how many there are.
+/// A rule as the engine runs it: its place among all rules (where its traces are kept) and its id,
+/// read once, since an existential's `definition` is a copy of five members.
+private struct RuleEntry: Sendable {
+    let index: Int
+    let id: String
+    let rule: any CheckRule
+}
+
+/// What the rules remember of one project: each rule's traces by key (in the order of
+/// `CheckEngine.definitions`), and how many there are.
 private struct ProjectMemory {
     /// Traces a project may keep before old ones are dropped.
     static let maxTraces = 4_096
     /// Traces older than this (seconds) go first.
     static let maxAge = 3_600.0
 
-    var traces: [String: [String: Trace]] = [:]
+    var traces: [[String: Trace]]
     var count = 0
 
-    /// Runs `rule` over `request` with its own traces, keeping the count.
-    mutating func run(_ rule: any CheckRule, _ request: CheckedRequest) -> Violation? {
-        let id = rule.definition.id
-        let before = traces[id]?.count ?? 0
-        let violation = rule.evaluate(request, memory: &traces[id, default: [:]])
-        count += (traces[id]?.count ?? 0) - before
-        return violation
+    init(rules: Int) { traces = Array(repeating: [:], count: rules) }
+
+    /// Runs the rules the project has on over `request`, each with its own traces, keeping the count.
+    mutating func run(_ rules: [RuleEntry], _ request: CheckedRequest, settings: CheckSettings) -> [(rule: RuleEntry, violation: Violation)] {
+        var raised: [(rule: RuleEntry, violation: Violation)] = []
+        let everyRule = settings.rules.isEmpty
+        for entry in rules where everyRule || settings.isEnabled(entry.id) {
+            let before = traces[entry.index].count
+            if let violation = entry.rule.evaluate(request, memory: &traces[entry.index]) { raised.append((entry, violation)) }
+            count += traces[entry.index].count - before
+        }
+        if count > Self.maxTraces { trim(now: request.time) }
+        return raised
     }
 
-    /// Past the bound, drops traces older than `maxAge`, then everything if that was not enough:
-    /// forgetting only ever costs a finding, never raises one.
+    /// Drops traces older than `maxAge`, then everything if that was not enough: forgetting only
+    /// ever costs a finding, never raises one.
     mutating func trim(now: Double) {
-        guard count > Self.maxTraces else { return }
-        for id in Array(traces.keys) { traces[id] = traces[id]?.filter { now - $0.value.time < Self.maxAge } }
-        count = traces.values.reduce(0) { $0 + $1.count }
-        if count > Self.maxTraces { (traces, count) = ([:], 0) }
+        for index in traces.indices { traces[index] = traces[index].filter { now - $0.value.time < Self.maxAge } }
+        count = traces.reduce(0) { $0 + $1.count }
+        if count > Self.maxTraces { (traces, count) = (Array(repeating: [:], count: traces.count), 0) }
     }
 }
 

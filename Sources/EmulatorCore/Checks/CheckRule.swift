@@ -178,7 +178,6 @@ public struct CheckedRequest: Sendable {
         self.duration = duration
         self.observation = observation
         self.credentials = credentials
-        target = observation.device.map { $0 + " " + request.method.rawValue + " " + path }
         if response.status == 429 || response.status == 503, let text = response.headers["retry-after"], let seconds = Int(text), seconds > 0 {
             retryAfter = Double(seconds)
         } else {
@@ -192,9 +191,9 @@ public struct CheckedRequest: Sendable {
     /// A platform fact (`Observation.facts`).
     public func fact(_ name: String) -> String? { observation.facts[name] }
 
-    /// `device`, method and path: what "the same request" means to the retry rules (made once,
-    /// since the three generic rules all key on it).
-    public let target: String?
+    /// `device`, method and path: what "the same request" means to the retry rules (made when a
+    /// rule needs it: most requests of a well-behaved app meet rules that remember nothing).
+    public var target: String? { device.map { $0 + " " + method.rawValue + " " + path } }
 
     /// `METHOD path` for sentences.
     public var line: String { method.rawValue + " " + path }

@@ -27,6 +27,8 @@ public struct RetryBeforeRetryAfter: CheckRule {
 
     /// Remembers the deadline a 429 or 503 set (in `since`) until the next request to the same target.
     public func evaluate(_ request: CheckedRequest, memory: inout [String: Trace]) -> Violation? {
+        // Nothing remembered and no deadline to remember: the usual request costs no lookup.
+        guard !memory.isEmpty || request.retryAfter != nil else { return nil }
         guard let key = request.target, let device = request.device, !request.observation.retriedBySDK else { return nil }
         var violation: Violation?
         if let trace = memory[key], request.time < trace.since {
@@ -70,6 +72,7 @@ public struct RetryBurstAfterServerError: CheckRule {
 
     /// Counts quick retries after failures (in `count`); a success or a slower retry starts over.
     public func evaluate(_ request: CheckedRequest, memory: inout [String: Trace]) -> Violation? {
+        guard !memory.isEmpty || request.failedOnServer else { return nil }
         guard let key = request.target, let device = request.device else { return nil }
         guard var trace = memory[key] else {
             if request.failedOnServer { memory[key] = Trace(request) }
@@ -118,6 +121,7 @@ public struct RepeatAfterClientError: CheckRule {
 
     /// Remembers the fingerprint of a refused request and counts its identical repeats.
     public func evaluate(_ request: CheckedRequest, memory: inout [String: Trace]) -> Violation? {
+        guard !memory.isEmpty || (400..<500).contains(request.status) else { return nil }
         guard let key = request.target, let device = request.device else { return nil }
         let isLookup = (request.method == .get || request.method == .head) && (request.status == 404 || request.status == 410)
         let refused = Self.statuses.contains(request.status) && !isLookup
