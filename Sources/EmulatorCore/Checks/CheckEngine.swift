@@ -70,7 +70,7 @@ public final class CheckEngine: Sendable {
             journalID: journalID, project: project, platform: platform, request: request, path: routedPath, route: context.route,
             parameters: context.parameters, response: response, time: services.clocks.now(for: project).timeIntervalSince1970,
             duration: Double(MonotonicClock.nanoseconds() &- request.receivedAt) / 1e9, observation: observation,
-            credentials: context.presentedCredentials.map(\.value))
+            credentials: context.presentedCredentials)
         await evaluate(checked)
     }
 

@@ -154,7 +154,7 @@ public struct CheckedRequest: Sendable {
     /// What the platform said about it.
     public let observation: Observation
     /// The credentials it presented, as its platform read them.
-    let credentials: [String]
+    let credentials: [PresentedCredential]
     let request: Request
     let responseBody: Data
 
@@ -162,7 +162,7 @@ public struct CheckedRequest: Sendable {
     public init(
         journalID: Int, project: ProjectID, platform: PlatformID, request: Request, path: String, route: String, parameters: [String: String] = [:],
         response: Response,
-        time: Double, duration: Double, observation: Observation, credentials: [String]
+        time: Double, duration: Double, observation: Observation, credentials: [PresentedCredential]
     ) {
         self.journalID = journalID
         self.project = project
