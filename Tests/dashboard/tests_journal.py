@@ -207,6 +207,8 @@ def download_har_takes_the_page_filters(t):
     assert http(t.server.url, "GET", "/asleep/ai/v1/users/nobody", headers={"x-api-key": key}).status == 404
     wl = project["credentials"]["warplink"]["sdkKey"]
     assert http(t.server.url, "GET", "/warplink/v1/sdk/validate", headers={"Authorization": f"Bearer {wl}"}).status == 200
+    # A control-plane write (reads are not journalled): what "show control-plane calls" adds to the HAR.
+    assert http(t.server.url, "POST", f"/__admin/projects/{project['id']}/snapshots", {"name": "har"}).status == 201
     directory = tempfile.mkdtemp(prefix="understudy-har-")
 
     b.open(ui(t, project["id"], "journal", "platform=asleep&status=2xx"))
