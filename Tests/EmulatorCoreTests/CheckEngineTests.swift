@@ -124,6 +124,16 @@ struct CheckEngineTests {
         }
     }
 
+    @Test("a device name from the request is kept to 200 bytes")
+    func longDevice() async throws {
+        try await Self.with { (checked: Checked) async throws in
+            let long = String(repeating: "d", count: 5_000)
+            for _ in 0..<3 { await checked.send(status: 400, device: long) }
+            let found = try await checked.findings()
+            #expect(found.count == 1 && found.first?["device"]?.stringValue == String(repeating: "d", count: CheckEngine.maxDeviceBytes))
+        }
+    }
+
     @Test("devices are apart: one phone's failures do not count against another")
     func devicesApart() async throws {
         try await Self.with { (checked: Checked) async throws in

@@ -52,6 +52,9 @@ public final class CheckEngine: Sendable {
         metrics.registerFindingRules(definitions.map(\.id))
     }
 
+    /// The longest device name kept, in UTF-8 bytes (a longer one is cut; a cut character becomes U+FFFD).
+    public static let maxDeviceBytes = 200
+
     /// The rule named `id`.
     public func definition(_ id: String) -> RuleDefinition? { definitions.first { $0.id == id } }
 
@@ -64,8 +67,12 @@ public final class CheckEngine: Sendable {
         context: EmulatorContext, journalID: Int, routedPath: String
     ) async {
         guard isEnabled, let project = context.projectID, let platform = context.platform,
-            let observation = await observer(request, context, response)
+            var observation = await observer(request, context, response)
         else { return }
+        // The device comes from the request: a client's 10 KB id would be kept in every key and row.
+        if let device = observation.device, device.utf8.count > Self.maxDeviceBytes {
+            observation.device = String(decoding: device.utf8.prefix(Self.maxDeviceBytes), as: UTF8.self)
+        }
         let checked = CheckedRequest(
             journalID: journalID, project: project, platform: platform, request: request, path: routedPath, route: context.route,
             parameters: context.parameters, response: response, time: services.clocks.now(for: project).timeIntervalSince1970,
