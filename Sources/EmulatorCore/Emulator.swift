@@ -303,25 +303,27 @@ public final class Emulator: HTTPApplication {
                 now: services.clocks.now(for: identity.project), services: services, errors: self.answers(platform),
                 notes: checks.isEnabled && identity.project != nil && target?.observe != nil ? ObservationNotes() : nil)
         }
-        let (response, context) = await answerSDK(request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)
+        let (response, context, observable) = await answerSDK(
+            request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)
         // The checks see the answer the app got, fault or not; they cannot change it.
-        if checks.isEnabled, let observer = target?.observe, let context = context ?? makeContext() {
+        if observable, checks.isEnabled, let observer = target?.observe, let context = context ?? makeContext() {
             await checks.observe(request, response, observer: observer, context: context, journalID: exchange.requestID, routedPath: exchange.routedPath)
         }
         return response
     }
 
     /// Faults, the clock check and the handler of an identified SDK request; also the handler's
-    /// context, when the handler ran.
+    /// context, when the handler ran, and whether the checks should see the exchange (not when the
+    /// test's own fault header was refused: that is the test tool's mistake, not the app's).
     private func answerSDK(
         _ request: Request, platform: any Platform, match: Router<RouteTarget>.Match, target: RouteTarget?,
         makeContext: () -> EmulatorContext?, exchange: inout JournalRecorder.Exchange
-    ) async -> (Response, EmulatorContext?) {
+    ) async -> (Response, EmulatorContext?, Bool) {
         var headerFault: FaultRule.Action?
         switch FaultStage.header(request) {
         case .failure(let problem)?:
             let refusal = BodyError(code: "invalid_fault_header", field: "X-Understudy-Fault", message: problem.message)
-            return (failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID), nil)
+            return (failureResponse(.invalidBody(refusal), platform: platform, requestID: exchange.requestID), nil, false)
         case .success(let action)?: headerFault = action
         case nil: break
         }
@@ -339,7 +341,7 @@ public final class Emulator: HTTPApplication {
             }
             let requestID = exchange.requestID
             if let replaced = FaultStage.replacement(for: fired.action, platformError: { platform.errorResponse(for: .injected(status: $0), requestID: String(requestID)) }) {
-                return (replaced, nil)
+                return (replaced, nil, true)
             }
         }
 
@@ -354,7 +356,7 @@ public final class Emulator: HTTPApplication {
             response = answers(platform).unrouted(match, requestID: String(exchange.requestID))
         }
         if let fired { response = FaultStage.damage(response, with: fired.action) }
-        return (response, context)
+        return (response, context, true)
     }
 
     /// The handler; whatever it throws becomes the owner's answer through `context.errors`.

@@ -124,6 +124,14 @@ struct CheckEngineTests {
         }
     }
 
+    @Test("a refused X-Understudy-Fault header is the test tool's mistake, not the app's: not checked")
+    func refusedFaultHeader() async throws {
+        try await Self.with { (checked: Checked) async throws in
+            for _ in 0..<3 { #expect(await checked.send(fault: "status=lots").status == 400) }
+            #expect(try await checked.findings().isEmpty)
+        }
+    }
+
     @Test("a device name from the request is kept to 200 bytes")
     func longDevice() async throws {
         try await Self.with { (checked: Checked) async throws in
