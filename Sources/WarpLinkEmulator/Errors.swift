@@ -1,7 +1,6 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
 
 /// One field problem inside a `VALIDATION_ERROR` body (`details.fields[]`).
 public struct WarpLinkFieldProblem: Sendable, Equatable {
@@ -122,13 +121,6 @@ public struct WarpLinkError: FixedResponseError, Sendable, Equatable {
         case .unreadableRequest, .invalidBody, .injected, .misdirectedRequest:
             self.init(status: status, code: Self.code(forStatus: status), message: failure.message)
         }
-    }
-
-    /// A database constraint failure on an SDK route, in WarpLink's envelope and without the
-    /// statement or SQLite's message: a unique-index clash is a 409 `CONFLICT`, any other
-    /// constraint a 400 `VALIDATION_ERROR`.
-    public init(constraint: SQLiteError) {
-        self.init(failure: .constraintViolation(unique: constraint.isUniqueViolation))
     }
 
     /// The documented code for a status the core reports (unknown route, bad body, injected fault).

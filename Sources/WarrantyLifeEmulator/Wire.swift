@@ -164,7 +164,7 @@ struct WireQuery: Sendable {
     /// A non-negative integer parameter.
     func int(_ name: String) throws(WarrantyLifeError) -> Int? {
         guard let value = string(name) else { return nil }
-        guard let number = Int(value), number >= 0 else { throw .badQuery(name, "a non-negative integer") }
+        guard let number = Int(value), number >= 0 else { throw .badQuery(name, "a non-negative integer") } // checked: Int(String) is nil outside Int's range
         return number
     }
 }

@@ -68,10 +68,10 @@ struct KeyFormatAndErrorTests {
             code: 2067, message: "UNIQUE constraint failed: warplink_installs.project_id, warplink_installs.id",
             sql: "INSERT INTO warplink_installs (project_id, id) VALUES (?, ?)")
         let check = SQLiteError(code: 275, message: "CHECK constraint failed: kind IN ('sdk', 'api')", sql: "INSERT INTO warplink_keys …")
-        let sdkConflict = WarpLinkError(constraint: unique).response
+        let sdkConflict = WarpLinkError(failure: .constraintViolation(unique: unique.isUniqueViolation)).response
         #expect(sdkConflict.status == 409 && !Self.showsSQL(sdkConflict.body))
         #expect(try JSONValue.parse(sdkConflict.body)["error"]?["code"]?.stringValue == "CONFLICT")
-        let sdkInvalid = WarpLinkError(constraint: check).response
+        let sdkInvalid = WarpLinkError(failure: .constraintViolation(unique: check.isUniqueViolation)).response
         #expect(sdkInvalid.status == 400 && !Self.showsSQL(sdkInvalid.body))
         #expect(try JSONValue.parse(sdkInvalid.body)["error"]?["code"]?.stringValue == "VALIDATION_ERROR")
         let adminConflict = AdminError(constraint: unique).response
