@@ -87,7 +87,10 @@ extension WarpLinkAdmin {
         let id = context.parameter("linkId").lowercased()
         let link = try await write(context) { service in
             guard var link = try service.store.link(service.project, id: id) else { throw AdminError.notFound("Link `\(id)`") }
-            link.expiresAt = service.now
+            // Stored to the millisecond, rounded to the nearest: "now" could be kept up to half a
+            // millisecond ahead, and a tap in that half millisecond was served. The whole millisecond
+            // before it has passed, so the link reads expired at once.
+            link.expiresAt = Date(timeIntervalSince1970: (service.now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
             link.updatedAt = service.now
             try service.store.save(link, project: service.project)
             return link
