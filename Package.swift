@@ -31,17 +31,17 @@ let package = Package(
         // Transport and storage: know nothing of platforms.
         // epoll is Linux's; elsewhere the server runs on its Dispatch loop and CEpoll is never built.
         .target(name: "HTTPServer", dependencies: ["CZlib", .target(name: "CEpoll", condition: .when(platforms: [.linux])), "COpenSSL"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "COpenSSL"]),
-        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SQLiteStore"]),
+        .target(name: "Storage", dependencies: ["CSQLite", "COpenSSL"]),
+        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "Storage"]),
 
         // Control plane and what the platforms share.
-        .target(name: "EmulatorCore", dependencies: ["HTTPServer", "SQLiteStore", "COpenSSL", .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
+        .target(name: "EmulatorCore", dependencies: ["HTTPServer", "Storage", "COpenSSL", .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
 
         // One module per platform, all the same shape; none imports another.
-        .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
-        .target(name: "AsleepEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
-        .target(name: "WarrantyLifeEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
-        .target(name: "TelematicsEmulator", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
+        .target(name: "WarpLinkEmulator", dependencies: ["EmulatorCore", "HTTPServer", "Storage"]),
+        .target(name: "AsleepEmulator", dependencies: ["EmulatorCore", "HTTPServer", "Storage"]),
+        .target(name: "WarrantyLifeEmulator", dependencies: ["EmulatorCore", "HTTPServer", "Storage"]),
+        .target(name: "TelematicsEmulator", dependencies: ["EmulatorCore", "HTTPServer", "Storage"]),
 
         // The web dashboard: hand-written assets compiled into Swift string literals at build time
         // (`.embedInCode` resources cost tens of seconds of compile time per 100 KB here).
@@ -50,7 +50,7 @@ let package = Package(
             name: "DashboardAssetsPlugin", capability: .buildTool(), dependencies: ["DashboardAssetCompiler"],
             path: "Sources/DashboardAssetsPlugin"),
         .target(
-            name: "UnderstudyDashboard", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"],
+            name: "UnderstudyDashboard", dependencies: ["EmulatorCore", "HTTPServer", "Storage"],
             exclude: ["Assets"], plugins: ["DashboardAssetsPlugin"]),
 
         .target(
@@ -72,9 +72,9 @@ let package = Package(
         // Blocking loopback clients for the test suites: raw HTTP/1.1 on a socket, and TLS over OpenSSL.
         .target(name: "TestSockets", dependencies: ["COpenSSL"], path: "Tests/TestSockets"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL", "TestSockets"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "SQLiteStore", "TestProcesses", "TestPostgres"]),
-        .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "SQLiteStore"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "CPostgreSQL", "Storage", "TestProcesses", "TestPostgres"]),
+        .testTarget(name: "EmulatorCoreTests", dependencies: ["EmulatorCore", "HTTPServer", "Storage"]),
         .testTarget(name: "WarpLinkEmulatorTests", dependencies: ["WarpLinkEmulator"]),
         .testTarget(name: "AsleepEmulatorTests", dependencies: ["AsleepEmulator"]),
         .testTarget(name: "WarrantyLifeEmulatorTests", dependencies: ["WarrantyLifeEmulator"]),

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Seeding users and sessions in any state (control plane and demo fixtures).
 extension AsleepAdmin {

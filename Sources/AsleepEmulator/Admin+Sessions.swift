@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Control-plane session routes: seed, inspect (chunks included), change, force transitions, fire webhooks.
 extension AsleepAdmin {

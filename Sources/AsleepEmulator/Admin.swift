@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Control-plane routes under `/__admin/projects/{id}/asleep`: settings, API keys and apps (plan
 /// flags, customers), tokens, users, products, sessions in any state, forced transitions and

@@ -21,7 +21,7 @@ enum AsleepChecks {
     /// The credential a successful registration answered with.
     static let credentialFact = "credential"
 
-    /// The credential index's kind for a product key's device (cached like the SDK's credentials).
+    /// The project state cache's kind for a product key's device (cached like the SDK's credentials).
     private static let productKeyKind = "productKeyDevice"
 
     /// The `sdk` route group's `observe` step.
@@ -51,11 +51,11 @@ enum AsleepChecks {
         return (AsleepService.identifierType(type) ?? type) + ":" + value
     }
 
-    /// The device of a product key, read once and kept in the credential index until the
+    /// The device of a product key, read once and kept in the project state cache until the
     /// project changes; nil for a key the project never issued.
     private static func device(productKey: String, project: ProjectID, _ context: EmulatorContext) async -> String? {
         let presented = PresentedCredential(kind: productKeyKind, value: productKey)
-        let record = try? await context.services.credentials.resolve(presented, platform: .asleep) { presented in
+        let record = try? await context.services.projectCache.resolve(presented, platform: .asleep) { presented in
             try await context.database.read { connection in
                 try AsleepStore(connection: connection).product(productKey: presented.value, project: project)
             }.map { CredentialRecord(project: project, kind: presented.kind, value: presented.value, details: $0.identifierType + ":" + $0.identifierValue) }

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Background work: applies due session transitions on each project's clock (so COMPLETE and its
 /// SESSION_COMPLETE webhook happen without anyone polling) and delivers queued webhooks with a

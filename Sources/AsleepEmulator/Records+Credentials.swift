@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// An API key row (`asleep_api_keys`): each key is its own customer unless grouped.
 struct APIKeyRecord: Sendable, Equatable, RowDecodable {
@@ -59,7 +59,7 @@ struct TokenRecord: Sendable, Equatable, RowDecodable {
     }
 }
 
-/// What the credential index keeps for a bearer token: the token and the app it belongs to (nil
+/// What the project state cache keeps for a bearer token: the token and the app it belongs to (nil
 /// when the app is gone, which the service answers as 401).
 struct BearerCredential: Sendable, Equatable {
     var token: TokenRecord

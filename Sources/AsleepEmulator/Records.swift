@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Where a session is in its life: OPEN while the SDK uploads, CLOSED once stopped, COMPLETE when
 /// the (emulated) analysis is done.

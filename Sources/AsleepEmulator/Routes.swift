@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// The SDK-facing routes and their wire ↔ service mapping: read the request, run the service in
 /// one transaction, wrap the result in Asleep's `{"detail", "result"}` envelope.
@@ -262,7 +262,7 @@ struct AsleepRoutes: Sendable {
             var service = AsleepService(store: AsleepStore(connection: connection), now: now, realNow: realNow, configuration: configuration) { draw in
                 services.generateIDs(for: project) { generator in generator.draw(draw) }
             }
-            if cachingSettings { service.settingsCache = services.credentials }
+            if cachingSettings { service.settingsCache = services.projectCache }
             return service
         }
     }

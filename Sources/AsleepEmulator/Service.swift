@@ -21,7 +21,7 @@ struct AsleepService {
     let configuration: JSONValue
     let draw: (Draw) -> String
     /// Where the effective settings are cached between requests (SDK routes), or nil (read each time).
-    var settingsCache: CredentialIndex? = nil
+    var settingsCache: ProjectStateCache? = nil
 
     // MARK: Settings
 

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Sessions, their chunks, and the webhook queue.
 extension AsleepStore {

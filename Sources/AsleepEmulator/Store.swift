@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// All of this platform's SQL, against the `asleep_*` tables (and the core's credential table for
 /// the project's own key): typed methods returning records, on the connection of the caller's

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// A platform's control-plane route: its handler gets an `AdminContext`, whose project always
 /// exists (the core checked it before calling).

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// Each project's clock settings, cached in memory for the request path and persisted in `projects`.

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// The control plane's own routes under `/__admin`: health, projects, clocks, faults, journal,
 /// snapshots, outbox and the OpenAPI documents. Platform-specific control routes live in each
@@ -138,7 +138,7 @@ enum CoreAdminRoutes {
                 guard try await projects.delete(id) else { throw AdminError.notFound("Project `\(id)`") }
                 checks.forget(project: id)
                 faults.forget(project: id)
-                context.services.credentials.invalidate(project: id)
+                context.services.projectCache.invalidate(project: id)
                 try await journal.clear(project: id)
                 for platform in platforms { await platform.projectStateDidChange(id) }
                 return .empty(204)

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// SDK answers derived from stored data (an encoded report, a trip list), and records a route

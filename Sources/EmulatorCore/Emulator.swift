@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// The application the HTTP server runs: a fixed pipeline of named stages, because their order
@@ -141,7 +141,7 @@ public final class Emulator: HTTPApplication {
     func resync(_ project: ProjectID?) async {
         do {
             let appearedOrGone = try await projects.refresh()
-            if let project { services.credentials.invalidate(project: project) } else { services.credentials.invalidateAll() }
+            if let project { services.projectCache.invalidate(project: project) } else { services.projectCache.invalidateAll() }
             // Another instance reset, restored or replaced it, or cleared its findings: start over here too.
             for id in project.map({ [$0] }) ?? [] { checks.forget(project: id) }
             try await faults.load()
@@ -273,7 +273,7 @@ public final class Emulator: HTTPApplication {
             projectID: exchange.project, now: services.clocks.now(for: exchange.project), services: services,
             errors: answers(nil))
         let response = await run(target, request, context)
-        // The credential index's one rule: a control-plane write to a project drops its cached
+        // The project state cache's one rule: a control-plane write to a project drops its cached
         // credentials — after the write committed, so an SDK request racing it cannot re-cache
         // the old record. Other instances on the same database follow within milliseconds.
         if request.method != .get, request.method != .head { await services.projectChanged(exchange.project) }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// Settings the core and platforms read.
@@ -90,8 +90,8 @@ public final class EmulatorServices: Sendable {
     public let settings: EmulatorSettings
     /// Side effects (mail, push, webhooks) recorded for tests to read.
     public let outbox: Outbox
-    /// Every platform's credential → project cache, with its one invalidation rule.
-    public let credentials: CredentialIndex
+    /// Every platform's credential → project lookups and per-project derived state (settings, link tables), with one invalidation rule.
+    public let projectCache: ProjectStateCache
     /// SDK answers derived from the data, reused while the database has not changed.
     public let derivedAnswers: DerivedAnswers
     /// Names this instance in its announcements to others sharing the database, so it skips its own.
@@ -112,7 +112,7 @@ public final class EmulatorServices: Sendable {
         self.logger = logger
         self.settings = settings
         self.outbox = Outbox(database: database)
-        self.credentials = CredentialIndex()
+        self.projectCache = ProjectStateCache()
         self.derivedAnswers = DerivedAnswers()
     }
 
@@ -121,7 +121,7 @@ public final class EmulatorServices: Sendable {
     /// database, tells the other instances, which resync theirs. A failed announcement is logged:
     /// the others catch up with the next one.
     public func projectChanged(_ project: ProjectID?) async {
-        if let project { credentials.invalidate(project: project) }
+        if let project { projectCache.invalidate(project: project) }
         guard database.isShared else { return }
         let payload = instanceID + " " + (project ?? "*")
         do {

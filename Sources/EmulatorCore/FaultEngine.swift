@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// Holds fault rules (persisted, cached in memory for the request path) and decides which one

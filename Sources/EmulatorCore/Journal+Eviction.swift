@@ -1,4 +1,4 @@
-import SQLiteStore
+import Storage
 
 extension Journal {
     /// The ledger disagreed with the table: the `DELETE` it planned was rolled back.

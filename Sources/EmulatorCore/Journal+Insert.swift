@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Writing batches: rows, their bodies and eviction past the bounds.
 extension Journal {

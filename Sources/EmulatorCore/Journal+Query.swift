@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Reading entries back: the filtered listing and the row-to-entry conversion.
 extension Journal {

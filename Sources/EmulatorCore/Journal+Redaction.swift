@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// Building journal entries: which headers and body fields are secrets, and how they are redacted.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Waits and long polls: parked on `JournalSignal`, woken by `record` or a shared table's watcher.
 extension Journal {

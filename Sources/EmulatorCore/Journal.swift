@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// The request journal: appended off the hot path in batches, bounded by count and bytes with

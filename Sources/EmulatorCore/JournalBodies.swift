@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// The journal's shared bodies: a body of `minimumBytes` or more is stored once in

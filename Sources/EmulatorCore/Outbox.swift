@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A side effect a platform produced for the outside world (an e-mail, a silent push, a webhook),
 /// recorded so a test can read it back instead of needing a real mailbox or device.

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// One emulated backend. Each platform module has one type conforming to this, in
 /// `<Platform>Platform.swift`; the core wires it into routing, projects, faults and the journal.
@@ -190,7 +190,7 @@ public struct EmulatorContext: Sendable {
     public let route: String
     /// The project: from the credential (SDK routes, when identified) or the path (admin routes).
     public let projectID: ProjectID?
-    /// The credential the request presented, as the credential index resolved it (nil when it
+    /// The credential the request presented, as the project state cache resolved it (nil when it
     /// presented none, or none that is known).
     public let credential: CredentialRecord?
     /// Every credential the request presented, known or not, as `Platform.presentedCredentials`

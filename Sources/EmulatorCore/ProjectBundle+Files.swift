@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// A bundle file that could not be read, imported or written, and why.
 public struct BundleFileError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 extension ProjectBundle {
     /// SQLite's type affinity of a declared column type (its documented rules, in order).

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A bundle's rows that the database's constraints refused, told in the bundle's terms: which row
 /// of which table, which key, and whether it repeats a row of the same bundle or one another

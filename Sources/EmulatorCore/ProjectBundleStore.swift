@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Exports projects as bundles and imports bundles as projects, each import in one transaction.
 public final class ProjectBundleStore: Sendable {
@@ -225,11 +225,11 @@ public final class ProjectBundleStore: Sendable {
     func adopt(_ records: [ProjectRecord], replaced: [ProjectID]) async throws {
         for id in replaced {
             faults.forget(project: id)
-            services.credentials.invalidate(project: id)
+            services.projectCache.invalidate(project: id)
         }
         for record in records {
             projects.adopt(record)
-            services.credentials.invalidate(project: record.id)
+            services.projectCache.invalidate(project: record.id)
             try await faults.reload(project: record.id)
         }
         // The journal keeps its entries in a database of its own: the replaced projects' go now.

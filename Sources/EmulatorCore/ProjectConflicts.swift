@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// What a new project's id or credentials collide with, found by query inside the transaction
 /// that writes the project and told in the control plane's words: which project, which

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// A project (tenant) as stored.

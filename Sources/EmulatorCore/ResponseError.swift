@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// An error that knows its HTTP answer. Each platform's `Errors.swift` conforms its error type,
 /// so handlers just throw and the answer has that platform's envelope; `ErrorAnswers` is the one

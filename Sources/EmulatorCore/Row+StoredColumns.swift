@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Column reads for what the platforms store besides plain values: JSON text, ISO 8601 text and
 /// epoch seconds. One set for every platform, so a doctored or foreign row fails the same way

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A saved copy of one project's state.
 public struct SnapshotInfo: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Per-project table rows as JSON values, shared by snapshots and bundles so both copy every
 /// table the same way (blobs tagged so they come back as blobs, not text).

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// A PostgreSQL database as the store behind one server, shared with any number of other

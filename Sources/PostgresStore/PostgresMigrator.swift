@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// The PostgreSQL name of a migration file: the same type as SQLite's (`Migration`).
 public typealias PostgresMigration = Migration

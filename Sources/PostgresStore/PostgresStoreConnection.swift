@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A `PostgresConnection` speaking the stores' vocabulary: SQL written for SQLite is translated
 /// (once per text), values and rows are converted, and failures are reported as the stores

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// The twelve `TelematicsManualEventType` values, in the SDK's listing order (the integer form).
 enum ManualEventType: String, CaseIterable, Sendable, Codable, SQLColumnDecodable {

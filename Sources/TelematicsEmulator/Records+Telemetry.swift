@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// One telemetry sample, normalised to the units trips report (km/h).
 struct Sample: Sendable, Equatable, RowDecodable {

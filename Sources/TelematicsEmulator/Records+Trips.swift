@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A trip as stored: sample-derived numbers plus the event tallies.
 struct TripRecord: Sendable, Equatable, RowDecodable {

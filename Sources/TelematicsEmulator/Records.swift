@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A user's account state as stored; the SDK sees 403s for the refused ones [D-TM-06].
 enum UserState: String, Sendable, CaseIterable, SQLColumnDecodable {

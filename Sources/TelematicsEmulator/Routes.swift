@@ -101,7 +101,7 @@ struct TelematicsRoutes: Sendable {
     /// SDK route passes its context to have them cached until the project's state changes.
     func effectiveSettings(_ store: TelematicsStore, _ project: ProjectID, cachedFor context: EmulatorContext? = nil) throws -> TelematicsSettings {
         guard let context else { return try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project)) }
-        return try context.services.credentials.derived("telematics.settings", project: project) {
+        return try context.services.projectCache.derived("telematics.settings", project: project) {
             try TelematicsSettings.effective(configured: configuredSettings, stored: store.settingsDocument(project))
         }
     }

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Batches, samples, periods and events: what telemetry uploads and seeding write.
 extension TelematicsStore {

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Token pairs: minting, rotation, revocation and the control plane's expire/revoke.
 extension TelematicsStore {

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Trips, their tallies and metrics, and the manual events linked to them.
 extension TelematicsStore {

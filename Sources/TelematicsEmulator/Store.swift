@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// All the SQL of the Telematics platform. A store wraps the connection of the caller's
 /// transaction, so a request's writes commit or roll back together; every method takes the

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Loads `Config/fixtures/telematics.json` into the demo project: settings, users with token
 /// pairs, vehicles with kilometers, and a few days of trips placed relative to today.

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// One file of the dashboard, ready to serve.
 public struct DashboardAsset: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresStore
-import SQLiteStore
+import Storage
 
 /// What `migrate` and `serve` do first when `--database` names PostgreSQL: read the location and
 /// check that it can be reached, so a wrong one is one clear line and exit status 1.

@@ -4,7 +4,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import PostgresStore
-import SQLiteStore
+import Storage
 
 #if canImport(Glibc)
 import Glibc

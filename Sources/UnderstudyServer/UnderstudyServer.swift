@@ -3,7 +3,7 @@ import EmulatorCore
 import Foundation
 import HTTPServer
 import PostgresStore
-import SQLiteStore
+import Storage
 import Synchronization
 import TelematicsEmulator
 import UnderstudyDashboard

@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Control-plane routes under `/__admin/projects/{id}/warplink`: seed and inspect apps, keys,
 /// custom domains, links, clicks, installs and matching settings. Bodies decode with `AdminBody`;

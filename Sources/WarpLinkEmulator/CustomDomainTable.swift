@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 import Synchronization
 
 /// Which project owns each custom domain, in memory: Host routing (`pathPrefix(forHost:)`) and

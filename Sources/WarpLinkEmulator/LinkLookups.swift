@@ -7,7 +7,7 @@ import Synchronization
 /// between requests: the link's read and row decoding were a twelfth of a resolve, and reshaping
 /// and encoding the answer another twelfth, in the writer's turn. Links, apps and domains change
 /// only through the control plane, an import, a reset or a restore, and each of those drops the
-/// project's `CredentialIndex` entries once it has committed, this object with them
+/// project's `ProjectStateCache` entries once it has committed, this object with them
 /// (`cached(for:in:)`). What depends on the clock (expiry) or the request (the app, the
 /// password) is still decided per request.
 ///
@@ -37,9 +37,9 @@ final class LinkLookups: Sendable {
     @inline(never) // classes with Mutex storage are allocated only by their own module (see docs/notes)
     init() {}
 
-    /// The project's lookups, from `credentials` (made when the project has none).
-    static func cached(for project: ProjectID, in credentials: CredentialIndex) -> LinkLookups {
-        credentials.derived("warplink.links", project: project) { LinkLookups() }
+    /// The project's lookups, from the project state cache (made when the project has none).
+    static func cached(for project: ProjectID, in cache: ProjectStateCache) -> LinkLookups {
+        cache.derived("warplink.links", project: project) { LinkLookups() }
     }
 
     /// The link on `domain` with `slug`: kept, or from `load` (kept when found).

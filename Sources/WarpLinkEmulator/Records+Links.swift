@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A short link as stored.
 public struct LinkRecord: Sendable, Equatable, RowDecodable {

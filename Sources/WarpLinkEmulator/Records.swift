@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// An app of the org (project): its handle gives it `<handle>.aplnk.to`.
 public struct AppRecord: Sendable, Equatable, RowDecodable {

@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// The SDK routes and the short-link redirect: decode the request, call the rules, encode
 /// WarpLink's envelope. Every answer carries the rate-limit headers of [W-E1].
@@ -97,7 +97,7 @@ struct WarpLinkRoutes {
         let clickID = tapID ?? context.services.generateIDs(for: project) { $0.recordUUID() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
+        let lookups = LinkLookups.cached(for: project, in: context.services.projectCache) // before the write reads
         let body = try await write(context.core, project: project) { service in
             let link = try service.servedLink(
                 domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
@@ -149,7 +149,7 @@ struct WarpLinkRoutes {
         let clickID = context.services.generateIDs(for: project) { $0.recordUUID() }
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
-        let lookups = LinkLookups.cached(for: project, in: context.services.credentials) // before the write reads
+        let lookups = LinkLookups.cached(for: project, in: context.services.projectCache) // before the write reads
         let location = try await write(context.core, project: project) { service in
             let link = try service.servedLink(
                 domain: tap.domain, slug: slug, appID: nil, lenient: false, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
@@ -190,7 +190,7 @@ struct WarpLinkRoutes {
     /// The project's effective settings (the server's when the request has no project).
     private func settings(_ context: EmulatorContext) async throws -> MatchingSettings {
         guard let project = context.projectID else { return try MatchingSettings.resolve(server: serverSettings, stored: nil) }
-        return try await context.services.credentials.derived("warplink.settings", project: project) {
+        return try await context.services.projectCache.derived("warplink.settings", project: project) {
             let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
             return try MatchingSettings.resolve(server: serverSettings, stored: stored)
         }

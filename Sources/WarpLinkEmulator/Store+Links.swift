@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// Links, clicks (with their deferred-match buckets) and installs.
 extension WarpLinkStore {

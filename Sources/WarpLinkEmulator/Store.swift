@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// All of WarpLink's SQL, against its own tables. A store wraps the connection of the caller's
 /// transaction, so one request is one transaction; every method takes the project first.

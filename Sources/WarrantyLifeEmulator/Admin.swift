@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Control-plane routes under `/__admin/projects/{id}/warrantylife`: seed keys, users, vouchers,
 /// items, warranties, insights and content; inspect what the SDK uploaded; trigger silent pushes.

@@ -15,7 +15,7 @@ enum Access { case key, optionalUser, user }
 struct WarrantyLifeCaller<Account: Sendable>: Sendable {
     /// The project that owns the key.
     let project: ProjectID
-    /// The developer key as the credential index resolved it.
+    /// The developer key as the project state cache resolved it.
     let key: DeveloperKeyRecord
     /// The account whose credentials the request carried.
     let user: Account

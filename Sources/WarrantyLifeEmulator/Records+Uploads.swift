@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// An image part of a diagnostic upload, checked and fingerprinted before it is stored.
 struct ImageUpload: Sendable, Equatable {

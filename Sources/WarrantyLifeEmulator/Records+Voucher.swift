@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A voucher's seeded attributes, camelCase as on WarrantyLife's wire (control-plane body and storage).
 struct VoucherSeed: Codable, Sendable, Equatable {

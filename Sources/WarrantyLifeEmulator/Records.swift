@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A state stored as its raw text in a column (read and bound by the store's constrained
 /// extensions for `String`-backed enums), whose values validation messages list.

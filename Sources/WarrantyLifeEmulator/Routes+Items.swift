@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore // SHA256Digest
+import Storage // SHA256Digest
 
 // Item and device routes (§5.5), sensor events, FCM tokens, Smart Saver (§5.10), uploads (§5.8)
 // and insights (D-WL-19).

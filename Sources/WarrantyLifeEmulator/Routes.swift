@@ -133,7 +133,7 @@ struct WarrantyLifeRoutes: Sendable {
         return UserCaller(project: caller.project, key: caller.key, user: user)
     }
 
-    /// The account whose token this is, from the credential index: looking it up in its own read
+    /// The account whose token this is, from the project state cache: looking it up in its own read
     /// transaction was a seventh of a voucher lookup's CPU. A cached account stays until the
     /// project's state changes (a control-plane write, a reset, a restore, or a logout, which
     /// replaces the token and says so); an unknown token is looked up again every time, so an
@@ -141,14 +141,14 @@ struct WarrantyLifeRoutes: Sendable {
     /// the project in the key.
     private func account(_ context: EmulatorContext, _ project: ProjectID, token: String) async throws -> UserRecord? {
         let presented = PresentedCredential(kind: Self.accountTokenKind, value: project + "\u{0}" + token)
-        let record = try await context.services.credentials.resolve(presented, platform: .warrantylife) { presented in
+        let record = try await context.services.projectCache.resolve(presented, platform: .warrantylife) { presented in
             try await read(context, project) { service in try service.store.user(project, token: token) }
                 .map { CredentialRecord(project: project, kind: presented.kind, value: presented.value, details: $0) }
         }
         return record?.details(as: UserRecord.self)
     }
 
-    /// The credential index's kind for accounts' tokens (the SDK's developer keys are another).
+    /// The project state cache's kind for accounts' tokens (the SDK's developer keys are another).
     private static let accountTokenKind = "accountToken"
 
     /// Runs `body` on the service in a read transaction.

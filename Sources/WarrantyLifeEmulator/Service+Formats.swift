@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore // SHA256Digest
+import Storage // SHA256Digest
 
 // The formats and pure checks of WarrantyLife's wire contract, as static rules of the service so
 // routes, records and the control plane share one definition.

@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore // SHA256Digest
+import Storage // SHA256Digest
 
 /// A sensor event (or token-only item update) as `PUT /items/{itemId}` sent it.
 struct SensorEventInput: Sendable {

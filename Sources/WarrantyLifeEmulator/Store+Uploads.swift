@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 // Warranties, what the SDK uploads, replaceable content and the control plane's inspection tables.
 extension WarrantyLifeStore {

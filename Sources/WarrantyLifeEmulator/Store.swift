@@ -1,6 +1,6 @@
 import EmulatorCore
 import Foundation
-import SQLiteStore
+import Storage
 
 /// WarrantyLife's SQL, against its own `wl_*` tables. A store wraps the caller's connection, so a
 /// request's reads and writes share one transaction.

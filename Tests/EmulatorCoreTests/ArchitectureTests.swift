@@ -48,7 +48,7 @@ struct ArchitectureTests {
     func coreNamesNoPlatform() throws {
         let names = try Self.declaredPlatformNames()
         #expect(names.count >= 4, "found platform names: \(names)")
-        for module in ["EmulatorCore", "HTTPServer", "SQLiteStore", "PostgresStore"] {
+        for module in ["EmulatorCore", "HTTPServer", "Storage", "PostgresStore"] {
             let lines = try Self.mentions(of: names, in: module)
             #expect(lines.isEmpty, "\(module) names a platform:\n\(lines.joined(separator: "\n"))")
         }

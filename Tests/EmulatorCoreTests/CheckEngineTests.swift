@@ -1,7 +1,7 @@
 import EmulatorCore
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Testing
 
 /// The integration checks' engine and the generic rules, on the core's test platform: each

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Testing
 
 @testable import EmulatorCore

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Synchronization
 import Testing
 

@@ -91,11 +91,11 @@ struct PipelineTests {
         defer { Task { await harness.stop() } }
         let project = try await harness.project("inproc")
         #expect(await harness.respond("POST", "/testing/items", json: ["name": "pear"], headers: ["X-Test-Key": project.key]).status == 201)
-        #expect(harness.emulator.services.credentials.count == 1)
+        #expect(harness.emulator.services.projectCache.count == 1)
         #expect(await harness.respond("GET", "/testing/items", headers: ["X-Test-Key": project.key]).json?["items"] == ["pear"])
         #expect(await harness.respond("GET", "/testing/items", headers: ["X-Test-Key": "tk_nobody"]).status == 401)
         // A control-plane write to the project drops its cached credentials (the index's one rule).
         #expect(await harness.respond("PUT", "/__admin/projects/\(project.id)/clock", json: ["mode": "frozen"]).status == 200)
-        #expect(harness.emulator.services.credentials.count == 0)
+        #expect(harness.emulator.services.projectCache.count == 0)
     }
 }

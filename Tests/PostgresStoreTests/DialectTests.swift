@@ -1,6 +1,6 @@
 import Foundation
 import PostgresStore
-import SQLiteStore
+import Storage
 import TestPostgres
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import PostgresStore
-import SQLiteStore
+import Storage
 import TestPostgres
 import Testing
 
@@ -25,7 +25,7 @@ struct StoreSQLInventoryTests {
         let sources = TestPostgres.repository.appendingPathComponent("Sources")
         var found: [Statement] = []
         let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-        for file in files.sorted() where !file.hasPrefix("SQLiteStore/") && !file.hasPrefix("PostgresStore/") {
+        for file in files.sorted() where !file.hasPrefix("Storage/") && !file.hasPrefix("PostgresStore/") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             let lines = text.components(separatedBy: "\n")
             var index = 0

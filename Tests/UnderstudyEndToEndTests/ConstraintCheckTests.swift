@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Testing
 
 /// SQLite 3.40 checks a constraint `x IN ('a', 'b', 'c')` of three or more constants by building a

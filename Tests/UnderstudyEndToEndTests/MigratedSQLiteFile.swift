@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// A SQLite file in WAL mode, as the server keeps its database, migrated and holding one project
 /// `p1`; its folder is removed when the fixture goes. Tests that count SQLite's own work on real

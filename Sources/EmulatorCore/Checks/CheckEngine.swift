@@ -101,12 +101,12 @@ public final class CheckEngine: Sendable {
         }
     }
 
-    /// The project's settings, from the credential index's cache (dropped whenever the project
+    /// The project's settings, from the project state cache (dropped whenever the project
     /// changes): one dictionary lookup per request. Unreadable settings are logged and the
     /// defaults used, so a broken document never stops the checks or a request.
     private func settings(for project: ProjectID) async -> CheckSettings {
         do {
-            return try await services.credentials.derived("checks.settings", project: project) { try await store.settings(project: project) }
+            return try await services.projectCache.derived("checks.settings", project: project) { try await store.settings(project: project) }
         } catch {
             services.logger.error("the check settings could not be read", [("project", project), ("error", ErrorText.of(error))])
             return CheckSettings()

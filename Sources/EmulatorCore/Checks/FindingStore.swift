@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 
 /// One finding as stored: a rule broken on one installation, however often.
 public struct Finding: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 
 /// Turns what a handler threw, or a failure a stage detected, into its owner's answer: the one
 /// place an error becomes a response, for the core's stages and every platform's route group

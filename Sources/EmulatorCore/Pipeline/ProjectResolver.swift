@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// Pipeline stage 3 (SDK requests): the project a request belongs to and the credential it
-/// presented, looked up once through the credential index and handed on to the handler.
+/// presented, looked up once through the project state cache and handed on to the handler.
 struct ProjectResolver: Sendable {
     /// The outcome for one request.
     struct Identity: Sendable {
@@ -29,7 +29,7 @@ struct ProjectResolver: Sendable {
     func identify(_ request: Request, platform: any Platform) async throws -> Identity {
         let all = platform.presentedCredentials(in: request)
         for presented in all {
-            let record = try await services.credentials.resolve(presented, platform: platform.id) { presented in
+            let record = try await services.projectCache.resolve(presented, platform: platform.id) { presented in
                 try await platform.lookUpCredential(presented, services: services)
             }
             if let record { return Identity(project: record.project, credential: record, presented: all) }

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import SQLiteStore
+import Storage
 import Testing
 import UnderstudyClient
 import UnderstudyServer

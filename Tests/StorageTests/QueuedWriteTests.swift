@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import Storage
 import Testing
 
 /// `writeQueued` is for writes too long to run on the caller's thread (a bundle import asked for

@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
-@testable import SQLiteStore
+@testable import Storage
 
 /// `SQLiteDatabase(statementJournalsInMemory:)`: past 64 KiB SQLite moves a statement or savepoint
 /// journal to a temporary file, which the journal's writer did tens of times a second.

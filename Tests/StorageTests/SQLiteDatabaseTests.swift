@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 
-@testable import SQLiteStore
+@testable import Storage
 
 private func temporaryPath() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-store-\(UUID().uuidString)/db.sqlite").path
@@ -11,7 +11,7 @@ private func temporaryPath() -> String {
 private struct Boom: Error {}
 
 @Suite("SQLite store")
-struct SQLiteStoreTests {
+struct SQLiteDatabaseTests {
     @Test("a file database runs in WAL mode with a -wal file beside it")
     func wal() async throws {
         let path = temporaryPath()

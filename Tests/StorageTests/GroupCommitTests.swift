@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import SQLiteStore
+@testable import Storage
 
 private func freshDatabase(currentTurn: (@Sendable () -> WriteTurn?)? = nil) throws -> SQLiteDatabase {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)/db.sqlite").path

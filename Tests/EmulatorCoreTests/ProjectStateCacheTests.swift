@@ -3,10 +3,10 @@ import Testing
 @testable import EmulatorCore
 
 @Suite("Credential index: derived values")
-struct CredentialIndexTests {
+struct ProjectStateCacheTests {
     @Test("a derived value is loaded once, then served from the cache until its project changes")
     func cachedUntilInvalidated() {
-        let index = CredentialIndex()
+        let index = ProjectStateCache()
         var loads = 0
         let load = { () -> String in
             loads += 1; return "v\(loads)"
@@ -23,7 +23,7 @@ struct CredentialIndexTests {
 
     @Test("a value loaded while the project was invalidated is returned but not cached")
     func loadRacingAnInvalidation() {
-        let index = CredentialIndex()
+        let index = ProjectStateCache()
         let stale = index.derived("settings", project: "p") { () -> String in
             index.invalidate(project: "p") // a control-plane write commits while this request loads
             return "old"
@@ -35,7 +35,7 @@ struct CredentialIndexTests {
     @Test("a failing load caches nothing")
     func failingLoad() throws {
         struct Unreadable: Error {}
-        let index = CredentialIndex()
+        let index = ProjectStateCache()
         #expect(throws: Unreadable.self) { try index.derived("settings", project: "p") { () throws -> Int in throw Unreadable() } }
         #expect(index.derived("settings", project: "p") { 7 } == 7)
     }

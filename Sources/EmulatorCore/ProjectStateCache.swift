@@ -72,7 +72,7 @@ public struct CredentialRecord: Sendable {
 /// A load that overlaps an invalidation is not cached: every invalidation bumps a generation, and
 /// a loaded value is stored only if the generation did not move while it was being loaded, so a
 /// request racing a control-plane write can never re-cache what the write replaced.
-public final class CredentialIndex: Sendable {
+public final class ProjectStateCache: Sendable {
     private struct Key: Hashable {
         var platform: PlatformID
         var kind: String

@@ -123,7 +123,7 @@ public struct Migrator: Sendable {
         var candidates: [String] = []
         if let configured, !configured.isEmpty { candidates.append(configured) }
         candidates.append(FileManager.default.currentDirectoryPath + "/Migrations")
-        // Sources/SQLiteStore/Migrator.swift → package root.
+        // Sources/Storage/Migrator.swift → package root.
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent("Migrations").path)
         for candidate in candidates {
