@@ -68,7 +68,7 @@ let package = Package(
 
         // posix_spawn'd child processes for the test suites (Foundation's Process can crash them).
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
-        .target(name: "TestPostgres", dependencies: ["PostgresStore", "TestProcesses"], path: "Tests/TestPostgres"),
+        .target(name: "TestPostgres", dependencies: ["PostgresStore", "Storage", "TestProcesses"], path: "Tests/TestPostgres"),
         // Blocking loopback clients for the test suites: raw HTTP/1.1 on a socket, and TLS over OpenSSL.
         .target(name: "TestSockets", dependencies: ["COpenSSL"], path: "Tests/TestSockets"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CZlib", "COpenSSL", "TestSockets"]),

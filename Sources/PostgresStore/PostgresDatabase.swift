@@ -110,11 +110,8 @@ public final class PostgresDatabase: Database {
     }
 
     /// Applies `migrator`'s pending migrations on the writer connection (at start) and returns their ids.
-    public func migrate(with migrator: PostgresMigrator) throws -> [String] {
-        try writer.queue.sync {
-            let connection = try writer.usable()
-            return try PostgresStoreConnection.reporting(sql: nil) { try migrator.migrate(connection.connection) }
-        }
+    public func migrate(with migrator: Migrator) throws -> [String] {
+        try writer.queue.sync { try migrator.migrate(try writer.usable()) }
     }
 
     /// Other instances may serve the same database.

@@ -17,6 +17,11 @@ public final class PostgresStoreConnection: StoreConnection {
         connection = try Self.reporting(sql: nil) { try PostgresConnection(location: location, connectTimeout: connectTimeout) }
     }
 
+    /// The stores' view of a connection already open (the `migrate` command's, tests').
+    public init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
     /// PostgreSQL's.
     public var dialect: SQLDialect { .postgres }
 
@@ -26,6 +31,11 @@ public final class PostgresStoreConnection: StoreConnection {
     /// Reconnects a lost connection; throws `StoreUnavailableError` while the server is still away.
     public func reconnect() throws {
         try Self.reporting(sql: nil) { try connection.reconnect() }
+    }
+
+    /// Runs a script written for PostgreSQL (a migration file) as is, in one round trip.
+    public func executeScript(_ sql: String) throws {
+        try Self.reporting(sql: nil) { try connection.executeScript(sql) }
     }
 
     /// Runs parameterless statements (translated) in one round trip.

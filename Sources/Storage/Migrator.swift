@@ -2,7 +2,7 @@ import Foundation
 
 /// One SQL migration file, `NNNN_name.sql`, for either database: the SQLite files in
 /// `Migrations/` and the PostgreSQL ones in `Migrations/postgres/` share ids, numbering, checksum
-/// and errors; only applying them differs (`Migrator`, `PostgresMigrator`).
+/// and errors, and one `Migrator` applies either over the store protocol.
 public struct Migration: Sendable, Equatable {
     /// The file name without `.sql`, e.g. `0001_core`; recorded once applied.
     public let id: String
@@ -98,11 +98,17 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Applies `Migrations/NNNN_name.sql` files in order, each in its own transaction, and records
-/// each one's id and checksum in `schema_migrations`.
+/// Applies migration files in order over any store connection — SQLite's `Migrations/`, the
+/// journal's `Migrations/journal/`, PostgreSQL's `Migrations/postgres/` — each in its own
+/// transaction, recording its id and checksum in `schema_migrations`. A changed applied file
+/// refuses before anything is applied; a failing one applies nothing. Every step holds the
+/// migration lock (PostgreSQL's transaction-scoped advisory lock; SQLite's write transaction is
+/// already exclusive), so instances starting together on one database apply each file once.
 public struct Migrator: Sendable {
     /// The migrations found, in order.
     public let migrations: [Migration]
+    /// The advisory lock key every Understudy instance takes while migrating ("UNDRSTDY" in ASCII).
+    public static let lockKey: Int64 = 0x554E_4452_5354_4459
 
     /// A migrator over explicit migrations (tests).
     public init(migrations: [Migration]) {
@@ -116,6 +122,12 @@ public struct Migrator: Sendable {
 
     /// The migrations of the request journal's own SQLite file, inside the main folder.
     public static func journalDirectory(inside migrations: URL) -> URL { migrations.appendingPathComponent("journal") }
+
+    /// The PostgreSQL folder inside a migrations folder: `Migrations/postgres`.
+    public static func postgresDirectory(inside migrations: URL) -> URL { migrations.appendingPathComponent("postgres") }
+
+    /// Throws `.unmatched` unless both folders hold exactly the same migration ids.
+    public static func checkParity(sqlite: URL, postgres: URL) throws { try Migration.checkParity(sqlite: sqlite, postgres: postgres) }
 
     /// Finds the migrations folder: `configured` if given, else `Migrations/` in the working
     /// directory, else the folder baked in at build time (this package's `Migrations/`).
@@ -136,49 +148,71 @@ public struct Migrator: Sendable {
         throw MigrationError.folderNotFound(candidates)
     }
 
-    /// Applies pending migrations and returns the ids applied. Throws without applying anything
-    /// if an applied migration's checksum no longer matches its file.
+    /// Applies pending migrations and returns the ids this call applied (not those another
+    /// instance applied meanwhile). Throws before applying anything if an applied file changed.
     @discardableResult
     public func migrate(_ connection: any StoreConnection) throws -> [String] {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                id TEXT PRIMARY KEY,
-                checksum TEXT NOT NULL,
-                applied_at TEXT NOT NULL
-            )
-            """)
-        let applied = Dictionary(
-            uniqueKeysWithValues: try connection.query("SELECT id, checksum FROM schema_migrations").map {
-                (try $0.decode("id", as: String.self), try $0.decode("checksum", as: String.self))
-            })
-        for migration in migrations {
-            if let checksum = applied[migration.id], checksum != migration.checksum {
-                throw MigrationError.checksumMismatch(id: migration.id, applied: checksum, file: migration.checksum)
-            }
+        try connection.transaction {
+            try connection.lock(key: Self.lockKey)
+            try connection.executeScript(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    id TEXT PRIMARY KEY,
+                    checksum TEXT NOT NULL,
+                    applied_at TEXT NOT NULL
+                )
+                """)
+            try verify(applied(connection))
         }
         var done: [String] = []
-        for migration in migrations where applied[migration.id] == nil {
+        for migration in migrations {
+            let appliedHere: Bool
             do {
-                try connection.transaction {
-                    try connection.execute(migration.sql)
+                appliedHere = try connection.transaction {
+                    try connection.lock(key: Self.lockKey)
+                    // Another instance may have applied it while this one waited for the lock.
+                    let applied = try applied(connection)
+                    try verify(applied)
+                    guard applied[migration.id] == nil else { return false }
+                    try connection.executeScript(migration.sql)
                     try connection.run(
                         "INSERT INTO schema_migrations (id, checksum, applied_at) VALUES (?, ?, ?)",
                         migration.id, migration.checksum, Date().formatted(.iso8601))
+                    return true
                 }
-            } catch let error as SQLiteError {
+            } catch let error as SQLiteError { // both backends report a failed statement as one (a lost connection is not)
                 throw MigrationError.failed(id: migration.id, message: error.message)
             }
-            done.append(migration.id)
+            if appliedHere { done.append(migration.id) }
         }
         return done
     }
 
     /// Ids of migrations not yet applied.
     public func pending(_ connection: any StoreConnection) throws -> [String] {
-        let exists = try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").int ?? 0
-        guard exists > 0 else { return migrations.map(\.id) }
-        let applied = Set(try connection.query("SELECT id FROM schema_migrations").compactMap { $0.string("id") })
-        return migrations.map(\.id).filter { !applied.contains($0) }
+        let exists: String
+        switch connection.dialect {
+        case .sqlite: exists = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        case .postgres: exists = "SELECT count(*) FROM pg_catalog.pg_tables WHERE tablename = 'schema_migrations' AND schemaname = current_schema()"
+        }
+        guard try connection.scalar(exists).int ?? 0 > 0 else { return migrations.map(\.id) }
+        let applied = try applied(connection)
+        return migrations.map(\.id).filter { applied[$0] == nil }
+    }
+
+    private func applied(_ connection: any StoreConnection) throws -> [String: String] {
+        var applied: [String: String] = [:]
+        for row in try connection.query("SELECT id, checksum FROM schema_migrations") {
+            applied[try row.decode("id", as: String.self)] = try row.decode("checksum", as: String.self)
+        }
+        return applied
+    }
+
+    private func verify(_ applied: [String: String]) throws {
+        for migration in migrations {
+            if let recorded = applied[migration.id], recorded != migration.checksum {
+                throw MigrationError.checksumMismatch(id: migration.id, applied: recorded, file: migration.checksum)
+            }
+        }
     }
 }

@@ -48,6 +48,9 @@ public final class SQLiteConnection: StoreConnection {
 
     // MARK: - Executing
 
+    /// Runs a migration script: SQLite's dialect is the stores' own, so this is `execute`.
+    public func executeScript(_ sql: String) throws { try execute(sql) }
+
     /// Runs one or more statements that take no parameters (schema, pragmas).
     public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?

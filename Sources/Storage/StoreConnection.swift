@@ -11,6 +11,8 @@ public protocol StoreConnection: AnyObject {
     var dialect: SQLDialect { get }
     /// Runs one or more statements that take no parameters (schema, control statements).
     func execute(_ sql: String) throws
+    /// Runs a script written in this connection's own dialect, untranslated: a migration file.
+    func executeScript(_ sql: String) throws
     /// Runs a statement with bound parameters and returns the number of rows changed.
     @discardableResult func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int
     /// Runs a query and returns every row.
@@ -58,9 +60,12 @@ extension StoreConnection {
     /// instance that holds it: background work that several instances sharing one database would
     /// otherwise each do (PostgreSQL's transaction-scoped advisory lock). SQLite needs none — its
     /// write transaction already excludes every other writer of the file.
-    public func lock(_ name: String) throws {
+    public func lock(_ name: String) throws { try lock(key: Self.lockKey(name)) }
+
+    /// Holds the lock numbered `key` until the current transaction ends (see `lock(_:)`).
+    public func lock(key: Int64) throws {
         guard dialect == .postgres else { return }
-        try run("SELECT pg_advisory_xact_lock(?)", Self.lockKey(name))
+        try run("SELECT pg_advisory_xact_lock(?)", key)
     }
 
     /// Tells every instance sharing this database that `payload` changed, once the current

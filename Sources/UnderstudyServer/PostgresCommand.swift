@@ -17,8 +17,8 @@ enum PostgresCommand {
     }
 
     /// One line naming the database, host and port, with libpq's reason; never the password.
-    static func cannotOpen(_ location: PostgresLocation, _ error: PostgresError) -> String {
-        "understudy: cannot open PostgreSQL database \"\(location.database)\" on host \(location.host):\(location.port): \(error.message)"
+    static func cannotOpen(_ location: PostgresLocation, _ message: String) -> String {
+        "understudy: cannot open PostgreSQL database \"\(location.database)\" on host \(location.host):\(location.port): \(message)"
     }
 
     /// Connects, or prints `cannotOpen` and returns nil.
@@ -26,7 +26,7 @@ enum PostgresCommand {
         do {
             return try PostgresConnection(location: location)
         } catch let error as PostgresError {
-            UnderstudyCommand.printError(cannotOpen(location, error))
+            UnderstudyCommand.printError(cannotOpen(location, error.message))
         } catch {
             UnderstudyCommand.printError("understudy: cannot open PostgreSQL database \"\(location.database)\": \(UnderstudyCommand.text(of: error))")
         }
@@ -37,12 +37,12 @@ enum PostgresCommand {
     static func migrate(_ location: PostgresLocation, _ configuration: ServerConfiguration) -> Int32 {
         guard let connection = connect(location) else { return 1 }
         do {
-            let folder = PostgresMigrator.directory(inside: try Migrator.locateDirectory(configured: configuration.migrationsPath))
-            let applied = try PostgresMigrator(directory: folder).migrate(connection)
+            let folder = Migrator.postgresDirectory(inside: try Migrator.locateDirectory(configured: configuration.migrationsPath))
+            let applied = try Migrator(directory: folder).migrate(PostgresStoreConnection(connection))
             print(applied.isEmpty ? "database is up to date" : "applied: \(applied.joined(separator: ", "))")
             return 0
-        } catch let error as PostgresError where error.isConnectionLost {
-            UnderstudyCommand.printError(cannotOpen(location, error))
+        } catch let error as StoreUnavailableError {
+            UnderstudyCommand.printError(cannotOpen(location, error.reason))
         } catch {
             UnderstudyCommand.printError("understudy: migrate failed: \(UnderstudyCommand.text(of: error))")
         }

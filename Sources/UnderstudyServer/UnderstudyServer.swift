@@ -65,7 +65,7 @@ public final class UnderstudyServer: Sendable {
             journalBodyDirectory = Self.journalBodyDirectory(besides: path)
         case .postgres(let location):
             let postgres = try PostgresDatabase(location: location)
-            let migrator = try PostgresMigrator(directory: PostgresMigrator.directory(inside: migrations))
+            let migrator = try Migrator(directory: Migrator.postgresDirectory(inside: migrations))
             appliedMigrations = try postgres.migrate(with: migrator)
             database = postgres
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import Storage
 import TestPostgres
 import TestProcesses
 import Testing
@@ -23,7 +24,7 @@ struct CommandTests {
 
     @Test("migrate --database postgres://… applies the PostgreSQL migrations, then reports up to date")
     func migrateURL() throws {
-        let ids = try PostgresMigration.files(in: PostgresMigrator.directory(inside: TestPostgres.repository.appendingPathComponent("Migrations"))).map(\.id)
+        let ids = try Migration.files(in: Migrator.postgresDirectory(inside: TestPostgres.repository.appendingPathComponent("Migrations"))).map(\.id)
         try TestPostgres.withDatabase { location, name in
             let url = try TestPostgres.url(database: name)
             let first = try Self.understudy(["migrate", "--database", url])

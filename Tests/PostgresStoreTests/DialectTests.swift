@@ -67,7 +67,7 @@ struct DialectTests {
     func storeStatements() throws {
         try TestPostgres.withConnection { connection in
             let root = TestPostgres.repository.appendingPathComponent("Migrations")
-            try PostgresMigrator(directory: PostgresMigrator.directory(inside: root)).migrate(connection)
+            try Migrator(directory: Migrator.postgresDirectory(inside: root)).migrate(connection)
             func run(_ sql: String, _ values: [PostgresValue]) throws -> PostgresResult { try connection.execute(try postgres(sql), values) }
             _ = try run("INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)", [.text("p"), .text("P"), .text("2026-01-01")])
             // Asleep's chunk insert: a second identical upload is ignored.

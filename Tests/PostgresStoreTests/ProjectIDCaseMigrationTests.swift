@@ -45,11 +45,11 @@ struct ProjectIDCaseMigrationTests {
 
     @Test("PostgreSQL: the same index, and the same migration over existing twins")
     func postgres() throws {
-        let all = try PostgresMigration.files(in: PostgresMigrator.directory(inside: Self.sqliteFolder))
+        let all = try Migration.files(in: Migrator.postgresDirectory(inside: Self.sqliteFolder))
         try TestPostgres.withConnection { connection in
-            _ = try PostgresMigrator(migrations: all.filter { $0.number < 300 }).migrate(connection)
+            _ = try Migrator(migrations: all.filter { $0.number < 300 }).migrate(connection)
             for id in ["demo", "Demo", "DEMO", "other"] { _ = try connection.query(Self.insert, [.text(id)]) }
-            #expect(try PostgresMigrator(migrations: all).migrate(connection) == all.filter { $0.number >= 300 }.map(\.id))
+            #expect(try Migrator(migrations: all).migrate(connection) == all.filter { $0.number >= 300 }.map(\.id))
             let keys = try connection.query("SELECT id, legacy_case_key FROM projects ORDER BY id COLLATE \"C\"").map {
                 "\($0.string("id") ?? "")=\($0.string("legacy_case_key") ?? "")"
             }

@@ -84,7 +84,7 @@ struct StoreSQLInventoryTests {
         let statements = try Self.statements()
         var refused: [String] = [], rejected: [String] = []
         try TestPostgres.withConnection { connection in
-            try PostgresMigrator(directory: PostgresMigrator.directory(inside: TestPostgres.repository.appendingPathComponent("Migrations"))).migrate(connection)
+            try Migrator(directory: Migrator.postgresDirectory(inside: TestPostgres.repository.appendingPathComponent("Migrations"))).migrate(connection)
             for (number, statement) in statements.enumerated() {
                 let translated: String
                 do { translated = try SQLDialect.postgres.translate(statement.sql) } catch let error as SQLDialectError {

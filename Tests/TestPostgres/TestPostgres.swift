@@ -2,6 +2,7 @@
 
 import Foundation
 import PostgresStore
+import Storage
 import TestProcesses
 
 /// The PostgreSQL server the tests use: `UNDERSTUDY_TEST_POSTGRES_URL` (CI's cluster), or else a
@@ -78,4 +79,13 @@ public enum TestPostgres {
     public static func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withDatabase { location, _ in try body(try PostgresConnection(location: location)) }
     }
+}
+
+extension Migrator {
+    /// Applies pending migrations over a bare libpq connection, as the stores' connection would.
+    @discardableResult
+    public func migrate(_ connection: PostgresConnection) throws -> [String] { try migrate(PostgresStoreConnection(connection)) }
+
+    /// Ids of migrations not yet applied, over a bare libpq connection.
+    public func pending(_ connection: PostgresConnection) throws -> [String] { try pending(PostgresStoreConnection(connection)) }
 }
