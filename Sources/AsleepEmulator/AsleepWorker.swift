@@ -5,7 +5,7 @@ import Storage
 /// Background work: applies due session transitions on each project's clock (so COMPLETE and its
 /// SESSION_COMPLETE webhook happen without anyone polling) and delivers queued webhooks with a
 /// bounded number of attempts, recording each attempt in the outbox.
-enum AsleepWorker {
+public enum AsleepWorker {
     /// Holds the services weakly, so the loops end once the server that owns them is gone.
     final class WeakServices: @unchecked Sendable {
         // Written once at creation; only read afterwards.
@@ -16,6 +16,11 @@ enum AsleepWorker {
     /// How long a claimed webhook stays with the instance sending it (the send times out after 5 s).
     static let webhookLease: TimeInterval = 30
 
+    /// The name the transitions loop counts its rounds under (`EmulatorServices.backgroundRounds`).
+    public static let transitionsLoop = "asleep.transitions"
+    /// The name the webhook delivery loop counts its rounds under.
+    public static let webhooksLoop = "asleep.webhooks"
+
     /// Starts both loops.
     static func start(services: EmulatorServices, configuration: JSONValue) {
         let box = WeakServices(services)
@@ -25,6 +30,7 @@ enum AsleepWorker {
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
                 await advanceAll(services: services, configuration: configuration)
+                services.finishedBackgroundRound(transitionsLoop)
             }
         }
         Task.detached {
@@ -33,6 +39,7 @@ enum AsleepWorker {
                 try? await Task.sleep(nanoseconds: 200_000_000)
                 guard let services = live(box) else { return }
                 await deliverDue(services: services, configuration: configuration)
+                services.finishedBackgroundRound(webhooksLoop)
             }
         }
     }

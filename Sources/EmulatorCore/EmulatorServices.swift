@@ -98,6 +98,7 @@ public final class EmulatorServices: Sendable {
     public let instanceID = UUID().uuidString
     private let addressesValue = Mutex(ServerAddresses())
     private let generators = Mutex<[ProjectID: IDGenerator]>([:])
+    private let rounds = Mutex<[String: Int]>([:])
 
     /// Creates the services.
     @inline(never) // classes holding Atomic/Mutex are allocated in their own module: docs/notes/release-heap-corruption.md
@@ -115,6 +116,13 @@ public final class EmulatorServices: Sendable {
         self.projectCache = ProjectStateCache()
         self.derivedAnswers = DerivedAnswers()
     }
+
+    /// Counts one finished round of the background loop `loop` (a platform's worker tick), so a
+    /// test can wait for rounds to have run instead of sleeping for as long as they might take.
+    public func finishedBackgroundRound(_ loop: String) { rounds.withLock { $0[loop, default: 0] += 1 } }
+
+    /// How many rounds of the background loop `loop` have finished since the server started.
+    public func backgroundRounds(_ loop: String) -> Int { rounds.withLock { $0[loop] ?? 0 } }
 
     /// After a committed write that changed `project`'s cached state (nil: something global, or
     /// projects made or deleted): drops this instance's cached credentials of it and, on a shared

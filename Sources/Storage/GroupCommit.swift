@@ -47,6 +47,7 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     private let jobsRun = Atomic<Int>(0)
     /// `exclusively` blocks run: they may change anything, schema included, outside a transaction.
     private let exclusiveRuns = Atomic<Int>(0)
+    private let exclusiveWaits = Atomic<Int>(0)
 
     private let betweenBatches: @Sendable (SQLiteConnection) -> Void
     private let turnIsDue: @Sendable () -> Bool
@@ -68,6 +69,8 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
 
     /// How many `exclusively` blocks have ended (part of what `localChangeCount` reports).
     var exclusiveRunCount: Int { exclusiveRuns.load(ordering: .acquiring) }
+    /// Blocking work that found a batch running and waited for it (tests wait for this instead of sleeping).
+    var exclusiveWaitCount: Int { exclusiveWaits.load(ordering: .acquiring) }
 
     /// Transactions committed and writes run so far (tests, metrics).
     var counts: (batches: Int, jobs: Int) { (batches.load(ordering: .acquiring), jobsRun.load(ordering: .acquiring)) }
@@ -132,7 +135,10 @@ final class GroupCommit: @unchecked Sendable { // `connection` is only used by t
     /// Runs `body` on the connection outside any transaction once the writer is idle, blocking the
     /// caller meanwhile: startup work (migrations) and tests, never a request.
     func exclusively<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        while !claim() { queue.sync {} } // a running drain ends at most one batch later
+        if !claim() {
+            exclusiveWaits.add(1, ordering: .releasing)
+            repeat { queue.sync {} } while !claim() // a running drain ends at most one batch later
+        }
         defer {
             exclusiveRuns.add(1, ordering: .releasing)
             release()

@@ -191,6 +191,9 @@ public final class SQLiteDatabase: Database {
     /// Writes waiting for the writer queue (tests).
     var queuedWrites: Int { commits.queuedJobs }
 
+    /// Blocking writer work that waited for a running batch (tests).
+    var exclusiveWaitCount: Int { commits.exclusiveWaitCount }
+
     /// Background WAL checkpoints run so far (tests).
     public var checkpointsRun: Int { checkpointer.checkpointsRun }
 

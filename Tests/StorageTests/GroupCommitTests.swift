@@ -385,7 +385,7 @@ struct GroupCommitTests {
                 _ = try? database.withWriterBlocking { _ in order.withLock { $0.append("exclusive") } }
             }
             exclusive.start()
-            Thread.sleep(forTimeInterval: 0.05)
+            while database.exclusiveWaitCount == 0 { Thread.sleep(forTimeInterval: 0.001) } // it found the writer held
             order.withLock { $0.append("released") }
             release.signal()
             while order.withLock({ $0.count }) < 2 { Thread.sleep(forTimeInterval: 0.001) }

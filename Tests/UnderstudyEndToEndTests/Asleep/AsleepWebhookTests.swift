@@ -1,3 +1,4 @@
+import AsleepEmulator
 import Foundation
 import Testing
 import UnderstudyClient
@@ -60,8 +61,10 @@ struct AsleepWebhookTests {
                 #expect(database.dialect == .postgres) // SQLite always counts
                 return
             }
-            // Five of the worker's 200 ms ticks: each used to claim (a write job) to find nothing.
-            try await Task.sleep(nanoseconds: 1_000_000_000)
+            // Five of the delivery loop's ticks: each used to claim (a write job) to find nothing.
+            let services = fixture.server.server.emulator.services
+            let start = services.backgroundRounds(AsleepWorker.webhooksLoop)
+            #expect(await eventually(timeout: 30) { services.backgroundRounds(AsleepWorker.webhooksLoop) >= start + 5 }, "the delivery loop stopped ticking")
             #expect(database.committedWrites?.writes == before.writes)
         }
     }

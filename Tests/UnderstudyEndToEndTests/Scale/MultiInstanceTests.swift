@@ -1,3 +1,4 @@
+import AsleepEmulator
 import Foundation
 import TestPostgres
 import Testing
@@ -61,7 +62,7 @@ struct MultiInstanceTests {
             let sdkKey = project.credential("warplink", "sdkKey")
             // B waits for two validations before any was sent; A answers one, B the other.
             async let waited = b.client.admin.project(project.id).waitForRequests(JournalQuery(path: "/v1/sdk/validate"), count: 2, timeoutMs: 10_000)
-            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(try await Self.millisecondsUntil { b.server.emulator.journal.parkedWaits == 1 } != nil, "B's wait never parked")
             _ = try await a.client.warpLink.validate(apiKey: sdkKey)
             _ = try await b.client.warpLink.validate(apiKey: sdkKey)
             let page = try await waited
@@ -72,7 +73,7 @@ struct MultiInstanceTests {
             // B's watcher of the shared table, not B's own recorder, has to see it.
             let newest = all.max() ?? 0
             async let polled = b.client.admin.project(project.id).requests(JournalQuery(path: "/v1/sdk/validate", since: newest), waitMs: 10_000)
-            try await Task.sleep(nanoseconds: 200_000_000)
+            #expect(try await Self.millisecondsUntil { b.server.emulator.journal.parkedWaits == 1 } != nil, "B's long poll never parked")
             _ = try await a.client.warpLink.validate(apiKey: sdkKey)
             let polledPage = try await polled
             #expect(polledPage.requests.count == 1 && polledPage.requests.allSatisfy { $0.id > newest }, "B's long poll missed A's request: \(polledPage.requests.map(\.id))")
@@ -109,8 +110,12 @@ struct MultiInstanceTests {
             try await WebhookReceiver.with { receiver in
                 let (_, session) = try await fixture.trackNight(callbackUrl: receiver.url)
                 await receiver.waitFor(2)
-                // Both workers tick every 200 ms: a second delivery would have arrived by now.
-                try await Task.sleep(nanoseconds: 1_500_000_000)
+                // A second delivery would come from a later round of either instance's delivery loop:
+                // wait for five more rounds of each.
+                let loops = [a, b].map { $0.server.emulator.services }
+                let start = loops.map { $0.backgroundRounds(AsleepWorker.webhooksLoop) }
+                let ticked = await eventually(timeout: 30) { zip(loops, start).allSatisfy { $0.backgroundRounds(AsleepWorker.webhooksLoop) >= $1 + 5 } }
+                #expect(ticked, "a delivery loop stopped ticking")
                 let events = try receiver.requests.map { try JSONDecoder().decode(AnyJSON.self, from: $0.body)["event"]?.string ?? "?" }
                 #expect(events.filter { $0 == "SESSION_COMPLETE" }.count == 1, "\(events)")
                 #expect(events.filter { $0 == "INFERENCE_COMPLETE" }.count == 1, "\(events)")

@@ -56,6 +56,16 @@ struct PostgresRestartTests {
         func outage(at time: Date) { outageStarted = time }
     }
 
+    /// Whether `condition` came to hold within 60 s (polled every 10 ms).
+    static func until(_ condition: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return await condition()
+    }
+
     @Test("a restart under load: 503s in the platform's format while it is down, reconnection by itself, no acknowledged write lost")
     func restartUnderLoad() async throws {
         let cluster = try Cluster.start()
@@ -79,7 +89,9 @@ struct PostgresRestartTests {
                     }
                 }
             }
-            try await Task.sleep(nanoseconds: 500_000_000)
+            // The load runs until it has been acknowledged, during the outage until it met it, and
+            // after the restart until it is acknowledged again: events, not durations.
+            #expect(await Self.until { await tally.acknowledged.count >= 20 }, "the load was never acknowledged")
             await tally.outage(at: Date())
             let halted = try cluster.run("halt")
             #expect(halted.status == 0, "\(halted.error)")
@@ -87,11 +99,12 @@ struct PostgresRestartTests {
             let sdk = try await server.client.admin.raw(ClientRequest(method: "GET", path: "/warplink/v1/sdk/validate", headers: ["Authorization": "Bearer " + sdkKey]))
             #expect(sdk.status == 503, "\(sdk.status) \(String(decoding: sdk.body, as: UTF8.self))")
             #expect(String(decoding: sdk.body, as: UTF8.self).contains("\"code\":\"INTERNAL_ERROR\""))
-            try await Task.sleep(nanoseconds: 1_000_000_000)
+            #expect(await Self.until { await tally.unavailable >= 4 }, "the load never met the outage")
             let restarting = Date()
             let resumed = try cluster.run("resume")
             #expect(resumed.status == 0, "\(resumed.error)")
-            try await Task.sleep(nanoseconds: 1_500_000_000)
+            let before = await tally.acknowledged.count
+            #expect(await Self.until { await tally.acknowledged.count >= before + 20 }, "the load was not acknowledged after the restart")
             running.clear()
             for writer in writers { await writer.value }
 

@@ -74,9 +74,11 @@ struct TelematicsProcessingTests {
             let user = try await admin.createUser(userName: "live")
             let sdk = server.client.telematics.session(try await admin.mintTokens(userId: user.userId))
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let samples = TelematicsFixture.drive(startMs: now - 298_000, count: 150)
+            // The drive ended 3 s ago: the period falls due 4 s after its last sample, 1 s from now on
+            // the project's real, running clock. A real clock is the point: moving the clock through
+            // the control plane is a write, which would drop the kept list by itself.
+            let samples = TelematicsFixture.drive(startMs: now - 301_000, count: 150)
             try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: samples))
-            // The period falls due 4 s after its last sample, on the project's (real, running) clock.
             let due = Date(timeIntervalSince1970: Double(samples.map(\.timestampMs).max() ?? now) / 1000 + 4)
             // Answered (and kept) while the period is open; nothing is written until it is due.
             let early = (try await sdk.getTripsList(), try await sdk.getTripsList())
