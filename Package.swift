@@ -84,6 +84,15 @@ let package = Package(
             dependencies: [
                 "UnderstudyDashboard", "UnderstudyServer", "UnderstudyTesting", "UnderstudyClient", "EmulatorCore", "HTTPServer",
             ]),
+        // Unit tests that need no server: the platforms' stores on a real migrated SQLite file, the
+        // server's configuration and idle work, the client's own encoding.
+        .testTarget(
+            name: "PlatformStoreTests",
+            dependencies: ["WarpLinkEmulator", "AsleepEmulator", "WarrantyLifeEmulator", "TelematicsEmulator", "EmulatorCore", "Storage"]),
+        .testTarget(
+            name: "UnderstudyServerTests",
+            dependencies: ["UnderstudyServer", "EmulatorCore", .target(name: "CMalloc", condition: .when(platforms: [.linux]))]),
+        .testTarget(name: "UnderstudyClientTests", dependencies: ["UnderstudyClient", "CZlib"]),
         .testTarget(
             name: "UnderstudyEndToEndTests",
             dependencies: [
