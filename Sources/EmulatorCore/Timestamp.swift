@@ -88,6 +88,9 @@ public enum Timestamp {
 
     private static func parseAnyYear(_ text: String) -> Date? {
         if let date = parseCanonical(text) { return date }
+        // The format style rolls fields over (`T25:00:00Z` is the next day's 01:00): a field out of
+        // its range is refused here first.
+        guard fieldsInRange(text) else { return nil }
         if let date = try? withFraction.parse(text) { return date }
         if let date = try? withoutFraction.parse(text) { return date }
         // More than three fractional digits: ISO8601FormatStyle may reject; trim to milliseconds.
@@ -137,6 +140,32 @@ public enum Timestamp {
         calendar.timeZone = TimeZone(identifier: "UTC")! // UTC is always a known zone
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
         return Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) // checked: a four-digit year, a few million days at most
+    }
+
+    /// Whether the text's date is a real day and its time (`Thh:mm[:ss]`) and offset
+    /// (`±hh:mm`) fields are within their ranges, for the texts the format style parses.
+    private static func fieldsInRange(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { bytes -> Bool in
+            guard dayFields(bytes) != nil else { return false }
+            guard bytes.count > 10 else { return true }
+            guard bytes.count >= 16, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
+                let hour = decimal(bytes, 11, 2), let minute = decimal(bytes, 14, 2), hour < 24, minute < 60
+            else { return false }
+            var index = 16
+            if bytes.count >= 19, bytes[16] == UInt8(ascii: ":") {
+                guard let second = decimal(bytes, 17, 2), second < 60 else { return false }
+                index = 19
+            }
+            while index < bytes.count, bytes[index] == UInt8(ascii: ".") || (48...57).contains(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") else { return true }
+            // An offset: `±hh:mm` or `±hhmm`, hours below 24 and minutes below 60.
+            let colon = index + 3 < bytes.count && bytes[index + 3] == UInt8(ascii: ":")
+            guard bytes.count == index + (colon ? 6 : 5), let hours = decimal(bytes, index + 1, 2),
+                let minutes = decimal(bytes, index + (colon ? 4 : 3), 2)
+            else { return false }
+            return hours < 24 && minutes < 60
+        }
     }
 
     /// The real day the first ten bytes name as `yyyy-MM-dd`, nil when they do not.

@@ -65,9 +65,18 @@ struct TimestampParsingTests {
 
     @Test("what the hand parser does not know goes to the format style or is refused")
     func nonCanonical() {
-        // Not a leap year: the format style, which reads it leniently as 1 March, decides.
+        // Not a leap year: the format style would read it leniently as 1 March; it is refused.
         #expect(Timestamp.parseCanonical("2026-02-29T00:00:00Z") == nil)
-        #expect(Timestamp.parse("2026-02-29T00:00:00Z") == (try? Date.ISO8601FormatStyle().parse("2026-02-29T00:00:00Z")))
+        #expect((try? Date.ISO8601FormatStyle().parse("2026-02-29T00:00:00Z")) != nil) // why the check is needed
+        #expect(Timestamp.parse("2026-02-29T00:00:00Z") == nil)
+        // Nor does a field out of its range roll over, with or without an offset or a fraction.
+        for text in [
+            "2026-01-01T25:00:00Z", "2026-01-01T24:00:00+02:00", "2026-01-01T23:60:00Z", "2026-01-01T23:59:60.5Z",
+            "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00-01:60", "2026-04-31T00:00:00.123456Z",
+        ] {
+            #expect(Timestamp.parse(text) == nil, "\(text)")
+        }
+        #expect(Timestamp.parse("2026-01-01T23:59:59.123+05:30") != nil && Timestamp.parse("2026-01-01T23:59:59-0800") != nil)
         #expect(Timestamp.parseCanonical("2024-02-29T23:59:59.999Z") != nil)
         #expect(Timestamp.parseCanonical("2026-13-01T00:00:00Z") == nil)
         #expect(Timestamp.parseCanonical("2026-01-01T24:00:00Z") == nil)
