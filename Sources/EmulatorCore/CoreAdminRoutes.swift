@@ -265,7 +265,7 @@ enum CoreAdminRoutes {
                 guard waitMs == 0 else { throw AdminError.badRequest("`waitMs` belongs to the listing (GET …/requests), not to the archive.") }
                 filter.limit = filter.limit ?? 1000
                 let result = try await journal.query(project: context.parameter("id"), filter: filter)
-                var response = Response.json(status: 200, bytes: JournalHAR.archive(result.entries, version: metrics.serverVersion).encoded())
+                var response = Response.json(status: 200, bytes: JournalHAR.archive(result.entries, version: metrics.serverVersion, platforms: platforms).encoded())
                 response.headers.set("Content-Disposition", "attachment; filename=\"\(context.parameter("id")).har\"")
                 return response
             })

@@ -194,6 +194,10 @@ struct ControlPlaneTests {
         #expect(post?["request"]?["postData"]?["text"]?.stringValue?.contains("first") == true)
         #expect(post?["response"]?["status"]?.intValue == 201 && post?["response"]?["content"]?["text"]?.stringValue?.contains("first") == true)
         #expect(get?["request"]?["queryString"] == [["name": "n", "value": "1"], ["name": "q", "value": "a b"]])
+        // A request to a host the platform answers by name carried no prefix: the URL is what it sent.
+        _ = try await harness.call("GET", "/items", headers: ["X-Test-Key": project.key, "Host": "api.test.example"])
+        let byHost = try await harness.call("GET", "/__admin/projects/\(project.id)/requests.har?method=GET").json?["log"]?["entries"]?.arrayValue?.last
+        #expect(byHost?["request"]?["url"]?.stringValue == "http://api.test.example/items", "\(String(describing: byHost?["request"]?["url"]))")
         let headerNames = get?["request"]?["headers"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(headerNames.contains("x-test-key"))
         // The archive takes the listing's filters; a misspelled platform is a 400, waitMs is the listing's.
