@@ -62,7 +62,7 @@ enum JournalHAR {
 
     /// The URL the client asked for: the host it named (the proxy's target for tunnelled
     /// requests, over HTTPS), the path it sent and the query. The journal keeps the routed path,
-    /// which for a host a platform answers by name (`api.warplink.app`) has the platform's prefix
+    /// which for a host a platform answers by name (a real service's host) has the platform's prefix
     /// in front of what the client sent.
     static func url(_ entry: JournalEntry, platforms: [any Platform]) -> String {
         let host = entry.proxyHost ?? entry.requestHeaders["host"] ?? "127.0.0.1"
