@@ -157,7 +157,7 @@ public enum ControlCommand {
         case .advanceClock(let project, let seconds):
             try show(try await admin.project(project).advanceClock(by: seconds), json: json, output: output)
         case .realClock(let project): try show(try await admin.project(project).realClock(), json: json, output: output)
-        case .findings: break  // `run` lists them, for their exit status
+        case .findings: break // `run` lists them, for their exit status
         case .clearFindings(let project): try await ControlFindings(admin: admin, project: project, json: json, output: output).clear()
         }
     }
