@@ -2,7 +2,7 @@
 /// flags and examples, printed instead of running it (so `ca reset --help` resets nothing).
 public enum CommandHelp {
     /// Every command the dispatcher runs (`UnderstudyCommand.main`), in the order the overview lists them.
-    public static let commands = ["serve", "migrate", "healthcheck", "ca", "projects", "journal", "faults", "clock", "help", "version"]
+    public static let commands = ["serve", "migrate", "healthcheck", "ca", "projects", "journal", "faults", "clock", "findings", "help", "version"]
 
     /// The help of `command`, or nil when there is no such command.
     public static func text(for command: String) -> String? {
@@ -15,6 +15,7 @@ public enum CommandHelp {
         case "journal": return journal
         case "faults": return faults
         case "clock": return clock
+        case "findings": return findings
         case "help": return help
         case "version": return version
         default: return nil
@@ -207,6 +208,37 @@ public enum CommandHelp {
           understudy clock freeze --project demo --at 2030-01-01T00:00:00Z
           understudy clock advance --project demo 2h
           understudy clock real --project demo
+        """
+
+    static let findings = """
+        understudy findings: a project's integration-check findings, the rules from the SDKs'
+        documentation the app broke (docs/checks.md): severity, rule, device, count, what the app did,
+        the SDK's rule, the journal ids of the requests and the guide's section. Errors first.
+
+        Usage: understudy findings --project P [--platform X] [--severity error|warning|info] [--rule ID] [--device D] [--since ISO8601]
+               understudy findings --project P --clear              delete them all (the rules forget earlier requests too)
+
+        Options:
+          --project P          the project (required)
+          --platform X         asleep, warrantylife, warplink or telematics
+          --severity S         error, warning or info, as the project's settings make it
+          --rule ID            one rule, such as asleep.setup-repeated
+          --device D           one device, such as SERIAL:SN-0001
+          --since ISO8601      only findings last seen at or after this time (project clock)
+          --server URL         the server (default http://127.0.0.1:PORT)     UNDERSTUDY_SERVER
+          --port PORT          a local server's port (default 8080)           UNDERSTUDY_PORT
+          --admin-token TOKEN  the control-plane token                        UNDERSTUDY_ADMIN_TOKEN
+          --json               {"findings": [...]} as the control plane answers it
+        Exit codes (for CI): 0 no error-level finding among those listed, 1 error-level findings,
+        2 usage error (a bad filter included), 3 project not found, 4 admin token missing or refused,
+        5 server unreachable or failed.
+
+        Examples:
+          understudy findings --project demo
+          understudy findings --project demo --severity error --since 2030-01-01T00:00:00Z
+          understudy findings --project demo --json | jq '.findings[].rule'
+          understudy findings --project demo || exit 1        # in a CI script: fail on errors
+          understudy findings --project demo --clear
         """
 
     static let help = """

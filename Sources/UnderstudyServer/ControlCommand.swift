@@ -1,9 +1,10 @@
 import Foundation
 import UnderstudyClient
 
-/// `understudy projects|journal|faults|clock …`: the control plane of a running server, through
-/// `UnderstudyClient` like any other client. Exit codes: 0 done, 1 server unreachable or failed,
-/// 2 usage, 3 not found, 4 admin token missing or refused.
+/// `understudy projects|journal|faults|clock|findings …`: the control plane of a running server,
+/// through `UnderstudyClient` like any other client. Exit codes: 0 done, 1 server unreachable or
+/// failed, 2 usage, 3 not found, 4 admin token missing or refused; `findings` alone: 1 error-level
+/// findings listed, 5 server unreachable or failed.
 public enum ControlCommand {
     /// Exit status: the command did what it said.
     public static let success: Int32 = 0
@@ -15,6 +16,10 @@ public enum ControlCommand {
     public static let notFound: Int32 = 3
     /// Exit status: the server requires an admin token and none, or another one, was given.
     public static let unauthorized: Int32 = 4
+    /// Exit status of `findings`: it listed an error-level finding (a CI step fails on it).
+    public static let findingsErrors: Int32 = 1
+    /// Exit status of `findings`: the server could not be reached, or failed the request (1 is taken by error-level findings).
+    public static let findingsFailure: Int32 = 5
 
     static let usage = """
         Usage: understudy projects list | show ID | create [--name N] [--id ID] [--seed S] | delete ID | reset ID
@@ -27,6 +32,8 @@ public enum ControlCommand {
                               | --close-after-headers | --truncate [--bytes N] | --malformed-json
                understudy faults add [--project P] --json-rule '{"match": {…}, "action": {…}, …}'
                understudy clock show|real --project P | freeze --project P [--at ISO8601] | advance --project P DURATION (3600, 90m, 2h, 1d)
+               understudy findings --project P [--platform X] [--severity error|warning|info] [--rule ID] [--device D] [--since ISO8601]
+               understudy findings --project P --clear
 
         Each takes:
           --server URL         the server (default http://127.0.0.1:PORT)     UNDERSTUDY_SERVER
@@ -35,7 +42,8 @@ public enum ControlCommand {
           --json               one JSON document (journal --follow: one JSON object per line)
         Without --project, `journal` lists every project's requests and `faults` the global rules;
         `journal --unmatched` only the requests that matched no project, each with the reason.
-        Exit codes: 0 done, 1 server unreachable or failed, 2 usage error, 3 not found, 4 admin token missing or refused.
+        Exit codes: 0 done, 1 server unreachable or failed, 2 usage error, 3 not found, 4 admin token missing or refused;
+        `findings`: 0 no error-level finding, 1 error-level findings, 2 usage error, 3 not found, 4 token, 5 server unreachable or failed.
         """
 
     /// Runs the command in `arguments` (starting with its group, e.g. `["projects", "list"]`) and returns its exit code.
@@ -62,17 +70,25 @@ public enum ControlCommand {
             return success
         }
         let client = Understudy(baseURL: invocation.server, adminToken: invocation.adminToken)
+        let failed = invocation.action.isFindings ? findingsFailure : failure
         do {
+            if case .findings(let project, let query) = invocation.action {
+                return try await ControlFindings(admin: client.admin, project: project, json: invocation.json, output: output).list(query)
+            }
             try await perform(invocation, client: client, output: output)
             return success
         } catch let error as UnderstudyClientError {
-            return report(error, invocation: invocation, output: output)
+            let status = report(error, invocation: invocation, output: output)
+            guard invocation.action.isFindings else { return status }
+            // The server refuses only a bad filter (an unknown rule or platform, a `since` that is no date): the command line's mistake.
+            if case .unexpectedStatus(400, _) = error { return usageError }
+            return status == failure ? findingsFailure : status
         } catch let error as ControlLocalError {
             output.error("understudy: \(error.description)\n")
-            return failure
+            return failed
         } catch {
             output.error("understudy: \(UnderstudyCommand.text(of: error))\n")
-            return failure
+            return failed
         }
     }
 
@@ -141,6 +157,8 @@ public enum ControlCommand {
         case .advanceClock(let project, let seconds):
             try show(try await admin.project(project).advanceClock(by: seconds), json: json, output: output)
         case .realClock(let project): try show(try await admin.project(project).realClock(), json: json, output: output)
+        case .findings: break // `run` lists them, for their exit status
+        case .clearFindings(let project): try await ControlFindings(admin: admin, project: project, json: json, output: output).clear()
         }
     }
 

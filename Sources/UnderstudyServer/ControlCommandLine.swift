@@ -1,11 +1,11 @@
 import Foundation
 import UnderstudyClient
 
-/// Parses `understudy projects|journal|faults|clock …` into a `ControlInvocation`. Pure: no I/O,
+/// Parses `understudy projects|journal|faults|clock|findings …` into a `ControlInvocation`. Pure: no I/O,
 /// the environment passed in, so every rule is a unit test.
 public enum ControlCommandLine {
     /// The first words that name a control command.
-    public static let groups: Set<String> = ["projects", "journal", "faults", "clock"]
+    public static let groups: Set<String> = ["projects", "journal", "faults", "clock", "findings"]
 
     private static let sharedValues: Set<String> = ["--server", "--port", "--admin-token"]
     private static let sharedSwitches: Set<String> = ["--json", "--help", "-h"]
@@ -16,9 +16,9 @@ public enum ControlCommandLine {
             throw ControlUsageError(description: "unknown command `\(arguments.first ?? "")`")
         }
         var rest = Array(arguments.dropFirst())
-        // `journal` has no verb; the others take one before their flags.
+        // `journal` and `findings` have no verb; the others take one before their flags.
         var verb = ""
-        if group != "journal" {
+        if group != "journal" && group != "findings" {
             if let first = rest.first, !first.hasPrefix("-") { verb = first; rest.removeFirst() }
         }
         let spec = try flagSpec(group: group, verb: verb, help: rest.contains("--help") || rest.contains("-h"))
@@ -31,6 +31,7 @@ public enum ControlCommandLine {
         case "projects": invocation.action = try projects(verb, parsed)
         case "journal": invocation.action = try journal(parsed)
         case "faults": invocation.action = try faults(verb, parsed)
+        case "findings": invocation.action = try findings(parsed)
         default: invocation.action = try clock(verb, parsed)
         }
         return invocation
@@ -44,6 +45,7 @@ public enum ControlCommandLine {
         case ("projects", "export"): return (["--output"], [])
         case ("projects", "import"): return (["--id", "--replace"], [])
         case ("journal", _): return (["--project", "--platform", "--status", "--limit", "--method", "--path"], ["--follow", "-f", "--unmatched"])
+        case ("findings", _): return (["--project", "--platform", "--severity", "--rule", "--device", "--since"], ["--clear"])
         case ("faults", "list"): return (["--project"], [])
         case ("faults", "clear"): return (["--project", "--rule"], [])
         case ("faults", "add"):

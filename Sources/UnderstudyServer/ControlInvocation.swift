@@ -47,6 +47,18 @@ public enum ControlAction: Sendable, Equatable {
     case advanceClock(project: String, seconds: Double)
     /// `clock real --project P`.
     case realClock(project: String)
+    /// `findings --project P [filters]`: exit 1 when an error-level finding is listed.
+    case findings(project: String, query: FindingQuery)
+    /// `findings --project P --clear`.
+    case clearFindings(project: String)
+
+    /// Whether this is `findings`, whose exit status 1 means "error-level findings", not "failed".
+    var isFindings: Bool {
+        switch self {
+        case .findings, .clearFindings: return true
+        default: return false
+        }
+    }
 }
 
 /// A fault rule from flags, or as JSON sent unchanged (the server checks it strictly).

@@ -13,7 +13,7 @@ import Darwin
 #endif
 
 /// The `understudy` command line: `serve` (default), `migrate`, `healthcheck`, `ca`, the control
-/// commands (`projects`, `journal`, `faults`, `clock`), `help [COMMAND]` (and each command's
+/// commands (`projects`, `journal`, `faults`, `clock`, `findings`), `help [COMMAND]` (and each command's
 /// `--help`, `CommandHelp`), `--version`.
 public enum UnderstudyCommand {
     /// The version printed by `--version`.
@@ -24,7 +24,7 @@ public enum UnderstudyCommand {
                understudy migrate [--database PATH] [--migrations PATH]
                understudy healthcheck [--host HOST] [--port PORT]
                understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
-               understudy projects|journal|faults|clock …   a running server's control plane
+               understudy projects|journal|faults|clock|findings …   a running server's control plane
                understudy help COMMAND | understudy COMMAND --help   one command's flags, with examples
                understudy --help | --version
 

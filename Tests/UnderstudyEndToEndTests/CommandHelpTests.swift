@@ -55,6 +55,7 @@ struct CommandHelpTests {
         #expect(texts["serve"]?.contains("--allowed-host NAME") == true && texts["ca"]?.contains("ca reset") == true)
         #expect(texts["migrate"]?.contains("--migrations PATH") == true && texts["healthcheck"]?.contains("--port PORT") == true)
         #expect(texts["clock"]?.contains("Exit codes:") == true && texts["projects"]?.contains("--replace ID") == true)
+        #expect(texts["findings"]?.contains("1 error-level findings") == true && texts["findings"]?.contains("--clear") == true)
 
         let overview = try Self.run(["--help"])
         #expect(overview.status == 0 && overview.standard.contains("Serves local stand-ins") && overview.standard.contains("understudy help COMMAND"))

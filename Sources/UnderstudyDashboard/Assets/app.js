@@ -12,12 +12,14 @@ import {renderAsleep} from './asleep.js';
 import {renderWarrantyLife} from './warrantylife.js';
 import {renderTelematics} from './telematics.js';
 import {renderUnmatched} from './unmatched.js';
+import {markChecksNav, renderChecks} from './checks.js';
 
 const ROOT = '/__admin/ui';
 
 const SECTIONS = [
   ['', 'Overview', renderOverview],
   ['journal', 'Journal', renderJournal],
+  ['checks', 'Checks', renderChecks],
   ['faults', 'Faults', renderFaults],
   ['clock', 'Clock', renderClock],
   ['snapshots', 'Snapshots', renderSnapshots],
@@ -146,6 +148,7 @@ async function route() {
     context.project = target.project;
     document.title = `${target.section[1]} · ${target.project} · Understudy`;
     renderSidebar(target.project, target.section[0], controller.signal);
+    markChecksNav(target.project, controller.signal);
     await target.section[2](context);
   } catch (error) {
     if (controller.signal.aborted) return;

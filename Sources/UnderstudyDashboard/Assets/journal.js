@@ -4,6 +4,7 @@
 import {api, apiText, errorBox, projectPath, query} from './api.js';
 import {bodyBytes, multipartBoundary, multipartView, parseMultipart} from './bodies.js';
 import {curlCommand} from './curl.js';
+import {findingCallout, findingMarks} from './checks.js';
 import {confirmButton, copyButton, empty, fmtBytes, fmtDateTime, fmtMs, fmtTime, h, kvTable, platformBadge, prettyBody,
   replace, statusChip, toast} from './dom.js';
 
@@ -56,7 +57,7 @@ function curlBlock(entry, project) {
     h('summary', null, 'cURL command'), h('pre', {class: 'body', 'data-role': 'curl-command'}, command));
 }
 
-function detail(entry, onClose, project) {
+function detail(entry, onClose, project, findings = null) {
   return h('article', {class: 'card detail', 'data-role': 'entry-detail', 'data-id': entry.id},
     h('div', {class: 'card-head'},
       h('h2', {class: 'mono detail-title'}, h('span', {class: 'method'}, entry.method), h('span', {class: 'path', title: entry.path}, entry.path)),
@@ -66,6 +67,7 @@ function detail(entry, onClose, project) {
     h('div', {class: 'detail-status'}, statusChip(entry.status), ' ', platformBadge(entry.platform), ' ',
       h('span', {class: 'muted'}, `${fmtMs(entry.durationMs)} · #${entry.id} · ${fmtDateTime(entry.time)}`)),
     entry.fault ? h('div', {class: 'fault-callout', 'data-role': 'entry-fault'}, h('strong', null, 'Fault applied: '), entry.fault) : null,
+    findings,
     kvTable([
       ['Route', entry.route ?? '— (no route matched)'], ['Query', entry.query || '—'], ['Project', entry.projectID ?? '—'],
       ['Received', entry.time], ['Duration', fmtMs(entry.durationMs)], ['Status', entry.status === 0 ? '0 (no response sent)' : String(entry.status)],
@@ -85,6 +87,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
   // unless asked for; reads (the dashboard's own polls among them) are not journalled at all.
   let showAdmin = params.get('admin') === 'show';
   const isControlPlane = (entry) => entry.path.startsWith('/__admin');
+  // Entries that raised an integration-check finding carry its badge (the findings name their requests).
+  const marks = findingMarks(project, signal);
 
   const live = h('span', {class: 'live', 'data-role': 'live-state'}, 'connecting…');
   const eviction = h('div', {class: 'eviction', 'data-role': 'eviction'});
@@ -92,7 +96,7 @@ export async function renderJournal({main, project, params, signal, setParams}) 
   const rows = h('tbody', {'data-role': 'journal-rows'});
   const list = h('table', {class: 'data journal'}, h('thead', null, h('tr', null,
     [['Time', 'col-time'], ['Platform', 'col-platform'], ['Method', 'col-method'], ['Path', 'col-path'], ['Status', 'col-status'],
-      ['Duration', 'col-duration num'], ['Fault', 'col-fault']].map(([title, cls]) => h('th', {class: cls}, title)))), rows);
+      ['Duration', 'col-duration num'], ['Fault / finding', 'col-fault']].map(([title, cls]) => h('th', {class: cls}, title)))), rows);
   const older = h('button', {type: 'button', class: 'secondary', 'data-role': 'load-older'}, 'Load older');
   const end = h('div', {class: 'list-end'});
   const detailBox = h('div', {class: 'detail-box'});
@@ -154,8 +158,8 @@ export async function renderJournal({main, project, params, signal, setParams}) 
         entry.query ? h('span', {class: 'muted'}, `?${entry.query}`) : null),
       h('td', {class: 'col-status'}, statusChip(entry.status)),
       h('td', {class: 'num nowrap col-duration'}, fmtMs(entry.durationMs)),
-      h('td', {class: 'col-fault'}, entry.fault ? h('span', {class: 'fault-badge', title: entry.fault}, '⚡ ', entry.fault) : null));
-    tr.addEventListener('click', () => choose(entry.id));
+      h('td', {class: 'col-fault'}, entry.fault ? h('span', {class: 'fault-badge', title: entry.fault}, '⚡ ', entry.fault) : null, marks.badge(entry.id)));
+    tr.addEventListener('click', (event) => { if (!event.target.closest('a')) choose(entry.id); }); // a finding badge navigates
     tr.addEventListener('keydown', (event) => { if (event.key === 'Enter') choose(entry.id); });
     return tr;
   }
@@ -206,7 +210,7 @@ export async function renderJournal({main, project, params, signal, setParams}) 
     }
     const info = await projectInfo;
     if (state.selected !== id) return;
-    replace(detailBox, entry ? detail(entry, () => choose(null), info)
+    replace(detailBox, entry ? detail(entry, () => choose(null), info, findingCallout(project, marks.of(id)))
       : h('div', {class: 'card'}, h('p', null, `Entry #${id} is no longer in the journal (evicted, cleared or never recorded).`)));
     // Side by side the detail is in view; stacked (narrow windows) it is below the list.
     if (matchMedia('(max-width: 1100px)').matches) detailBox.scrollIntoView({block: 'start', behavior: 'smooth'});
@@ -240,6 +244,7 @@ export async function renderJournal({main, project, params, signal, setParams}) 
         }
         if (page.requests.length) state.maxSeen = Math.max(state.maxSeen, page.requests[0].id);
         renderCounts();
+        if (page.requests.length) marks.refresh(rows);
       } catch (error) {
         if (controller.signal.aborted) return;
         live.textContent = `paused: ${error.message}; retrying`;
@@ -261,6 +266,7 @@ export async function renderJournal({main, project, params, signal, setParams}) 
     state.reachedEnd = page.requests.length < PAGE;
     state.maxSeen = page.requests.length ? page.requests[0].id : 0;
     renderRows();
+    await marks.refresh(rows);
     live.textContent = '● live';
     live.className = 'live on';
     poll(controller);
@@ -276,6 +282,7 @@ export async function renderJournal({main, project, params, signal, setParams}) 
       state.evicted = page.evicted;
       state.reachedEnd = page.requests.length < PAGE;
       renderCounts();
+      marks.refresh(rows);
     } catch (error) {
       toast(error.message, 'error');
     } finally {
