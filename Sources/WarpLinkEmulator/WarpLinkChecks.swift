@@ -42,6 +42,7 @@ enum WarpLinkChecks {
         guard case .object(let body)? = try? JSONValue.parse(request.body) else { return Observation(device: nil, facts: facts) }
         if case .bool(let flag)? = body["is_reinstall"] { facts[reinstallFact] = flag ? "true" : "false" }
         let device = body["device_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        // The SDK retries a failed check on its own schedule and reads no header, Retry-After included.
         return Observation(device: device, facts: facts, retriedBySDK: true)
     }
 
@@ -51,7 +52,7 @@ enum WarpLinkChecks {
     /// Whether `route` resolves a link.
     static func isResolve(_ route: String) -> Bool { route.hasSuffix("/links/resolve/{slug}") }
 
-    /// `wl_live_****1234`: the SDK's own log masking, enough to tell keys apart without showing one.
+    /// `key wl_live_****1234`: the SDK's own log masking, enough to tell keys apart without showing one.
     static func masked(_ key: String) -> String {
         guard key.utf8.count > 12 else { return "key ****" }
         return "key " + key.prefix(8) + "****" + key.suffix(4)
