@@ -15,16 +15,20 @@ struct WarpLinkRoutes {
 
     /// Every data-plane route, relative to `/warplink`; the SDK routes also answer without `/v1`.
     func routes() -> [Route] {
+        // The redirect is a browser's, not the SDK's: the integration checks look only at the SDK group.
         let group = RouteGroup<WarpLinkCaller>(
             authenticate: { try await caller($0, $1) }, admit: { try Self.admit($1) },
             finish: { response, _, _, caller in Self.addRateHeaders(&response, caller) })
+        let sdk = RouteGroup<WarpLinkCaller>(
+            authenticate: { try await caller($0, $1) }, admit: { try Self.admit($1) },
+            finish: { response, _, _, caller in Self.addRateHeaders(&response, caller) }, observe: WarpLinkChecks.observe)
         return [
-            group.route(.get, "/v1/sdk/validate", validate),
-            group.route(.get, "/v1/links/resolve/{slug}", resolve),
-            group.route(.post, "/v1/attribution/match", match),
-            group.route(.get, "/sdk/validate", validate),
-            group.route(.get, "/links/resolve/{slug}", resolve),
-            group.route(.post, "/attribution/match", match),
+            sdk.route(.get, "/v1/sdk/validate", validate),
+            sdk.route(.get, "/v1/links/resolve/{slug}", resolve),
+            sdk.route(.post, "/v1/attribution/match", match),
+            sdk.route(.get, "/sdk/validate", validate),
+            sdk.route(.get, "/links/resolve/{slug}", resolve),
+            sdk.route(.post, "/attribution/match", match),
             group.route(.get, "/r/{slug}", redirect),
         ]
     }
@@ -39,6 +43,7 @@ struct WarpLinkRoutes {
         let key = Result { () throws(WarpLinkError) in
             try WarpLinkService.activeKey(authorization: request.headers["authorization"], bearer: bearer, credential: context.credential)
         }
+        if case .success(let record) = key, record.kind == .api { context.note(WarpLinkChecks.apiKeyFact, "1") }
         return WarpLinkCaller(settings: settings, window: window, key: key)
     }
 
@@ -130,6 +135,8 @@ struct WarpLinkRoutes {
             project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
             settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
         let result = try await write(context.core, project: project) { try matcher.run($0.store) }
+        // Definitive for the SDK: a no-match, or a match it can route (a routeless one keeps its gate open).
+        if !result.matched || (result.linkID != nil && result.destinationURL != nil) { context.core.note(WarpLinkChecks.definitiveFact, "1") }
         if result.outcome == "ambiguous_app" {
             context.services.logger.info("warplink attribution: ambiguous_app", [("project", project), ("install", installID)])
         }

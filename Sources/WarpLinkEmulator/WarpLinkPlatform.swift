@@ -42,6 +42,9 @@ public struct WarpLinkPlatform: Platform {
     /// SDK routes and the short-link redirect.
     public func routes() -> [Route] { WarpLinkRoutes(serverSettings: serverSettings, domains: domains, rateWindows: rateWindows).routes() }
 
+    /// WarpLink's integration checks (`WarpLinkRules`).
+    public var checkRules: [any CheckRule] { WarpLinkRules.all }
+
     /// Control-plane routes.
     public func adminRoutes() -> [AdminRoute] { WarpLinkAdmin(serverSettings: serverSettings, domains: domains).routes() }
 

@@ -230,7 +230,7 @@ struct WarpLinkAttributionTests {
 
     @Test("keys and apps: API keys refused (403, or 401 by setting), revoked 401, app-bound keys and ambiguous_app")
     func keysAndApps() async throws {
-        try await WarpLinkHarness.with { h in
+        try await WarpLinkHarness.with(expectingFindings: true) { h in // API keys on the deferred check, on purpose
             let refused = try await h.warpLink.matchAttribution(Self.androidBody(), apiKey: h.apiKey)
             #expect(refused.status == 403)
             #expect(refused.raw.text == #"{"error":{"code":"FORBIDDEN","message":"API keys cannot record installs; use an SDK key"}}"#)

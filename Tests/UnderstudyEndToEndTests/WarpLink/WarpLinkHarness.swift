@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
@@ -14,10 +15,16 @@ struct WarpLinkHarness {
 
     /// Runs `body` with a fresh harness and stops its server before returning, also when `body` throws.
     /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
-    static func with<T>(transport: UnderstudyTestServer.Transport = .router, _ body: (WarpLinkHarness) async throws -> T) async throws -> T {
+    /// Unless `expectingFindings`, the test then fails on any integration-check finding of the
+    /// project: every flow these tests drive uses the SDK as its documentation says.
+    static func with<T>(
+        transport: UnderstudyTestServer.Transport = .router, expectingFindings: Bool = false, _ body: (WarpLinkHarness) async throws -> T
+    ) async throws -> T {
         try await UnderstudyTestServer.with(transport: transport) { server in
             let project = try await server.client.admin.createProject(name: "warplink")
-            return try await body(WarpLinkHarness(server: server, project: project))
+            let result = try await body(WarpLinkHarness(server: server, project: project))
+            if !expectingFindings { try await server.expectNoFindings(project: project.id) }
+            return result
         }
     }
 

@@ -7,7 +7,7 @@ import UnderstudyTesting
 struct WarpLinkResolveTests {
     @Test("validate: SDK and API keys are valid with aplnk.to, the app handle and verified custom domains; revoked and unknown keys get 401")
     func validate() async throws {
-        try await WarpLinkHarness.with { h in
+        try await WarpLinkHarness.with(expectingFindings: true) { h in // an API key on validate, on purpose
             let app = try await h.admin.createApp(name: "Shop", handle: "shop-\(WarpLinkHarness.slug("h"))", androidPackageName: "com.example.shop")
             _ = try await h.admin.addDomain("links.shop.example")
             _ = try await h.admin.addDomain("old.shop.example", state: "suspended")
@@ -115,7 +115,7 @@ struct WarpLinkResolveTests {
 
     @Test("resolve: password 403, missing 404, inactive 404, expired 410, other app 404, suspended domain 404, API key without links:read 403")
     func resolveErrors() async throws {
-        try await WarpLinkHarness.with { h in
+        try await WarpLinkHarness.with(expectingFindings: true) { h in // API keys on resolve, on purpose
             try await h.freeze()
             let secret = try await h.admin.createLink(WarpLinkLinkSeed(slug: WarpLinkHarness.slug(), destinationURL: "https://example.com/s", password: "hunter2"))
             let password = try await h.warpLink.resolve(slug: secret.slug, apiKey: h.sdkKey)

@@ -148,7 +148,7 @@ struct WarpLinkWireFidelityTests {
 
     @Test("no error answer of the control plane or the SDK routes shows SQL, SQLite messages or table names")
     func errorBodiesShowNoSQL() async throws {
-        try await Self.withHarness { h in
+        try await WarpLinkHarness.with(expectingFindings: true) { h in // an API key on the deferred check, on purpose
             let app = UUID().uuidString.lowercased()
             let handle = WarpLinkHarness.slug("h")
             let link = UUID().uuidString.lowercased()

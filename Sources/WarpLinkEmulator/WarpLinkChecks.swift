@@ -1,0 +1,73 @@
+import EmulatorCore
+import Foundation
+import HTTPServer
+
+/// What the integration checks learn from a WarpLink SDK request. The SDKs send no install id
+/// (the server makes a new one for every attribution answer); the only name an installation
+/// gives itself on the wire is the `device_id` (the iOS IDFV) of a deferred check, so that, as
+/// sent, is the device. Key validation, link resolution and Android's deferred checks name no
+/// installation: `device` is nil, and only rules that judge such a request on its own, or by the
+/// tap id the SDK mints for each tap and check, look at them.
+enum WarpLinkChecks {
+    /// The fact holding the key the request presented, masked as the SDK's logs print it.
+    static let keyFact = "key"
+    /// The fact saying the presented key is an active API key (set by the authentication step).
+    static let apiKeyFact = "apiKey"
+    /// The fact holding the `X-WarpLink-Tap-Id` header.
+    static let tapFact = "tap"
+    /// The fact naming what the request asks for: `match`, or `resolve <domain> <slug>`.
+    static let askFact = "ask"
+    /// The fact holding a resolve's `domain` query parameter as sent (absent: not sent).
+    static let domainFact = "domain"
+    /// The fact holding a deferred check's `is_reinstall` (`true`/`false`; absent when not a boolean).
+    static let reinstallFact = "reinstall"
+    /// The fact saying the attribution answer was definitive (a no-match or a routable match).
+    static let definitiveFact = "definitive"
+
+    /// The group's `observe` step: cheap, since it runs for every SDK request.
+    @Sendable static func observe(_ request: Request, _ context: EmulatorContext, _ response: Response) async -> Observation? {
+        var facts = context.noted
+        facts[keyFact] = context.presented("key").map(masked) ?? "no key"
+        if let tap = request.headers["x-warplink-tap-id"], !tap.isEmpty, tap.utf8.count <= 128 { facts[tapFact] = tap }
+        guard isMatch(context.route) else {
+            if isResolve(context.route) {
+                let domain = domain(inQuery: request.query)
+                if let domain { facts[domainFact] = domain }
+                facts[askFact] = "resolve " + (domain ?? "") + " " + (context.parameters["slug"] ?? "")
+            }
+            return Observation(device: nil, facts: facts)
+        }
+        facts[askFact] = "match"
+        // An unreadable body names no device; the answer already told the app so.
+        guard case .object(let body)? = try? JSONValue.parse(request.body) else { return Observation(device: nil, facts: facts) }
+        if case .bool(let flag)? = body["is_reinstall"] { facts[reinstallFact] = flag ? "true" : "false" }
+        let device = body["device_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        // The SDK retries a failed check on its own schedule and reads no header, Retry-After included.
+        return Observation(device: device, facts: facts, retriedBySDK: true)
+    }
+
+    /// Whether `route` is a deferred check (`POST /attribution/match`, with or without `/v1`).
+    static func isMatch(_ route: String) -> Bool { route.hasSuffix("/attribution/match") }
+
+    /// Whether `route` resolves a link.
+    static func isResolve(_ route: String) -> Bool { route.hasSuffix("/links/resolve/{slug}") }
+
+    /// `key wl_live_****1234`: the SDK's own log masking, enough to tell keys apart without showing one.
+    static func masked(_ key: String) -> String {
+        guard key.utf8.count > 12 else { return "key ****" }
+        return "key " + key.prefix(8) + "****" + key.suffix(4)
+    }
+
+    /// The first `domain` of a query, decoded; nil when the query has none.
+    static func domain(inQuery query: String) -> String? {
+        let name = Array("domain=".utf8)
+        for item in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+            if item.elementsEqual("domain".utf8) { return "" }
+            guard item.starts(with: name) else { continue }
+            let value = Substring(item.dropFirst(name.count))
+            return value.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
+                ? URLQuery.percentDecode(value, plusAsSpace: true) ?? String(value) : String(value)
+        }
+        return nil
+    }
+}
