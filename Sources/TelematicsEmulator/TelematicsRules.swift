@@ -12,6 +12,11 @@ enum TelematicsRules {
 
     /// An answer that took this long (seconds) may have reached an app that had given up on it.
     static let slow = 10.0
+    /// A request sent less than this long (seconds) after an answer may have been on its way before it.
+    static let inFlight = 5.0
+
+    /// Seconds from `time` to when `request` was sent (its answer's time less the server's time on it).
+    static func sent(_ request: CheckedRequest, after time: Double) -> Double { request.time - request.duration - time }
 
     /// The refusal the route itself answered with, when the app saw it.
     static func refusal(_ request: CheckedRequest, status: Int) -> String? {
@@ -22,7 +27,8 @@ enum TelematicsRules {
 /// `telematics.refresh-token-reused`: a refresh token presented again after it was exchanged for
 /// a new pair and its grace period had passed. Only once the app got the new pair (a refresh of
 /// it answered 200 in under `TelematicsRules.slow` seconds): an SDK whose answer was lost retries
-/// with the old token, which is what the grace period is for.
+/// with the old token, which is what the grace period is for; so does a renewal sent before the
+/// new pair arrived, racing it (with a grace period of 0 s, it is rejected too).
 struct RefreshTokenReused: CheckRule {
     let definition = RuleDefinition(
         id: "telematics.refresh-token-reused", platform: .telematics, severity: .error, title: "Refresh token used again after it was renewed",
@@ -40,7 +46,9 @@ struct RefreshTokenReused: CheckRule {
             if memory[pair] == nil, request.duration < TelematicsRules.slow { memory[pair] = Trace(request) }
             return nil
         }
-        guard request.status == 401, let grace = request.fact(TelematicsChecks.reusedFact), let trace = memory[pair] else { return nil }
+        guard request.status == 401, let grace = request.fact(TelematicsChecks.reusedFact), let trace = memory[pair],
+            TelematicsRules.sent(request, after: trace.time) >= TelematicsRules.inFlight
+        else { return nil }
         return Violation(
             device: device,
             whatTheAppDid: "Renewed with a refresh token \(CheckedRequest.seconds(request.time - trace.time)) after the same token had been "
@@ -50,12 +58,10 @@ struct RefreshTokenReused: CheckRule {
 }
 
 /// `telematics.session-used-after-invalidation`: a token of a session the server destroyed,
-/// presented again at least `pause` seconds later. A session is destroyed when its renewal is
-/// refused (`REFRESH_TOKEN_EXPIRED`, `REFRESH_TOKEN_REJECTED`) or when the access token of a pair
+/// presented again in a request sent `TelematicsRules.inFlight` seconds or more later. A session
+/// is destroyed when its renewal is refused (`REFRESH_TOKEN_EXPIRED`, `REFRESH_TOKEN_REJECTED`) or when the access token of a pair
 /// without a refresh token is rejected. Requests sent sooner may have been on their way already.
 struct SessionUsedAfterInvalidation: CheckRule {
-    static let pause = 5.0
-
     /// Why a session was destroyed: the refusal, whether it answered a renewal, and the reason in
     /// words; a trace keeps the index (`count`).
     static let causes: [(refusal: String, renewal: Bool, reason: String)] = [
@@ -77,11 +83,11 @@ struct SessionUsedAfterInvalidation: CheckRule {
         guard !memory.isEmpty || request.status == 401 else { return nil }
         guard let pair = request.fact(TelematicsChecks.pairFact), let device = request.device else { return nil }
         if let trace = memory[pair] {
-            let sent = request.time - request.duration
-            guard sent - trace.time >= Self.pause else { return nil }
+            let sent = TelematicsRules.sent(request, after: trace.time)
+            guard sent >= TelematicsRules.inFlight else { return nil }
             return Violation(
                 device: device,
-                whatTheAppDid: "Sent \(request.line) with a token of a session destroyed \(CheckedRequest.seconds(sent - trace.time)) earlier, "
+                whatTheAppDid: "Sent \(request.line) with a token of a session destroyed \(CheckedRequest.seconds(sent)) earlier, "
                     + "when \(Self.causes[trace.count].reason).",
                 evidence: trace.evidence + [request.journalID])
         }
