@@ -20,6 +20,7 @@ extension TelematicsRoutes {
         }
         if body.count > limit { throw TelematicsError.batchTooLarge(limit) }
         let batch = try TelemetryParser.parseBatch(body)
+        if let batchID = batch.batchId { context.core.note(TelematicsChecks.batchFact, batchID) }
         let headerCode = request.headers["x-service-code"]
         let generated = context.services.generateIDs(for: context.credential?.project) { $0.uuid() }
         let now = context.now

@@ -21,7 +21,7 @@ struct TelematicsRoutes: Sendable {
                 if let echoed = request.headers["x-request-id"], !response.headers.contains("x-request-id") {
                     response.headers.set("X-Request-Id", echoed)
                 }
-            })
+            }, observe: TelematicsChecks.observe)
         func route(_ method: HTTPMethod, _ path: String, _ handler: @escaping RouteGroup<TelematicsCaller>.Handler) -> Route {
             group.route(method, path, handler)
         }
@@ -55,6 +55,8 @@ struct TelematicsRoutes: Sendable {
     /// `INVALID_REQUEST`; unreadable stored settings are the operator's to fix on the control
     /// plane, so the app only learns the service is unavailable.
     @Sendable static func translate(_ error: any Error, _ context: EmulatorContext) -> any Error {
+        // Only a refusal the route decided itself is noted: a fault's answer never comes through here.
+        if let refusal = error as? TelematicsError { context.note(TelematicsChecks.refusalFact, refusal.code) }
         switch error {
         case let error as BodyError: return TelematicsError.invalidRequest(error.message)
         case let error as TelematicsSettings.Unreadable:
@@ -88,6 +90,7 @@ struct TelematicsRoutes: Sendable {
             records = TokenRecords(pair: pair, user: try pair.flatMap { try store.user(project, id: $0.userID) })
             answers.keep(records, costing: 1024, for: key, asOf: readAsOf)
         }
+        if let pair = records.pair { TelematicsChecks.note(pair, context.core) }
         return (try TelematicsService.admit(pair: records.pair, user: records.user, now: context.now, feature: feature), project)
     }
 
@@ -163,10 +166,16 @@ struct TelematicsRoutes: Sendable {
             let store = TelematicsStore(connection: connection)
             let settings = try effectiveSettings(store, project, cachedFor: context.core)
             let stored = try store.pair(project, refresh: presented)
+            if let stored {
+                TelematicsChecks.note(stored, context.core)
+                context.core.note(TelematicsChecks.refreshFact, "1")
+            }
             let owner = try stored.flatMap { try store.user(project, id: $0.userID) }
             let state = stored.flatMap { pair in owner.map { TelematicsService.RefreshTokenState(pair: pair, user: $0) } }
             switch TelematicsService.refresh(state, now: now.timeIntervalSince1970, grace: settings.rotationGraceSeconds) {
-            case .fail(let error): throw error
+            case .fail(let error):
+                if error == .reusedRefreshToken { context.core.note(TelematicsChecks.reusedFact, CheckedRequest.seconds(settings.rotationGraceSeconds)) }
+                throw error
             case .replay(let successor):
                 guard let next = try store.pair(project, id: successor) else { throw TelematicsError.unknownRefreshToken }
                 return next

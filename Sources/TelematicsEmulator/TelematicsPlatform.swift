@@ -134,6 +134,9 @@ public struct TelematicsPlatform: Platform {
         try TelematicsFixtures(store: TelematicsStore(connection: connection), configuredSettings: configuredSettings).load(fixtures, project: project, now: now)
     }
 
+    /// The rules of the Telematics usage guide the integration checks hold requests to.
+    public var checkRules: [any CheckRule] { TelematicsRules.all }
+
     /// OpenAPI document.
     public func openAPIDocument() -> JSONValue { TelematicsOpenAPI.document(apiRoot: apiRoot) }
 }

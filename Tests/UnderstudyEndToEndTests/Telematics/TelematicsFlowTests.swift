@@ -51,6 +51,10 @@ struct TelematicsFlowTests {
             #expect(upload.accepted == 100 && upload.duplicate == nil)
             let repeated = try await sdk.uploadTelemetry(first)
             #expect(repeated.duplicate == true && repeated.batchId == upload.batchId && repeated.accepted == 100)
+            // The SDK sends a batch again only when the answer never reached it: the checks report this one.
+            let projectAdmin = server.client.admin.project(project.id)
+            #expect(try await projectAdmin.findings().map(\.rule) == ["telematics.batch-reuploaded"])
+            try await projectAdmin.clearFindings()
             try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: Array(samples[100..<200])), gzip: true)
             try await sdk.uploadTelemetry(TelematicsTelemetryBatch(samples: Array(samples[200..<300])))
 

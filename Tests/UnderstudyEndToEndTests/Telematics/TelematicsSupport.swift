@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import UnderstudyClient
 import UnderstudyTesting
 
@@ -12,13 +13,18 @@ enum TelematicsFixture {
     /// Runs `body` with a server, a project whose clock is frozen at `epoch`, and its Telematics admin
     /// client, and stops the server before returning, also when `body` throws.
     /// The client goes through the server's pipeline in process (`.router`) unless `transport` says `.live`.
+    /// Unless `expectingFindings`, the test then fails on any integration-check finding of the
+    /// project: every flow these tests drive uses the SDK as its documentation says.
     static func with<T>(
-        transport: UnderstudyTestServer.Transport = .router, _ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T
+        transport: UnderstudyTestServer.Transport = .router, expectingFindings: Bool = false,
+        _ body: (UnderstudyTestServer, Project, TelematicsAdminClient) async throws -> T
     ) async throws -> T {
         try await UnderstudyTestServer.with(transport: transport) { server in
             let project = try await server.makeProject(name: "telematics")
             _ = try await server.client.admin.project(project.id).freezeClock(at: epoch)
-            return try await body(server, project, server.client.telematics.admin(project.id))
+            let result = try await body(server, project, server.client.telematics.admin(project.id))
+            if !expectingFindings { try await server.expectNoFindings(project: project.id) }
+            return result
         }
     }
 
