@@ -172,7 +172,7 @@ public final class Emulator: HTTPApplication {
             return proxied.response
         }
         let destination = platformResolver.resolve(request)
-        exchange.routedPath = destination.routedPath
+        (exchange.routedPath, exchange.routedByHost) = (destination.routedPath, destination.byHost)
         guard hostAllowList.admits(request, hostEmulated: destination.byHost) else {
             // In the format of the platform the path names; no project is looked up or created.
             exchange.platform = destination.platform?.id
@@ -225,7 +225,7 @@ public final class Emulator: HTTPApplication {
         var exchange = JournalRecorder.Exchange(requestID: requestID, platform: destination.platform?.id, routedPath: destination.routedPath)
         if let platform = destination.platform {
             // Best effort: an unreadable request's project only labels its journal entry.
-            let identity = try? await projectResolver.identify(head, platform: platform)
+            let identity = try? await projectResolver.identify(head, platform: platform, routedPath: destination.routedPath, byHost: destination.byHost)
             exchange.project = identity?.project
             exchange.unmatched = identity?.unmatched
         } else if !Self.isControlPlanePath(destination.routedPath) {
@@ -286,7 +286,7 @@ public final class Emulator: HTTPApplication {
     ) async -> Response {
         let identity: ProjectResolver.Identity
         do {
-            identity = try await projectResolver.identify(request, platform: platform)
+            identity = try await projectResolver.identify(request, platform: platform, routedPath: exchange.routedPath, byHost: exchange.routedByHost)
         } catch {
             services.logger.error("project identification failed", [("path", exchange.routedPath), ("error", String(describing: error))])
             return answers(platform).storageUnavailable(requestID: String(exchange.requestID))
@@ -295,13 +295,13 @@ public final class Emulator: HTTPApplication {
         exchange.unmatched = identity.unmatched
         // Made after the faults (a delay moves a running clock on), or for the checks when a fault
         // answered instead of the handler.
-        let makeContext = { [services, checks, requestID = exchange.requestID] () -> EmulatorContext? in
+        let makeContext = { [services, checks, requestID = exchange.requestID, byHost = exchange.routedByHost] () -> EmulatorContext? in
             guard target != nil, case .matched(_, _, let template) = match else { return nil }
             return EmulatorContext(
                 requestID: String(requestID), platform: platform.id, parameters: parameters, route: template,
                 projectID: identity.project, credential: identity.credential, presentedCredentials: identity.presented,
                 now: services.clocks.now(for: identity.project), services: services, errors: self.answers(platform),
-                notes: checks.isEnabled && identity.project != nil && target?.observe != nil ? ObservationNotes() : nil)
+                notes: checks.isEnabled && identity.project != nil && target?.observe != nil ? ObservationNotes() : nil, routedByHost: byHost)
         }
         let (response, context, observable) = await answerSDK(
             request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)

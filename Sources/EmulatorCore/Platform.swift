@@ -34,8 +34,9 @@ public protocol Platform: Sendable {
     func lookUpCredential(_ credential: PresentedCredential, services: EmulatorServices) async throws -> CredentialRecord?
 
     /// The project of a request that presents no known credential (a short-link tap on a custom
-    /// domain, say); nil by default.
-    func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID?
+    /// domain, say), from the path the router sees and whether the request's `Host` chose the
+    /// platform (so the platform need not ask about the host again); nil by default.
+    func identifyProjectWithoutCredential(_ request: Request, routedPath: String, byHost: Bool, services: EmulatorServices) async throws -> ProjectID?
 
     /// Fresh credentials for a new project (names are the platform's, e.g. `sdkKey`, `apiKey`).
     func makeCredentials(using generator: inout IDGenerator) -> [String: String]
@@ -79,7 +80,9 @@ extension Platform {
     /// No caches by default.
     public func projectStateDidChange(_ project: ProjectID) async {}
     /// No credential-less identification by default.
-    public func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID? { nil }
+    public func identifyProjectWithoutCredential(_ request: Request, routedPath: String, byHost: Bool, services: EmulatorServices) async throws -> ProjectID? {
+        nil
+    }
     /// No platform rules by default.
     public var checkRules: [any CheckRule] { [] }
 }
@@ -204,12 +207,15 @@ public struct EmulatorContext: Sendable {
     public let errors: ErrorAnswers
     /// Where handlers note facts for the integration checks (`note(_:_:)`); nil when they are off.
     public let notes: ObservationNotes?
+    /// Whether the request's `Host` chose the platform (one of the real service's hosts), as the
+    /// pipeline decided once: handlers need not ask about the host again.
+    public let routedByHost: Bool
 
     /// Creates a context (the core does this; tests of handlers may too).
     public init(
         requestID: String, platform: PlatformID?, parameters: [String: String], route: String,
         projectID: ProjectID?, credential: CredentialRecord? = nil, presentedCredentials: [PresentedCredential] = [],
-        now: Date, services: EmulatorServices, errors: ErrorAnswers? = nil, notes: ObservationNotes? = nil
+        now: Date, services: EmulatorServices, errors: ErrorAnswers? = nil, notes: ObservationNotes? = nil, routedByHost: Bool = false
     ) {
         self.requestID = requestID
         self.platform = platform
@@ -222,6 +228,7 @@ public struct EmulatorContext: Sendable {
         self.services = services
         self.errors = errors ?? ErrorAnswers(platform: nil, logger: services.logger)
         self.notes = notes
+        self.routedByHost = routedByHost
     }
 
     /// Path parameter `name` ("" when absent, which cannot happen for a parameter in the pattern).

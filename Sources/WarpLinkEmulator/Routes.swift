@@ -148,7 +148,8 @@ struct WarpLinkRoutes {
     private func redirect(_ request: Request, _ context: RequestContext<WarpLinkCaller>) async throws -> Response {
         let settings = context.caller.settings
         let slug = context.parameter("slug")
-        let hostRouted = request.hostName.map { WarpLinkNames.isLinkHost($0, customDomains: domains) } ?? false
+        // A link host chose WarpLink (the resolver asked once); the API host serves `/r/{slug}` too.
+        let hostRouted = context.routedByHost && request.hostName != WarpLinkNames.apiHost
         let tap = try WarpLinkWire.redirectQuery(request.query, host: hostRouted ? request.hostName : nil)
         guard let project = context.projectID else { throw WarpLinkError.notFound }
         let zone = tap.zone.flatMap { TimeZones.isValid($0) ? $0 : nil }

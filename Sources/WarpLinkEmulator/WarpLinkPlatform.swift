@@ -93,8 +93,8 @@ public struct WarpLinkPlatform: Platform {
 
     /// For an unauthenticated short-link tap: the project owning the link's domain (custom
     /// domain, app handle) or, on `aplnk.to`, the project whose link at that slug was created last.
-    public func identifyProjectWithoutCredential(_ request: Request, services: EmulatorServices) async throws -> ProjectID? {
-        guard request.bearerToken == nil, let (domain, slug) = shortLinkTarget(request) else { return nil }
+    public func identifyProjectWithoutCredential(_ request: Request, routedPath: String, byHost: Bool, services: EmulatorServices) async throws -> ProjectID? {
+        guard request.bearerToken == nil, let (domain, slug) = Self.shortLinkTarget(request, routedPath: routedPath, byHost: byHost) else { return nil }
         if let owner = domains.owner(of: domain) { return owner }
         return try await services.database.read { connection -> ProjectID? in
             let store = WarpLinkStore(connection: connection)
@@ -103,21 +103,22 @@ public struct WarpLinkPlatform: Platform {
         }
     }
 
-    /// (domain, slug) of a short-link request, from the Host or from `/warplink/r/{slug}?domain=`.
-    private func shortLinkTarget(_ request: Request) -> (String, String)? {
-        var path = request.path
+    /// (domain, slug) of a short-link request, from the routed `/warplink/r/{slug}` and the link
+    /// host that chose WarpLink (`byHost`, as the resolver decided), else `?domain=`.
+    static func shortLinkTarget(_ request: Request, routedPath: String, byHost: Bool) -> (String, String)? {
+        guard routedPath.hasPrefix(redirectPrefix) else { return nil }
         let domain: String
-        if let host = request.hostName, WarpLinkNames.isLinkHost(host, customDomains: domains) {
+        if byHost, let host = request.hostName, host != WarpLinkNames.apiHost {
             domain = host
         } else {
-            if let host = request.hostName, host == WarpLinkNames.apiHost { path = "/warplink" + path }
-            guard path.hasPrefix("/warplink/r/") else { return nil }
-            path = String(path.dropFirst("/warplink/r".count))
             domain = (request.queryValue("domain") ?? WarpLinkNames.sharedDomain).lowercased()
         }
-        let slug = URLQuery.percentDecode(path.dropFirst()) ?? ""
+        let slug = URLQuery.percentDecode(routedPath.dropFirst(redirectPrefix.count)) ?? ""
         return slug.isEmpty || slug.contains("/") ? nil : (domain, slug)
     }
+
+    /// The routed path of the short-link redirect, before the slug.
+    static let redirectPrefix = "/warplink/r/"
 
     // MARK: Provisioning
 

@@ -10,6 +10,8 @@ struct JournalRecorder: Sendable {
         var platform: PlatformID? = nil
         var project: ProjectID? = nil
         var routedPath: String = ""
+        /// Whether the request's `Host` chose the platform (the resolver's `byHost`).
+        var routedByHost = false
         var route: String? = nil
         var fault: String? = nil
         /// The proxy answered itself (a CONNECT, a forwarded request): journalled as platform `proxy`.

@@ -26,7 +26,7 @@ struct ProjectResolver: Sendable {
 
     /// The first presented credential the index knows, else the platform's credential-less
     /// identification. Throws when the store fails: that is never the same as "no project".
-    func identify(_ request: Request, platform: any Platform) async throws -> Identity {
+    func identify(_ request: Request, platform: any Platform, routedPath: String, byHost: Bool) async throws -> Identity {
         let all = platform.presentedCredentials(in: request)
         for presented in all {
             let record = try await services.projectCache.resolve(presented, platform: platform.id) { presented in
@@ -34,7 +34,7 @@ struct ProjectResolver: Sendable {
             }
             if let record { return Identity(project: record.project, credential: record, presented: all) }
         }
-        let project = try await platform.identifyProjectWithoutCredential(request, services: services)
+        let project = try await platform.identifyProjectWithoutCredential(request, routedPath: routedPath, byHost: byHost, services: services)
         return Identity(project: project, credential: nil, presented: all)
     }
 }
