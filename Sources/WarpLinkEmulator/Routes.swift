@@ -85,7 +85,7 @@ struct WarpLinkRoutes {
         return .json(
             status: 200,
             bytes: try await context.services.derivedAnswers.answer(for: answerKey, asOf: asOf) {
-                WarpLinkWire.validate(valid: true, domains: try await read(context.core, project: key.projectID) { try $0.linkDomains(for: key) }).encoded()
+                WarpLinkWire.validate(valid: true, domains: try await context.read { try $0.linkDomains(for: key) }).encoded()
             })
     }
 
@@ -103,7 +103,7 @@ struct WarpLinkRoutes {
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.projectCache) // before the write reads
-        let body = try await write(context.core, project: project) { service in
+        let body = try await context.write { service in
             let link = try service.servedLink(
                 domain: domain, slug: slug, appID: key.appID, lenient: settings.lenientLookup, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             func answer() -> LinkLookups.UntappedAnswer {
@@ -134,7 +134,7 @@ struct WarpLinkRoutes {
         let matcher = AttributionMatcher(
             project: project, key: key, request: body, ip: clientIP(request, settings), now: context.now,
             settings: settings, installID: installID, tapID: request.headers["x-warplink-tap-id"])
-        let result = try await write(context.core, project: project) { try matcher.run($0.store) }
+        let result = try await context.write { try matcher.run($0.store) }
         // Definitive for the SDK: a no-match, or a match it can route (a routeless one keeps its gate open).
         if !result.matched || (result.linkID != nil && result.destinationURL != nil) { context.core.note(WarpLinkChecks.definitiveFact, "1") }
         if result.outcome == "ambiguous_app" {
@@ -158,7 +158,7 @@ struct WarpLinkRoutes {
         let ip = clientIP(request, settings)
         let (acceptLanguage, userAgent) = (request.headers["accept-language"], request.headers["user-agent"])
         let lookups = LinkLookups.cached(for: project, in: context.services.projectCache) // before the write reads
-        let location = try await write(context.core, project: project) { service in
+        let location = try await context.write { service in
             let link = try service.servedLink(
                 domain: tap.domain, slug: slug, appID: nil, lenient: false, expiredStatus: settings.expiredLinkStatus, lookups: lookups)
             let shaped = LinkReshaper.reshape(link, tapped: tap.parameters)
@@ -176,30 +176,11 @@ struct WarpLinkRoutes {
 
     // MARK: Shared steps
 
-    /// Runs `body` in a read transaction with `project`'s service at the request's instant.
-    private func read<T: Sendable>(
-        _ context: EmulatorContext, project: ProjectID,
-        _ body: @escaping @Sendable (WarpLinkService) throws -> T
-    ) async throws -> T {
-        let now = context.now
-        return try await context.database.read { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
-    }
-
-    /// Runs `body` in a write transaction with `project`'s service at the request's instant; a
-    /// constraint failure reaches `ErrorAnswers`, which answers WarpLink's 409 or 400.
-    private func write<T: Sendable>(
-        _ context: EmulatorContext, project: ProjectID,
-        _ body: @escaping @Sendable (WarpLinkService) throws -> T
-    ) async throws -> T {
-        let now = context.now
-        return try await context.database.write { try body(WarpLinkService(store: WarpLinkStore(connection: $0), project: project, now: now)) }
-    }
-
     /// The project's effective settings (the server's when the request has no project).
     private func settings(_ context: EmulatorContext) async throws -> MatchingSettings {
         guard let project = context.projectID else { return try MatchingSettings.resolve(server: serverSettings, stored: nil) }
         return try await context.services.projectCache.derived("warplink.settings", project: project) {
-            let stored = try await read(context, project: project) { try $0.store.settingsDocument($0.project) }
+            let stored = try await context.database.read { try WarpLinkStore(connection: $0).settingsDocument(project) }
             return try MatchingSettings.resolve(server: serverSettings, stored: stored)
         }
     }

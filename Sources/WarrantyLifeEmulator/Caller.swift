@@ -1,5 +1,6 @@
 import EmulatorCore
 import Foundation
+import Storage
 
 /// Who may call a route (D-WL-02, D-WL-03): the developer key alone, the key with user
 /// credentials when present, or the key with user credentials required. The route table says it
@@ -12,13 +13,20 @@ enum Access { case key, optionalUser, user }
 /// credentials `WarrantyLifePlatform.presentedCredentials` read, so handlers never read a
 /// credential header again. `Account` is `UserRecord?` where an account is optional and
 /// `UserRecord` where one is required, so a signed-in handler cannot forget the 401.
-struct WarrantyLifeCaller<Account: Sendable>: Sendable {
+struct WarrantyLifeCaller<Account: Sendable>: StoreCaller {
     /// The project that owns the key.
     let project: ProjectID
     /// The developer key as the project state cache resolved it.
     let key: DeveloperKeyRecord
     /// The account whose credentials the request carried.
     let user: Account
+}
+
+extension WarrantyLifeCaller {
+    /// The service of the key's project at the request's instant.
+    func service(on connection: any StoreConnection, context: EmulatorContext) -> WarrantyLifeService {
+        WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: context.now)
+    }
 }
 
 /// The caller of a `.key` or `.optionalUser` route: the account only when its credentials are valid.

@@ -9,7 +9,7 @@ extension WarrantyLifeRoutes {
     /// `GET /devices?deviceId=` (D-WL-16): public coverage, no personal data.
     func publicDevice(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let deviceID = try WireQuery(request).requiredString("deviceId")
-        let coverage = try await read(context) { service in try service.device(deviceID: deviceID) }
+        let coverage = try await context.read { service in try service.device(deviceID: deviceID) }
         let shown = coverage.active ?? coverage.all.last
         func offered(_ key: String) -> JSONValue { .bool(shown?.document[key]?.boolValue ?? false) }
         return ok([
@@ -24,7 +24,7 @@ extension WarrantyLifeRoutes {
     func itemByDevice(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let deviceID = try WireQuery(request).requiredString("deviceId")
         let user = context.caller.user
-        let coverage = try await read(context) { service in try service.item(deviceID: deviceID, user: user) }
+        let coverage = try await context.read { service in try service.item(deviceID: deviceID, user: user) }
         return ok(coverage.wire)
     }
 
@@ -38,7 +38,7 @@ extension WarrantyLifeRoutes {
             manufacturerName: try body.string("manufacturerName"), model: try body.string("model"), mpn: try body.string("mpn"),
             imei: try body.string("imei"), notificationToken: try body.string("notificationToken"), ssr: false, ssd: false, tradeIn: false,
             createdAt: nowText, updatedAt: nowText)
-        let result = try await write(context) { service in
+        let result = try await context.write { service in
             var item = item
             item.id = try unusedID(item.id, in: .items, service, context)
             return try service.createItem(item, user: user)
@@ -66,7 +66,7 @@ extension WarrantyLifeRoutes {
         }
         let itemID = context.parameter("itemId")
         let user = context.caller.user, eventID = newID(context), dedupe = settings.sensorEventDedupe
-        let answeredID = try await write(context) { service in
+        let answeredID = try await context.write { service in
             try service.recordSensorEvent(event, itemID: itemID, user: user, eventID: unusedID(eventID, in: .sensorEvents, service, context), dedupe: dedupe)
         }
         if event.isTokenUpdate { return ok(["id": .string(itemID)]) }
@@ -79,14 +79,14 @@ extension WarrantyLifeRoutes {
         let token = try body.requiredString("notificationToken")
         _ = try body.string("deviceId"); _ = try body.string("platform")
         let itemID = context.parameter("itemId"), user = context.caller.user
-        try await write(context) { service in try service.updateNotificationToken(token, itemID: itemID, user: user) }
+        try await context.write { service in try service.updateNotificationToken(token, itemID: itemID, user: user) }
         return ok(["itemId": .string(itemID), "notificationToken": .string(token), "updatedAt": .string(nowText(context))])
     }
 
     /// Optional `GET /items/{itemId}/smart-saver` (D-WL-23).
     func smartSaver(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let itemID = context.parameter("itemId"), user = context.caller.user
-        let programs = try await read(context) { service in try service.smartSaver(itemID: itemID, user: user) }
+        let programs = try await context.read { service in try service.smartSaver(itemID: itemID, user: user) }
         return ok(SmartSaverStatus.wire(programs))
     }
 
@@ -98,7 +98,7 @@ extension WarrantyLifeRoutes {
         }
         guard let optIn = try body.bool("optIn") else { throw WarrantyLifeError.missingField("optIn") }
         let itemID = context.parameter("itemId"), user = context.caller.user
-        let programs = try await write(context) { service in try service.optIn(program, optIn, itemID: itemID, user: user) }
+        let programs = try await context.write { service in try service.optIn(program, optIn, itemID: itemID, user: user) }
         return ok(SmartSaverStatus.wire(programs))
     }
 
@@ -129,7 +129,7 @@ extension WarrantyLifeRoutes {
         // (Content-Encoding; with both, its stream would inflate to the inner one).
         let stream = inflated ? request.body : request.gzipStream
         let stored: StoredReadings = stream.map { .gzip($0) } ?? .json(String(decoding: body, as: UTF8.self))
-        try await write(context) { service in
+        try await context.write { service in
             try service.storeReadings(itemID: itemID, eventID: eventID, user: user, count: count, gzipped: wasGzip || inflated, readings: stored)
         }
         return ok(["received": .int(Int64(count))], status: 201)
@@ -154,7 +154,7 @@ extension WarrantyLifeRoutes {
         }
         let itemID = context.parameter("itemId"), user = context.caller.user
         let sensorEventID = eventID, recordedAt = createdAt, contentType = request.headers["content-type"]
-        try await write(context) { service in
+        try await context.write { service in
             try service.storeAudio(itemID: itemID, eventID: sensorEventID, user: user, recordedAt: recordedAt, contentType: contentType, data: body)
         }
         return ok(["bytes": .int(Int64(body.count))], status: 201)
@@ -171,7 +171,7 @@ extension WarrantyLifeRoutes {
         for name in ["caseBundlePurchased", "bundledCaseApplied"] { _ = try body.bool(name) }
         let itemID = context.parameter("itemId"), user = context.caller.user
         let id = newID(context), dedupe = settings.uploadDedupe, document = body.json
-        let answered = try await write(context) { service in
+        let answered = try await context.write { service in
             try service.storeDiagnostic(document, itemID: itemID, user: user, id: unusedID(id, in: .diagnostics, service, context), dedupe: dedupe)
         }
         context.core.note(WarrantyLifeChecks.fingerprintFact, answered.hash)
@@ -197,7 +197,7 @@ extension WarrantyLifeRoutes {
         guard part.body.count <= limit else { throw WarrantyLifeError.payloadTooLarge(limit: limit) }
         let upload = ImageUpload(filename: part.filename, contentType: part.effectiveContentType, data: part.body, sha256: SHA256Digest.hex(part.body))
         let itemID = context.parameter("itemId"), diagnosticID = context.parameter("diagnosticId"), user = context.caller.user
-        try await write(context) { service in
+        try await context.write { service in
             try service.storeImage(upload, kind: kind, itemID: itemID, diagnosticID: diagnosticID, user: user)
         }
         context.core.note(WarrantyLifeChecks.fingerprintFact, upload.sha256)
@@ -211,7 +211,7 @@ extension WarrantyLifeRoutes {
     /// The item's seeded `InsightData`, or `{data: null}`.
     func insight(_ context: RequestContext<UserCaller>, deviceID: String?, itemID: String?) async throws -> Response {
         let user = context.caller.user
-        let insight = try await read(context) { service in try service.insight(deviceID: deviceID, itemID: itemID, user: user) }
+        let insight = try await context.read { service in try service.insight(deviceID: deviceID, itemID: itemID, user: user) }
         return ok(insight.map(InsightModel.normalized) ?? .null)
     }
 }

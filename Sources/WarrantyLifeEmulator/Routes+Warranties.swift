@@ -37,35 +37,35 @@ extension WarrantyLifeRoutes {
     /// `GET /warranties`: the caller's warranties.
     func listWarranties(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let user = context.caller.user, now = context.now
-        let warranties = try await read(context) { service in try service.warranties(of: user) }
+        let warranties = try await context.read { service in try service.warranties(of: user) }
         return ok(.array(warranties.map { $0.warranty.wire(now: now, item: $0.item) }))
     }
 
     /// `GET /warranties/{id}`.
     func getWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let user = context.caller.user, id = context.parameter("id")
-        let found = try await read(context) { service in try service.warranty(id: id, user: user) }
+        let found = try await context.read { service in try service.warranty(id: id, user: user) }
         return ok(found.warranty.wire(now: context.now, item: found.item))
     }
 
     /// `POST /warranties`: 201; the voucher becomes claimed by the caller and bound to the device.
     func createWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let input = try warrantyInput(request), user = context.caller.user
-        let created = try await write(context) { service in try service.createWarranty(input, user: user) }
+        let created = try await context.write { service in try service.createWarranty(input, user: user) }
         return ok(created.warranty.wire(now: context.now, item: created.item), status: 201)
     }
 
     /// `PUT /warranties/{id}`: merge; a caller on another device who looked the voucher up takes the warranty over (transfer).
     func updateWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let input = try warrantyInput(request), user = context.caller.user, id = context.parameter("id")
-        let updated = try await write(context) { service in try service.updateWarranty(id: id, input, user: user) }
+        let updated = try await context.write { service in try service.updateWarranty(id: id, input, user: user) }
         return ok(updated.warranty.wire(now: context.now, item: updated.item))
     }
 
     /// `PATCH /warranties/{id}` (`updateWarrantyById`): merge, `rewardAmount` within 0…`rewardAmountMax`.
     func patchWarranty(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let input = try warrantyInput(request), user = context.caller.user, id = context.parameter("id")
-        let patched = try await write(context) { service in try service.patchWarranty(id: id, input, user: user) }
+        let patched = try await context.write { service in try service.patchWarranty(id: id, input, user: user) }
         return ok(patched.warranty.wire(now: context.now, item: patched.item))
     }
 
@@ -80,7 +80,7 @@ extension WarrantyLifeRoutes {
         return .json(
             status: 200,
             bytes: try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
-                ok(try await read(context) { service in try service.content(name) }).body
+                ok(try await context.read { service in try service.content(name) }).body
             })
     }
 
@@ -113,7 +113,7 @@ extension WarrantyLifeRoutes {
     /// Stores a submission → 201 `{id}`.
     private func submit(_ context: RequestContext<UserCaller>, kind: String, body: JSONValue) async throws -> Response {
         let drawn = newID(context), userID = context.caller.user.id
-        let id = try await write(context) { service in
+        let id = try await context.write { service in
             let id = try unusedID(drawn, in: .submissions, service, context)
             try service.submit(kind: kind, body: body, id: id, userID: userID)
             return id
@@ -124,12 +124,12 @@ extension WarrantyLifeRoutes {
     /// `GET /surveys?surveyVersion=`: the questions of that version (default: the highest).
     func survey(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let version = try WireQuery(request).int("surveyVersion")
-        return ok(try await read(context) { service in try service.survey(version: version) })
+        return ok(try await context.read { service in try service.survey(version: version) })
     }
 
     /// Raw HTML, not enveloped (D-WL-14); `{{query}}` in the seeded page becomes the escaped query values.
     func offersHTML(_ request: Request, _ context: RequestContext<UserCaller>, name: String) async throws -> Response {
-        let page = try await read(context) { service in try service.content(name) }.stringValue ?? ""
+        let page = try await context.read { service in try service.content(name) }.stringValue ?? ""
         let echoed = request.queryItems.filter { !$0.value.isEmpty }.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         let escaped = echoed.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -140,13 +140,13 @@ extension WarrantyLifeRoutes {
     func offers(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let query = WireQuery(request)
         let country = query.string("country"), state = query.string("state")
-        return ok(.array(try await read(context) { service in try service.offers(country: country, state: state) }))
+        return ok(.array(try await context.read { service in try service.offers(country: country, state: state) }))
     }
 
     /// `GET /diagnostic-config?model=`: the model's requirements, else the `*` default, else 404.
     func diagnosticConfig(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let model = try WireQuery(request).requiredString("model")
-        let requirements = try await read(context) { service in try service.diagnosticRequirements(model: model) }
+        let requirements = try await context.read { service in try service.diagnosticRequirements(model: model) }
         return ok(["model": .string(model), "diagnosticRequirements": requirements])
     }
 }

@@ -142,7 +142,7 @@ struct WarrantyLifeRoutes: Sendable {
     private func account(_ context: EmulatorContext, _ project: ProjectID, token: String) async throws -> UserRecord? {
         let presented = PresentedCredential(kind: Self.accountTokenKind, value: project + "\u{0}" + token)
         let record = try await context.services.projectCache.resolve(presented, platform: .warrantylife) { presented in
-            try await read(context, project) { service in try service.store.user(project, token: token) }
+            try await context.database.read { try WarrantyLifeStore(connection: $0).user(project, token: token) }
                 .map { CredentialRecord(project: project, kind: presented.kind, value: presented.value, details: $0) }
         }
         return record?.details(as: UserRecord.self)
@@ -150,31 +150,6 @@ struct WarrantyLifeRoutes: Sendable {
 
     /// The project state cache's kind for accounts' tokens (the SDK's developer keys are another).
     private static let accountTokenKind = "accountToken"
-
-    /// Runs `body` on the service in a read transaction.
-    func read<T: Sendable>(_ context: EmulatorContext, _ project: ProjectID, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T) async throws -> T {
-        let now = context.now
-        return try await context.database.read { connection in
-            try body(WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: now))
-        }
-    }
-
-    /// Runs `body` on the caller's project's service in a read transaction.
-    func read<Account, T: Sendable>(
-        _ context: RequestContext<WarrantyLifeCaller<Account>>, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T
-    ) async throws -> T {
-        try await read(context.core, context.caller.project, body)
-    }
-
-    /// Runs `body` on the caller's project's service in a write transaction (all or nothing).
-    func write<Account, T: Sendable>(
-        _ context: RequestContext<WarrantyLifeCaller<Account>>, _ body: @escaping @Sendable (WarrantyLifeService) throws -> T
-    ) async throws -> T {
-        let now = context.now, project = context.caller.project
-        return try await context.database.write { connection in
-            try body(WarrantyLifeService(store: WarrantyLifeStore(connection: connection), project: project, now: now))
-        }
-    }
 
     /// A success envelope (D-WL-04), bare when configured for 2022-era clients.
     func ok(_ payload: JSONValue, status: Int = 200) -> Response {
@@ -222,7 +197,7 @@ struct WarrantyLifeRoutes: Sendable {
     /// `GET /auth/activated-account-check?email=`.
     func activatedAccountCheck(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let email = try WireQuery(request).requiredString("email")
-        let user = try await read(context) { service in try service.account(email: email) }
+        let user = try await context.read { service in try service.account(email: email) }
         return ok(["email": .string(email), "exists": .bool(user != nil), "activated": .bool(user?.activated ?? false)])
     }
 
@@ -230,7 +205,7 @@ struct WarrantyLifeRoutes: Sendable {
     func recover(_ request: Request, _ context: RequestContext<KeyCaller>) async throws -> Response {
         let email = try WireBody.objectOrForm(request).requiredString("email")
         let resetToken = newToken(context)
-        try await write(context) { service in try service.recover(email: email, resetToken: resetToken) }
+        try await context.write { service in try service.recover(email: email, resetToken: resetToken) }
         return ok(["sent": true], status: 202)
     }
 
@@ -241,7 +216,7 @@ struct WarrantyLifeRoutes: Sendable {
         guard let username, !username.isEmpty else { throw WarrantyLifeError.missingField("username") }
         let password = try body.requiredString("password")
         let failureStatus = settings.loginFailureStatus
-        let user = try await read(context) { service in
+        let user = try await context.read { service in
             try service.login(username: username, password: password, failureStatus: failureStatus)
         }
         return ok(user.login, status: settings.loginStatus)
@@ -250,7 +225,7 @@ struct WarrantyLifeRoutes: Sendable {
     /// `DELETE /auth/token` (optional, D-WL-11): revokes the token by issuing a new one.
     func logout(_ request: Request, _ context: RequestContext<UserCaller>) async throws -> Response {
         let user = context.caller.user, token = newToken(context)
-        try await write(context) { service in try service.logout(user, newToken: token) }
+        try await context.write { service in try service.logout(user, newToken: token) }
         // The old token is cached as this account's: it must stop working here and on every instance.
         await context.services.projectChanged(context.caller.project)
         return Response(status: 204)
@@ -273,7 +248,7 @@ struct WarrantyLifeRoutes: Sendable {
         if let state { profile["state"] = .int(Int64(state)) }
         let registration = Registration(email: email, password: password, country: country, state: state, profile: profile)
         let id = newID(context), token = newToken(context), requireActivation = settings.requireActivation
-        let user = try await write(context) { service in
+        let user = try await context.write { service in
             try service.register(registration, id: unusedID(id, in: .users, service, context), token: token, requireActivation: requireActivation)
         }
         return ok(user.login, status: 201)
@@ -294,7 +269,7 @@ struct WarrantyLifeRoutes: Sendable {
         let active = try query.int("activeWarrantiesInCurrentDevice") ?? 0
         let deviceID = query.string("deviceId") ?? request.headers["x-device-id"]
         let userID = context.caller.user?.id
-        let lookup = try await write(context) { service in
+        let lookup = try await context.write { service in
             try service.lookUpVoucher(code: code, isPlanTransfer: isPlanTransfer, activeWarrantiesInCurrentDevice: active, deviceID: deviceID, callerUserID: userID)
         }
         let input = VoucherAnswerInput(voucher: lookup.voucher, action: lookup.action, countOnDevice: lookup.countOnDevice)
