@@ -209,3 +209,11 @@ public struct WarpLinkPlatform: Platform {
         }
     }
 }
+
+extension WarpLinkPlatform {
+    /// Forgets an install (`install_id`): its install record goes and the click it claimed is
+    /// claimable again, so the next deferred check is a first install.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        try await services.database.write { try WarpLinkStore(connection: $0).forgetInstall(project, installID: device) }
+    }
+}
