@@ -8,7 +8,7 @@ extension CoreOpenAPI {
     static func deviceSchemas(_ platforms: [PlatformID]) -> [String: JSONValue] {
         let members: [String: JSONValue] = [
             "platform": S.enumeration(platforms.map(\.rawValue)),
-            "device": S.described(S.string, "The app installation (or user), as the platform's checks name it (`SERIAL:SN-0001`, a `deviceId`)."),
+            "device": S.described(S.string, "The app installation (or user), as the platform's checks name it (`SERIAL:SN-0001`, a device id)."),
             "firstSeen": S.described(S.string, "ISO 8601 (real time): its first journalled request."),
             "lastSeen": S.described(S.string, "ISO 8601 (real time): its latest journalled request."),
             "requests": S.described(S.integer, "Journalled requests that concern it."),
@@ -38,8 +38,8 @@ extension CoreOpenAPI {
             "get", "/__admin/projects/{id}/devices",
             operation(
                 "listDevices", "The app installations the project's requests named, most recently seen first",
-                "Each platform's checks name the installation a request concerns (an Asleep product, a WarrantyLife device, a WarpLink install, "
-                    + "a Telematics user); the journal records it. Requests that name none are in no device's timeline. An unknown platform is a 400.",
+                "Each platform's checks name the installation a request concerns (a registered product, a device id, an install, a user), "
+                    + "and the journal records it. Requests that name none are in no device's timeline. An unknown platform is a 400.",
                 parameters: [projectID, P.query("platform", S.string, "Only this platform's devices.")],
                 responses: ["200": C.json("The devices.", S.ref("DeviceList"), example: ["devices": [device]]), "400": error, "404": error],
                 tag: "devices"))

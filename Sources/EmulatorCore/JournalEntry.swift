@@ -48,7 +48,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// credential, a path no platform serves, a host nobody emulates); nil for the rest.
     public var unmatched: UnmatchedRequest? = nil
     /// The app installation (or user) the request concerns, as its platform's checks named it
-    /// (`SERIAL:SN-0001`, a WarrantyLife `deviceId`); absent when it names none.
+    /// (`SERIAL:SN-0001`, a device id); absent when it names none.
     public var device: String? = nil
 }
 

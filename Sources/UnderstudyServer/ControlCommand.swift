@@ -117,7 +117,8 @@ public enum ControlCommand {
             if json { return try output.json(["devices": devices]) }
             output.line(
                 devices.isEmpty
-                    ? "no devices" : ControlText.columns(
+                    ? "no devices"
+                    : ControlText.columns(
                         [["PLATFORM", "DEVICE", "REQUESTS", "FINDINGS", "LAST SEEN"]]
                             + devices.map { [$0.platform, $0.device, String($0.requests), String($0.findings), $0.lastSeen] }))
         case .showDevice(let project, let platform, let device, let limit):
