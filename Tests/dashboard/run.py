@@ -21,6 +21,7 @@ import tests_pages  # noqa: E402,F401  (registers its tests)
 import tests_platforms  # noqa: E402,F401  (registers its tests)
 import tests_origin  # noqa: E402,F401  (registers its tests)
 import tests_unmatched  # noqa: E402,F401  (registers its tests)
+import tests_devices  # noqa: E402,F401  (registers its tests)
 
 
 def main():

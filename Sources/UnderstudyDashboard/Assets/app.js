@@ -12,6 +12,7 @@ import {renderAsleep} from './asleep.js';
 import {renderWarrantyLife} from './warrantylife.js';
 import {renderTelematics} from './telematics.js';
 import {renderUnmatched} from './unmatched.js';
+import {renderDevices} from './devices.js';
 
 const ROOT = '/__admin/ui';
 
@@ -22,6 +23,7 @@ const SECTIONS = [
   ['clock', 'Clock', renderClock],
   ['snapshots', 'Snapshots', renderSnapshots],
   ['outbox', 'Outbox', renderOutbox],
+  ['devices', 'Devices', renderDevices],
   ['warplink', 'WarpLink', renderWarpLink, 'platform'],
   ['asleep', 'Asleep', renderAsleep, 'platform'],
   ['warrantylife', 'WarrantyLife', renderWarrantyLife, 'platform'],
