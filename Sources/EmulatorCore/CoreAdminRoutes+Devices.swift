@@ -74,7 +74,7 @@ extension CoreAdminRoutes {
                 }
                 let (id, device) = (context.parameter("id"), context.parameter("device"))
                 let name = try platform(context.parameter("platform")) { AdminError.notFound("Platform `\($0)`") }.id.rawValue
-                guard let summary = try await journal.devices(project: id, platform: name, device: device).first else {
+                guard let summary = try await journal.device(project: id, platform: name, device: device) else {
                     throw AdminError.notFound("Device `\(device)` of \(name) in project `\(id)`")
                 }
                 let timeline = try await journal.timeline(project: id, platform: name, device: device, after: after, limit: limit)
@@ -88,7 +88,7 @@ extension CoreAdminRoutes {
                 let owner = try platform(context.parameter("platform")) { AdminError.notFound("Platform `\($0)`") }
                 let unknown = AdminError.notFound("Device `\(device)` of \(owner.id.rawValue) in project `\(id)`")
                 // The journal may have evicted a device's requests while its state remains: either names it.
-                let seen = try await !journal.devices(project: id, platform: owner.id.rawValue, device: device).isEmpty
+                let seen = try await journal.device(project: id, platform: owner.id.rawValue, device: device) != nil
                 let forgotten: Int
                 do {
                     forgotten = try await owner.forgetDevice(device, project: id, services: context.services)

@@ -18,20 +18,36 @@ extension Journal {
         public var requests: Int
     }
 
-    /// The devices `project`'s journalled requests named, most recently seen first; of one
-    /// platform, or of one device of it, when given.
-    public func devices(project: ProjectID, platform: String? = nil, device: String? = nil) async throws -> [DeviceSummary] {
+    /// The devices `project`'s journalled requests named, most recently seen first; of one platform when given.
+    public func devices(project: ProjectID, platform: String? = nil) async throws -> [DeviceSummary] {
+        try await summaries(project: project, platform: platform, device: nil)
+    }
+
+    /// One device of `platform`, nil when no journalled request of the project names it.
+    public func device(project: ProjectID, platform: String, device: String) async throws -> DeviceSummary? {
+        try await summaries(project: project, platform: platform, device: device).first
+    }
+
+    private func summaries(project: ProjectID, platform: String?, device: String?) async throws -> [DeviceSummary] {
         try await flush()
         return try await database.readOnPool { connection in
-            var sql = """
-                SELECT platform, device, min(time) AS first_seen, max(time) AS last_seen, count(*) AS requests
-                FROM journal WHERE project_id = ? AND device IS NOT NULL
-                """
-            var bindings: [any SQLBindable] = [project]
-            if let device { sql += " AND device = ?"; bindings.append(device) }
-            if let platform { sql += " AND platform = ?"; bindings.append(platform) }
-            sql += " GROUP BY platform, device ORDER BY max(id) DESC"
-            return try connection.query(sql, bindings: bindings).map { row in
+            // Whole statements, so each prepares as written on both backends.
+            let rows: [Row]
+            if let device, let platform {
+                rows = try connection.query(
+                    """
+                    SELECT platform, device, min(time) AS first_seen, max(time) AS last_seen, count(*) AS requests
+                    FROM journal WHERE project_id = ? AND device = ? AND platform = ? GROUP BY platform, device
+                    """, project, device, platform)
+            } else {
+                rows = try connection.query(
+                    """
+                    SELECT platform, device, min(time) AS first_seen, max(time) AS last_seen, count(*) AS requests
+                    FROM journal WHERE project_id = ? AND device IS NOT NULL AND (? IS NULL OR platform = ?)
+                    GROUP BY platform, device ORDER BY max(id) DESC
+                    """, project, platform, platform)
+            }
+            return try rows.map { row in
                 DeviceSummary(
                     platform: try row.decode("platform"), device: try row.decode("device"), firstSeen: try row.decode("first_seen"),
                     lastSeen: try row.decode("last_seen"), requests: try row.decode("requests"))
