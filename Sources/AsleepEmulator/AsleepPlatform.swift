@@ -191,3 +191,18 @@ public struct AsleepPlatform: Platform {
         AsleepWorker.start(services: services, configuration: settingsLayer)
     }
 }
+
+extension AsleepPlatform {
+    /// Forgets a registered product (`SERIAL:…`, `MAC_ADDRESS:…`): its registration and product
+    /// key go, so the next `setup` registers it as new. A `user:` device is a user, whose
+    /// sessions are the account's data, not the installation's: a 409 saying so.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        guard let colon = device.firstIndex(of: ":"), let type = AsleepService.identifierType(String(device[..<colon])) else {
+            throw AdminError(
+                status: 409, code: "no_device_state",
+                message: "`\(device)` is not a registered product (SERIAL:… or MAC_ADDRESS:…); Asleep keeps no installation state for it.")
+        }
+        let value = String(device[device.index(after: colon)...])
+        return try await services.database.write { try AsleepStore(connection: $0).forgetProducts(project, identifierType: type, identifierValue: value) }
+    }
+}

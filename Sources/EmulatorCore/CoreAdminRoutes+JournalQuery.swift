@@ -59,6 +59,8 @@ extension CoreAdminRoutes {
                 filter.via = value
             case "proxyHost":
                 filter.proxyHost = value.lowercased()
+            case "device":
+                filter.device = value
             case "unmatched":
                 guard serverWide else {
                     throw AdminError.badRequest("Requests that matched no project are in no project's journal; ask GET /__admin/requests?unmatched=true.")
@@ -72,7 +74,7 @@ extension CoreAdminRoutes {
                 waitMs = wait
             default:
                 throw AdminError.badRequest(
-                    "Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, \(serverWide ? "unmatched, " : "")after (or since), before, limit, waitMs."
+                    "Unknown query parameter `\(name)`; use platform, method, path, status, via, proxyHost, device, \(serverWide ? "unmatched, " : "")after (or since), before, limit, waitMs."
                 )
             }
         }

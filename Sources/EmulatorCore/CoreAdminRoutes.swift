@@ -160,6 +160,7 @@ enum CoreAdminRoutes {
             ProjectBundleStore(services: projects.services, projects: projects, faults: faults, journal: journal, platforms: platforms),
             platforms: platforms, checks: checks)
         routes += findingRoutes(checks: checks, platforms: platforms)
+        routes += deviceRoutes(journal: journal, checks: checks, platforms: platforms)
 
         // MARK: Clock
 

@@ -14,7 +14,7 @@ extension CoreOpenAPI {
         return S.object(members, optional: optional)
     }
 
-    private static func integer(_ minimum: Int64, _ maximum: Int64? = nil) -> JSONValue {
+    static func integer(_ minimum: Int64, _ maximum: Int64? = nil) -> JSONValue {
         var members: [String: JSONValue] = ["type": "integer", "minimum": .int(minimum)]
         if let maximum { members["maximum"] = .int(maximum) }
         return .object(members)
@@ -188,6 +188,10 @@ extension CoreOpenAPI {
                             "The host the client asked the proxy for: the CONNECT target's host (for the CONNECT and every request inside its tunnel) or an absolute-form URL's host.",
                     ],
                     "unmatched": S.ref("UnmatchedRequest"),
+                    "device": [
+                        "type": "string",
+                        "description": "The app installation (or user) the request concerns, as its platform names it (`GET …/devices`); absent when it names none.",
+                    ],
                 ],
             ],
             "UnmatchedRequest": [

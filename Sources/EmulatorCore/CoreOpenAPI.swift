@@ -15,7 +15,8 @@ enum CoreOpenAPI {
                 + "`{\"error\": {\"code\", \"message\", \"details\"}}`. Every route answers 421 `misdirected_request` to a `Host` "
                 + "the server does not answer to (see `--allowed-host`), and every POST, PUT, PATCH and DELETE answers 403 "
                 + "`cross_origin_refused` when `Origin` or `Sec-Fetch-Site` says a web page of another origin sent it.",
-            schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first }.merging(findingSchemas(platforms)) { first, _ in first })
+            schemas: schemas(platforms).merging(bundleSchemas(platforms)) { first, _ in first }.merging(findingSchemas(platforms)) { first, _ in first }
+                .merging(deviceSchemas(platforms)) { first, _ in first })
         // Examples name the first platform: the core knows no platform by name.
         let sample = platforms.first?.rawValue ?? "platform"
         addServerRoutes(to: &document, platforms: platforms)
@@ -25,6 +26,7 @@ enum CoreOpenAPI {
         addSnapshotAndOutboxRoutes(to: &document, sample: sample)
         addBundleRoutes(to: &document, sample: sample)
         addFindingRoutes(to: &document, sample: sample)
+        addDeviceRoutes(to: &document, sample: sample)
         guard case .object(var members) = document.json() else { return document.json() }
         members["servers"] = servers
         return .object(members)
@@ -238,6 +240,7 @@ enum CoreOpenAPI {
             P.query("waitMs", integer(0, 60_000), "0–60000. With `after`: answer as soon as a matching entry newer than `after` exists, else an empty page at the deadline."),
             P.query("via", ["enum": ["proxy", "direct"]], "`proxy`: only requests that came to the proxy port; `direct`: only those that did not."),
             P.query("proxyHost", S.string, "Only requests that asked the proxy for this host."),
+            P.query("device", S.string, "Only requests that concern this app installation (`JournalEntry.device`)."),
         ]
         document.add(
             "get", "/__admin/projects/{id}/requests",

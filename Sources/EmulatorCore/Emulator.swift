@@ -307,7 +307,8 @@ public final class Emulator: HTTPApplication {
             request, platform: platform, match: match, target: target, makeContext: makeContext, exchange: &exchange)
         // The checks see the answer the app got, fault or not; they cannot change it.
         if observable, checks.isEnabled, let observer = target?.observe, let context = context ?? makeContext() {
-            await checks.observe(request, response, observer: observer, context: context, journalID: exchange.requestID, routedPath: exchange.routedPath)
+            exchange.device = await checks.observe(
+                request, response, observer: observer, context: context, journalID: exchange.requestID, routedPath: exchange.routedPath)
         }
         return response
     }

@@ -32,11 +32,14 @@ extension Journal {
         public var fault: String?
         /// Why the request matched no project, when it was meant for an emulated service.
         public var unmatched: UnmatchedRequest?
+        /// The app installation the platform's checks said the request concerns (`Observation.device`).
+        public var device: String?
 
         /// Creates an exchange record.
         public init(
             id: Int, time: Date, projectID: ProjectID?, platform: String, path: String, route: String?, request: Request,
-            status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?, unmatched: UnmatchedRequest? = nil
+            status: Int, responseHeaders: HTTPHeaders, responseBody: Data, durationMs: Double, fault: String?, unmatched: UnmatchedRequest? = nil,
+            device: String? = nil
         ) {
             self.id = id
             self.time = time
@@ -51,6 +54,7 @@ extension Journal {
             self.durationMs = durationMs
             self.fault = fault
             self.unmatched = unmatched
+            self.device = device
         }
     }
 }

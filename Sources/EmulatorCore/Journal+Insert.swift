@@ -85,6 +85,8 @@ extension Journal {
         var proxyHost: String?
         /// `UnmatchedRequest` as JSON, for a request meant for an emulated service that matched no project.
         var unmatched: String? = nil
+        /// The app installation the request concerns, when its platform's checks named one.
+        var device: String? = nil
         /// What the byte bound counts for the entry itself: the bodies it keeps in its own row,
         /// header names and values, and 256 for the rest. A shared body counts once, when it is
         /// stored (`JournalBodies.id(for:body:connection:)`).
@@ -112,8 +114,9 @@ extension Journal {
             responseHeaders: responseHeaders.json, responseBody: responseBody, responseBodyKey: responseBodyKey,
             responseBodySize: exchange.responseBody.count,
             fault: exchange.fault, via: exchange.request.journalVia, proxyHost: exchange.request.journalProxyHost, unmatched: unmatched,
+            device: exchange.device,
             storedBytes: (requestBodyKey == nil ? requestBody?.storedCount ?? 0 : 0) + (responseBodyKey == nil ? responseBody?.storedCount ?? 0 : 0)
-                + 256 + requestHeaders.bytes + responseHeaders.bytes + (unmatched?.utf8.count ?? 0))
+                + 256 + requestHeaders.bytes + responseHeaders.bytes + (unmatched?.utf8.count ?? 0) + (exchange.device?.utf8.count ?? 0))
     }
 
     /// Stores the shared bodies `entry` names and appends its row's values (in `insertColumns`
@@ -140,7 +143,7 @@ extension Journal {
         values.append(response.inline?.sqlValue ?? .null); values.append(.integer(Int64(entry.responseBodySize)))
         values.append(text(entry.fault)); values.append(.integer(Int64(entry.storedBytes))); values.append(text(entry.via))
         values.append(text(entry.proxyHost)); values.append(integer(request.ref)); values.append(integer(response.ref))
-        values.append(text(entry.unmatched))
+        values.append(text(entry.unmatched)); values.append(text(entry.device))
         return (request.ref, response.ref, added)
     }
 
@@ -148,7 +151,7 @@ extension Journal {
     static let insertColumns = [
         "id", "project_id", "time", "platform", "method", "path", "route", "query", "status", "duration_ms",
         "request_headers", "request_body", "request_body_size", "response_headers", "response_body", "response_body_size",
-        "fault", "stored_bytes", "via", "proxy_host", "request_body_ref", "response_body_ref", "unmatched",
+        "fault", "stored_bytes", "via", "proxy_host", "request_body_ref", "response_body_ref", "unmatched", "device",
     ]
     static let columnsPerRow = insertColumns.count
 

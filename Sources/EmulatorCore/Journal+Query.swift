@@ -19,6 +19,7 @@ extension Journal {
             if let via = filter.via { sql += via == "direct" ? " AND via IS NULL" : " AND via = ?"; if via != "direct" { bindings.append(via) } }
             if let proxyHost = filter.proxyHost { sql += " AND proxy_host = ?"; bindings.append(proxyHost.lowercased()) }
             if let unmatched = filter.unmatched { sql += unmatched ? " AND unmatched IS NOT NULL" : " AND unmatched IS NULL" }
+            if let device = filter.device { sql += " AND device = ?"; bindings.append(device) }
             if let excluded = filter.excludedPlatform { sql += " AND platform <> ?"; bindings.append(excluded) }
             if let since = filter.since { sql += " AND id > ?"; bindings.append(since) }
             if let before = filter.before { sql += " AND id < ?"; bindings.append(before) }
@@ -112,6 +113,6 @@ extension Journal {
             responseHeaders: try headers("response_headers"), responseBody: try body("response"),
             responseBodySize: try row.decode("response_body_size"), fault: try row.decodeIfPresent("fault"),
             via: try row.decodeIfPresent("via"), proxyHost: try row.decodeIfPresent("proxy_host"),
-            unmatched: UnmatchedRequest.stored(try row.decodeIfPresent("unmatched")))
+            unmatched: UnmatchedRequest.stored(try row.decodeIfPresent("unmatched")), device: try row.decodeIfPresent("device"))
     }
 }

@@ -47,6 +47,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Why a request meant for an emulated service matched no project (a missing or unknown
     /// credential, a path no platform serves, a host nobody emulates); nil for the rest.
     public var unmatched: UnmatchedRequest? = nil
+    /// The app installation (or user) the request concerns, as its platform's checks named it
+    /// (`SERIAL:SN-0001`, a device id); absent when it names none.
+    public var device: String? = nil
 }
 
 extension Request {

@@ -25,6 +25,8 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     /// `true`: only requests that matched no project for a reason (`JournalEntry.unmatched`);
     /// `false`: only the others.
     public var unmatched: Bool?
+    /// Only requests whose platform's checks named this app installation (`JournalEntry.device`).
+    public var device: String?
     /// Never entries of this platform: a wait without a platform leaves out `admin`, so a test's
     /// own control-plane calls do not answer it.
     public var excludedPlatform: String?
@@ -33,7 +35,7 @@ public struct JournalFilter: Sendable, Codable, Equatable {
     public init(
         platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
         before: Int? = nil, statusClass: Int? = nil, via: String? = nil, proxyHost: String? = nil, unmatched: Bool? = nil,
-        excludedPlatform: String? = nil
+        excludedPlatform: String? = nil, device: String? = nil
     ) {
         self.platform = platform
         self.method = method
@@ -47,5 +49,6 @@ public struct JournalFilter: Sendable, Codable, Equatable {
         self.proxyHost = proxyHost
         self.unmatched = unmatched
         self.excludedPlatform = excludedPlatform
+        self.device = device
     }
 }

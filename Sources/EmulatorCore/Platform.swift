@@ -72,6 +72,11 @@ public protocol Platform: Sendable {
     /// The integration checks taken from this platform's SDK documentation (see `CheckRule`);
     /// the generic ones (retry timing) are the core's and apply to every platform.
     var checkRules: [any CheckRule] { get }
+
+    /// Removes the server-side state keyed to one app installation of `project` (`device` as the
+    /// platform's `observe` step names it), so the app's first-launch flow can run again without
+    /// a reset; returns how many records went (0: none was left). Runs as a control-plane write.
+    func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int
 }
 
 extension Platform {
@@ -85,6 +90,11 @@ extension Platform {
     }
     /// No platform rules by default.
     public var checkRules: [any CheckRule] { [] }
+    /// Keeps no state per device by default: a 409 saying so.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        throw AdminError(
+            status: 409, code: "no_device_state", message: "\(id.rawValue) keeps no server-side state per device; there is nothing to forget.")
+    }
 }
 
 /// A failure the core detects before or around a platform's handler.

@@ -140,3 +140,15 @@ public struct TelematicsPlatform: Platform {
     /// OpenAPI document.
     public func openAPIDocument() -> JSONValue { TelematicsOpenAPI.document(apiRoot: apiRoot) }
 }
+
+extension TelematicsPlatform {
+    /// Forgets a user's installation (the user id, bare or as `user:<id>`): every token pair the
+    /// user holds goes, so the app's stored tokens are unknown and it must sign in again.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        let digits = device.hasPrefix("user:") ? String(device.dropFirst("user:".count)) : device
+        guard let user = Int(digits) else {
+            throw AdminError(status: 409, code: "no_device_state", message: "`\(device)` is not a Telematics user id; nothing is kept for it.")
+        }
+        return try await services.database.write { try TelematicsStore(connection: $0).forgetTokenPairs(project, userID: user) }
+    }
+}

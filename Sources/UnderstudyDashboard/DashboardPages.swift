@@ -8,7 +8,7 @@ public struct DashboardPages: Sendable {
     public static let root = "/__admin/ui"
     /// The sections of a project page (`/__admin/ui/projects/{id}/<section>`).
     public static let sections: Set<String> = [
-        "journal", "checks", "faults", "clock", "snapshots", "outbox", "warplink", "asleep", "warrantylife", "telematics",
+        "journal", "checks", "faults", "clock", "snapshots", "outbox", "devices", "warplink", "asleep", "warrantylife", "telematics",
     ]
     /// The server-wide pages besides the project list (`/__admin/ui/<page>`).
     public static let serverPages: Set<String> = ["unmatched"]

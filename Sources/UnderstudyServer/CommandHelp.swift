@@ -2,7 +2,7 @@
 /// flags and examples, printed instead of running it (so `ca reset --help` resets nothing).
 public enum CommandHelp {
     /// Every command the dispatcher runs (`UnderstudyCommand.main`), in the order the overview lists them.
-    public static let commands = ["serve", "migrate", "healthcheck", "ca", "projects", "journal", "faults", "clock", "findings", "help", "version"]
+    public static let commands = ["serve", "migrate", "healthcheck", "ca", "projects", "journal", "devices", "faults", "clock", "findings", "help", "version"]
 
     /// The help of `command`, or nil when there is no such command.
     public static func text(for command: String) -> String? {
@@ -13,6 +13,7 @@ public enum CommandHelp {
         case "ca": return certificateAuthority
         case "projects": return projects
         case "journal": return journal
+        case "devices": return devices
         case "faults": return faults
         case "clock": return clock
         case "findings": return findings
@@ -170,6 +171,24 @@ public enum CommandHelp {
         Examples:
           understudy journal --project demo --platform asleep --status 5xx --limit 20
           understudy journal --follow --json
+        """
+
+    static let devices = """
+        understudy devices: the app installations a running server's project saw (an Asleep product,
+        a WarrantyLife device, a WarpLink install, a Telematics user), one device's requests oldest
+        first, or forgetting one: the state its platform keeps for it goes, so a first launch can be
+        tested again without resetting the project.
+
+        Usage: understudy devices --project P [--platform X]
+               understudy devices --project P PLATFORM DEVICE [--limit N]   its requests, oldest first
+               understudy devices --project P --forget PLATFORM DEVICE
+
+        \(controlFlags)
+
+        Examples:
+          understudy devices --project demo --platform asleep
+          understudy devices --project demo asleep SERIAL:SN-0001
+          understudy devices --project demo --forget asleep SERIAL:SN-0001
         """
 
     static let faults = """

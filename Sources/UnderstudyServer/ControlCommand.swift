@@ -25,6 +25,7 @@ public enum ControlCommand {
         Usage: understudy projects list | show ID | create [--name N] [--id ID] [--seed S] | delete ID | reset ID
                understudy projects export ID [--output FILE] | import FILE|- [--id ID] [--replace ID]
                understudy journal [--project P | --unmatched] [--follow] [--platform X] [--status 404|5xx] [--method M] [--path GLOB] [--limit N]
+               understudy devices --project P [--platform X] | --project P PLATFORM DEVICE [--limit N] | --project P --forget PLATFORM DEVICE
                understudy faults list [--project P] | clear [--project P] [--rule ID]
                understudy faults add [--project P] ACTION [--platform X] [--method M] [--path GLOB] [--header NAME=VALUE]
                                      [--times N] [--after N] [--probability P --seed S] [--ttl SECS]
@@ -127,6 +128,25 @@ public enum ControlCommand {
         case .journal(let project, let query, let follow):
             let journal = ControlJournal(admin: admin, project: project, query: query, json: json, output: output)
             if follow { try await journal.follow(server: invocation.server) } else { try await journal.list() }
+        case .listDevices(let project, let platform):
+            let devices = try await admin.project(project).devices(platform: platform)
+            if json { return try output.json(["devices": devices]) }
+            output.line(
+                devices.isEmpty
+                    ? "no devices"
+                    : ControlText.columns(
+                        [["PLATFORM", "DEVICE", "REQUESTS", "FINDINGS", "LAST SEEN"]]
+                            + devices.map { [$0.platform, $0.device, String($0.requests), String($0.findings), $0.lastSeen] }))
+        case .showDevice(let project, let platform, let device, let limit):
+            let shown = try await admin.project(project).device(platform: platform, id: device, limit: limit)
+            if json { return try output.json(shown) }
+            output.line("\(shown.platform) \(shown.device): \(shown.requests) requests, \(shown.findings) findings")
+            for entry in shown.timeline { output.line(ControlText.journalLine(entry)) }
+        case .forgetDevice(let project, let platform, let device):
+            let forgotten = try await admin.project(project).forgetDevice(platform: platform, id: device)
+            struct Forgotten: Encodable { var platform: String, device: String, forgotten: Int }
+            if json { return try output.json(Forgotten(platform: platform, device: device, forgotten: forgotten)) }
+            output.line("forgot \(platform) device \(device) (\(forgotten) records)")
         case .listFaults(let project):
             let rules: [FaultRule]
             if let project { rules = try await admin.project(project).faults() } else { rules = try await admin.globalFaults() }

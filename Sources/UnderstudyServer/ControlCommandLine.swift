@@ -1,11 +1,11 @@
 import Foundation
 import UnderstudyClient
 
-/// Parses `understudy projects|journal|faults|clock|findings …` into a `ControlInvocation`. Pure: no I/O,
+/// Parses `understudy projects|journal|devices|faults|clock|findings …` into a `ControlInvocation`. Pure: no I/O,
 /// the environment passed in, so every rule is a unit test.
 public enum ControlCommandLine {
     /// The first words that name a control command.
-    public static let groups: Set<String> = ["projects", "journal", "faults", "clock", "findings"]
+    public static let groups: Set<String> = ["projects", "journal", "devices", "faults", "clock", "findings"]
 
     private static let sharedValues: Set<String> = ["--server", "--port", "--admin-token"]
     private static let sharedSwitches: Set<String> = ["--json", "--help", "-h"]
@@ -16,9 +16,9 @@ public enum ControlCommandLine {
             throw ControlUsageError(description: "unknown command `\(arguments.first ?? "")`")
         }
         var rest = Array(arguments.dropFirst())
-        // `journal` and `findings` have no verb; the others take one before their flags.
+        // `journal`, `devices` and `findings` have no verb; the others take one before their flags.
         var verb = ""
-        if group != "journal" && group != "findings" {
+        if group != "journal" && group != "devices" && group != "findings" {
             if let first = rest.first, !first.hasPrefix("-") { verb = first; rest.removeFirst() }
         }
         let spec = try flagSpec(group: group, verb: verb, help: rest.contains("--help") || rest.contains("-h"))
@@ -30,6 +30,7 @@ public enum ControlCommandLine {
         switch group {
         case "projects": invocation.action = try projects(verb, parsed)
         case "journal": invocation.action = try journal(parsed)
+        case "devices": invocation.action = try devices(parsed)
         case "faults": invocation.action = try faults(verb, parsed)
         case "findings": invocation.action = try findings(parsed)
         default: invocation.action = try clock(verb, parsed)
@@ -46,6 +47,7 @@ public enum ControlCommandLine {
         case ("projects", "import"): return (["--id", "--replace"], [])
         case ("journal", _): return (["--project", "--platform", "--status", "--limit", "--method", "--path"], ["--follow", "-f", "--unmatched"])
         case ("findings", _): return (["--project", "--platform", "--severity", "--rule", "--device", "--since"], ["--clear"])
+        case ("devices", _): return (["--project", "--platform", "--limit"], ["--forget"])
         case ("faults", "list"): return (["--project"], [])
         case ("faults", "clear"): return (["--project", "--rule"], [])
         case ("faults", "add"):
@@ -137,6 +139,24 @@ public enum ControlCommandLine {
             query.unmatched = true
         }
         return .journal(project: parsed.value("--project"), query: query, follow: parsed.has("--follow") || parsed.has("-f"))
+    }
+
+    /// `devices --project P [--platform X]`, `devices --project P PLATFORM DEVICE [--limit N]` (its
+    /// timeline) and `devices --project P --forget PLATFORM DEVICE`.
+    private static func devices(_ parsed: ParsedFlags) throws(ControlUsageError) -> ControlAction {
+        guard let project = parsed.value("--project") else { throw ControlUsageError(description: "`devices` needs --project ID") }
+        let limit = try parsed.number("--limit", Int.self)
+        if let limit, !(1...1000).contains(limit) { throw ControlUsageError(description: "--limit must be 1–1000") }
+        switch parsed.positionals.count {
+        case 0 where !parsed.has("--forget"):
+            return .listDevices(project: project, platform: parsed.value("--platform"))
+        case 2 where parsed.value("--platform") == nil:
+            let (platform, device) = (parsed.positionals[0], parsed.positionals[1])
+            if parsed.has("--forget") { return .forgetDevice(project: project, platform: platform, device: device) }
+            return .showDevice(project: project, platform: platform, device: device, limit: limit)
+        default:
+            throw ControlUsageError(description: "`devices` takes PLATFORM DEVICE (a timeline, or with --forget the device to forget), or neither (the list)")
+        }
     }
 
     private static func clock(_ verb: String, _ parsed: ParsedFlags) throws(ControlUsageError) -> ControlAction {

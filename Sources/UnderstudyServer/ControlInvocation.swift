@@ -33,6 +33,12 @@ public enum ControlAction: Sendable, Equatable {
     case importProject(file: String, id: String?, replacing: String?)
     /// `journal …`: one project's entries or everyone's, once or following.
     case journal(project: String?, query: JournalQuery, follow: Bool)
+    /// `devices --project P [--platform X]`: the app installations the project's requests named.
+    case listDevices(project: String, platform: String?)
+    /// `devices --project P PLATFORM DEVICE [--limit N]`: one installation's requests, oldest first.
+    case showDevice(project: String, platform: String, device: String, limit: Int?)
+    /// `devices --project P --forget PLATFORM DEVICE`: remove the state the platform keeps for it.
+    case forgetDevice(project: String, platform: String, device: String)
     /// `faults list [--project P]`: the project's rules, or the global ones.
     case listFaults(project: String?)
     /// `faults add …`.

@@ -24,7 +24,7 @@ public enum UnderstudyCommand {
                understudy migrate [--database PATH] [--migrations PATH]
                understudy healthcheck [--host HOST] [--port PORT]
                understudy ca export [--format pem|der] [--output FILE] | ca path | ca reset  [--ca-dir PATH]
-               understudy projects|journal|faults|clock|findings …   a running server's control plane
+               understudy projects|journal|devices|faults|clock|findings …   a running server's control plane
                understudy help COMMAND | understudy COMMAND --help   one command's flags, with examples
                understudy --help | --version
 

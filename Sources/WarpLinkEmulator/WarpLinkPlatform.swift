@@ -213,3 +213,11 @@ public struct WarpLinkPlatform: Platform {
         }
     }
 }
+
+extension WarpLinkPlatform {
+    /// Forgets a device (the deferred check's `device_id`): its install records go and the clicks
+    /// they claimed are claimable again, so the next deferred check is a first install.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        try await services.database.write { try WarpLinkStore(connection: $0).forgetDevice(project, deviceID: device) }
+    }
+}

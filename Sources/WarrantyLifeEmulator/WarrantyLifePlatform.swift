@@ -117,3 +117,11 @@ public struct WarrantyLifePlatform: Platform {
     /// OpenAPI document of the SDK and control-plane routes.
     public func openAPIDocument() -> JSONValue { WarrantyLifeOpenAPI.document(smartSaverRoutes: settings.smartSaverRoutes) }
 }
+
+extension WarrantyLifePlatform {
+    /// Forgets a device (`deviceId`, or `item:<id>` for its item): its voucher lookups, its item
+    /// and the item's stages and warranties, so the next lookup and registration are a first install's.
+    public func forgetDevice(_ device: String, project: ProjectID, services: EmulatorServices) async throws -> Int {
+        try await services.database.write { try WarrantyLifeStore(connection: $0).forgetDevice(device, project: project) }
+    }
+}

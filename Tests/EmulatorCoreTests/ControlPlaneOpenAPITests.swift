@@ -105,6 +105,15 @@ struct ControlPlaneOpenAPITests {
         let findings = try await check("GET", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings?platform=testing", expect: 200)
         #expect(findings.json?["findings"]?.arrayValue?.count == 1)
         _ = try await check("GET", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings?severity=fatal", expect: 400)
+        let devices = try await check("GET", "/__admin/projects/{id}/devices", "/__admin/projects/\(id)/devices?platform=testing", expect: 200)
+        #expect(devices.json?["devices"]?.arrayValue?.first?["findings"]?.intValue == 1)
+        _ = try await check("GET", "/__admin/projects/{id}/devices", "/__admin/projects/\(id)/devices?platform=nope", expect: 400)
+        let device = "/__admin/projects/{id}/devices/{platform}/{device}"
+        let timeline = try await check("GET", device, "/__admin/projects/\(id)/devices/testing/d?limit=2", expect: 200)
+        #expect(timeline.json?["timeline"]?.arrayValue?.count == 2)
+        _ = try await check("GET", device, "/__admin/projects/\(id)/devices/testing/none", expect: 404)
+        _ = try await check("DELETE", device, "/__admin/projects/\(id)/devices/testing/d", expect: 409) // the testing platform keeps no state per device
+        _ = try await check("DELETE", device, "/__admin/projects/\(id)/devices/testing/none", expect: 404)
         _ = try await check("DELETE", "/__admin/projects/{id}/findings", "/__admin/projects/\(id)/findings", expect: 204)
         _ = try await check("GET", "/__admin/projects/{id}/checks", "/__admin/projects/\(id)/checks", expect: 200)
         _ = try await check(
@@ -142,7 +151,7 @@ struct ControlPlaneOpenAPITests {
             }
         }
         #expect(ids.count == Set(ids).count, "operationIds repeat: \(ids.sorted())")
-        #expect(ids.count == 40) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics, the HAR archive, findings and checks
+        #expect(ids.count == 43) // 31, the journal across projects (`GET /__admin/requests`), bundle export and import, the metrics, the HAR archive, findings and checks, devices
     }
 
     @Test("the validator catches a response that does not fit")

@@ -55,6 +55,11 @@ struct ControlCommandLineTests {
                 == .journal(project: "p", query: JournalQuery(platform: "asleep", limit: 5, statusClass: 5), follow: true))
         #expect(try parse("journal --status 404 --method post").action == .journal(project: nil, query: JournalQuery(method: "POST", status: 404), follow: false))
         #expect(try parse("faults clear --rule flt_1").action == .clearFaults(project: nil, rule: "flt_1"))
+        #expect(try parse("devices --project p --platform asleep").action == .listDevices(project: "p", platform: "asleep"))
+        #expect(
+            try parse("devices --project p asleep SERIAL:SN-0001 --limit 5").action
+                == .showDevice(project: "p", platform: "asleep", device: "SERIAL:SN-0001", limit: 5))
+        #expect(try parse("devices --project p --forget asleep SERIAL:SN-0001").action == .forgetDevice(project: "p", platform: "asleep", device: "SERIAL:SN-0001"))
         #expect(try parse("projects --help").action == .help && (try parse("faults add --help").action == .help))
     }
 
@@ -100,6 +105,9 @@ struct ControlCommandLineTests {
         #expect(usageError("journal --status 7zz")?.contains("--status") == true)
         #expect(usageError("journal --limit 0") == "--limit must be 1–1000")
         #expect(usageError("journal extra")?.contains("takes no argument") == true)
+        #expect(usageError("devices") == "`devices` needs --project ID")
+        #expect(usageError("devices --project p --forget")?.contains("PLATFORM DEVICE") == true)
+        #expect(usageError("devices --project p asleep")?.contains("PLATFORM DEVICE") == true)
         #expect(usageError("projects delete") == "`projects delete` needs ID")
         #expect(usageError("projects delete a b")?.contains("one ID") == true)
         #expect(usageError("clock show") == "`clock show` needs --project ID")

@@ -22,6 +22,7 @@ import tests_platforms  # noqa: E402,F401  (registers its tests)
 import tests_origin  # noqa: E402,F401  (registers its tests)
 import tests_unmatched  # noqa: E402,F401  (registers its tests)
 import tests_checks  # noqa: E402,F401  (registers its tests)
+import tests_devices  # noqa: E402,F401  (registers its tests)
 
 
 def main():

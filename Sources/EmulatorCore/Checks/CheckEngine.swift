@@ -61,14 +61,15 @@ public final class CheckEngine: Sendable {
     // MARK: Observing requests
 
     /// Checks one answered SDK request: asks its route's `observe` step what it concerns, then
-    /// runs the platform's rules. Called by the pipeline after faults, before the journal.
+    /// runs the platform's rules. Called by the pipeline after faults, before the journal, which
+    /// records the device returned (cut to `maxDeviceBytes`).
     func observe(
         _ request: Request, _ response: Response, observer: @Sendable (Request, EmulatorContext, Response) async -> Observation?,
         context: EmulatorContext, journalID: Int, routedPath: String
-    ) async {
+    ) async -> String? {
         guard isEnabled, let project = context.projectID, let platform = context.platform,
             var observation = await observer(request, context, response)
-        else { return }
+        else { return nil }
         // The device comes from the request: a client's 10 KB id would be kept in every key and row.
         if let device = observation.device, device.utf8.count > Self.maxDeviceBytes {
             observation.device = String(decoding: device.utf8.prefix(Self.maxDeviceBytes), as: UTF8.self)
@@ -79,6 +80,7 @@ public final class CheckEngine: Sendable {
             duration: Double(MonotonicClock.nanoseconds() &- request.receivedAt) / 1e9, observation: observation,
             credentials: context.presentedCredentials)
         await evaluate(checked)
+        return observation.device
     }
 
     /// Runs the rules over `request` and queues the write of each finding they raise.
@@ -122,6 +124,23 @@ public final class CheckEngine: Sendable {
     /// deletion or clearing its findings), so nothing it did before counts afterwards.
     public func forget(project: ProjectID) {
         memory.withLock { _ = $0.removeValue(forKey: project) }
+    }
+
+    /// Forgets what the rules remember of one app installation of `project`: every trace whose
+    /// key is the device or starts with it and a space (`CheckedRequest.target`), the keys rules
+    /// give their traces by convention. A key of another shape stays until it ages out, which
+    /// costs at most a finding.
+    public func forget(project: ProjectID, device: String) {
+        let prefix = device + " "
+        memory.withLock { all in
+            guard var kept = all[project] else { return }
+            for index in kept.traces.indices {
+                let before = kept.traces[index].count
+                kept.traces[index] = kept.traces[index].filter { $0.key != device && !$0.key.hasPrefix(prefix) }
+                kept.count -= before - kept.traces[index].count
+            }
+            all[project] = kept
+        }
     }
 
     /// The project's findings, most recently seen first, after every pending write.

@@ -28,6 +28,8 @@ struct JournalRecorder: Sendable {
         /// Why a request meant for an emulated service matched no project; nil when it matched one,
         /// and for control-plane calls, whose callers read the answer itself.
         var unmatched: UnmatchedRequest? = nil
+        /// The app installation the platform's checks said the request concerns.
+        var device: String? = nil
     }
 
     let journal: Journal
@@ -47,7 +49,8 @@ struct JournalRecorder: Sendable {
                 Journal.Exchange(
                     id: exchange.requestID, time: Date(), projectID: exchange.project, platform: platformName, path: exchange.routedPath,
                     route: exchange.route, request: request, status: response.status, responseHeaders: response.headers,
-                    responseBody: response.body, durationMs: durationMs, fault: exchange.fault, unmatched: exchange.unmatched))
+                    responseBody: response.body, durationMs: durationMs, fault: exchange.fault, unmatched: exchange.unmatched,
+                    device: exchange.device))
         }
         logger.request(
             method: request.method.rawValue, path: exchange.routedPath, status: response.status, durationMs: durationMs,

@@ -42,6 +42,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var proxyHost: String?
     /// Why a request meant for an emulated service matched no project; nil on every other entry.
     public var unmatched: UnmatchedRequest?
+    /// The app installation (or user) the request concerns, as its platform names it; nil when it names none.
+    public var device: String?
 
     /// The request body parsed as JSON; nil when there is none or it is not JSON (a form, an upload, a capped body).
     public var requestJSON: AnyJSON? { requestBody.flatMap(Self.parse) }

@@ -21,11 +21,14 @@ public struct JournalQuery: Sendable, Codable, Equatable {
     /// `true`: only requests meant for an emulated service that matched no project; `false`: only
     /// the others. The journal across projects only (`AdminClient.requests`): such requests are in no project's.
     public var unmatched: Bool?
+    /// Only requests that concern this app installation (`JournalEntry.device`; listings only).
+    public var device: String?
 
     /// A query; nil members match anything.
     public init(
         platform: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil, since: Int? = nil, limit: Int? = nil,
-        statusClass: Int? = nil, before: Int? = nil, unmatched: Bool? = nil
+        statusClass: Int? = nil, before: Int? = nil, unmatched: Bool? = nil,
+        device: String? = nil
     ) {
         self.platform = platform
         self.method = method
@@ -36,6 +39,7 @@ public struct JournalQuery: Sendable, Codable, Equatable {
         self.statusClass = statusClass
         self.before = before
         self.unmatched = unmatched
+        self.device = device
     }
 
     /// The listing's query string items, with the long poll's `waitMs` when it is given.
@@ -49,6 +53,7 @@ public struct JournalQuery: Sendable, Codable, Equatable {
         if let since { items.append(("after", String(since))) }
         if let before { items.append(("before", String(before))) }
         if let unmatched { items.append(("unmatched", String(unmatched))) }
+        if let device { items.append(("device", device)) }
         if let limit { items.append(("limit", String(limit))) }
         if let waitMs { items.append(("waitMs", String(waitMs))) }
         return items

@@ -109,8 +109,8 @@ public struct ProjectAdmin: Sendable {
             var platform: String?, method: String?, path: String?, status: Int?, since: Int?, count: Int, timeoutMs: Int
         }
         // The wait route filters on fewer fields than the listing; a filter it would drop is refused, not ignored.
-        guard query.statusClass == nil, query.before == nil, query.unmatched == nil else {
-            throw .encoding("waitForRequests takes no statusClass, before or unmatched; use requests(_:waitMs:) for those")
+        guard query.statusClass == nil, query.before == nil, query.unmatched == nil, query.device == nil else {
+            throw .encoding("waitForRequests takes no statusClass, before, unmatched or device; use requests(_:waitMs:) for those")
         }
         let body = Body(
             platform: query.platform, method: query.method, path: query.path, status: query.status, since: query.since,

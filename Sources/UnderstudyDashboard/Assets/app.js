@@ -13,6 +13,7 @@ import {renderWarrantyLife} from './warrantylife.js';
 import {renderTelematics} from './telematics.js';
 import {renderUnmatched} from './unmatched.js';
 import {markChecksNav, renderChecks} from './checks.js';
+import {renderDevices} from './devices.js';
 
 const ROOT = '/__admin/ui';
 
@@ -24,6 +25,7 @@ const SECTIONS = [
   ['clock', 'Clock', renderClock],
   ['snapshots', 'Snapshots', renderSnapshots],
   ['outbox', 'Outbox', renderOutbox],
+  ['devices', 'Devices', renderDevices],
   ['warplink', 'WarpLink', renderWarpLink, 'platform'],
   ['asleep', 'Asleep', renderAsleep, 'platform'],
   ['warrantylife', 'WarrantyLife', renderWarrantyLife, 'platform'],
