@@ -113,7 +113,7 @@ final class Harness: Sendable {
         baseURL = "http://127.0.0.1:\(port)"
         services.setListening(host: "127.0.0.1", port: port)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForRequest = 60
         session = URLSession(configuration: configuration)
     }
 
@@ -144,7 +144,7 @@ final class Harness: Sendable {
     /// Sends a request; transport failures throw `URLError`.
     func call(
         _ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, headers: [String: String] = [:],
-        timeout: Double = 10
+        timeout: Double = 60
     ) async throws -> Reply {
         var request = URLRequest(url: URL(string: baseURL + path)!)
         request.httpMethod = method

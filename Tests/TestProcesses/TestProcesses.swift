@@ -180,3 +180,24 @@ private final class CollectedOutput: @unchecked Sendable { // written once befor
     func set(_ value: Data) { data = value; done.signal() }
     func wait() -> Data { done.wait(); return data }
 }
+
+extension SpawnedProcess {
+    /// `collect()` on a thread of its own. An async test must never wait for a child on one of the
+    /// concurrency pool's threads: there are as many as cores (two here), and a blocked one stalls
+    /// every other test in the process, whose requests then time out.
+    public func collected() async -> ChildProcess {
+        await withCheckedContinuation { continuation in Thread { continuation.resume(returning: collect()) }.start() }
+    }
+}
+
+extension ChildProcess {
+    /// `run` on a thread of its own, for async tests (see `SpawnedProcess.collected()`).
+    public static func running(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        directory: String? = nil
+    ) async throws -> ChildProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try run(path, arguments, environment: environment, directory: directory) }) }.start()
+        }
+    }
+}

@@ -180,7 +180,7 @@ struct BundleFilesTests {
             if ready { try await whileReady(process) }
             if process.isRunning { process.send(SIGTERM) }
         }
-        let finished = process.collect()
+        let finished = await process.collected()
         // Said outright: otherwise a server that never came up shows only as a wrong ending.
         if whileReady != nil && !ready { Issue.record("the server never answered /__admin/ready: \(finished.ending), \(finished.error)") }
         return (finished.ending, finished.error)

@@ -24,11 +24,11 @@ struct CertificateAuthorityCommandTests {
 
     /// Runs the binary with `arguments` and an empty UNDERSTUDY_* environment (the developer's own
     /// variables must not steer the test), from the repository folder.
-    private func understudy(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    private func understudy(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first: \(Self.binary.path)")
         var inherited = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
         inherited.merge(environment) { $1 }
-        let finished = try ChildProcess.run(Self.binary.path, arguments, environment: inherited, directory: LogFormatTests.repository.path)
+        let finished = try await ChildProcess.running(Self.binary.path, arguments, environment: inherited, directory: LogFormatTests.repository.path)
         return Outcome(status: finished.status, output: finished.standardData, errors: finished.error)
     }
 
@@ -37,7 +37,7 @@ struct CertificateAuthorityCommandTests {
     }
 
     @Test("`ca path` makes one CA per user, whatever the checkout, and prints its certificate's path and why")
-    func path() throws {
+    func path() async throws {
         let (data, home) = (folder(), folder())
         #if os(macOS)
         let perUser = home + "/Library/Application Support/Understudy/ca"
@@ -45,7 +45,7 @@ struct CertificateAuthorityCommandTests {
         let perUser = home + "/.local/share/understudy/ca"
         #endif
         let user = ["HOME": home, "XDG_DATA_HOME": ""]
-        let outcome = try understudy(["ca", "path", "--database", data + "/db.sqlite"], environment: user)
+        let outcome = try await understudy(["ca", "path", "--database", data + "/db.sqlite"], environment: user)
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.text == perUser + "/understudy-ca.pem\n")
         #expect(outcome.errors.contains("per-user default"))
@@ -53,38 +53,38 @@ struct CertificateAuthorityCommandTests {
         #expect(!FileManager.default.fileExists(atPath: data + "/understudy-ca.pem"), "nothing is made beside the database")
         #expect(!FileManager.default.fileExists(atPath: data + "/db.sqlite"), "the CA commands never touch the database")
         // Another checkout, run from anywhere, gets the same CA: a device trusts it once.
-        let other = try understudy(["ca", "export", "--database", folder() + "/db.sqlite"], environment: user)
+        let other = try await understudy(["ca", "export", "--database", folder() + "/db.sqlite"], environment: user)
         #expect(other.status == 0 && other.output == FileManager.default.contents(atPath: perUser + "/understudy-ca.pem"))
         // A CA an earlier version made beside the database keeps being used, and says so.
         let legacy = folder()
-        #expect(try understudy(["ca", "path", "--ca-dir", legacy]).status == 0)
-        let kept = try understudy(["ca", "path", "--database", legacy + "/db.sqlite"], environment: user)
+        #expect(try await understudy(["ca", "path", "--ca-dir", legacy]).status == 0)
+        let kept = try await understudy(["ca", "path", "--database", legacy + "/db.sqlite"], environment: user)
         #expect(kept.text == legacy + "/understudy-ca.pem\n" && kept.errors.contains("beside the database"))
         // --ca-dir beats the database's folder, as for `serve`; so does UNDERSTUDY_CA_DIR.
         let elsewhere = folder()
-        let flagged = try understudy(["ca", "path", "--database", data + "/db.sqlite", "--ca-dir", elsewhere])
+        let flagged = try await understudy(["ca", "path", "--database", data + "/db.sqlite", "--ca-dir", elsewhere])
         #expect(flagged.text == elsewhere + "/understudy-ca.pem\n")
-        let fromEnvironment = try understudy(["ca", "path"], environment: ["UNDERSTUDY_CA_DIR": elsewhere])
+        let fromEnvironment = try await understudy(["ca", "path"], environment: ["UNDERSTUDY_CA_DIR": elsewhere])
         #expect(fromEnvironment.text == elsewhere + "/understudy-ca.pem\n")
     }
 
     @Test("`ca export` writes the PEM certificate to standard output: the file's bytes, no key")
-    func exportPEM() throws {
+    func exportPEM() async throws {
         let directory = folder()
-        let outcome = try understudy(["ca", "export", "--ca-dir", directory])
+        let outcome = try await understudy(["ca", "export", "--ca-dir", directory])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.text.hasPrefix("-----BEGIN CERTIFICATE-----\n") && outcome.text.hasSuffix("-----END CERTIFICATE-----\n"))
         #expect(!outcome.text.contains("PRIVATE KEY"))
         #expect(FileManager.default.contents(atPath: directory + "/understudy-ca.pem") == outcome.output)
         // Exporting again reuses the CA.
-        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output == outcome.output)
+        #expect(try await understudy(["ca", "export", "--ca-dir", directory]).output == outcome.output)
     }
 
     @Test("`ca export --format der` to a pipe is the DER encoding of the same certificate; --output writes a file")
-    func exportDER() throws {
+    func exportDER() async throws {
         let directory = folder()
-        let pem = try understudy(["ca", "export", "--ca-dir", directory, "--format", "pem"]).output
-        let der = try understudy(["ca", "export", "--format", "der", "--ca-dir", directory])
+        let pem = try await understudy(["ca", "export", "--ca-dir", directory, "--format", "pem"]).output
+        let der = try await understudy(["ca", "export", "--format", "der", "--ca-dir", directory])
         #expect(der.status == 0, "\(der.errors)")
         #expect(der.output.first == 0x30, "an ASN.1 SEQUENCE")
         let authority = try LocalCertificateAuthority(directory: directory)
@@ -92,31 +92,31 @@ struct CertificateAuthorityCommandTests {
         #expect(try [UInt8](pem) == authority.exportCertificate(as: .pem))
 
         let file = directory + "/exported.cer"
-        let written = try understudy(["ca", "export", "--format", "der", "--output", file, "--ca-dir", directory])
+        let written = try await understudy(["ca", "export", "--format", "der", "--output", file, "--ca-dir", directory])
         #expect(written.status == 0 && written.output.isEmpty, "\(written.errors)")
         #expect(written.errors.contains(file))
         #expect(FileManager.default.contents(atPath: file) == der.output)
         let pemFile = directory + "/exported.pem"
-        #expect(try understudy(["ca", "export", "--output", pemFile, "--ca-dir", directory]).status == 0)
+        #expect(try await understudy(["ca", "export", "--output", pemFile, "--ca-dir", directory]).status == 0)
         #expect(FileManager.default.contents(atPath: pemFile) == pem)
     }
 
     @Test("`ca reset` makes a new CA and says old certificates are untrusted")
-    func reset() throws {
+    func reset() async throws {
         let directory = folder()
-        let before = try understudy(["ca", "export", "--ca-dir", directory]).output
-        let outcome = try understudy(["ca", "reset", "--ca-dir", directory])
+        let before = try await understudy(["ca", "export", "--ca-dir", directory]).output
+        let outcome = try await understudy(["ca", "reset", "--ca-dir", directory])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.text.contains(directory + "/understudy-ca.pem"))
         #expect(outcome.text.contains("no longer trusted") && outcome.text.contains("Servers started from now on sign with the new CA"))
-        let after = try understudy(["ca", "export", "--ca-dir", directory]).output
+        let after = try await understudy(["ca", "export", "--ca-dir", directory]).output
         #expect(!after.isEmpty && after != before)
     }
 
     @Test("`ca reset` refuses while a running server uses the CA, so no server signs with a CA devices were told to drop")
     func resetRefusedWhileServing() async throws {
         let directory = folder()
-        let before = try understudy(["ca", "export", "--ca-dir", directory]).output
+        let before = try await understudy(["ca", "export", "--ca-dir", directory]).output
         let port = try await SpawnedServer.freePort()
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
         let server = try SpawnedProcess.start(
@@ -124,26 +124,26 @@ struct CertificateAuthorityCommandTests {
             ["serve", "--port", String(port), "--https-port", "0", "--ca-dir", directory, "--database", directory + "/db.sqlite"],
             environment: environment, directory: LogFormatTests.repository.path)
         #expect(try await SpawnedServer.waitUntilReady(port: port, process: server))
-        let refused = try understudy(["ca", "reset", "--ca-dir", directory])
+        let refused = try await understudy(["ca", "reset", "--ca-dir", directory])
         #expect(refused.status == 1 && refused.errors.contains("a running Understudy server uses the CA"), "\(refused.errors)")
-        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output == before, "the CA was left alone")
+        #expect(try await understudy(["ca", "export", "--ca-dir", directory]).output == before, "the CA was left alone")
         server.send(SIGTERM)
-        #expect(server.collect().ending == .exited(0))
+        #expect(await server.collected().ending == .exited(0))
         // Once it has stopped, the reset goes through.
-        #expect(try understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
-        #expect(try understudy(["ca", "export", "--ca-dir", directory]).output != before)
+        #expect(try await understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
+        #expect(try await understudy(["ca", "export", "--ca-dir", directory]).output != before)
     }
 
     @Test("`ca reset` replaces a damaged CA that `ca export` refuses with exit 1 and the file's name")
-    func resetRepairs() throws {
+    func resetRepairs() async throws {
         let directory = folder()
-        #expect(try understudy(["ca", "path", "--ca-dir", directory]).status == 0)
+        #expect(try await understudy(["ca", "path", "--ca-dir", directory]).status == 0)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: directory + "/understudy-ca.key"))
-        let refused = try understudy(["ca", "export", "--ca-dir", directory])
+        let refused = try await understudy(["ca", "export", "--ca-dir", directory])
         #expect(refused.status == 1 && refused.output.isEmpty)
         #expect(refused.errors.contains("understudy-ca.key") && refused.errors.contains("understudy ca reset"))
-        #expect(try understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
-        #expect(try understudy(["ca", "export", "--ca-dir", directory]).status == 0)
+        #expect(try await understudy(["ca", "reset", "--ca-dir", directory]).status == 0)
+        #expect(try await understudy(["ca", "export", "--ca-dir", directory]).status == 0)
     }
 
     @Test("usage errors exit 2: no verb, an unknown verb, a bad format, export's flags on another verb, a missing value")
@@ -157,12 +157,12 @@ struct CertificateAuthorityCommandTests {
             #expect(await UnderstudyCommand.main(["understudy"] + arguments + ["--ca-dir", directory], environment: [:]) == 2, "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory), "a usage error makes no CA")
-        let outcome = try understudy(["ca", "explode"])
+        let outcome = try await understudy(["ca", "explode"])
         #expect(outcome.status == 2 && outcome.errors.contains("unknown `ca` verb") && outcome.errors.contains("ca export"))
     }
 
     @Test("DER to a terminal is refused with exit 2 and nothing written; PEM to a terminal is fine")
-    func derToTerminal() throws {
+    func derToTerminal() async throws {
         let terminal = try #require(PseudoTerminal.open())
         defer { terminal.close() }
         #expect(isatty(terminal.follower.fileDescriptor) == 1)

@@ -17,7 +17,7 @@ struct CommandHelpTests {
 
     /// Runs the binary to its end; one that is still running after 30 s (a server started instead
     /// of printing help) is killed, and reads as signalled.
-    private static func run(_ arguments: [String]) throws -> ChildProcess {
+    private static func run(_ arguments: [String]) async throws -> ChildProcess {
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the package first: \(binary)")
         // The developer's own UNDERSTUDY_* variables must not steer the test.
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
@@ -27,7 +27,7 @@ struct CommandHelpTests {
             if process.isRunning { process.send(SIGKILL) }
         }
         defer { watchdog.cancel() }
-        return process.collect()
+        return await process.collected()
     }
 
     private static func temporaryFolder() throws -> URL {
@@ -37,11 +37,11 @@ struct CommandHelpTests {
     }
 
     @Test("every command the dispatcher runs has help of its own, naming it, with its flags and an example")
-    func eachCommand() throws {
+    func eachCommand() async throws {
         var texts: [String: String] = [:]
         for command in CommandHelp.commands {
             for arguments in [[command, "--help"], [command, "-h"], ["help", command]] {
-                let child = try Self.run(arguments)
+                let child = try await Self.run(arguments)
                 #expect(child.status == 0 && child.error.isEmpty, "\(arguments): \(child.error)")
                 let text = child.standard
                 #expect(text.contains("understudy \(command)"), "\(arguments) does not name the command")
@@ -57,13 +57,13 @@ struct CommandHelpTests {
         #expect(texts["clock"]?.contains("Exit codes:") == true && texts["projects"]?.contains("--replace ID") == true)
         #expect(texts["findings"]?.contains("1 error-level findings") == true && texts["findings"]?.contains("--clear") == true)
 
-        let overview = try Self.run(["--help"])
+        let overview = try await Self.run(["--help"])
         #expect(overview.status == 0 && overview.standard.contains("Serves local stand-ins") && overview.standard.contains("understudy help COMMAND"))
-        #expect(try Self.run(["help"]).standard == overview.standard)
+        #expect(try await Self.run(["help"]).standard == overview.standard)
     }
 
     @Test("--help runs nothing: no CA reset or made, no database migrated or served, no server asked")
-    func helpRunsNothing() throws {
+    func helpRunsNothing() async throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let ca = folder.appendingPathComponent("ca").path
@@ -80,7 +80,7 @@ struct CommandHelpTests {
             ["journal", "--follow", "--port", port, "--help"], ["version", "--help"], ["help", "--help"],
         ]
         for arguments in lines {
-            let child = try Self.run(arguments)
+            let child = try await Self.run(arguments)
             #expect(child.status == 0 && child.error.isEmpty, "\(arguments) ran: \(child.ending) \(child.error)")
             #expect(child.standard.contains("understudy \(arguments[0])") && child.standard.contains("Example"), "\(arguments)")
         }
@@ -89,9 +89,9 @@ struct CommandHelpTests {
     }
 
     @Test("help for a command there is none of is a usage error")
-    func unknownCommand() throws {
+    func unknownCommand() async throws {
         for arguments in [["help", "frobnicate"], ["frobnicate", "--help"], ["help", "ca", "reset"]] {
-            let child = try Self.run(arguments)
+            let child = try await Self.run(arguments)
             #expect(child.status == 2 && child.standard.isEmpty, "\(arguments)")
             #expect(child.error.contains("frobnicate") || child.error.contains("one command name"), "\(arguments): \(child.error)")
         }

@@ -69,13 +69,13 @@ struct FileLinkTests {
     }
 
     @Test("`ca export --output` onto a link exits 1 naming the file; the file linked to keeps its bytes")
-    func certificateExportOntoLink() throws {
+    func certificateExportOntoLink() async throws {
         let (folder, victim) = try folders("ca-export")
         let output = folder.appendingPathComponent("ca.pem").path
         try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: victim)
         let binary = LogFormatTests.repository.appendingPathComponent(".build/debug/understudy").path
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("UNDERSTUDY_") }
-        let finished = try ChildProcess.run(
+        let finished = try await ChildProcess.running(
             binary, ["ca", "export", "--output", output, "--ca-dir", folder.appendingPathComponent("ca").path],
             environment: environment, directory: LogFormatTests.repository.path)
         #expect(finished.status == 1)

@@ -35,7 +35,7 @@ struct LogFormatTests {
         #expect(try await SpawnedServer.waitUntilReady(port: port, process: process))
         _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/warplink/v1/sdk/validate")!) // any status: one request line
         process.send(SIGTERM)
-        let finished = process.collect()
+        let finished = await process.collected()
         #expect(finished.ending == .exited(0))
         let text = finished.error + finished.standard
         let lines = text.split(separator: "\n").map(String.init)

@@ -17,8 +17,8 @@ struct PostgresRestartTests {
         let directory: String
         static let script = TestPostgres.repository.appendingPathComponent(".ci/postgres.sh").path
 
-        static func start() throws -> Cluster {
-            let started = try ChildProcess.run("/bin/bash", [script, "start", "--watch", String(getpid())], environment: ProcessInfo.processInfo.environment)
+        static func start() async throws -> Cluster {
+            let started = try await ChildProcess.running("/bin/bash", [script, "start", "--watch", String(getpid())], environment: ProcessInfo.processInfo.environment)
             guard started.status == 0 else { throw TestPostgres.Unavailable(description: "postgres.sh start failed: \(started.error)") }
             func exported(_ name: String) -> String? {
                 started.standard.split(separator: "\n").first { $0.hasPrefix("export \(name)=") }.map { String($0.dropFirst("export \(name)=".count)) }
@@ -29,8 +29,13 @@ struct PostgresRestartTests {
             return Cluster(url: url, directory: directory)
         }
 
-        func run(_ command: String) throws -> ChildProcess {
-            try ChildProcess.run("/bin/bash", [Self.script, command, directory], environment: ProcessInfo.processInfo.environment)
+        /// Stops the cluster, waiting on the calling thread (a `defer` cannot await; stopping is brief).
+        func stop() throws -> ChildProcess {
+            try ChildProcess.run("/bin/bash", [Self.script, "stop", directory], environment: ProcessInfo.processInfo.environment)
+        }
+
+        func run(_ command: String) async throws -> ChildProcess {
+            try await ChildProcess.running("/bin/bash", [Self.script, command, directory], environment: ProcessInfo.processInfo.environment)
         }
     }
 
@@ -68,8 +73,8 @@ struct PostgresRestartTests {
 
     @Test("a restart under load: 503s in the platform's format while it is down, reconnection by itself, no acknowledged write lost")
     func restartUnderLoad() async throws {
-        let cluster = try Cluster.start()
-        defer { _ = try? cluster.run("stop") }
+        let cluster = try await Cluster.start()
+        defer { _ = try? cluster.stop() }
         let database = String(cluster.url.dropLast("postgres".count)) + "postgres"
         try await UnderstudyTestServer.with(configure: { $0.databasePath = database }) { server in
             // Made before the outage and not used yet, so its key is looked up in the database.
@@ -93,7 +98,7 @@ struct PostgresRestartTests {
             // after the restart until it is acknowledged again: events, not durations.
             #expect(await Self.until { await tally.acknowledged.count >= 20 }, "the load was never acknowledged")
             await tally.outage(at: Date())
-            let halted = try cluster.run("halt")
+            let halted = try await cluster.run("halt")
             #expect(halted.status == 0, "\(halted.error)")
             // While it is down, an SDK route answers 503 in that platform's own format too.
             let sdk = try await server.client.admin.raw(ClientRequest(method: "GET", path: "/warplink/v1/sdk/validate", headers: ["Authorization": "Bearer " + sdkKey]))
@@ -101,7 +106,7 @@ struct PostgresRestartTests {
             #expect(String(decoding: sdk.body, as: UTF8.self).contains("\"code\":\"INTERNAL_ERROR\""))
             #expect(await Self.until { await tally.unavailable >= 4 }, "the load never met the outage")
             let restarting = Date()
-            let resumed = try cluster.run("resume")
+            let resumed = try await cluster.run("resume")
             #expect(resumed.status == 0, "\(resumed.error)")
             let before = await tally.acknowledged.count
             #expect(await Self.until { await tally.acknowledged.count >= before + 20 }, "the load was not acknowledged after the restart")
