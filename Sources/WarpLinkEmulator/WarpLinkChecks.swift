@@ -52,21 +52,37 @@ enum WarpLinkChecks {
     /// Whether `route` resolves a link.
     static func isResolve(_ route: String) -> Bool { route.hasSuffix("/links/resolve/{slug}") }
 
-    /// `key wl_live_****1234`: the SDK's own log masking, enough to tell keys apart without showing one.
+    /// `key wl_live_****1234`: the SDK's own log masking, enough to tell keys apart without showing
+    /// one. Built from the key's bytes into one string: it is made for every SDK request.
     static func masked(_ key: String) -> String {
-        guard key.utf8.count > 12 else { return "key ****" }
-        return "key " + key.prefix(8) + "****" + key.suffix(4)
+        let utf8 = key.utf8
+        guard utf8.count > 12 else { return "key ****" }
+        var label = "key "
+        label.reserveCapacity(20)
+        label += Substring(utf8.prefix(8))
+        label += "****"
+        label += Substring(utf8.suffix(4))
+        return label
     }
 
-    /// The first `domain` of a query, decoded; nil when the query has none.
+    /// `domain=` as bytes, made once.
+    private static let domainPrefix = Array("domain=".utf8)
+
+    /// The first `domain` of a query, decoded; nil when the query has none. Scanned in place: it
+    /// runs for every resolve, and splitting the query allocated an array of its parts.
     static func domain(inQuery query: String) -> String? {
-        let name = Array("domain=".utf8)
-        for item in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-            if item.elementsEqual("domain".utf8) { return "" }
-            guard item.starts(with: name) else { continue }
-            let value = Substring(item.dropFirst(name.count))
-            return value.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
-                ? URLQuery.percentDecode(value, plusAsSpace: true) ?? String(value) : String(value)
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            let item = utf8[start..<end]
+            if item.elementsEqual(domainPrefix.dropLast()) { return "" }
+            if item.starts(with: domainPrefix) {
+                let value = Substring(item.dropFirst(domainPrefix.count))
+                return value.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
+                    ? URLQuery.percentDecode(value, plusAsSpace: true) ?? String(value) : String(value)
+            }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
         return nil
     }
