@@ -104,7 +104,7 @@ struct JournalBacklogTests {
             await journal.record(Self.exchange(id: 2, bodyBytes: 8_000)) // past the bound
             returned.set()
         }
-        try await Task.sleep(for: .milliseconds(300)) // the 20 ms batch was taken and queued behind the gate
+        try await Self.settle(journal, until: returned) // the recorder waits on the bound, or (wrongly) returns
         #expect(!returned.isSet, "the recorder went on while its entry could not be written")
         #expect(journal.backlogWaitsSinceStart == 1)
         gate.signal()
