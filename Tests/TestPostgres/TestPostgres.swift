@@ -67,12 +67,33 @@ public enum TestPostgres {
     }
 
     /// `withDatabase` for async bodies: the database's URL (as `--database` takes it), dropped afterwards.
+    /// Starting the cluster (seconds, once per process), creating and dropping the database all wait
+    /// on other processes, so they run on a thread of their own: blocked, a thread of the concurrency
+    /// pool (as many as cores) stalls every other async test in the process until their requests time out.
     public static func withDatabase<T>(_ body: (_ url: String) async throws -> T) async throws -> T {
-        let name = "understudy_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        let admin = try adminConnection()
-        try admin.executeScript("CREATE DATABASE \(name)")
-        defer { try? admin.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
-        return try await body(try url(database: name))
+        let name = "understudy_test_" + String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16))
+        let address = try await offPool { () throws -> String in
+            try adminConnection().executeScript("CREATE DATABASE \(name)")
+            return try url(database: name)
+        }
+        let result: T
+        do {
+            result = try await body(address)
+        } catch {
+            await drop(name)
+            throw error
+        }
+        await drop(name)
+        return result
+    }
+
+    private static func drop(_ name: String) async {
+        _ = try? await offPool { try adminConnection().executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+    }
+
+    /// Runs blocking `work` on a thread of its own and waits for it without holding a pool thread.
+    private static func offPool<R: Sendable>(_ work: @escaping @Sendable () throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in Thread { continuation.resume(with: Result { try work() }) }.start() }
     }
 
     /// `withDatabase` with a connection to it already open.
