@@ -6,6 +6,9 @@ non-blank line before the fence:
 
     <!-- doctest: skip (needs a device) -->     not run; the reason is required and printed
     <!-- doctest: fails (why) -->              run; its last command must fail, the others pass
+    <!-- doctest: findings (why) -->           run; it may leave integration-check findings (every
+                                               other block must leave none: a guide's example is a
+                                               correct use of the SDK unless it says otherwise)
     <!-- doctest: serve -->                    runs a server in the foreground, as typed: run in
                                                the background, the page goes on once it is ready
     <!-- doctest: no-server -->                run with no server of the runner's (it starts its
@@ -19,7 +22,7 @@ a run into nothing.
 import re
 
 SHELL_LANGUAGES = ("sh", "bash", "shell", "console")
-KINDS = ("run", "skip", "fails", "serve", "no-server")
+KINDS = ("run", "skip", "fails", "findings", "serve", "no-server")
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _MARKER = re.compile(r"^\s*<!--\s*doctest\s*:(?P<body>.*?)-->\s*$")
@@ -80,12 +83,14 @@ def _marker(page, number, text):
     if not body or body.group("kind") not in KINDS or body.group("kind") == "run":
         raise ExtractError(
             f"{page}:{number}: unknown doc-test marker {text.strip()!r} "
-            f"(known: skip (reason), fails (reason), serve, no-server)"
+            f"(known: skip (reason), fails (reason), findings (reason), serve, no-server)"
         )
     kind = body.group("kind")
     reason = (body.group("reason") or "").strip() or None
     if kind == "skip" and not reason:
         raise ExtractError(f"{page}:{number}: a skip marker says why: <!-- doctest: skip (needs a device) -->")
+    if kind == "findings" and not reason:
+        raise ExtractError(f"{page}:{number}: a findings marker says why: <!-- doctest: findings (registers twice on purpose) -->")
     return kind, reason
 
 

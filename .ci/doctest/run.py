@@ -127,6 +127,16 @@ def global_fault_rules():
     return [rule.get("id") for rule in answer.get("rules", [])]
 
 
+def all_findings():
+    """Every integration-check finding on the page's server, as (project, rule, device, count)."""
+    found = set()
+    for project in (get_json("/__admin/projects") or {}).get("projects", []):
+        pid = project.get("id")
+        for finding in (get_json(f"/__admin/projects/{pid}/findings") or {}).get("findings", []):
+            found.add((pid, finding.get("rule"), finding.get("device"), finding.get("count")))
+    return found
+
+
 def stat_fields(pid):
     """/proc/PID/stat after the command name: state, ppid, pgrp, …; None once it is gone."""
     try:
@@ -367,13 +377,20 @@ class Page:
                 if self.shell is None:
                     self.start_shell()
                 block_started = time.monotonic()
+                findings_before = all_findings() if block.kind not in ("findings", "serve", "no-server") else None
                 passed, message = self.run_block(number, block)
                 seconds = time.monotonic() - block_started
                 if passed:
                     ended = self.ended_server()
                     leftover = global_fault_rules()
+                    new_findings = sorted(all_findings() - findings_before, key=str) if findings_before is not None else []
                     if ended:
                         passed, message = False, ended
+                    elif new_findings:
+                        # A guide's example is a correct use of the SDK: one that breaks a rule on
+                        # purpose says so with a `findings` marker.
+                        passed, message = False, "it raised integration-check findings (mark it `findings (why)` if on purpose): " + ", ".join(
+                            f"{rule} on {device} ({count}×)" for _, rule, device, count in new_findings)
                     elif leftover:
                         # A rule for every project fails a reader's other projects and suites too,
                         # for its whole lifetime: an example scopes its rules to a project.

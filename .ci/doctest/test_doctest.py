@@ -116,6 +116,7 @@ class ExtractTests(unittest.TestCase):
         cases = {
             "<!-- doctest: skipp (typo) -->\n```sh\ntrue\n```\n": "unknown doc-test marker",
             "<!-- doctest: skip -->\n```sh\ntrue\n```\n": "says why",
+            "<!-- doctest: findings -->\n```sh\ntrue\n```\n": "says why",
             "<!-- doctest: run -->\n```sh\ntrue\n```\n": "unknown doc-test marker",
             "<!-- doctest: skip (x) -->\nSome text.\n\n```sh\ntrue\n```\n": "right before its shell block",
             "<!-- doctest: skip (x) -->\n```swift\nlet a = 1\n```\n": "before a swift block",
@@ -200,6 +201,21 @@ class RunnerTests(unittest.TestCase):
         self.assertIn("5 shell blocks: 4 ran, 4 passed, 1 skipped", out)
         self.assertIn("needs a device", out)
         self.assertTrue(out.endswith("4 passed, 0 failed\n"), out)
+        self.assertEqual(status, 0, out)
+
+    def test_a_block_that_raises_findings_fails_unless_marked(self):
+        register = (
+            'P=$(curl -s -X POST localhost:8080/__admin/projects -d \'{"name": "f"}\' | jq -r .id)\n'
+            'K=$(curl -s localhost:8080/__admin/projects/$P | jq -r .credentials.asleep.apiKey)\n'
+            "for i in 1 2; do curl -s -o /dev/null -X POST localhost:8080/asleep/ai/v1/products -H \"x-api-key: $K\" "
+            "-H 'Content-Type: application/json' -d '{\"model\": \"m\", \"identifier_type\": \"SERIAL\", \"identifier_value\": \"S-1\"}'; done\n"
+        )
+        status, out = self.run_page("```sh\n" + register + "```\n")
+        self.assertIn("raised integration-check findings", out)
+        self.assertIn("asleep.setup-repeated on SERIAL:S-1", out)
+        self.assertNotEqual(status, 0, out)
+        status, out = self.run_page("<!-- doctest: findings (registers twice on purpose) -->\n```sh\n" + register + "```\n")
+        self.assertTrue(out.endswith("1 passed, 0 failed\n"), out)
         self.assertEqual(status, 0, out)
 
     def test_failures_name_the_block_the_command_and_its_output(self):
