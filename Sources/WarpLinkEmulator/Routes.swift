@@ -129,6 +129,7 @@ struct WarpLinkRoutes {
             throw WarpLinkError.apiKeyOnAttribution(status: settings.apiKeyAttributionStatus)
         }
         let body = try AttributionRequest.parse(request.body)
+        WarpLinkChecks.note(body, context.core)
         let project = key.projectID
         let installID = context.services.generateIDs(for: project) { $0.recordUUID() }
         let matcher = AttributionMatcher(

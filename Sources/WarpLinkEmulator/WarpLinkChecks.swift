@@ -9,41 +9,57 @@ import HTTPServer
 /// installation: `device` is nil, and only rules that judge such a request on its own, or by the
 /// tap id the SDK mints for each tap and check, look at them.
 enum WarpLinkChecks {
-    /// The fact holding the key the request presented, masked as the SDK's logs print it.
-    static let keyFact = "key"
     /// The fact saying the presented key is an active API key (set by the authentication step).
     static let apiKeyFact = "apiKey"
     /// The fact holding the `X-WarpLink-Tap-Id` header.
     static let tapFact = "tap"
-    /// The fact naming what the request asks for: `match`, or `resolve <domain> <slug>`.
+    /// The fact naming what a request with a tap id asks for: `match`, or `resolve <domain> <slug>`.
     static let askFact = "ask"
     /// The fact holding a resolve's `domain` query parameter as sent (absent: not sent).
     static let domainFact = "domain"
     /// The fact holding a deferred check's `is_reinstall` (`true`/`false`; absent when not a boolean).
     static let reinstallFact = "reinstall"
+    /// The fact saying the match handler read the body, so its `device` and `reinstall` facts stand
+    /// and the observe step need not parse the body again.
+    static let parsedFact = "parsed"
+    /// The fact holding a deferred check's `device_id`, as the match handler read it.
+    static let deviceFact = "device"
     /// The fact saying the attribution answer was definitive (a no-match or a routable match).
     static let definitiveFact = "definitive"
 
     /// The group's `observe` step: cheap, since it runs for every SDK request.
     @Sendable static func observe(_ request: Request, _ context: EmulatorContext, _ response: Response) async -> Observation? {
         var facts = context.noted
-        facts[keyFact] = context.presented("key").map(masked) ?? "no key"
-        if let tap = request.headers["x-warplink-tap-id"], !tap.isEmpty, tap.utf8.count <= 128 { facts[tapFact] = tap }
+        // What was asked matters only to the rules that compare a tap id's requests.
+        var tapped = false
+        if let tap = request.headers["x-warplink-tap-id"], !tap.isEmpty, tap.utf8.count <= 128 { (facts[tapFact], tapped) = (tap, true) }
         guard isMatch(context.route) else {
             if isResolve(context.route) {
                 let domain = domain(inQuery: request.query)
                 if let domain { facts[domainFact] = domain }
-                facts[askFact] = "resolve " + (domain ?? "") + " " + (context.parameters["slug"] ?? "")
+                if tapped { facts[askFact] = "resolve " + (domain ?? "") + " " + (context.parameters["slug"] ?? "") }
             }
             return Observation(device: nil, facts: facts)
         }
-        facts[askFact] = "match"
+        if tapped { facts[askFact] = "match" }
+        // The SDK retries a failed check on its own schedule and reads no header, Retry-After included.
+        if facts.removeValue(forKey: parsedFact) != nil {
+            return Observation(device: facts.removeValue(forKey: deviceFact), facts: facts, retriedBySDK: true)
+        }
+        // The handler did not read the body (a fault answered, or the key was refused): read it here.
         // An unreadable body names no device; the answer already told the app so.
         guard case .object(let body)? = try? JSONValue.parse(request.body) else { return Observation(device: nil, facts: facts) }
         if case .bool(let flag)? = body["is_reinstall"] { facts[reinstallFact] = flag ? "true" : "false" }
         let device = body["device_id"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
-        // The SDK retries a failed check on its own schedule and reads no header, Retry-After included.
         return Observation(device: device, facts: facts, retriedBySDK: true)
+    }
+
+    /// Notes what the observe step needs from a deferred check's body, so it is parsed once.
+    static func note(_ body: AttributionRequest, _ context: EmulatorContext) {
+        guard context.notes != nil else { return }
+        context.note(parsedFact, "1")
+        if let device = body.deviceID, !device.isEmpty { context.note(deviceFact, device) }
+        if let flag = body.isReinstall { context.note(reinstallFact, flag ? "true" : "false") }
     }
 
     /// Whether `route` is a deferred check (`POST /attribution/match`, with or without `/v1`).

@@ -13,8 +13,11 @@ enum WarpLinkRules {
     /// timeout is 3 s; a second is left for the network), so it is not taken as received.
     static let slow = 2.0
 
-    /// What a finding names: the installation, or else the key the request presented.
-    static func subject(_ request: CheckedRequest) -> String { request.device ?? request.fact(WarpLinkChecks.keyFact) ?? "no key" }
+    /// What a finding names: the installation, or else the key the request presented (masked).
+    static func subject(_ request: CheckedRequest) -> String { request.device ?? keyLabel(request) }
+
+    /// The presented key, masked as the SDK's logs print it; made only for a finding.
+    static func keyLabel(_ request: CheckedRequest) -> String { request.presented("key").map(WarpLinkChecks.masked) ?? "no key" }
 }
 
 /// `warplink.api-key-in-app`: an SDK request made with an API key. An API key validates and
@@ -31,7 +34,7 @@ struct APIKeyInApp: CheckRule {
 
     func evaluate(_ request: CheckedRequest, memory: inout [String: Trace]) -> Violation? {
         guard request.fact(WarpLinkChecks.apiKeyFact) != nil else { return nil }
-        let key = request.fact(WarpLinkChecks.keyFact) ?? "an API key"
+        let key = WarpLinkRules.keyLabel(request)
         let outcome = WarpLinkChecks.isMatch(request.route) ? "; the deferred check was refused with \(request.status)" : ""
         return Violation(
             device: WarpLinkRules.subject(request), whatTheAppDid: "Sent \(request.line) with an API key (\(key))\(outcome).",

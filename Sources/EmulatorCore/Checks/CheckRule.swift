@@ -188,6 +188,10 @@ public struct CheckedRequest: Sendable {
     /// The installation the request concerns.
     public var device: String? { observation.device }
 
+    /// The value of the first credential of `kind` the request presented (its platform's name for
+    /// the kind), for a rule that names it in a finding: read only then, not for every request.
+    public func presented(_ kind: String) -> String? { credentials.first { $0.kind == kind }?.value }
+
     /// A platform fact (`Observation.facts`).
     public func fact(_ name: String) -> String? { observation.facts[name] }
 
