@@ -12,15 +12,13 @@ extension TelematicsRoutes {
     /// would miss the trip this request just closed).
     private func settle(_ request: Request, _ context: TelematicsContext, asOf: inout Int?) async throws -> (user: UserRecord, project: ProjectID) {
         let readAsOf = asOf
-        let (user, project, stale) = try await context.database.read { connection -> (UserRecord, ProjectID, Bool) in
-            let store = TelematicsStore(connection: connection)
+        let (user, project, stale) = try await context.read { store -> (UserRecord, ProjectID, Bool) in
             let (user, project) = try authenticate(store, context, feature: "TRIPS", readAsOf: readAsOf)
             let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context.core), now: context.now)
             return (user, project, try processor.hasIdle(userID: user.userID))
         }
         if stale {
-            try await context.database.write { connection in
-                let store = TelematicsStore(connection: connection)
+            try await context.write { store in
                 let processor = PeriodProcessor(store: store, project: project, settings: try effectiveSettings(store, project, cachedFor: context.core), now: context.now)
                 try processor.closeIdle(userID: user.userID)
             }
@@ -72,7 +70,7 @@ extension TelematicsRoutes {
         make: @escaping @Sendable (TelematicsStore) throws -> Data
     ) async throws -> Data {
         try await context.services.derivedAnswers.answer(for: key, asOf: asOf) {
-            try await context.database.read { connection in try make(TelematicsStore(connection: connection)) }
+            try await context.read { store in try make(store) }
         }
     }
 
@@ -110,8 +108,8 @@ extension TelematicsRoutes {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
-        let totals = try await context.database.read { connection in
-            try TelematicsStore(connection: connection).tripTotals(
+        let totals = try await context.read { store in
+            try store.tripTotals(
                 project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
                 toMs: TelematicsService.bound(range.end, Int64.max))
         }
@@ -132,8 +130,7 @@ extension TelematicsRoutes {
         let range = try TelematicsService.dateRange(Self.dateQuery(request))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
-        let (driving, marks) = try await context.database.read { connection -> (TripTotals, [String: Int]) in
-            let store = TelematicsStore(connection: connection)
+        let (driving, marks) = try await context.read { store -> (TripTotals, [String: Int]) in
             let low = TelematicsService.bound(range.start, Int64.min), high = TelematicsService.bound(range.end, Int64.max)
             return (
                 try store.tripTotals(project, userID: user.userID, fromMs: low, toMs: high),
@@ -172,8 +169,8 @@ extension TelematicsRoutes {
         let pageSize = min(100, try positive("pageSize", 20))
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
-        let (total, periods) = try await context.database.read { connection in
-            try TelematicsStore(connection: connection).periods(
+        let (total, periods) = try await context.read { store in
+            try store.periods(
                 project, userID: user.userID, fromMs: TelematicsService.bound(range.start, Int64.min),
                 toMs: TelematicsService.bound(range.end, Int64.max), processed: processed,
                 page: page, pageSize: pageSize)
@@ -189,8 +186,8 @@ extension TelematicsRoutes {
         var asOf = context.database.localChangeCount // before any read
         let (user, project) = try await settle(request, context, asOf: &asOf)
         let parameter = context.parameter("periodId")
-        let period = try await context.database.read { connection -> PeriodRecord in
-            guard let id = Int(parameter), let period = try TelematicsStore(connection: connection).period(project, userID: user.userID, id: id) else {
+        let period = try await context.read { store -> PeriodRecord in
+            guard let id = Int(parameter), let period = try store.period(project, userID: user.userID, id: id) else {
                 throw TelematicsError.periodNotFound
             }
             return period

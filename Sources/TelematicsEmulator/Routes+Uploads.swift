@@ -6,8 +6,7 @@ import HTTPServer
 extension TelematicsRoutes {
     func uploadTelemetry(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // Authenticate before reading the body, so a bad token is a 401 whatever the body.
-        let limit = try await context.database.read { connection in
-            let store = TelematicsStore(connection: connection)
+        let limit = try await context.read { store in
             return try effectiveSettings(store, authenticate(store, context, feature: "TRIPS").project, cachedFor: context.core).maxBatchBytes
         }
         var body = request.body
@@ -24,8 +23,7 @@ extension TelematicsRoutes {
         let headerCode = request.headers["x-service-code"]
         let generated = context.services.generateIDs(for: context.credential?.project) { $0.uuid() }
         let now = context.now
-        let (result, duplicate) = try await context.database.write { connection -> (JSONValue, Bool) in
-            let store = TelematicsStore(connection: connection)
+        let (result, duplicate) = try await context.write { store -> (JSONValue, Bool) in
             let (user, project) = try authenticate(store, context, feature: "TRIPS")
             let settings = try effectiveSettings(store, project, cachedFor: context.core)
             let serviceCode = batch.serviceCode ?? headerCode
@@ -55,13 +53,12 @@ extension TelematicsRoutes {
         guard let root = try? JSONValue.parse(request.body) else {
             throw TelematicsError.attentionEventsNotJSON
         }
-        _ = try await context.database.read { connection in try authenticate(TelematicsStore(connection: connection), context, feature: "ATTENTION") }
+        _ = try await context.read { store in try authenticate(store, context, feature: "ATTENTION") }
         guard let list = root.arrayValue ?? root["events"]?.arrayValue else { throw TelematicsError.invalidRequest("`events` must be an array.") }
         var events: [AttentionEvent] = []
         for (index, raw) in list.enumerated() { events.append(try TelemetryParser.parseAttentionEvent(raw, index: index)) }
         let parsed = events
-        let (accepted, duplicates) = try await context.database.write { connection -> (Int, Int) in
-            let store = TelematicsStore(connection: connection)
+        let (accepted, duplicates) = try await context.write { store -> (Int, Int) in
             let (user, project) = try authenticate(store, context, feature: "ATTENTION")
             var accepted = 0, duplicates = 0
             for event in parsed {
@@ -82,8 +79,7 @@ extension TelematicsRoutes {
 
     func insertManualEvent(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let input = try manualEventInput(objectBody(request), now: context.now)
-        let (event, created) = try await context.database.write { connection -> (ManualEventRecord, Bool) in
-            let store = TelematicsStore(connection: connection)
+        let (event, created) = try await context.write { store -> (ManualEventRecord, Bool) in
             let (user, project) = try authenticate(store, context, feature: "TRIPS")
             if let clientID = input.clientID, let existing = try store.manualEvent(project, clientID: clientID) { return (existing, false) }
             let settings = try effectiveSettings(store, project, cachedFor: context.core)

@@ -24,8 +24,7 @@ extension TelematicsRoutes {
         } else {
             throw TelematicsError.invalidRequest("The full form needs `type` and `fuelType` (codes from the catalogues); send `{\"plate\"}` alone to select an existing vehicle.")
         }
-        let (vehicle, created, settings) = try await context.database.write { connection -> (VehicleRecord, Bool, TelematicsSettings) in
-            let store = TelematicsStore(connection: connection)
+        let (vehicle, created, settings) = try await context.write { store -> (VehicleRecord, Bool, TelematicsSettings) in
             let (user, project) = try authenticate(store, context)
             let settings = try effectiveSettings(store, project, cachedFor: context.core)
             guard let fullForm else {
@@ -44,8 +43,7 @@ extension TelematicsRoutes {
     }
 
     func currentVehicle(_ request: Request, _ context: TelematicsContext) async throws -> Response {
-        let (vehicle, settings) = try await context.database.read { connection -> (VehicleRecord, TelematicsSettings) in
-            let store = TelematicsStore(connection: connection)
+        let (vehicle, settings) = try await context.read { store -> (VehicleRecord, TelematicsSettings) in
             let (user, project) = try authenticate(store, context)
             guard let id = user.currentVehicleID, let vehicle = try store.vehicle(project, id: id) else { throw TelematicsError.noCurrentVehicle }
             return (vehicle, try effectiveSettings(store, project, cachedFor: context.core))
@@ -54,8 +52,7 @@ extension TelematicsRoutes {
     }
 
     func clearVehicle(_ request: Request, _ context: TelematicsContext) async throws -> Response {
-        try await context.database.write { connection in
-            let store = TelematicsStore(connection: connection)
+        try await context.write { store in
             let (user, project) = try authenticate(store, context)
             try store.setCurrentVehicle(project, userID: user.userID, vehicleID: nil)
         }
@@ -79,8 +76,7 @@ extension TelematicsRoutes {
             readAt = date.timeIntervalSince1970
         }
         let readAtSeconds = readAt
-        let report = try await context.database.write { connection -> ReportRecord in
-            let store = TelematicsStore(connection: connection)
+        let report = try await context.write { store -> ReportRecord in
             let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             if let last = try store.latestReports(project, vehicleID: vehicle.id, limit: 1).first, kilometers < last.kilometers {
@@ -98,8 +94,7 @@ extension TelematicsRoutes {
         let kilometers = try kilometers(body)
         guard let count = body["correctionCount"]?.intValue else { throw TelematicsError.invalidRequest("`correctionCount` is required and must be an integer.") }
         let observations = try optionalString(body, "observations")
-        let (vehicleID, reports) = try await context.database.write { connection -> (Int, [ReportRecord]) in
-            let store = TelematicsStore(connection: connection)
+        let (vehicleID, reports) = try await context.write { store -> (Int, [ReportRecord]) in
             let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             let available = try store.reportCount(project, vehicleID: vehicle.id)
@@ -115,8 +110,7 @@ extension TelematicsRoutes {
     }
 
     func estimatedMileage(_ request: Request, _ context: TelematicsContext) async throws -> Response {
-        let body = try await context.database.read { connection -> JSONValue in
-            let store = TelematicsStore(connection: connection)
+        let body = try await context.read { store -> JSONValue in
             let (user, project) = try authenticate(store, context, feature: "KILOMETERS")
             let vehicle = try resolveVehicle(store, project, user: user, parameter: context.parameter("vehicleId"))
             let estimatedAt = Wire.iso(context.now.timeIntervalSince1970)

@@ -162,8 +162,7 @@ struct TelematicsRoutes: Sendable {
         }
         let now = context.now
         let secrets = context.services.generateIDs(for: project) { TokenSecrets.draw(&$0) }
-        let pair = try await context.database.write { connection -> PairRecord in
-            let store = TelematicsStore(connection: connection)
+        let pair = try await context.write { store -> PairRecord in
             let settings = try effectiveSettings(store, project, cachedFor: context.core)
             let stored = try store.pair(project, refresh: presented)
             if let stored {
@@ -197,8 +196,7 @@ struct TelematicsRoutes: Sendable {
     func logout(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         // The body is optional: a refresh token to revoke too; an unreadable one is just absent.
         let body = (try? JSONValue.parse(request.body))?.objectValue
-        try await context.database.write { connection in
-            let store = TelematicsStore(connection: connection)
+        try await context.write { store in
             let (user, project) = try authenticate(store, context)
             try store.revokePairs(
                 project, accessToken: context.caller.accessToken, refreshToken: body?["refreshToken"]?.stringValue, userID: user.userID,
@@ -211,8 +209,8 @@ struct TelematicsRoutes: Sendable {
 
     func currentUser(_ request: Request, _ context: TelematicsContext) async throws -> Response {
         let asOf = context.database.localChangeCount // before the read
-        let user = try await context.database.read { connection in
-            try authenticate(TelematicsStore(connection: connection), context, readAsOf: asOf).user
+        let user = try await context.read { store in
+            try authenticate(store, context, readAsOf: asOf).user
         }
         return json(Wire.user(user))
     }
@@ -231,8 +229,7 @@ struct TelematicsRoutes: Sendable {
 
     private func authenticatedSettings(_ request: Request, _ context: TelematicsContext) async throws -> TelematicsSettings {
         let asOf = context.database.localChangeCount // before the read
-        return try await context.database.read { connection in
-            let store = TelematicsStore(connection: connection)
+        return try await context.read { store in
             return try effectiveSettings(store, authenticate(store, context, readAsOf: asOf).project, cachedFor: context.core)
         }
     }
