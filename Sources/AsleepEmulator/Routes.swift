@@ -12,8 +12,13 @@ struct AsleepRoutes: Sendable {
     /// Every SDK route: one group authenticated by the request's credentials and identity
     /// headers, and one for the token routes, whose credential is in the body.
     func routes() -> [Route] {
-        let sdk = RouteGroup<AsleepCaller>(authenticate: { request, context in AsleepCaller(request, context) }, observe: AsleepChecks.observe)
-        let tokens = RouteGroup<AppCaller>(authenticate: { _, context in AppCaller(context) })
+        // SDK routes cache the project's settings; the service is made per transaction.
+        let factory = { @Sendable (context: EmulatorContext) in
+            serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
+        }
+        let sdk = RouteGroup<AsleepCaller>(
+            authenticate: { request, context in AsleepCaller(request, context, makeService: factory(context)) }, observe: AsleepChecks.observe)
+        let tokens = RouteGroup<AppCaller>(authenticate: { _, context in AppCaller(context, makeService: factory(context)) })
         return [
             // Users.
             sdk.route(.post, "/ai/v1/users", createUser),
@@ -163,10 +168,8 @@ struct AsleepRoutes: Sendable {
         _ context: Context, _ body: @escaping @Sendable (AsleepService, Caller, Presented, Int?) throws -> T
     ) async -> T? {
         let (presented, credential) = (context.caller.presented, context.caller.credential)
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
         let answers = context.services.derivedAnswers, asOf = context.database.localChangeCount // before the read
-        return try? await context.database.read { connection -> T? in
-            let service = make(connection)
+        return try? await context.read { service -> T? in
             let caller = try service.authenticate(presented, credential: credential)
             let (maxSession, delay) = (caller.settings.maxSession, caller.settings.completionDelay)
             let dueKey = "asleep.nextDue\u{1F}\(caller.project)\u{1F}\(maxSession)\u{1F}\(delay)"
@@ -213,15 +216,13 @@ struct AsleepRoutes: Sendable {
     func issueToken(_ request: Request, _ context: RequestContext<AppCaller>) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let (app, secret) = (context.caller.appID, context.caller.appSecret)
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        return Self.envelope(try await context.database.write { try make($0).issueToken(appID: app, secret: secret) })
+        return Self.envelope(try await context.write { try $0.issueToken(appID: app, secret: secret) })
     }
 
     func refreshToken(_ request: Request, _ context: RequestContext<AppCaller>) async throws -> Response {
         try RequestBody.requireUTF8(request.body)
         let token = context.caller.refreshToken
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        let result = try await context.database.write { try make($0).refreshToken(token) }
+        let result = try await context.write { try $0.refreshToken(token) }
         // The refresh token just used is gone: its cached credential must go too, on every instance.
         if let project = context.projectID { await context.services.projectChanged(project) }
         return Self.envelope(result)
@@ -237,9 +238,7 @@ struct AsleepRoutes: Sendable {
         _ context: Context, _ body: @escaping @Sendable (AsleepService, Caller, Presented) throws -> T
     ) async throws -> T {
         let (presented, credential) = (context.caller.presented, context.caller.credential)
-        let make = serviceFactory(services: context.services, project: context.projectID, now: context.now, cachingSettings: true)
-        return try await context.database.write { connection in
-            let service = make(connection)
+        return try await context.write { service in
             let caller = try service.authenticate(presented, credential: credential)
             do {
                 return try body(service, caller, presented)
