@@ -74,7 +74,9 @@ struct JournalLedgerTests {
 
     private static func exchange(id: Int, project: ProjectID?, bodyBytes: Int = 10) -> Journal.Exchange {
         Journal.Exchange(
-            id: id, time: Date(), projectID: project, platform: "testing", path: "/testing/x", route: "/testing/x",
+            // A fixed instant: an entry's stored size must not depend on when it was recorded, or
+            // the two journals compared below evict by bytes at different entries.
+            id: id, time: Date(timeIntervalSince1970: 1_800_000_000.125), projectID: project, platform: "testing", path: "/testing/x", route: "/testing/x",
             request: Request(method: .get, target: "/testing/x"), status: 200, responseHeaders: HTTPHeaders(),
             responseBody: Data(repeating: UInt8(ascii: "a"), count: bodyBytes), durationMs: 1, fault: nil)
     }

@@ -32,7 +32,7 @@ struct FindingsCommandTests {
 
     @Test("no findings, then only a warning: exit 0, the warning explained with its requests and guide section")
     func warningsOnly() async throws {
-        try await AsleepFixture.with(expectingFindings: true) { (fixture: AsleepFixture) async throws in
+        try await AsleepFixture.with(transport: .live, expectingFindings: true) { (fixture: AsleepFixture) async throws in
             _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
             let none = await Self.run([], fixture)
             #expect(none.status == 0 && none.standard == "no findings in project \(fixture.project.id)\n", "\(none.error)")
@@ -56,7 +56,7 @@ struct FindingsCommandTests {
 
     @Test("an error among the findings is exit 1, errors listed first; filters and --json agree with the control plane")
     func errorsFail() async throws {
-        try await AsleepFixture.with(expectingFindings: true) { (fixture: AsleepFixture) async throws in
+        try await AsleepFixture.with(transport: .live, expectingFindings: true) { (fixture: AsleepFixture) async throws in
             _ = try await fixture.projectAdmin.freezeClock(at: "2026-03-01T22:00:00Z")
             try await Self.registerTwice(fixture)
             try await Self.retryRejected(fixture)
