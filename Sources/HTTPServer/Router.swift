@@ -52,6 +52,9 @@ public struct Router<Value: Sendable>: Sendable {
     @usableFromInline var exact: [String: [HTTPMethod: Entry]] = [:]
     /// Every registered pattern, in registration order (metrics pre-allocate a counter per pattern).
     public private(set) var templates: [String] = []
+    /// `templates` as a set: a server registers some 400 patterns at start, and a linear search
+    /// per pattern made registration quadratic.
+    private var knownTemplates: Set<String> = []
 
     /// An empty router.
     public init() {}
@@ -61,8 +64,9 @@ public struct Router<Value: Sendable>: Sendable {
         let segments = Self.segments(of: pattern)
         let entry = Entry(value: value, template: pattern)
         try Self.insert(into: &root, segments: segments[...], method: method, entry: entry, pattern: pattern)
-        if !templates.contains(pattern) { templates.append(pattern) }
-        let literal = segments.allSatisfy { !$0.hasPrefix("{") && $0 != "*" && !$0.contains("%") }
+        if knownTemplates.insert(pattern).inserted { templates.append(pattern) }
+        // By bytes: `Substring.contains(_:)` with a string goes through Foundation's string search.
+        let literal = segments.allSatisfy { !$0.hasPrefix("{") && $0 != "*" && !$0.utf8.contains(UInt8(ascii: "%")) }
         let joined = segments.joined(separator: "/")
         // Empty first or last segments trim differently from a request path: the trie decides those.
         if literal, let first = segments.first, let last = segments.last, !first.isEmpty, !last.isEmpty {
