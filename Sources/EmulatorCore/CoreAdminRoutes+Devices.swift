@@ -62,11 +62,13 @@ extension CoreAdminRoutes {
                 for (name, value) in request.queryItems {
                     switch name {
                     case "limit":
+                        // checked: Int(String) is nil outside Int's range, and the range bounds the page
                         guard let number = Int(value), (1...maxTimelinePage).contains(number) else {
                             throw AdminError.badRequest("`limit` must be 1–\(maxTimelinePage).")
                         }
                         limit = number
                     case "after":
+                        // checked: Int(String) is nil outside Int's range; the id is only compared with stored ids
                         guard let number = Int(value) else { throw AdminError.badRequest("`after` must be a journal id (a number).") }
                         after = number
                     default: throw AdminError.badRequest("Unknown query parameter `\(name)`; use limit, after.")
